@@ -1,0 +1,42 @@
+//! The game interface of gridplay.
+//!
+//! Every game implements [`Game`] (a variant with its settings) and [`Position`] (a state of play). Engines and
+//! tests use the typed traits; the server and the command line pick a game by a [`GameSpec`] string such as
+//! `cornered:size=11` through a [`Registry`] and work with the object-safe [`DynGame`] and [`DynPosition`].
+//!
+//! Nothing game-specific lives here.
+//!
+//! # Examples
+//!
+//! ```
+//! use gridplay_core::GameSpec;
+//!
+//! let spec: GameSpec = "cornered:size=11,tie=black".parse().unwrap();
+//! assert_eq!(spec.name(), "cornered");
+//! assert_eq!(spec.get("size"), Some("11"));
+//! assert_eq!(spec.to_string(), "cornered:size=11,tie=black");
+//! ```
+
+mod dynamic;
+mod error;
+mod game;
+mod movelist;
+mod player;
+mod position;
+mod registry;
+mod spec;
+mod view;
+
+pub mod perft;
+pub mod playout;
+pub mod testkit;
+
+pub use dynamic::{DynGame, DynPosition};
+pub use error::{IllegalMove, MoveError, ParseMoveError, PlayError, PositionError};
+pub use game::{Game, GameInfo, SideInfo};
+pub use movelist::MoveList;
+pub use player::{Outcome, Player, Score};
+pub use position::Position;
+pub use registry::{Registry, RegistryEntry, SettingDoc};
+pub use spec::{GameSpec, SpecError, Settings};
+pub use view::{BoardView, Cell, MoveView, Piece, Status, letter_files};

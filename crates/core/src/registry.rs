@@ -1,0 +1,78 @@
+use crate::{DynGame, Game, GameSpec, SpecError};
+
+/// One setting of a game, for help texts and menus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SettingDoc {
+    pub key: &'static str,
+    /// What the values are, such as "2..25" or "black|white".
+    pub values: &'static str,
+    pub default: &'static str,
+    pub about: &'static str,
+}
+
+/// A game as the registry lists it.
+#[derive(Clone, Debug)]
+pub struct RegistryEntry {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub about: &'static str,
+    pub settings: &'static [SettingDoc],
+    build: fn(&GameSpec) -> Result<Box<dyn DynGame>, SpecError>,
+}
+
+/// The games by name. The server and the command line pick a game with a spec string through it.
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    entries: Vec<RegistryEntry>,
+}
+
+fn build<G: Game>(spec: &GameSpec) -> Result<Box<dyn DynGame>, SpecError> {
+    Ok(Box::new(G::from_spec(spec)?))
+}
+
+impl Registry {
+    #[must_use]
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    /// Adds a game under `G::NAME`.
+    ///
+    /// # Panics
+    ///
+    /// If a game of that name is already registered: that is a programming error.
+    pub fn register<G: Game>(
+        &mut self,
+        title: &'static str,
+        about: &'static str,
+        settings: &'static [SettingDoc],
+    ) -> &mut Registry {
+        assert!(self.entry(G::NAME).is_none(), "game {} registered twice", G::NAME);
+        self.entries.push(RegistryEntry { name: G::NAME, title, about, settings, build: build::<G> });
+        self
+    }
+
+    #[must_use]
+    pub fn entries(&self) -> &[RegistryEntry] {
+        &self.entries
+    }
+
+    #[must_use]
+    pub fn entry(&self, name: &str) -> Option<&RegistryEntry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// Builds a game variant from a parsed spec.
+    pub fn build(&self, spec: &GameSpec) -> Result<Box<dyn DynGame>, SpecError> {
+        let entry = self.entry(spec.name()).ok_or_else(|| SpecError::UnknownGame {
+            name: spec.name().to_owned(),
+            known: self.entries.iter().map(|e| e.name.to_owned()).collect(),
+        })?;
+        (entry.build)(spec)
+    }
+
+    /// Parses a spec string and builds the game variant.
+    pub fn game(&self, spec: &str) -> Result<Box<dyn DynGame>, SpecError> {
+        self.build(&spec.parse()?)
+    }
+}

@@ -1,0 +1,98 @@
+//! What a user interface needs to draw a position, and nothing it would have to compute from rules.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Outcome, Player, Score};
+
+/// A picture of a position: cells row by row from the top-left, each side's score, whose turn it is, and the
+/// legal moves with the cells they touch, so that a board view can show them without knowing any rule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardView {
+    pub width: u32,
+    pub height: u32,
+    /// Column labels, left to right.
+    pub files: Vec<String>,
+    /// Row labels, top to bottom.
+    pub ranks: Vec<String>,
+    /// `width * height` cells, row by row from the top-left.
+    pub cells: Vec<Cell>,
+    /// Whose turn it is; `None` once the game is over.
+    pub turn: Option<Player>,
+    pub score: Score,
+    pub status: Status,
+    /// Every legal move with the cells it involves.
+    pub moves: Vec<MoveView>,
+    /// Game-specific facts worth showing, as label and value (for YWF, where the token lies).
+    pub info: Vec<(String, String)>,
+}
+
+/// One cell of the board.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    pub piece: Option<Piece>,
+}
+
+/// A piece as it should be drawn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Piece {
+    /// The game's name for the piece: `disc`, `placed`, `occupied`, `neutral`, `man`, `king`, a unit class...
+    pub kind: String,
+    /// The side it belongs to; `None` for a neutral piece.
+    pub owner: Option<Player>,
+    /// One ASCII character for text displays, as the game's position text writes it.
+    pub glyph: char,
+    /// Drawn translucent (Cornered Reversi's occupied crosses).
+    pub ghost: bool,
+    /// A short label drawn on the piece (health, for units).
+    pub label: Option<String>,
+}
+
+impl Piece {
+    #[must_use]
+    pub fn new(kind: &str, owner: Option<Player>, glyph: char) -> Piece {
+        Piece { kind: kind.to_owned(), owner, glyph, ghost: false, label: None }
+    }
+}
+
+/// Whether the game goes on, and how it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "lowercase")]
+pub enum Status {
+    Ongoing,
+    Over { outcome: Outcome },
+}
+
+impl From<Option<Outcome>> for Status {
+    fn from(outcome: Option<Outcome>) -> Status {
+        match outcome {
+            None => Status::Ongoing,
+            Some(outcome) => Status::Over { outcome },
+        }
+    }
+}
+
+/// One legal move as a user interface enters it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveView {
+    /// The move's text, which the server accepts.
+    pub text: String,
+    /// What kind of action it is: `place`, `change`, `pass`, `step`, `jump`, `activate`, `end-turn`...
+    pub kind: String,
+    /// The cell the moving piece starts on, for moves that move a piece.
+    pub from: Option<u32>,
+    /// The cells the move goes to, in order; for a placement, the one cell placed on.
+    pub path: Vec<u32>,
+}
+
+impl MoveView {
+    #[must_use]
+    pub fn new(text: String, kind: &str, from: Option<u32>, path: Vec<u32>) -> MoveView {
+        MoveView { text, kind: kind.to_owned(), from, path }
+    }
+}
+
+/// Column labels `a`, `b`, ... for a board `width` wide.
+#[must_use]
+pub fn letter_files(width: u32) -> Vec<String> {
+    (0..width).map(|i| char::from(b'a' + i as u8).to_string()).collect()
+}

@@ -1,0 +1,316 @@
+//! Reversi / Othello on 8x8 (seed 004, rulings in `docs/rules/reversi.md`).
+//!
+//! The board is side-relative and copied on every move ([`bitboard::Board`]); the position adds whose turn it
+//! is in colour terms. Standard Othello is the default (Black moves first); `first=white` plays the seed's own
+//! setup, in which White moves first with the colours of the centre swapped. The game trees are the same.
+
+pub mod bitboard;
+pub mod notation;
+#[cfg(test)]
+mod tests;
+
+use arrayvec::ArrayVec;
+use gridplay_core::{
+    BoardView, Cell, Game, GameInfo, GameSpec, IllegalMove, MoveError, MoveView, Outcome, ParseMoveError, Piece,
+    Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError, Status, letter_files,
+};
+
+use self::bitboard::{Board, Square};
+
+/// A move: a placement on a square, or a pass when no placement is legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    Place(Square),
+    Pass,
+}
+
+/// Which colour moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Colour {
+    Black,
+    White,
+}
+
+/// The Reversi game variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reversi {
+    /// The colour of the first player: Black in standard Othello, White in the seed's setup.
+    pub first: Colour,
+}
+
+impl Default for Reversi {
+    fn default() -> Reversi {
+        Reversi { first: Colour::Black }
+    }
+}
+
+pub const SETTINGS: &[SettingDoc] = &[SettingDoc {
+    key: "first",
+    values: "black|white",
+    default: "black",
+    about: "the colour that moves first; white plays the seed's setup (centre B W / W B, White to move)",
+}];
+
+/// A Reversi position: the side-relative board, whose turn it is, and which colour moved first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ReversiPosition {
+    board: Board,
+    turn: Player,
+    first: Colour,
+}
+
+impl ReversiPosition {
+    /// The side-relative board, for engines.
+    #[must_use]
+    pub const fn board(&self) -> Board {
+        self.board
+    }
+
+    /// A position from a side-relative board.
+    #[must_use]
+    pub const fn from_board(board: Board, turn: Player, first: Colour) -> ReversiPosition {
+        ReversiPosition { board, turn, first }
+    }
+
+    /// Whether Black is to move.
+    #[must_use]
+    pub fn black_to_move(&self) -> bool {
+        (self.turn == Player::First) == (self.first == Colour::Black)
+    }
+
+    /// The black and white discs.
+    #[must_use]
+    pub fn discs(&self) -> (u64, u64) {
+        if self.black_to_move() {
+            (self.board.player, self.board.opponent)
+        } else {
+            (self.board.opponent, self.board.player)
+        }
+    }
+
+    fn player_of_black(&self) -> Player {
+        if self.first == Colour::Black { Player::First } else { Player::Second }
+    }
+
+    /// Plays a whole transcript such as `f5d6c3d3c4`: squares written one after another, with forced passes
+    /// inserted where a side cannot place. Spaces and explicit `pass`/`PS` are accepted too.
+    ///
+    /// # Errors
+    ///
+    /// The first move that cannot be read or is not legal, with its 1-based number.
+    pub fn play_transcript(&self, text: &str) -> Result<(ReversiPosition, Vec<Move>), (usize, MoveError)> {
+        let mut pos = *self;
+        let mut played = Vec::new();
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut rest = compact.as_str();
+        let mut number = 0;
+        while !rest.is_empty() {
+            number += 1;
+            let len = if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("pass") {
+                4
+            } else {
+                rest.char_indices().nth(2).map_or(rest.len(), |(i, _)| i)
+            };
+            let token = &rest[..len];
+            rest = &rest[len..];
+            let m = notation::parse_move(token).map_err(|e| (number, e.into()))?;
+            if m != Move::Pass && pos.board.must_pass() {
+                pos.play_unchecked(Move::Pass);
+                played.push(Move::Pass);
+            }
+            pos.validate(m).map_err(|e| (number, e.into()))?;
+            pos.play_unchecked(m);
+            played.push(m);
+        }
+        Ok((pos, played))
+    }
+
+    /// The transcript of a move list, passes left out.
+    #[must_use]
+    pub fn transcript(moves: &[Move]) -> String {
+        moves
+            .iter()
+            .filter_map(|m| match *m {
+                Move::Place(sq) => Some(notation::square_name(sq)),
+                Move::Pass => None,
+            })
+            .collect()
+    }
+}
+
+impl Position for ReversiPosition {
+    type Move = Move;
+    type Moves = ArrayVec<Move, 64>;
+
+    fn turn(&self) -> Player {
+        self.turn
+    }
+
+    fn legal_moves(&self) -> Self::Moves {
+        let mut list = ArrayVec::new();
+        let mut m = self.board.moves();
+        if m == 0 {
+            if get_opponent_moves(self.board) != 0 {
+                list.push(Move::Pass);
+            }
+            return list;
+        }
+        while m != 0 {
+            list.push(Move::Place(m.trailing_zeros() as Square));
+            m &= m - 1;
+        }
+        list
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        self.board = match m {
+            Move::Place(sq) => self.board.play(sq),
+            Move::Pass => self.board.pass(),
+        };
+        self.turn = !self.turn;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.board.is_over().then(|| Outcome::by_score(self.score(), Outcome::Draw))
+    }
+
+    fn score(&self) -> Score {
+        let mover = self.board.player.count_ones() as i32;
+        let other = self.board.opponent.count_ones() as i32;
+        match self.turn {
+            Player::First => Score::new(mover, other),
+            Player::Second => Score::new(other, mover),
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        notation::parse_move(text)
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        match m {
+            Move::Place(sq) => notation::square_name(sq),
+            Move::Pass => "pass".to_owned(),
+        }
+    }
+
+    fn to_text(&self) -> String {
+        let (black, white) = self.discs();
+        notation::write_setup(black, white, self.black_to_move())
+    }
+
+    fn validate(&self, m: Move) -> Result<(), IllegalMove> {
+        let text = self.move_text(m);
+        if self.board.is_over() {
+            return Err(IllegalMove::new(text, "the game is over"));
+        }
+        let moves = self.board.moves();
+        match m {
+            Move::Pass if moves == 0 => Ok(()),
+            Move::Pass => Err(IllegalMove::new(text, "you may pass only when no placement flips a disc")),
+            Move::Place(_) if moves == 0 => Err(IllegalMove::new(text, "no placement flips a disc: you must pass")),
+            Move::Place(sq) if !self.board.empty() & (1 << sq) != 0 => {
+                Err(IllegalMove::new(text, "that square is occupied"))
+            }
+            Move::Place(sq) if moves & (1 << sq) == 0 => {
+                Err(IllegalMove::new(text, "a placement must flip at least one disc"))
+            }
+            Move::Place(_) => Ok(()),
+        }
+    }
+
+    fn view(&self) -> BoardView {
+        let (black, white) = self.discs();
+        let black_player = self.player_of_black();
+        let cells = (0..64)
+            .map(|sq| {
+                let bit = 1u64 << sq;
+                let piece = if black & bit != 0 {
+                    Some(Piece::new("disc", Some(black_player), 'X'))
+                } else if white & bit != 0 {
+                    Some(Piece::new("disc", Some(!black_player), 'O'))
+                } else {
+                    None
+                };
+                Cell { piece }
+            })
+            .collect();
+        let moves = self
+            .legal_moves()
+            .into_iter()
+            .map(|m| match m {
+                Move::Place(sq) => MoveView::new(self.move_text(m), "place", None, vec![u32::from(sq)]),
+                Move::Pass => MoveView::new(self.move_text(m), "pass", None, Vec::new()),
+            })
+            .collect();
+        let outcome = self.outcome();
+        BoardView {
+            width: 8,
+            height: 8,
+            files: letter_files(8),
+            ranks: (1..=8).map(|r| r.to_string()).collect(),
+            cells,
+            turn: outcome.is_none().then_some(self.turn),
+            score: self.score(),
+            status: Status::from(outcome),
+            moves,
+            info: Vec::new(),
+        }
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        bitboard::perft(self.board, depth)
+    }
+}
+
+fn get_opponent_moves(b: Board) -> u64 {
+    bitboard::get_moves(b.opponent, b.player)
+}
+
+impl Game for Reversi {
+    type Position = ReversiPosition;
+    const NAME: &'static str = "reversi";
+
+    fn from_spec(spec: &GameSpec) -> Result<Reversi, SpecError> {
+        let mut s = spec.reader();
+        let first = match s.choice("first", &["black", "white"], "black")? {
+            "white" => Colour::White,
+            _ => Colour::Black,
+        };
+        s.finish(&["first"])?;
+        Ok(Reversi { first })
+    }
+
+    fn spec(&self) -> GameSpec {
+        let spec = GameSpec::new(Self::NAME);
+        match self.first {
+            Colour::Black => spec,
+            Colour::White => spec.with("first", "white"),
+        }
+    }
+
+    fn info(&self) -> GameInfo {
+        let black = SideInfo::new("Black", "black");
+        let white = SideInfo::new("White", "white");
+        let sides = match self.first {
+            Colour::Black => [black, white],
+            Colour::White => [white, black],
+        };
+        GameInfo { name: Self::NAME.into(), title: "Reversi".into(), width: 8, height: 8, sides }
+    }
+
+    /// Black holds d5 and e4, White d4 and e5. With `first=white` the colours of the centre are swapped
+    /// (`B W / W B` as the seed draws it) and White moves first.
+    fn start(&self) -> ReversiPosition {
+        ReversiPosition { board: Board::START, turn: Player::First, first: self.first }
+    }
+
+    fn parse_position(&self, text: &str) -> Result<ReversiPosition, PositionError> {
+        let setup = notation::parse_setup(text)?;
+        let (player, opponent) =
+            if setup.black_to_move { (setup.black, setup.white) } else { (setup.white, setup.black) };
+        let black_is_first = self.first == Colour::Black;
+        let turn = if setup.black_to_move == black_is_first { Player::First } else { Player::Second };
+        Ok(ReversiPosition { board: Board { player, opponent }, turn, first: self.first })
+    }
+}

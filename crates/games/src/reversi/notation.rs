@@ -1,0 +1,110 @@
+//! Squares `a1`..`h8` (file a on the left, rank 1 at the top), moves, transcripts such as `f5d6c3d3c4`, and
+//! the one-line position text of Edax and NBoard: 64 characters a1 b1 .. h8 (`X` black, `O` white, `-`
+//! empty), a space, and the side to move.
+
+use gridplay_core::{ParseMoveError, PositionError};
+
+use super::{Move, bitboard::Square};
+
+/// The name of a square, such as `d3`.
+#[must_use]
+pub fn square_name(sq: Square) -> String {
+    format!("{}{}", char::from(b'a' + sq % 8), sq / 8 + 1)
+}
+
+/// Reads a square name, case-insensitively (`d3` or `D3`).
+pub fn parse_square(text: &str) -> Result<Square, ParseMoveError> {
+    let bytes = text.as_bytes();
+    let err = |why: &str| ParseMoveError::new(text, why);
+    if bytes.len() != 2 {
+        return Err(err("a square is a file a-h and a rank 1-8, such as d3"));
+    }
+    let file = bytes[0].to_ascii_lowercase();
+    if !(b'a'..=b'h').contains(&file) {
+        return Err(err("the file must be a letter from a to h"));
+    }
+    if !(b'1'..=b'8').contains(&bytes[1]) {
+        return Err(err("the rank must be a digit from 1 to 8"));
+    }
+    Ok((bytes[1] - b'1') * 8 + (file - b'a'))
+}
+
+/// Reads a move: a square, or `pass` (also `PS` and `PA`, as other Othello programs write it).
+pub fn parse_move(text: &str) -> Result<Move, ParseMoveError> {
+    let t = text.trim();
+    if ["pass", "ps", "pa", "--"].iter().any(|p| t.eq_ignore_ascii_case(p)) {
+        return Ok(Move::Pass);
+    }
+    parse_square(t).map(Move::Place).map_err(|e| ParseMoveError::new(text, e.reason))
+}
+
+/// What a parsed position text holds; validated into a position by the game.
+pub(super) struct Setup {
+    pub black: u64,
+    pub white: u64,
+    pub black_to_move: bool,
+}
+
+/// Reads the 64-character board, a space and `X` or `O`. `x`, `*` also mean black, `o` white, `.` empty.
+pub(super) fn parse_setup(text: &str) -> Result<Setup, PositionError> {
+    let text = text.trim();
+    let (board, side) = match text.split_once(char::is_whitespace) {
+        Some((b, s)) => (b, s.trim()),
+        None => (text, ""),
+    };
+    let mut black = 0u64;
+    let mut white = 0u64;
+    let mut count = 0usize;
+    for (i, c) in board.char_indices() {
+        if count == 64 {
+            return Err(PositionError::at(i, "the board has more than 64 squares"));
+        }
+        match c {
+            'X' | 'x' | '*' => black |= 1 << count,
+            'O' | 'o' => white |= 1 << count,
+            '-' | '.' => {}
+            _ => {
+                return Err(PositionError::at(
+                    i,
+                    format!("`{c}` is not a square: use X for black, O for white and - for empty"),
+                ));
+            }
+        }
+        count += 1;
+    }
+    if count < 64 {
+        return Err(PositionError::new(format!(
+            "the board has {count} squares; it needs 64 (a1 b1 .. h1 a2 .. h8), then a space and X or O"
+        )));
+    }
+    let black_to_move = match side {
+        "X" | "x" | "*" => true,
+        "O" | "o" => false,
+        "" => return Err(PositionError::new("the side to move is missing: add a space and X or O")),
+        other => {
+            return Err(PositionError::at(
+                board.len() + 1,
+                format!("`{other}` is not a side to move: use X (black) or O (white)"),
+            ));
+        }
+    };
+    Ok(Setup { black, white, black_to_move })
+}
+
+/// Writes the one-line text.
+pub(super) fn write_setup(black: u64, white: u64, black_to_move: bool) -> String {
+    let mut s = String::with_capacity(66);
+    for sq in 0..64 {
+        let bit = 1u64 << sq;
+        s.push(if black & bit != 0 {
+            'X'
+        } else if white & bit != 0 {
+            'O'
+        } else {
+            '-'
+        });
+    }
+    s.push(' ');
+    s.push(if black_to_move { 'X' } else { 'O' });
+    s
+}
