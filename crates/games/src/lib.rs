@@ -7,7 +7,9 @@
 //!
 //! [`registry`] names them for the server and the command line.
 
+pub mod cornered;
 pub mod reversi;
+pub mod ywf;
 
 mod registry;
 

@@ -2,7 +2,7 @@ use std::sync::LazyLock;
 
 use gridplay_core::Registry;
 
-use crate::reversi;
+use crate::{cornered, reversi, ywf};
 
 static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     let mut r = Registry::new();
@@ -10,6 +10,16 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
         "Reversi",
         "Othello on 8x8: flank a line of the opponent's discs to flip them; most discs wins.",
         reversi::SETTINGS,
+    );
+    r.register::<cornered::Cornered>(
+        "Cornered Reversi",
+        "Reversi on any size where placed pieces never flip: active lines fill with occupation; most crosses wins.",
+        cornered::SETTINGS,
+    );
+    r.register::<ywf::Ywf>(
+        "YWF",
+        "Yoi-ko, Warui-ko, Futsu-no-ko: convert lines of neutral and enemy pieces, Change with the token; most pieces wins.",
+        ywf::SETTINGS,
     );
     r
 });

@@ -1,0 +1,243 @@
+//! Cornered Reversi on N x N crosses, N from 2 to 25 (seed 000, rulings in `docs/rules/cornered.md`).
+//!
+//! White moves first. A move places a piece on any empty cross; active lines through it are filled with the
+//! mover's occupation up to the edge or the first enemy placed piece. The game ends when no empty cross
+//! remains, and placed plus occupied crosses decide it.
+
+pub mod board;
+pub mod notation;
+#[cfg(test)]
+mod tests;
+
+use arrayvec::ArrayVec;
+use gridplay_core::{
+    BoardView, Cell, Game, GameInfo, GameSpec, IllegalMove, MoveView, Outcome, ParseMoveError, Piece, Player,
+    Position, PositionError, Score, SettingDoc, SideInfo, SpecError, Status, letter_files,
+};
+
+use self::board::{Board, Cross, MAX_CELLS, MAX_SIZE};
+
+/// A move: the index of the cross placed on (row by row from the top-left).
+pub type Move = u16;
+
+/// Who wins a game with equal counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tie {
+    /// Equal counts are a draw (the ruling).
+    Draw,
+    /// Equal counts go to Black, as the author's game had it.
+    Black,
+}
+
+/// The Cornered Reversi game variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cornered {
+    pub size: u8,
+    pub tie: Tie,
+}
+
+impl Default for Cornered {
+    fn default() -> Cornered {
+        Cornered { size: 9, tie: Tie::Draw }
+    }
+}
+
+pub const SETTINGS: &[SettingDoc] = &[
+    SettingDoc { key: "size", values: "2..25", default: "9", about: "crosses on each side of the board" },
+    SettingDoc {
+        key: "tie",
+        values: "draw|black",
+        default: "draw",
+        about: "who takes a game with equal counts (even sizes only); black is the author's rule",
+    },
+];
+
+/// A Cornered Reversi position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CorneredPosition {
+    board: Board,
+    turn: Player,
+    tie: Tie,
+}
+
+impl CorneredPosition {
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    fn name(&self, index: usize) -> String {
+        notation::square_name(index, self.board.size())
+    }
+}
+
+impl Position for CorneredPosition {
+    type Move = Move;
+    type Moves = ArrayVec<Move, MAX_CELLS>;
+
+    fn turn(&self) -> Player {
+        self.turn
+    }
+
+    /// Every empty cross, in board order. A move that occupies nothing is legal, so there is never a pass.
+    fn legal_moves(&self) -> Self::Moves {
+        let mut list = ArrayVec::new();
+        for (i, c) in self.board.cells().iter().enumerate() {
+            if *c == Cross::Empty {
+                list.push(i as Move);
+            }
+        }
+        list
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        self.board.place(usize::from(m), self.turn);
+        self.turn = !self.turn;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.board.has_empty() {
+            return None;
+        }
+        let tie = match self.tie {
+            Tie::Draw => Outcome::Draw,
+            Tie::Black => Outcome::Win { winner: Player::Second },
+        };
+        Some(Outcome::by_score(self.score(), tie))
+    }
+
+    fn score(&self) -> Score {
+        let [w, b] = self.board.counts();
+        Score::new(w, b)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        notation::parse_square(text, self.board.size()).map(|i| i as Move)
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        self.name(usize::from(m))
+    }
+
+    fn to_text(&self) -> String {
+        notation::write(&self.board, self.turn)
+    }
+
+    fn validate(&self, m: Move) -> Result<(), IllegalMove> {
+        let i = usize::from(m);
+        let text = self.move_text(m);
+        if i >= self.board.cells().len() {
+            return Err(IllegalMove::new(text, "that cross is off the board"));
+        }
+        if !self.board.has_empty() {
+            return Err(IllegalMove::new(text, "the game is over"));
+        }
+        let side = |p: Player| if p == Player::First { "White" } else { "Black" };
+        match self.board.get(i) {
+            Cross::Empty => Ok(()),
+            Cross::Placed(p) => Err(IllegalMove::new(text, format!("a {} piece is already placed there", side(p)))),
+            Cross::Occupied(p) => Err(IllegalMove::new(
+                text,
+                format!("that cross is occupied by {}: placing on an occupied cross is forbidden", side(p)),
+            )),
+        }
+    }
+
+    fn view(&self) -> BoardView {
+        let n = self.board.size();
+        let cells = self
+            .board
+            .cells()
+            .iter()
+            .map(|c| {
+                let piece = match *c {
+                    Cross::Empty => None,
+                    Cross::Placed(p) => Some(Piece::new("placed", Some(p), glyph(p))),
+                    Cross::Occupied(p) => Some(Piece {
+                        ghost: true,
+                        ..Piece::new("occupied", Some(p), glyph(p).to_ascii_lowercase())
+                    }),
+                };
+                Cell { piece }
+            })
+            .collect();
+        let moves = self
+            .legal_moves()
+            .into_iter()
+            .map(|m| MoveView::new(self.move_text(m), "place", None, vec![u32::from(m)]))
+            .collect();
+        let outcome = self.outcome();
+        BoardView {
+            width: n as u32,
+            height: n as u32,
+            files: letter_files(n as u32),
+            ranks: (1..=n).rev().map(|r| r.to_string()).collect(),
+            cells,
+            turn: outcome.is_none().then_some(self.turn),
+            score: self.score(),
+            status: Status::from(outcome),
+            moves,
+            info: vec![("difference".into(), format!("{:+}", self.score().margin(Player::First)))],
+        }
+    }
+}
+
+fn glyph(p: Player) -> char {
+    match p {
+        Player::First => 'W',
+        Player::Second => 'B',
+    }
+}
+
+impl Game for Cornered {
+    type Position = CorneredPosition;
+    const NAME: &'static str = "cornered";
+
+    fn from_spec(spec: &GameSpec) -> Result<Cornered, SpecError> {
+        let mut s = spec.reader();
+        let size = s.int("size", 9, 2..=MAX_SIZE as u32)? as u8;
+        let tie = match s.choice("tie", &["draw", "black"], "draw")? {
+            "black" => Tie::Black,
+            _ => Tie::Draw,
+        };
+        s.finish(&["size", "tie"])?;
+        Ok(Cornered { size, tie })
+    }
+
+    fn spec(&self) -> GameSpec {
+        let mut spec = GameSpec::new(Self::NAME);
+        if self.size != 9 {
+            spec = spec.with("size", self.size.to_string());
+        }
+        if self.tie == Tie::Black {
+            spec = spec.with("tie", "black");
+        }
+        spec
+    }
+
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            name: Self::NAME.into(),
+            title: "Cornered Reversi".into(),
+            width: u32::from(self.size),
+            height: u32::from(self.size),
+            sides: [SideInfo::new("White", "white"), SideInfo::new("Black", "black")],
+        }
+    }
+
+    fn start(&self) -> CorneredPosition {
+        CorneredPosition { board: Board::new(self.size), turn: Player::First, tie: self.tie }
+    }
+
+    fn parse_position(&self, text: &str) -> Result<CorneredPosition, PositionError> {
+        let (board, turn) = notation::parse(text)?;
+        if board.size() != usize::from(self.size) {
+            return Err(PositionError::new(format!(
+                "the board is {0}x{0} but this game is {1}x{1} (use the spec cornered:size={0})",
+                board.size(),
+                self.size
+            )));
+        }
+        Ok(CorneredPosition { board, turn, tie: self.tie })
+    }
+}
