@@ -1,1 +1,79 @@
-fn main() {}
+//! The `gridplay` command. Each subcommand lives in its own module; this file only parses arguments.
+
+mod engine;
+mod perft;
+mod play;
+mod render;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// gridplay: two-player grid board games with exact rules.
+#[derive(Debug, Parser)]
+#[command(name = "gridplay", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count move paths to a depth (perft), the standard check of a move generator.
+    Perft(perft::PerftArgs),
+    /// Play a game in the terminal, against another person at the same keyboard or a random mover.
+    Play(play::PlayArgs),
+    /// Speak the gridplay engine protocol on standard input and output (see docs/protocol.md).
+    Engine(engine::EngineArgs),
+    /// List the games and their settings.
+    Games,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => perft::run(&args),
+        Command::Play(args) => play::run(&args),
+        Command::Engine(args) => engine::run(&args),
+        Command::Games => {
+            print!("{}", games_text());
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The list of games with their settings, as `gridplay games` prints it.
+fn games_text() -> String {
+    let mut out = String::new();
+    for e in gridplay_games::registry().entries() {
+        out.push_str(&format!("{:<10} {}: {}\n", e.name, e.title, e.about));
+        for s in e.settings {
+            out.push_str(&format!(
+                "{:<10}   {}={} (default {}): {}\n",
+                "", s.key, s.values, s.default, s.about
+            ));
+        }
+    }
+    out.push_str("\nA game spec is a name, then optional settings: reversi, reversi:first=white, cornered:size=11\n");
+    out
+}
+
+/// Builds a game and its position from a spec and an optional position text.
+fn load(
+    spec: &str,
+    position: Option<&str>,
+) -> Result<(Box<dyn gridplay_core::DynGame>, Box<dyn gridplay_core::DynPosition>), String> {
+    let game = gridplay_games::registry().game(spec).map_err(|e| e.to_string())?;
+    let pos = match position {
+        Some(text) => game.parse_position(text).map_err(|e| e.to_string())?,
+        None => game.start(),
+    };
+    Ok((game, pos))
+}

@@ -1,0 +1,228 @@
+//! The gridplay engine protocol: one command a line on standard input, one reply line each on standard output.
+//! `docs/protocol.md` is its reference; the tests below hold it to that page.
+
+use std::io::{self, BufRead, Write};
+
+use clap::Args;
+use gridplay_core::{DynGame, DynPosition, Outcome};
+
+#[derive(Debug, Args)]
+pub(crate) struct EngineArgs {}
+
+/// What a command asks the session loop to do after replying.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    Continue,
+    Quit,
+}
+
+/// One protocol session: the current game and position.
+#[derive(Debug)]
+pub(crate) struct Session {
+    game: Box<dyn DynGame>,
+    pos: Box<dyn DynPosition>,
+}
+
+const COMMANDS: &str = "game position moves play show result perft games help quit";
+
+impl Session {
+    /// A session on standard Reversi until a `game` command chooses another.
+    pub(crate) fn new() -> Session {
+        let game = gridplay_games::registry().game("reversi").expect("reversi is registered");
+        let pos = game.start();
+        Session { game, pos }
+    }
+
+    /// Handles one line. Blank lines and `#` comments get no reply (`None`).
+    pub(crate) fn handle(&mut self, line: &str) -> (Option<String>, Flow) {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return (None, Flow::Continue);
+        }
+        let (command, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        let reply = match command {
+            "quit" => return (Some("ok".into()), Flow::Quit),
+            "game" => self.game(rest),
+            "position" => self.position(rest),
+            "moves" => no_args(command, rest).map(|()| {
+                let moves = self.pos.legal_moves();
+                if moves.is_empty() { "moves".to_owned() } else { format!("moves {}", moves.join(" ")) }
+            }),
+            "play" => self.play(rest),
+            "show" => no_args(command, rest).map(|()| self.pos.to_text()),
+            "result" => no_args(command, rest).map(|()| self.result()),
+            "perft" => perft(self.pos.as_ref(), rest),
+            "games" => no_args(command, rest).map(|()| {
+                let names: Vec<&str> = gridplay_games::registry().entries().iter().map(|e| e.name).collect();
+                format!("games {}", names.join(" "))
+            }),
+            "help" => Ok(format!("commands {COMMANDS}")),
+            other => Err(format!("unknown command `{other}`; the commands are: {COMMANDS}")),
+        };
+        let text = match reply {
+            Ok(text) => text,
+            Err(why) => format!("error {why}"),
+        };
+        (Some(text), Flow::Continue)
+    }
+
+    fn game(&mut self, spec: &str) -> Result<String, String> {
+        if spec.is_empty() {
+            return Err("game needs a spec, such as `game reversi` or `game cornered:size=11`".into());
+        }
+        let game = gridplay_games::registry().game(spec).map_err(|e| e.to_string())?;
+        self.pos = game.start();
+        self.game = game;
+        Ok("ok".into())
+    }
+
+    fn position(&mut self, text: &str) -> Result<String, String> {
+        self.pos = match text {
+            "" => return Err("position needs a position text, or `start`".into()),
+            "start" => self.game.start(),
+            _ => self.game.parse_position(text).map_err(|e| e.to_string())?,
+        };
+        Ok("ok".into())
+    }
+
+    fn play(&mut self, moves: &str) -> Result<String, String> {
+        if moves.is_empty() {
+            return Err("play needs a move, such as `play d3`".into());
+        }
+        // Several moves may follow `play`; they are all played or, on the first error, none is.
+        let mut next = self.pos.clone();
+        for m in moves.split_whitespace() {
+            next.play(m).map_err(|e| e.to_string())?;
+        }
+        self.pos = next;
+        Ok("ok".into())
+    }
+
+    fn result(&self) -> String {
+        let score = self.pos.score();
+        match self.pos.outcome() {
+            None => "none".into(),
+            Some(Outcome::Win { winner }) => format!("win {winner} {score}"),
+            Some(Outcome::Draw) => format!("draw {score}"),
+        }
+    }
+}
+
+fn no_args(command: &str, rest: &str) -> Result<(), String> {
+    if rest.is_empty() { Ok(()) } else { Err(format!("`{command}` takes no arguments")) }
+}
+
+fn perft(pos: &dyn DynPosition, rest: &str) -> Result<String, String> {
+    let depth: u32 = rest.parse().map_err(|_| format!("perft needs a depth from 0 to 30, not `{rest}`"))?;
+    if depth > 30 {
+        return Err(format!("perft needs a depth from 0 to 30, not `{rest}`"));
+    }
+    Ok(pos.perft(depth).to_string())
+}
+
+/// Runs a session over standard input and output until `quit` or the end of input.
+pub(crate) fn run(_args: &EngineArgs) -> Result<(), String> {
+    let stdin = io::stdin();
+    let mut stdout = io::stdout().lock();
+    let mut session = Session::new();
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| format!("reading standard input: {e}"))?;
+        let (reply, flow) = session.handle(&line);
+        if let Some(reply) = reply {
+            writeln!(stdout, "{reply}").and_then(|()| stdout.flush()).map_err(|e| e.to_string())?;
+        }
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn talk(session: &mut Session, line: &str) -> String {
+        session.handle(line).0.unwrap_or_default()
+    }
+
+    #[test]
+    fn protocol_walkthrough_reversi() {
+        let mut s = Session::new();
+        assert_eq!(talk(&mut s, "game reversi"), "ok");
+        assert_eq!(talk(&mut s, "moves"), "moves d3 c4 f5 e6");
+        assert_eq!(talk(&mut s, "play f5"), "ok");
+        assert_eq!(talk(&mut s, "play a1"), "error illegal move `a1`: a placement must flip at least one disc");
+        assert_eq!(talk(&mut s, "show"), "---------------------------OX------XXX-------------------------- O");
+        assert_eq!(talk(&mut s, "result"), "none");
+        assert_eq!(talk(&mut s, "position start"), "ok");
+        assert_eq!(talk(&mut s, "perft 5"), "1396");
+        assert_eq!(talk(&mut s, "quit"), "ok");
+        assert_eq!(s.handle("quit").1, Flow::Quit);
+    }
+
+    #[test]
+    fn protocol_results() {
+        let mut s = Session::new();
+        let full = format!("{}{} X", "X".repeat(33), "O".repeat(31));
+        assert_eq!(talk(&mut s, &format!("position {full}")), "ok");
+        assert_eq!(talk(&mut s, "result"), "win first 33-31");
+        assert_eq!(talk(&mut s, "moves"), "moves");
+        assert_eq!(talk(&mut s, &format!("position {}{} X", "X".repeat(32), "O".repeat(32))), "ok");
+        assert_eq!(talk(&mut s, "result"), "draw 32-32");
+        assert_eq!(talk(&mut s, "game cornered:size=2"), "ok");
+        assert_eq!(talk(&mut s, "position WB/wW B"), "ok");
+        assert_eq!(talk(&mut s, "result"), "win first 3-1");
+        assert_eq!(talk(&mut s, "position WB/bb W"), "ok");
+        assert_eq!(talk(&mut s, "result"), "win second 1-3");
+    }
+
+    #[test]
+    fn protocol_every_game() {
+        let mut s = Session::new();
+        assert_eq!(talk(&mut s, "game cornered:size=3"), "ok");
+        assert_eq!(talk(&mut s, "perft 4"), "2736");
+        assert_eq!(talk(&mut s, "play b2 a1"), "ok");
+        assert_eq!(talk(&mut s, "show"), "3/1W1/B2 W");
+        assert_eq!(talk(&mut s, "game ywf"), "ok");
+        assert_eq!(talk(&mut s, "perft 2"), "116");
+        assert_eq!(talk(&mut s, "play *d6"), "ok");
+        assert_eq!(talk(&mut s, "show"), "9/9/9/3YWF3/3WFY3/3WFW3/9/9/9 Y Y c");
+        assert_eq!(talk(&mut s, "games"), "games reversi cornered ywf");
+    }
+
+    #[test]
+    fn malformed_lines_get_an_error_and_the_session_goes_on() {
+        let mut s = Session::new();
+        for (line, starts) in [
+            ("frobnicate", "error unknown command `frobnicate`"),
+            ("game", "error game needs a spec"),
+            ("game chess", "error unknown game `chess`"),
+            ("game reversi:first=blue", "error reversi: setting `first=blue` is invalid"),
+            ("position", "error position needs a position text"),
+            ("position XXXX", "error bad position"),
+            ("play", "error play needs a move"),
+            ("play zz", "error cannot read move `zz`"),
+            ("perft x", "error perft needs a depth"),
+            ("perft 99", "error perft needs a depth"),
+            ("moves now", "error `moves` takes no arguments"),
+        ] {
+            let reply = talk(&mut s, line);
+            assert!(reply.starts_with(starts), "{line:?} -> {reply:?}");
+        }
+        assert_eq!(s.handle("   ").0, None);
+        assert_eq!(s.handle("# comment").0, None);
+        assert_eq!(talk(&mut s, "moves"), "moves d3 c4 f5 e6");
+    }
+
+    #[test]
+    fn a_failed_play_of_several_moves_changes_nothing() {
+        let mut s = Session::new();
+        let before = talk(&mut s, "show");
+        assert!(talk(&mut s, "play f5 a1").starts_with("error"));
+        assert_eq!(talk(&mut s, "show"), before);
+    }
+}

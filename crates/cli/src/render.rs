@@ -1,0 +1,73 @@
+//! Draws a [`BoardView`] as text. It knows no rules: legal targets come from the view's moves.
+
+use std::collections::HashSet;
+
+use gridplay_core::{BoardView, GameInfo, Player, Status};
+
+/// The board with coordinates, legal targets marked `*` (placements) or in brackets (other actions), and a
+/// status line.
+pub(crate) fn board(view: &BoardView, info: &GameInfo) -> String {
+    let targets: HashSet<u32> =
+        view.moves.iter().filter(|m| m.kind == "place").flat_map(|m| m.path.iter().copied()).collect();
+    let marked: HashSet<u32> =
+        view.moves.iter().filter(|m| m.kind != "place").flat_map(|m| m.path.iter().copied()).collect();
+    let rank_width = view.ranks.iter().map(String::len).max().unwrap_or(1);
+    // Cells are one character and a space; with bracketed targets, three characters centred.
+    let wide = !marked.is_empty();
+    let file_width = view.files.iter().map(String::len).max().unwrap_or(1) + 1;
+    let cell = |text: &str| if wide { format!("{text:^3}") } else { format!("{text:>file_width$}") };
+    let mut out = String::new();
+    let header: String = view.files.iter().map(|f| cell(f)).collect();
+    out.push_str(&format!("{:rank_width$}{header}\n", ""));
+    for (row, rank) in view.ranks.iter().enumerate() {
+        out.push_str(&format!("{rank:>rank_width$}"));
+        for col in 0..view.width {
+            let i = row as u32 * view.width + col;
+            let square = &view.cells[i as usize];
+            let glyph = match &square.piece {
+                Some(p) => p.glyph,
+                None if targets.contains(&i) => '*',
+                None => '.',
+            };
+            let text = if marked.contains(&i) { format!("[{glyph}]") } else { glyph.to_string() };
+            out.push_str(&cell(&text));
+        }
+        out.push_str(&format!(" {rank}\n"));
+    }
+    out.push_str(&format!("{:rank_width$}{header}\n", ""));
+    if wide {
+        let mut kinds: Vec<&str> =
+            view.moves.iter().filter(|m| m.kind != "place" && !m.path.is_empty()).map(|m| m.kind.as_str()).collect();
+        kinds.dedup();
+        out.push_str(&format!("[ ] marks the targets of: {}\n", kinds.join(", ")));
+    }
+    out.push_str(&status(view, info));
+    out.push('\n');
+    for (label, value) in &view.info {
+        out.push_str(&format!("{label}: {value}\n"));
+    }
+    out
+}
+
+fn side(info: &GameInfo, p: Player) -> &str {
+    &info.sides[p.index()].name
+}
+
+/// `Black 2 - 2 White, Black to move` or the result.
+pub(crate) fn status(view: &BoardView, info: &GameInfo) -> String {
+    let score = format!(
+        "{} {} - {} {}",
+        side(info, Player::First),
+        view.score.first,
+        view.score.second,
+        side(info, Player::Second)
+    );
+    match (view.status, view.turn) {
+        (Status::Over { outcome }, _) => match outcome.winner() {
+            Some(w) => format!("{score}. Game over: {} wins.", side(info, w)),
+            None => format!("{score}. Game over: a draw."),
+        },
+        (Status::Ongoing, Some(turn)) => format!("{score}. {} to move.", side(info, turn)),
+        (Status::Ongoing, None) => score,
+    }
+}
