@@ -28,7 +28,9 @@ const COMMANDS: &str = "game position moves play show result perft games help qu
 impl Session {
     /// A session on standard Reversi until a `game` command chooses another.
     pub(crate) fn new() -> Session {
-        let game = gridplay_games::registry().game("reversi").expect("reversi is registered");
+        let game = gridplay_games::registry()
+            .game("reversi")
+            .expect("reversi is registered");
         let pos = game.start();
         Session { game, pos }
     }
@@ -49,14 +51,22 @@ impl Session {
             "position" => self.position(rest),
             "moves" => no_args(command, rest).map(|()| {
                 let moves = self.pos.legal_moves();
-                if moves.is_empty() { "moves".to_owned() } else { format!("moves {}", moves.join(" ")) }
+                if moves.is_empty() {
+                    "moves".to_owned()
+                } else {
+                    format!("moves {}", moves.join(" "))
+                }
             }),
             "play" => self.play(rest),
             "show" => no_args(command, rest).map(|()| self.pos.to_text()),
             "result" => no_args(command, rest).map(|()| self.result()),
             "perft" => perft(self.pos.as_ref(), rest),
             "games" => no_args(command, rest).map(|()| {
-                let names: Vec<&str> = gridplay_games::registry().entries().iter().map(|e| e.name).collect();
+                let names: Vec<&str> = gridplay_games::registry()
+                    .entries()
+                    .iter()
+                    .map(|e| e.name)
+                    .collect();
                 format!("games {}", names.join(" "))
             }),
             "help" => Ok(format!("commands {COMMANDS}")),
@@ -112,11 +122,17 @@ impl Session {
 }
 
 fn no_args(command: &str, rest: &str) -> Result<(), String> {
-    if rest.is_empty() { Ok(()) } else { Err(format!("`{command}` takes no arguments")) }
+    if rest.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("`{command}` takes no arguments"))
+    }
 }
 
 fn perft(pos: &dyn DynPosition, rest: &str) -> Result<String, String> {
-    let depth: u32 = rest.parse().map_err(|_| format!("perft needs a depth from 0 to 30, not `{rest}`"))?;
+    let depth: u32 = rest
+        .parse()
+        .map_err(|_| format!("perft needs a depth from 0 to 30, not `{rest}`"))?;
     if depth > 30 {
         return Err(format!("perft needs a depth from 0 to 30, not `{rest}`"));
     }
@@ -132,7 +148,9 @@ pub(crate) fn run(_args: &EngineArgs) -> Result<(), String> {
         let line = line.map_err(|e| format!("reading standard input: {e}"))?;
         let (reply, flow) = session.handle(&line);
         if let Some(reply) = reply {
-            writeln!(stdout, "{reply}").and_then(|()| stdout.flush()).map_err(|e| e.to_string())?;
+            writeln!(stdout, "{reply}")
+                .and_then(|()| stdout.flush())
+                .map_err(|e| e.to_string())?;
         }
         if flow == Flow::Quit {
             break;
@@ -155,8 +173,14 @@ mod tests {
         assert_eq!(talk(&mut s, "game reversi"), "ok");
         assert_eq!(talk(&mut s, "moves"), "moves d3 c4 f5 e6");
         assert_eq!(talk(&mut s, "play f5"), "ok");
-        assert_eq!(talk(&mut s, "play a1"), "error illegal move `a1`: a placement must flip at least one disc");
-        assert_eq!(talk(&mut s, "show"), "---------------------------OX------XXX-------------------------- O");
+        assert_eq!(
+            talk(&mut s, "play a1"),
+            "error illegal move `a1`: a placement must flip at least one disc"
+        );
+        assert_eq!(
+            talk(&mut s, "show"),
+            "---------------------------OX------XXX-------------------------- O"
+        );
         assert_eq!(talk(&mut s, "result"), "none");
         assert_eq!(talk(&mut s, "position start"), "ok");
         assert_eq!(talk(&mut s, "perft 5"), "1396");
@@ -171,7 +195,13 @@ mod tests {
         assert_eq!(talk(&mut s, &format!("position {full}")), "ok");
         assert_eq!(talk(&mut s, "result"), "win first 33-31");
         assert_eq!(talk(&mut s, "moves"), "moves");
-        assert_eq!(talk(&mut s, &format!("position {}{} X", "X".repeat(32), "O".repeat(32))), "ok");
+        assert_eq!(
+            talk(
+                &mut s,
+                &format!("position {}{} X", "X".repeat(32), "O".repeat(32))
+            ),
+            "ok"
+        );
         assert_eq!(talk(&mut s, "result"), "draw 32-32");
         assert_eq!(talk(&mut s, "game cornered:size=2"), "ok");
         assert_eq!(talk(&mut s, "position WB/wW B"), "ok");
@@ -201,7 +231,10 @@ mod tests {
             ("frobnicate", "error unknown command `frobnicate`"),
             ("game", "error game needs a spec"),
             ("game chess", "error unknown game `chess`"),
-            ("game reversi:first=blue", "error reversi: setting `first=blue` is invalid"),
+            (
+                "game reversi:first=blue",
+                "error reversi: setting `first=blue` is invalid",
+            ),
             ("position", "error position needs a position text"),
             ("position XXXX", "error bad position"),
             ("play", "error play needs a move"),

@@ -8,6 +8,7 @@ mod render;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use gridplay_core::{DynGame, DynPosition};
 
 /// gridplay: two-player grid board games with exact rules.
 #[derive(Debug, Parser)]
@@ -61,15 +62,17 @@ fn games_text() -> String {
             ));
         }
     }
-    out.push_str("\nA game spec is a name, then optional settings: reversi, reversi:first=white, cornered:size=11\n");
+    out.push_str(
+        "\nA game spec is a name, then optional settings: reversi, reversi:first=white, cornered:size=11\n",
+    );
     out
 }
 
+/// A game variant with a position of it.
+type Loaded = (Box<dyn DynGame>, Box<dyn DynPosition>);
+
 /// Builds a game and its position from a spec and an optional position text.
-fn load(
-    spec: &str,
-    position: Option<&str>,
-) -> Result<(Box<dyn gridplay_core::DynGame>, Box<dyn gridplay_core::DynPosition>), String> {
+fn load(spec: &str, position: Option<&str>) -> Result<Loaded, String> {
     let game = gridplay_games::registry().game(spec).map_err(|e| e.to_string())?;
     let pos = match position {
         Some(text) => game.parse_position(text).map_err(|e| e.to_string())?,

@@ -24,12 +24,19 @@ pub(crate) fn run(args: &PerftArgs) -> Result<(), String> {
         for (m, n) in &split {
             println!("{m} {n}");
         }
-        if args.depth == 0 { 1 } else { split.iter().map(|(_, n)| n).sum() }
+        if args.depth == 0 {
+            1
+        } else {
+            split.iter().map(|(_, n)| n).sum()
+        }
     } else {
         pos.perft(args.depth)
     };
     let secs = started.elapsed().as_secs_f64();
     println!("perft {} = {leaves}", args.depth);
-    println!("time {secs:.3} s, {:.3e} leaves/s (single thread)", leaves as f64 / secs.max(1e-9));
+    println!(
+        "time {secs:.3} s, {:.3e} leaves/s (single thread)",
+        leaves as f64 / secs.max(1e-9)
+    );
     Ok(())
 }

@@ -45,7 +45,9 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), String> {
         (Opponent::Random, Side::Second) => Some(Player::First),
     };
     let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
     });
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
@@ -55,7 +57,8 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), String> {
     }
 }
 
-const HELP: &str = "Type a move as listed, or: moves (list them), undo (take back your last move), help, quit.";
+const HELP: &str =
+    "Type a move as listed, or: moves (list them), undo (take back your last move), help, quit.";
 
 /// The game loop over any input and output, so that tests can drive it.
 fn session(
@@ -83,7 +86,9 @@ fn session(
         let turn = pos.turn();
         let name = &info.sides[turn.index()].name;
         if computer == Some(turn) {
-            let Some(m) = pos.random_move(&mut rng) else { return Ok(()) };
+            let Some(m) = pos.random_move(&mut rng) else {
+                return Ok(());
+            };
             writeln!(out, "{name} plays {m}")?;
             pos.play(&m).map_err(|e| io::Error::other(e.to_string()))?;
             continue;
@@ -145,7 +150,10 @@ mod tests {
     #[test]
     fn two_people_play_and_bad_moves_are_explained() {
         let out = run_script("reversi", None, "a1\nzz\nf5\nquit\n");
-        assert!(out.contains("illegal move `a1`: a placement must flip at least one disc"), "{out}");
+        assert!(
+            out.contains("illegal move `a1`: a placement must flip at least one disc"),
+            "{out}"
+        );
         assert!(out.contains("cannot read move `zz`"), "{out}");
         assert!(out.contains("Black 4 - 1 White. White to move."), "{out}");
         assert!(out.contains("Legal: d3 c4 f5 e6"), "{out}");
@@ -162,7 +170,10 @@ mod tests {
     fn random_opponent_replies_and_undo_takes_back_both() {
         let out = run_script("cornered:size=3", Some(Player::Second), "b2\nundo\nmoves\nquit\n");
         assert!(out.contains("Black plays"), "{out}");
-        assert!(out.contains("a3 b3 c3 a2 b2 c2 a1 b1 c1"), "undo returns to the start: {out}");
+        assert!(
+            out.contains("a3 b3 c3 a2 b2 c2 a1 b1 c1"),
+            "undo returns to the start: {out}"
+        );
     }
 
     #[test]

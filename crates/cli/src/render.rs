@@ -7,15 +7,29 @@ use gridplay_core::{BoardView, GameInfo, Player, Status};
 /// The board with coordinates, legal targets marked `*` (placements) or in brackets (other actions), and a
 /// status line.
 pub(crate) fn board(view: &BoardView, info: &GameInfo) -> String {
-    let targets: HashSet<u32> =
-        view.moves.iter().filter(|m| m.kind == "place").flat_map(|m| m.path.iter().copied()).collect();
-    let marked: HashSet<u32> =
-        view.moves.iter().filter(|m| m.kind != "place").flat_map(|m| m.path.iter().copied()).collect();
+    let targets: HashSet<u32> = view
+        .moves
+        .iter()
+        .filter(|m| m.kind == "place")
+        .flat_map(|m| m.path.iter().copied())
+        .collect();
+    let marked: HashSet<u32> = view
+        .moves
+        .iter()
+        .filter(|m| m.kind != "place")
+        .flat_map(|m| m.path.iter().copied())
+        .collect();
     let rank_width = view.ranks.iter().map(String::len).max().unwrap_or(1);
     // Cells are one character and a space; with bracketed targets, three characters centred.
     let wide = !marked.is_empty();
     let file_width = view.files.iter().map(String::len).max().unwrap_or(1) + 1;
-    let cell = |text: &str| if wide { format!("{text:^3}") } else { format!("{text:>file_width$}") };
+    let cell = |text: &str| {
+        if wide {
+            format!("{text:^3}")
+        } else {
+            format!("{text:>file_width$}")
+        }
+    };
     let mut out = String::new();
     let header: String = view.files.iter().map(|f| cell(f)).collect();
     out.push_str(&format!("{:rank_width$}{header}\n", ""));
@@ -29,15 +43,23 @@ pub(crate) fn board(view: &BoardView, info: &GameInfo) -> String {
                 None if targets.contains(&i) => '*',
                 None => '.',
             };
-            let text = if marked.contains(&i) { format!("[{glyph}]") } else { glyph.to_string() };
+            let text = if marked.contains(&i) {
+                format!("[{glyph}]")
+            } else {
+                glyph.to_string()
+            };
             out.push_str(&cell(&text));
         }
         out.push_str(&format!(" {rank}\n"));
     }
     out.push_str(&format!("{:rank_width$}{header}\n", ""));
     if wide {
-        let mut kinds: Vec<&str> =
-            view.moves.iter().filter(|m| m.kind != "place" && !m.path.is_empty()).map(|m| m.kind.as_str()).collect();
+        let mut kinds: Vec<&str> = view
+            .moves
+            .iter()
+            .filter(|m| m.kind != "place" && !m.path.is_empty())
+            .map(|m| m.kind.as_str())
+            .collect();
         kinds.dedup();
         out.push_str(&format!("[ ] marks the targets of: {}\n", kinds.join(", ")));
     }

@@ -65,7 +65,10 @@ impl<P: Position> DynPosition for P {
         Position::turn(self)
     }
     fn legal_moves(&self) -> Vec<String> {
-        Position::legal_moves(self).iter().map(|&m| self.move_text(m)).collect()
+        Position::legal_moves(self)
+            .iter()
+            .map(|&m| self.move_text(m))
+            .collect()
     }
     fn play(&mut self, mv: &str) -> Result<(), MoveError> {
         self.play_text(mv).map(drop)
@@ -91,7 +94,10 @@ impl<P: Position> DynPosition for P {
         Position::perft(self, depth)
     }
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        divide(self, depth).into_iter().map(|(m, n)| (self.move_text(m), n)).collect()
+        divide(self, depth)
+            .into_iter()
+            .map(|(m, n)| (self.move_text(m), n))
+            .collect()
     }
     fn random_move(&self, rng: &mut dyn Rng) -> Option<String> {
         let moves = Position::legal_moves(self);

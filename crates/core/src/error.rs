@@ -12,7 +12,10 @@ pub struct ParseMoveError {
 
 impl ParseMoveError {
     pub fn new(text: impl Into<String>, reason: impl Into<String>) -> Self {
-        ParseMoveError { text: text.into(), reason: reason.into() }
+        ParseMoveError {
+            text: text.into(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -26,7 +29,10 @@ pub struct IllegalMove {
 
 impl IllegalMove {
     pub fn new(mv: impl Into<String>, reason: impl Into<String>) -> Self {
-        IllegalMove { mv: mv.into(), reason: reason.into() }
+        IllegalMove {
+            mv: mv.into(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -49,7 +55,9 @@ pub struct PlayError<P> {
 
 impl<P> fmt::Debug for PlayError<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PlayError").field("error", &self.error).finish_non_exhaustive()
+        f.debug_struct("PlayError")
+            .field("error", &self.error)
+            .finish_non_exhaustive()
     }
 }
 
@@ -63,11 +71,17 @@ pub struct PositionError {
 
 impl PositionError {
     pub fn new(reason: impl Into<String>) -> Self {
-        PositionError { at: None, reason: reason.into() }
+        PositionError {
+            at: None,
+            reason: reason.into(),
+        }
     }
 
     pub fn at(at: usize, reason: impl Into<String>) -> Self {
-        PositionError { at: Some(at), reason: reason.into() }
+        PositionError {
+            at: Some(at),
+            reason: reason.into(),
+        }
     }
 }
 

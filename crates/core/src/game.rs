@@ -26,7 +26,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The start position.
     fn start(&self) -> Self::Position;
 
-    /// Reads the one-line position text that [`Position::to_text`] writes.
+    /// Reads the one-line position text that [`crate::Position::to_text`] writes.
     fn parse_position(&self, text: &str) -> Result<Self::Position, PositionError>;
 }
 
@@ -55,6 +55,9 @@ pub struct SideInfo {
 impl SideInfo {
     #[must_use]
     pub fn new(name: &str, color: &str) -> SideInfo {
-        SideInfo { name: name.to_owned(), color: color.to_owned() }
+        SideInfo {
+            name: name.to_owned(),
+            color: color.to_owned(),
+        }
     }
 }

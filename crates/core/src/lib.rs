@@ -38,5 +38,5 @@ pub use movelist::MoveList;
 pub use player::{Outcome, Player, Score};
 pub use position::Position;
 pub use registry::{Registry, RegistryEntry, SettingDoc};
-pub use spec::{GameSpec, SpecError, Settings};
+pub use spec::{GameSpec, Settings, SpecError};
 pub use view::{BoardView, Cell, MoveView, Piece, Status, letter_files};

@@ -66,8 +66,12 @@ pub fn parse_table(text: &str) -> Result<Vec<(u32, u64)>, String> {
         let (Some(d), Some(n), None) = (parts.next(), parts.next(), parts.next()) else {
             return Err(format!("line {}: expected `depth count`, found `{line}`", i + 1));
         };
-        let depth = d.parse().map_err(|_| format!("line {}: `{d}` is not a depth", i + 1))?;
-        let count = n.parse().map_err(|_| format!("line {}: `{n}` is not a count", i + 1))?;
+        let depth = d
+            .parse()
+            .map_err(|_| format!("line {}: `{d}` is not a depth", i + 1))?;
+        let count = n
+            .parse()
+            .map_err(|_| format!("line {}: `{n}` is not a count", i + 1))?;
         rows.push((depth, count));
     }
     Ok(rows)

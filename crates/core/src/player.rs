@@ -115,8 +115,12 @@ impl Outcome {
     #[must_use]
     pub fn by_score(score: Score, tie: Outcome) -> Outcome {
         match score.first.cmp(&score.second) {
-            std::cmp::Ordering::Greater => Outcome::Win { winner: Player::First },
-            std::cmp::Ordering::Less => Outcome::Win { winner: Player::Second },
+            std::cmp::Ordering::Greater => Outcome::Win {
+                winner: Player::First,
+            },
+            std::cmp::Ordering::Less => Outcome::Win {
+                winner: Player::Second,
+            },
             std::cmp::Ordering::Equal => tie,
         }
     }
@@ -149,7 +153,12 @@ mod tests {
         assert_eq!(s.margin(Player::First), 2);
         assert_eq!(s.margin(Player::Second), -2);
         assert_eq!(s.to_string(), "33-31");
-        assert_eq!(Outcome::by_score(s, Outcome::Draw), Outcome::Win { winner: Player::First });
+        assert_eq!(
+            Outcome::by_score(s, Outcome::Draw),
+            Outcome::Win {
+                winner: Player::First
+            }
+        );
         assert_eq!(Outcome::by_score(Score::new(3, 3), Outcome::Draw), Outcome::Draw);
     }
 }

@@ -57,7 +57,10 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         } else if self.is_over() {
             Err(IllegalMove::new(self.move_text(m), "the game is over"))
         } else {
-            Err(IllegalMove::new(self.move_text(m), "not a legal move in this position"))
+            Err(IllegalMove::new(
+                self.move_text(m),
+                "not a legal move in this position",
+            ))
         }
     }
 
@@ -78,7 +81,10 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
                 self.play_unchecked(m);
                 Ok(self)
             }
-            Err(error) => Err(PlayError { position: self, error }),
+            Err(error) => Err(PlayError {
+                position: self,
+                error,
+            }),
         }
     }
 

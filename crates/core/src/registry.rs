@@ -48,7 +48,13 @@ impl Registry {
         settings: &'static [SettingDoc],
     ) -> &mut Registry {
         assert!(self.entry(G::NAME).is_none(), "game {} registered twice", G::NAME);
-        self.entries.push(RegistryEntry { name: G::NAME, title, about, settings, build: build::<G> });
+        self.entries.push(RegistryEntry {
+            name: G::NAME,
+            title,
+            about,
+            settings,
+            build: build::<G>,
+        });
         self
     }
 

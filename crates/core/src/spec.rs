@@ -20,9 +20,18 @@ pub enum SpecError {
     #[error("unknown game `{name}`; the games are: {}", known.join(", "))]
     UnknownGame { name: String, known: Vec<String> },
     #[error("{game} has no setting `{key}`; its settings are: {}", if known.is_empty() { "none".to_owned() } else { known.join(", ") })]
-    UnknownSetting { game: String, key: String, known: Vec<String> },
+    UnknownSetting {
+        game: String,
+        key: String,
+        known: Vec<String>,
+    },
     #[error("{game}: setting `{key}={value}` is invalid: expected {expected}")]
-    BadValue { game: String, key: String, value: String, expected: String },
+    BadValue {
+        game: String,
+        key: String,
+        value: String,
+        expected: String,
+    },
 }
 
 fn is_name_char(c: char) -> bool {
@@ -37,7 +46,10 @@ impl GameSpec {
     /// A spec with no settings.
     #[must_use]
     pub fn new(name: impl Into<String>) -> GameSpec {
-        GameSpec { name: name.into(), settings: BTreeMap::new() }
+        GameSpec {
+            name: name.into(),
+            settings: BTreeMap::new(),
+        }
     }
 
     /// Adds or replaces a setting.
@@ -65,7 +77,10 @@ impl GameSpec {
     /// A checker of this spec's settings for the game's constructor.
     #[must_use]
     pub fn reader(&self) -> Settings {
-        Settings { game: self.name.clone(), remaining: self.settings.clone() }
+        Settings {
+            game: self.name.clone(),
+            remaining: self.settings.clone(),
+        }
     }
 }
 
@@ -73,7 +88,10 @@ impl FromStr for GameSpec {
     type Err = SpecError;
 
     fn from_str(text: &str) -> Result<GameSpec, SpecError> {
-        let syntax = |reason: String| SpecError::Syntax { spec: text.to_owned(), reason };
+        let syntax = |reason: String| SpecError::Syntax {
+            spec: text.to_owned(),
+            reason,
+        };
         let text_trimmed = text.trim();
         let (name, rest) = match text_trimmed.split_once(':') {
             Some((name, rest)) => (name, Some(rest)),
@@ -83,29 +101,40 @@ impl FromStr for GameSpec {
             return Err(syntax("the game name is missing".into()));
         }
         if let Some(c) = name.chars().find(|&c| !is_name_char(c)) {
-            return Err(syntax(format!("`{c}` cannot appear in a game name (use a-z, 0-9, - and _)")));
+            return Err(syntax(format!(
+                "`{c}` cannot appear in a game name (use a-z, 0-9, - and _)"
+            )));
         }
         let mut settings = BTreeMap::new();
         if let Some(rest) = rest {
             if rest.is_empty() {
-                return Err(syntax("nothing follows `:`; write settings as key=value,key=value".into()));
+                return Err(syntax(
+                    "nothing follows `:`; write settings as key=value,key=value".into(),
+                ));
             }
             for item in rest.split(',') {
                 let Some((key, value)) = item.split_once('=') else {
                     return Err(syntax(format!("setting `{item}` has no `=`; write key=value")));
                 };
                 if key.is_empty() || !key.chars().all(is_name_char) {
-                    return Err(syntax(format!("`{key}` is not a setting name (use a-z, 0-9, - and _)")));
+                    return Err(syntax(format!(
+                        "`{key}` is not a setting name (use a-z, 0-9, - and _)"
+                    )));
                 }
                 if value.is_empty() || !value.chars().all(is_value_char) {
-                    return Err(syntax(format!("setting `{key}` has an empty or unreadable value `{value}`")));
+                    return Err(syntax(format!(
+                        "setting `{key}` has an empty or unreadable value `{value}`"
+                    )));
                 }
                 if settings.insert(key.to_owned(), value.to_owned()).is_some() {
                     return Err(syntax(format!("setting `{key}` is given twice")));
                 }
             }
         }
-        Ok(GameSpec { name: name.to_owned(), settings })
+        Ok(GameSpec {
+            name: name.to_owned(),
+            settings,
+        })
     }
 }
 
@@ -139,7 +168,12 @@ pub struct Settings {
 
 impl Settings {
     fn bad(&self, key: &str, value: &str, expected: String) -> SpecError {
-        SpecError::BadValue { game: self.game.clone(), key: key.into(), value: value.into(), expected }
+        SpecError::BadValue {
+            game: self.game.clone(),
+            key: key.into(),
+            value: value.into(),
+            expected,
+        }
     }
 
     /// An integer setting within `range`, or `default` when absent.
@@ -149,7 +183,9 @@ impl Settings {
         default: u32,
         range: std::ops::RangeInclusive<u32>,
     ) -> Result<u32, SpecError> {
-        let Some(value) = self.remaining.remove(key) else { return Ok(default) };
+        let Some(value) = self.remaining.remove(key) else {
+            return Ok(default);
+        };
         let expected = || format!("a whole number from {} to {}", range.start(), range.end());
         match value.parse::<u32>() {
             Ok(n) if range.contains(&n) => Ok(n),
@@ -164,7 +200,9 @@ impl Settings {
         choices: &[&'static str],
         default: &'static str,
     ) -> Result<&'static str, SpecError> {
-        let Some(value) = self.remaining.remove(key) else { return Ok(default) };
+        let Some(value) = self.remaining.remove(key) else {
+            return Ok(default);
+        };
         choices
             .iter()
             .copied()
@@ -179,7 +217,9 @@ impl Settings {
         default: T,
         parse: impl FnOnce(&str) -> Result<T, String>,
     ) -> Result<T, SpecError> {
-        let Some(value) = self.remaining.remove(key) else { return Ok(default) };
+        let Some(value) = self.remaining.remove(key) else {
+            return Ok(default);
+        };
         parse(&value).map_err(|expected| self.bad(key, &value, expected))
     }
 
@@ -210,8 +250,20 @@ mod tests {
 
     #[test]
     fn refuses_malformed_specs() {
-        for bad in ["", ":size=3", "Reversi", "reversi:", "reversi:first", "reversi:=x", "a:b=1,b=2", "a:b="] {
-            assert!(matches!(bad.parse::<GameSpec>(), Err(SpecError::Syntax { .. })), "{bad:?} was accepted");
+        for bad in [
+            "",
+            ":size=3",
+            "Reversi",
+            "reversi:",
+            "reversi:first",
+            "reversi:=x",
+            "a:b=1,b=2",
+            "a:b=",
+        ] {
+            assert!(
+                matches!(bad.parse::<GameSpec>(), Err(SpecError::Syntax { .. })),
+                "{bad:?} was accepted"
+            );
         }
     }
 
@@ -219,9 +271,15 @@ mod tests {
     fn settings_reader_checks_values_and_unknown_keys() {
         let spec: GameSpec = "g:size=40".parse().unwrap();
         let err = spec.reader().int("size", 9, 2..=25).unwrap_err();
-        assert_eq!(err.to_string(), "g: setting `size=40` is invalid: expected a whole number from 2 to 25");
+        assert_eq!(
+            err.to_string(),
+            "g: setting `size=40` is invalid: expected a whole number from 2 to 25"
+        );
         let spec: GameSpec = "g:colour=red".parse().unwrap();
         let err = spec.reader().finish(&["size"]).unwrap_err();
-        assert_eq!(err.to_string(), "g has no setting `colour`; its settings are: size");
+        assert_eq!(
+            err.to_string(),
+            "g has no setting `colour`; its settings are: size"
+        );
     }
 }

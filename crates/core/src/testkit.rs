@@ -21,7 +21,11 @@ pub struct Plan {
 
 impl Default for Plan {
     fn default() -> Plan {
-        Plan { games: 40, seed: 1, max_plies: 2_000 }
+        Plan {
+            games: 40,
+            seed: 1,
+            max_plies: 2_000,
+        }
     }
 }
 
@@ -80,7 +84,12 @@ pub fn check_game<G: Game>(game: &G, plan: &Plan, extra: impl Fn(&G::Position)) 
 }
 
 fn fail(game: &str, pos: &impl Position, history: &[String], what: &str) -> ! {
-    panic!("{game}: {what}\n  position: {}\n  after {} positions: {:?}", pos.to_text(), history.len(), history)
+    panic!(
+        "{game}: {what}\n  position: {}\n  after {} positions: {:?}",
+        pos.to_text(),
+        history.len(),
+        history
+    )
 }
 
 /// Checks one position for internal consistency.
@@ -89,10 +98,20 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position, history: &[String]) 
     let moves = pos.legal_moves();
     let over = pos.outcome().is_some();
     if over != moves.is_empty() {
-        fail(name, pos, history, "a position has legal moves exactly when the game is not over");
+        fail(
+            name,
+            pos,
+            history,
+            "a position has legal moves exactly when the game is not over",
+        );
     }
     if pos.perft(1) != moves.len() as u64 {
-        fail(name, pos, history, "perft(1) differs from the number of legal moves");
+        fail(
+            name,
+            pos,
+            history,
+            "perft(1) differs from the number of legal moves",
+        );
     }
 
     // Moves are distinct, legal, and their texts round-trip.
@@ -108,13 +127,26 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position, history: &[String]) 
         let text = pos.move_text(m);
         match pos.parse_move(&text) {
             Ok(back) if back == m => {}
-            other => fail(name, pos, history, &format!("move text `{text}` reads back as {other:?}")),
+            other => fail(
+                name,
+                pos,
+                history,
+                &format!("move text `{text}` reads back as {other:?}"),
+            ),
         }
-        let checked = pos.clone().play(m).unwrap_or_else(|e| fail(name, pos, history, &e.to_string()));
+        let checked = pos
+            .clone()
+            .play(m)
+            .unwrap_or_else(|e| fail(name, pos, history, &e.to_string()));
         let mut unchecked = pos.clone();
         unchecked.play_unchecked(m);
         if checked.to_text() != unchecked.to_text() {
-            fail(name, pos, history, &format!("play and play_unchecked differ for `{text}`"));
+            fail(
+                name,
+                pos,
+                history,
+                &format!("play and play_unchecked differ for `{text}`"),
+            );
         }
         texts.push(text);
     }
@@ -127,11 +159,21 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position, history: &[String]) 
     match game.parse_position(&text) {
         Ok(back) => {
             if back.to_text() != text {
-                fail(name, pos, history, &format!("position text reads back as `{}`", back.to_text()));
+                fail(
+                    name,
+                    pos,
+                    history,
+                    &format!("position text reads back as `{}`", back.to_text()),
+                );
             }
             let back_moves: Vec<String> = back.legal_moves().iter().map(|&m| back.move_text(m)).collect();
             if back_moves != texts || back.turn() != pos.turn() || back.outcome() != pos.outcome() {
-                fail(name, pos, history, "the position read back from its text plays differently");
+                fail(
+                    name,
+                    pos,
+                    history,
+                    "the position read back from its text plays differently",
+                );
             }
         }
         Err(e) => fail(name, pos, history, &format!("own position text refused: {e}")),
@@ -147,14 +189,23 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position, history: &[String]) 
         || view.files.len() != view.width as usize
         || view.ranks.len() != view.height as usize
     {
-        fail(name, pos, history, "the view's cells or labels do not match its size");
+        fail(
+            name,
+            pos,
+            history,
+            "the view's cells or labels do not match its size",
+        );
     }
     let view_moves: Vec<&str> = view.moves.iter().map(|m| m.text.as_str()).collect();
     if view_moves != texts {
         fail(name, pos, history, "the view's moves differ from the legal moves");
     }
     let cells = view.cells.len() as u32;
-    if view.moves.iter().any(|m| m.from.is_some_and(|c| c >= cells) || m.path.iter().any(|&c| c >= cells)) {
+    if view
+        .moves
+        .iter()
+        .any(|m| m.from.is_some_and(|c| c >= cells) || m.path.iter().any(|&c| c >= cells))
+    {
         fail(name, pos, history, "a move in the view points outside the board");
     }
     if view.turn != (!over).then(|| pos.turn()) || view.status != Status::from(pos.outcome()) {
@@ -164,12 +215,20 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position, history: &[String]) 
         fail(name, pos, history, "the view's score differs from the position's");
     }
     if glyphs_unprintable(&view) {
-        fail(name, pos, history, "the view has a glyph that is not printable ASCII");
+        fail(
+            name,
+            pos,
+            history,
+            "the view has a glyph that is not printable ASCII",
+        );
     }
 }
 
 fn glyphs_unprintable(view: &crate::BoardView) -> bool {
-    view.cells.iter().flat_map(|c| &c.piece).any(|p| !p.glyph.is_ascii_graphic())
+    view.cells
+        .iter()
+        .flat_map(|c| &c.piece)
+        .any(|p| !p.glyph.is_ascii_graphic())
 }
 
 fn check_start<G: Game>(game: &G) {
@@ -178,7 +237,11 @@ fn check_start<G: Game>(game: &G) {
     assert_eq!(again.spec(), spec, "{}: the spec does not round-trip", G::NAME);
     let dynamic: &dyn DynGame = game;
     assert_eq!(dynamic.start().to_text(), game.start().to_text());
-    assert!(!game.start().is_over(), "{}: the game is over before it starts", G::NAME);
+    assert!(
+        !game.start().is_over(),
+        "{}: the game is over before it starts",
+        G::NAME
+    );
 }
 
 /// No parser may panic, whatever it is given; each bad input gets an error.
@@ -189,7 +252,12 @@ pub fn check_parsers_never_panic<G: Game>(game: &G) {
         let _ = game.parse_position(junk);
         if let Ok(m) = start.parse_move(junk) {
             let ok = start.validate(m).is_ok();
-            assert_eq!(ok, legal.contains(&start.move_text(m)), "{}: `{junk}` validated wrongly", G::NAME);
+            assert_eq!(
+                ok,
+                legal.contains(&start.move_text(m)),
+                "{}: `{junk}` validated wrongly",
+                G::NAME
+            );
         }
     }
     // Every prefix and every one-character corruption of the start text is handled without panicking.

@@ -50,7 +50,13 @@ pub struct Piece {
 impl Piece {
     #[must_use]
     pub fn new(kind: &str, owner: Option<Player>, glyph: char) -> Piece {
-        Piece { kind: kind.to_owned(), owner, glyph, ghost: false, label: None }
+        Piece {
+            kind: kind.to_owned(),
+            owner,
+            glyph,
+            ghost: false,
+            label: None,
+        }
     }
 }
 
@@ -87,12 +93,19 @@ pub struct MoveView {
 impl MoveView {
     #[must_use]
     pub fn new(text: String, kind: &str, from: Option<u32>, path: Vec<u32>) -> MoveView {
-        MoveView { text, kind: kind.to_owned(), from, path }
+        MoveView {
+            text,
+            kind: kind.to_owned(),
+            from,
+            path,
+        }
     }
 }
 
 /// Column labels `a`, `b`, ... for a board `width` wide.
 #[must_use]
 pub fn letter_files(width: u32) -> Vec<String> {
-    (0..width).map(|i| char::from(b'a' + i as u8).to_string()).collect()
+    (0..width)
+        .map(|i| char::from(b'a' + i as u8).to_string())
+        .collect()
 }

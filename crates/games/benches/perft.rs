@@ -31,17 +31,26 @@ fn reversi(c: &mut Criterion) {
     let mut rng = gridplay_core::playout::seeded(11);
     let boards: Vec<Board> = (0..256)
         .map(|_| {
-            let (p, _) = gridplay_core::playout::random_playout(&Reversi::default().start(), &mut rng, 30, |_| {});
+            let (p, _) =
+                gridplay_core::playout::random_playout(&Reversi::default().start(), &mut rng, 30, |_| {});
             p.board()
         })
         .collect();
     g.throughput(Throughput::Elements(boards.len() as u64));
     g.bench_function("get_moves", |b| {
-        b.iter(|| boards.iter().map(|b| bitboard::get_moves(black_box(b.player), b.opponent)).fold(0, |a, m| a ^ m));
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|b| bitboard::get_moves(black_box(b.player), b.opponent))
+                .fold(0, |a, m| a ^ m)
+        });
     });
     g.bench_function("get_moves_scalar", |b| {
         b.iter(|| {
-            boards.iter().map(|b| bitboard::get_moves_scalar(black_box(b.player), b.opponent)).fold(0, |a, m| a ^ m)
+            boards
+                .iter()
+                .map(|b| bitboard::get_moves_scalar(black_box(b.player), b.opponent))
+                .fold(0, |a, m| a ^ m)
         });
     });
     g.finish();
@@ -50,12 +59,20 @@ fn reversi(c: &mut Criterion) {
 fn others(c: &mut Criterion) {
     let mut g = c.benchmark_group("placement-games");
     g.sample_size(10);
-    let cornered = Cornered { size: 3, tie: Tie::Draw }.start();
+    let cornered = Cornered {
+        size: 3,
+        tie: Tie::Draw,
+    }
+    .start();
     g.throughput(Throughput::Elements(3968));
-    g.bench_function("cornered 3x3 perft 9", |b| b.iter(|| assert_eq!(black_box(&cornered).perft(9), 3968)));
+    g.bench_function("cornered 3x3 perft 9", |b| {
+        b.iter(|| assert_eq!(black_box(&cornered).perft(9), 3968));
+    });
     let ywf = Ywf::default().start();
     g.throughput(Throughput::Elements(9992));
-    g.bench_function("ywf perft 4", |b| b.iter(|| assert_eq!(black_box(&ywf).perft(4), 9992)));
+    g.bench_function("ywf perft 4", |b| {
+        b.iter(|| assert_eq!(black_box(&ywf).perft(4), 9992));
+    });
     g.finish();
 }
 

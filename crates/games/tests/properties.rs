@@ -85,12 +85,26 @@ proptest! {
 
 #[test]
 fn registry_lists_every_game_and_builds_specs() {
-    let names: Vec<&str> = gridplay_games::registry().entries().iter().map(|e| e.name).collect();
+    let names: Vec<&str> = gridplay_games::registry()
+        .entries()
+        .iter()
+        .map(|e| e.name)
+        .collect();
     assert_eq!(names, ["reversi", "cornered", "ywf"]);
-    for spec in ["reversi", "reversi:first=white", "cornered", "cornered:size=11", "cornered:size=4,tie=black", "ywf"] {
+    for spec in [
+        "reversi",
+        "reversi:first=white",
+        "cornered",
+        "cornered:size=11",
+        "cornered:size=4,tie=black",
+        "ywf",
+    ] {
         let g = gridplay_games::registry().game(spec).unwrap();
         assert_eq!(g.spec().to_string(), spec);
     }
     let err = gridplay_games::registry().game("chess").unwrap_err();
-    assert_eq!(err.to_string(), "unknown game `chess`; the games are: reversi, cornered, ywf");
+    assert_eq!(
+        err.to_string(),
+        "unknown game `chess`; the games are: reversi, cornered, ywf"
+    );
 }

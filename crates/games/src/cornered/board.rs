@@ -45,8 +45,14 @@ impl Board {
     /// An empty board. `size` must be 2..=25.
     #[must_use]
     pub fn new(size: u8) -> Board {
-        assert!((2..=MAX_SIZE as u8).contains(&size), "board size {size} out of range");
-        Board { size, cells: [Cross::Empty; MAX_CELLS] }
+        assert!(
+            (2..=MAX_SIZE as u8).contains(&size),
+            "board size {size} out of range"
+        );
+        Board {
+            size,
+            cells: [Cross::Empty; MAX_CELLS],
+        }
     }
 
     #[must_use]

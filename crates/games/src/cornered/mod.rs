@@ -38,12 +38,20 @@ pub struct Cornered {
 
 impl Default for Cornered {
     fn default() -> Cornered {
-        Cornered { size: 9, tie: Tie::Draw }
+        Cornered {
+            size: 9,
+            tie: Tie::Draw,
+        }
     }
 }
 
 pub const SETTINGS: &[SettingDoc] = &[
-    SettingDoc { key: "size", values: "2..25", default: "9", about: "crosses on each side of the board" },
+    SettingDoc {
+        key: "size",
+        values: "2..25",
+        default: "9",
+        about: "crosses on each side of the board",
+    },
     SettingDoc {
         key: "tie",
         values: "draw|black",
@@ -101,7 +109,9 @@ impl Position for CorneredPosition {
         }
         let tie = match self.tie {
             Tie::Draw => Outcome::Draw,
-            Tie::Black => Outcome::Win { winner: Player::Second },
+            Tie::Black => Outcome::Win {
+                winner: Player::Second,
+            },
         };
         Some(Outcome::by_score(self.score(), tie))
     }
@@ -135,10 +145,16 @@ impl Position for CorneredPosition {
         let side = |p: Player| if p == Player::First { "White" } else { "Black" };
         match self.board.get(i) {
             Cross::Empty => Ok(()),
-            Cross::Placed(p) => Err(IllegalMove::new(text, format!("a {} piece is already placed there", side(p)))),
+            Cross::Placed(p) => Err(IllegalMove::new(
+                text,
+                format!("a {} piece is already placed there", side(p)),
+            )),
             Cross::Occupied(p) => Err(IllegalMove::new(
                 text,
-                format!("that cross is occupied by {}: placing on an occupied cross is forbidden", side(p)),
+                format!(
+                    "that cross is occupied by {}: placing on an occupied cross is forbidden",
+                    side(p)
+                ),
             )),
         }
     }
@@ -177,7 +193,10 @@ impl Position for CorneredPosition {
             score: self.score(),
             status: Status::from(outcome),
             moves,
-            info: vec![("difference".into(), format!("{:+}", self.score().margin(Player::First)))],
+            info: vec![(
+                "difference".into(),
+                format!("{:+}", self.score().margin(Player::First)),
+            )],
         }
     }
 }
@@ -226,7 +245,11 @@ impl Game for Cornered {
     }
 
     fn start(&self) -> CorneredPosition {
-        CorneredPosition { board: Board::new(self.size), turn: Player::First, tie: self.tie }
+        CorneredPosition {
+            board: Board::new(self.size),
+            turn: Player::First,
+            tie: self.tie,
+        }
     }
 
     fn parse_position(&self, text: &str) -> Result<CorneredPosition, PositionError> {
@@ -238,6 +261,10 @@ impl Game for Cornered {
                 self.size
             )));
         }
-        Ok(CorneredPosition { board, turn, tie: self.tie })
+        Ok(CorneredPosition {
+            board,
+            turn,
+            tie: self.tie,
+        })
     }
 }

@@ -24,11 +24,15 @@ pub fn parse_square(text: &str, size: usize) -> Result<usize, ParseMoveError> {
     let file = chars.next().map(|c| c.to_ascii_lowercase());
     let rank = chars.as_str();
     let Some(file @ 'a'..='z') = file else {
-        return Err(err(format!("a cross is a file a-{last_file} then a rank 1-{size}, such as c3")));
+        return Err(err(format!(
+            "a cross is a file a-{last_file} then a rank 1-{size}, such as c3"
+        )));
     };
     let col = file as usize - 'a' as usize;
     if col >= size {
-        return Err(err(format!("the file must be a letter from a to {last_file} on a {size}x{size} board")));
+        return Err(err(format!(
+            "the file must be a letter from a to {last_file} on a {size}x{size} board"
+        )));
     }
     match rank.parse::<usize>() {
         Ok(r) if (1..=size).contains(&r) && !rank.starts_with('0') && !rank.starts_with('+') => {
@@ -108,7 +112,10 @@ pub fn parse(text: &str) -> Result<(Board, Player), PositionError> {
                 if !next_is_digit {
                     let run: usize = digits.parse().unwrap_or(usize::MAX);
                     if run == 0 || digits.starts_with('0') {
-                        return Err(PositionError::at(at, "a count of empty crosses must be 1 or more"));
+                        return Err(PositionError::at(
+                            at,
+                            "a count of empty crosses must be 1 or more",
+                        ));
                     }
                     col = col.saturating_add(run);
                     digits.clear();
@@ -123,7 +130,9 @@ pub fn parse(text: &str) -> Result<(Board, Player), PositionError> {
                     _ => {
                         return Err(PositionError::at(
                             at,
-                            format!("`{c}` is not a cross: use W B (placed), w b (occupied), . or a number (empty)"),
+                            format!(
+                                "`{c}` is not a cross: use W B (placed), w b (occupied), . or a number (empty)"
+                            ),
                         ));
                     }
                 };
@@ -135,7 +144,10 @@ pub fn parse(text: &str) -> Result<(Board, Player), PositionError> {
             if col > n {
                 return Err(PositionError::at(
                     at,
-                    format!("row {} has more than {n} crosses; the board has {n} rows and must be square", row + 1),
+                    format!(
+                        "row {} has more than {n} crosses; the board has {n} rows and must be square",
+                        row + 1
+                    ),
                 ));
             }
         }
@@ -150,8 +162,16 @@ pub fn parse(text: &str) -> Result<(Board, Player), PositionError> {
     let turn = match side {
         "W" | "w" => Player::First,
         "B" | "b" => Player::Second,
-        "" => return Err(PositionError::new("the side to move is missing: add a space and W or B")),
-        other => return Err(PositionError::new(format!("`{other}` is not a side to move: use W or B"))),
+        "" => {
+            return Err(PositionError::new(
+                "the side to move is missing: add a space and W or B",
+            ));
+        }
+        other => {
+            return Err(PositionError::new(format!(
+                "`{other}` is not a side to move: use W or B"
+            )));
+        }
     };
     Ok((board, turn))
 }

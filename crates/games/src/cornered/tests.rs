@@ -34,13 +34,19 @@ fn glyph(c: Cross) -> char {
 fn rank(p: &CorneredPosition, r: usize) -> String {
     let n = p.board().size();
     let row = n - r;
-    (0..n).map(|c| glyph(p.board().get(row * n + c)).to_string()).collect::<Vec<_>>().join(" ")
+    (0..n)
+        .map(|c| glyph(p.board().get(row * n + c)).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A file (0 = a) read top to bottom.
 fn file(p: &CorneredPosition, f: usize) -> String {
     let n = p.board().size();
-    (0..n).map(|row| glyph(p.board().get(row * n + f)).to_string()).collect::<Vec<_>>().join(" ")
+    (0..n)
+        .map(|row| glyph(p.board().get(row * n + f)).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn occupied(p: &CorneredPosition) -> Vec<String> {
@@ -78,7 +84,10 @@ fn rule_2_white_first_any_empty_cross_never_a_pass() {
 fn rule_2_occupied_cross_is_forbidden() {
     let p = play(5, "a3 b2 c3");
     let err = p.validate(p.parse_move("b3").unwrap()).unwrap_err();
-    assert_eq!(err.reason, "that cross is occupied by White: placing on an occupied cross is forbidden");
+    assert_eq!(
+        err.reason,
+        "that cross is occupied by White: placing on an occupied cross is forbidden"
+    );
 }
 
 #[test]
@@ -170,12 +179,27 @@ fn rule_5_score_is_placed_plus_occupied() {
 #[test]
 fn rule_6_game_ends_when_no_empty_cross_remains() {
     let p = game(2).parse_position("WB/wW B").unwrap();
-    assert_eq!(p.outcome(), Some(Outcome::Win { winner: Player::First }));
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome::Win {
+            winner: Player::First
+        })
+    );
     assert!(p.legal_moves().is_empty());
     let draw = game(2).parse_position("WB/bw W").unwrap();
     assert_eq!(draw.outcome(), Some(Outcome::Draw));
-    let black_ties = Cornered { size: 2, tie: Tie::Black }.parse_position("WB/bw W").unwrap();
-    assert_eq!(black_ties.outcome(), Some(Outcome::Win { winner: Player::Second }));
+    let black_ties = Cornered {
+        size: 2,
+        tie: Tie::Black,
+    }
+    .parse_position("WB/bw W")
+    .unwrap();
+    assert_eq!(
+        black_ties.outcome(),
+        Some(Outcome::Win {
+            winner: Player::Second
+        })
+    );
     let going = game(2).parse_position("WB/b1 W").unwrap();
     assert_eq!(going.outcome(), None);
 }
@@ -196,12 +220,42 @@ fn rule_8_position_text() {
     assert_eq!(p.to_text(), "1b3/1B3/WbWww/1B3/1b3 W");
     assert_eq!(game(25).start().to_text().split('/').count(), 25);
     let g = game(5);
-    assert!(g.parse_position("5/5/5/5 W").unwrap_err().reason.contains("must be square"));
-    assert!(g.parse_position("5/5/5/5/6 W").unwrap_err().reason.contains("more than 5"));
-    assert!(g.parse_position("5/5/5/5/4 W").unwrap_err().reason.contains("has 4 crosses"));
-    assert!(g.parse_position("5/5/5/5/5").unwrap_err().reason.contains("missing"));
-    assert!(g.parse_position("5/5/5/5/5 Q").unwrap_err().reason.contains("not a side"));
-    assert!(g.parse_position("5/5/5/5/4x W").unwrap_err().reason.contains("`x` is not a cross"));
+    assert!(
+        g.parse_position("5/5/5/5 W")
+            .unwrap_err()
+            .reason
+            .contains("must be square")
+    );
+    assert!(
+        g.parse_position("5/5/5/5/6 W")
+            .unwrap_err()
+            .reason
+            .contains("more than 5")
+    );
+    assert!(
+        g.parse_position("5/5/5/5/4 W")
+            .unwrap_err()
+            .reason
+            .contains("has 4 crosses")
+    );
+    assert!(
+        g.parse_position("5/5/5/5/5")
+            .unwrap_err()
+            .reason
+            .contains("missing")
+    );
+    assert!(
+        g.parse_position("5/5/5/5/5 Q")
+            .unwrap_err()
+            .reason
+            .contains("not a side")
+    );
+    assert!(
+        g.parse_position("5/5/5/5/4x W")
+            .unwrap_err()
+            .reason
+            .contains("`x` is not a cross")
+    );
     assert!(g.parse_position("5/5/5/5/05 W").is_err());
     assert!(g.parse_position("99999999999999999999999/5/5/5/5 W").is_err());
 }
@@ -220,11 +274,25 @@ fn rule_8_square_names() {
 #[test]
 fn generic_invariants_hold_on_random_games() {
     for n in [2u8, 3, 4, 5, 9, 13] {
-        testkit::check_game(&game(n), &testkit::Plan { games: 12, ..Default::default() }, |p| {
-            let s = p.score();
-            let total = p.board().cells().iter().filter(|c| **c != Cross::Empty).count() as i32;
-            assert_eq!(s.first + s.second, total);
-        });
+        testkit::check_game(
+            &game(n),
+            &testkit::Plan {
+                games: 12,
+                ..Default::default()
+            },
+            |p| {
+                let s = p.score();
+                let total = p.board().cells().iter().filter(|c| **c != Cross::Empty).count() as i32;
+                assert_eq!(s.first + s.second, total);
+            },
+        );
     }
-    testkit::check_game(&Cornered { size: 4, tie: Tie::Black }, &testkit::Plan::default(), |_| {});
+    testkit::check_game(
+        &Cornered {
+            size: 4,
+            tie: Tie::Black,
+        },
+        &testkit::Plan::default(),
+        |_| {},
+    );
 }

@@ -17,7 +17,10 @@ pub struct Board {
 
 impl Board {
     /// The standard start with the side to move holding e4 and d5 (bits 28 and 35).
-    pub const START: Board = Board { player: (1 << 28) | (1 << 35), opponent: (1 << 27) | (1 << 36) };
+    pub const START: Board = Board {
+        player: (1 << 28) | (1 << 35),
+        opponent: (1 << 27) | (1 << 36),
+    };
 
     #[inline]
     #[must_use]
@@ -52,14 +55,20 @@ impl Board {
     #[must_use]
     pub fn play(self, sq: Square) -> Board {
         let f = flips(sq, self.player, self.opponent);
-        Board { player: self.opponent ^ f, opponent: self.player ^ f ^ (1 << sq) }
+        Board {
+            player: self.opponent ^ f,
+            opponent: self.player ^ f ^ (1 << sq),
+        }
     }
 
     /// The board after a pass.
     #[inline]
     #[must_use]
     pub const fn pass(self) -> Board {
-        Board { player: self.opponent, opponent: self.player }
+        Board {
+            player: self.opponent,
+            opponent: self.player,
+        }
     }
 }
 
@@ -124,7 +133,10 @@ mod avx2 {
             let shift: __m256i = _mm256_set_epi64x(7, 9, 8, 1);
             let shift2: __m256i = _mm256_set_epi64x(14, 18, 16, 2);
             let pp = _mm256_set1_epi64x(p as i64);
-            let mask = _mm256_and_si256(_mm256_set1_epi64x(o as i64), _mm256_set_epi64x(INNER, INNER, -1, INNER));
+            let mask = _mm256_and_si256(
+                _mm256_set1_epi64x(o as i64),
+                _mm256_set_epi64x(INNER, INNER, -1, INNER),
+            );
 
             let mut left = _mm256_and_si256(mask, _mm256_sllv_epi64(pp, shift));
             left = _mm256_or_si256(left, _mm256_and_si256(mask, _mm256_sllv_epi64(left, shift)));
@@ -135,8 +147,14 @@ mod avx2 {
             let mut right = _mm256_and_si256(mask, _mm256_srlv_epi64(pp, shift));
             right = _mm256_or_si256(right, _mm256_and_si256(mask, _mm256_srlv_epi64(right, shift)));
             let mask_right = _mm256_and_si256(mask, _mm256_srlv_epi64(mask, shift));
-            right = _mm256_or_si256(right, _mm256_and_si256(mask_right, _mm256_srlv_epi64(right, shift2)));
-            right = _mm256_or_si256(right, _mm256_and_si256(mask_right, _mm256_srlv_epi64(right, shift2)));
+            right = _mm256_or_si256(
+                right,
+                _mm256_and_si256(mask_right, _mm256_srlv_epi64(right, shift2)),
+            );
+            right = _mm256_or_si256(
+                right,
+                _mm256_and_si256(mask_right, _mm256_srlv_epi64(right, shift2)),
+            );
 
             let all = _mm256_or_si256(_mm256_sllv_epi64(left, shift), _mm256_srlv_epi64(right, shift));
             let half = _mm_or_si128(_mm256_castsi256_si128(all), _mm256_extracti128_si256::<1>(all));
@@ -212,7 +230,16 @@ static RAYS4: Rays4 = {
 };
 
 const fn build_rays() -> [[u64; 64]; 8] {
-    const STEPS: [(i32, i32); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
+    const STEPS: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+        (-1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+    ];
     let mut rays = [[0u64; 64]; 8];
     let mut d = 0;
     while d < 8 {
@@ -330,7 +357,16 @@ fn perft_deep(b: Board, depth: u32) -> u64 {
 pub mod naive {
     use super::Square;
 
-    const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const DIRS: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
 
     /// The discs that a placement on `sq` flips, walking square by square.
     #[must_use]
@@ -360,7 +396,9 @@ pub mod naive {
     /// Every empty square whose placement flips something.
     #[must_use]
     pub fn moves(p: u64, o: u64) -> u64 {
-        (0..64u8).filter(|&sq| (p | o) & (1 << sq) == 0 && flips(sq, p, o) != 0).fold(0, |m, sq| m | 1 << sq)
+        (0..64u8)
+            .filter(|&sq| (p | o) & (1 << sq) == 0 && flips(sq, p, o) != 0)
+            .fold(0, |m, sq| m | 1 << sq)
     }
 }
 
@@ -384,12 +422,20 @@ mod tests {
             let o = occupied & !p;
             let expected = naive::moves(p, o);
             assert_eq!(get_moves(p, o), expected, "moves of p={p:#x} o={o:#x}");
-            assert_eq!(get_moves_scalar(p, o), expected, "scalar moves of p={p:#x} o={o:#x}");
+            assert_eq!(
+                get_moves_scalar(p, o),
+                expected,
+                "scalar moves of p={p:#x} o={o:#x}"
+            );
             for sq in 0..64u8 {
                 if (p | o) & (1 << sq) == 0 {
                     let expected = naive::flips(sq, p, o);
                     assert_eq!(flips(sq, p, o), expected, "flips at {sq} of p={p:#x} o={o:#x}");
-                    assert_eq!(flips_scalar(sq, p, o), expected, "scalar flips at {sq} of p={p:#x} o={o:#x}");
+                    assert_eq!(
+                        flips_scalar(sq, p, o),
+                        expected,
+                        "scalar flips at {sq} of p={p:#x} o={o:#x}"
+                    );
                 }
             }
         }

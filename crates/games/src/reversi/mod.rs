@@ -11,8 +11,8 @@ mod tests;
 
 use arrayvec::ArrayVec;
 use gridplay_core::{
-    BoardView, Cell, Game, GameInfo, GameSpec, IllegalMove, MoveError, MoveView, Outcome, ParseMoveError, Piece,
-    Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError, Status, letter_files,
+    BoardView, Cell, Game, GameInfo, GameSpec, IllegalMove, MoveError, MoveView, Outcome, ParseMoveError,
+    Piece, Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError, Status, letter_files,
 };
 
 use self::bitboard::{Board, Square};
@@ -89,7 +89,11 @@ impl ReversiPosition {
     }
 
     fn player_of_black(&self) -> Player {
-        if self.first == Colour::Black { Player::First } else { Player::Second }
+        if self.first == Colour::Black {
+            Player::First
+        } else {
+            Player::Second
+        }
     }
 
     /// Plays a whole transcript such as `f5d6c3d3c4`: squares written one after another, with forced passes
@@ -171,7 +175,9 @@ impl Position for ReversiPosition {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.board.is_over().then(|| Outcome::by_score(self.score(), Outcome::Draw))
+        self.board
+            .is_over()
+            .then(|| Outcome::by_score(self.score(), Outcome::Draw))
     }
 
     fn score(&self) -> Score {
@@ -207,8 +213,13 @@ impl Position for ReversiPosition {
         let moves = self.board.moves();
         match m {
             Move::Pass if moves == 0 => Ok(()),
-            Move::Pass => Err(IllegalMove::new(text, "you may pass only when no placement flips a disc")),
-            Move::Place(_) if moves == 0 => Err(IllegalMove::new(text, "no placement flips a disc: you must pass")),
+            Move::Pass => Err(IllegalMove::new(
+                text,
+                "you may pass only when no placement flips a disc",
+            )),
+            Move::Place(_) if moves == 0 => {
+                Err(IllegalMove::new(text, "no placement flips a disc: you must pass"))
+            }
             Move::Place(sq) if !self.board.empty() & (1 << sq) != 0 => {
                 Err(IllegalMove::new(text, "that square is occupied"))
             }
@@ -296,21 +307,42 @@ impl Game for Reversi {
             Colour::Black => [black, white],
             Colour::White => [white, black],
         };
-        GameInfo { name: Self::NAME.into(), title: "Reversi".into(), width: 8, height: 8, sides }
+        GameInfo {
+            name: Self::NAME.into(),
+            title: "Reversi".into(),
+            width: 8,
+            height: 8,
+            sides,
+        }
     }
 
     /// Black holds d5 and e4, White d4 and e5. With `first=white` the colours of the centre are swapped
     /// (`B W / W B` as the seed draws it) and White moves first.
     fn start(&self) -> ReversiPosition {
-        ReversiPosition { board: Board::START, turn: Player::First, first: self.first }
+        ReversiPosition {
+            board: Board::START,
+            turn: Player::First,
+            first: self.first,
+        }
     }
 
     fn parse_position(&self, text: &str) -> Result<ReversiPosition, PositionError> {
         let setup = notation::parse_setup(text)?;
-        let (player, opponent) =
-            if setup.black_to_move { (setup.black, setup.white) } else { (setup.white, setup.black) };
+        let (player, opponent) = if setup.black_to_move {
+            (setup.black, setup.white)
+        } else {
+            (setup.white, setup.black)
+        };
         let black_is_first = self.first == Colour::Black;
-        let turn = if setup.black_to_move == black_is_first { Player::First } else { Player::Second };
-        Ok(ReversiPosition { board: Board { player, opponent }, turn, first: self.first })
+        let turn = if setup.black_to_move == black_is_first {
+            Player::First
+        } else {
+            Player::Second
+        };
+        Ok(ReversiPosition {
+            board: Board { player, opponent },
+            turn,
+            first: self.first,
+        })
     }
 }

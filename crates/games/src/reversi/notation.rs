@@ -32,10 +32,15 @@ pub fn parse_square(text: &str) -> Result<Square, ParseMoveError> {
 /// Reads a move: a square, or `pass` (also `PS` and `PA`, as other Othello programs write it).
 pub fn parse_move(text: &str) -> Result<Move, ParseMoveError> {
     let t = text.trim();
-    if ["pass", "ps", "pa", "--"].iter().any(|p| t.eq_ignore_ascii_case(p)) {
+    if ["pass", "ps", "pa", "--"]
+        .iter()
+        .any(|p| t.eq_ignore_ascii_case(p))
+    {
         return Ok(Move::Pass);
     }
-    parse_square(t).map(Move::Place).map_err(|e| ParseMoveError::new(text, e.reason))
+    parse_square(t)
+        .map(Move::Place)
+        .map_err(|e| ParseMoveError::new(text, e.reason))
 }
 
 /// What a parsed position text holds; validated into a position by the game.
@@ -80,7 +85,11 @@ pub(super) fn parse_setup(text: &str) -> Result<Setup, PositionError> {
     let black_to_move = match side {
         "X" | "x" | "*" => true,
         "O" | "o" => false,
-        "" => return Err(PositionError::new("the side to move is missing: add a space and X or O")),
+        "" => {
+            return Err(PositionError::new(
+                "the side to move is missing: add a space and X or O",
+            ));
+        }
         other => {
             return Err(PositionError::at(
                 board.len() + 1,
@@ -88,7 +97,11 @@ pub(super) fn parse_setup(text: &str) -> Result<Setup, PositionError> {
             ));
         }
     };
-    Ok(Setup { black, white, black_to_move })
+    Ok(Setup {
+        black,
+        white,
+        black_to_move,
+    })
 }
 
 /// Writes the one-line text.

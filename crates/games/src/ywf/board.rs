@@ -18,7 +18,16 @@ pub enum Square {
     Futsu,
 }
 
-const DIRECTIONS: [(i32, i32); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+const DIRECTIONS: [(i32, i32); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
 
 /// The 9x9 board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,7 +38,9 @@ pub struct Board {
 impl Board {
     #[must_use]
     pub const fn empty() -> Board {
-        Board { squares: [Square::Empty; SQUARES] }
+        Board {
+            squares: [Square::Empty; SQUARES],
+        }
     }
 
     /// The squares whose pieces convert when `p` converts from `from` (rule 3), as a bit set.

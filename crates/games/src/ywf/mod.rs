@@ -47,7 +47,9 @@ pub struct Ywf {
 
 impl Default for Ywf {
     fn default() -> Ywf {
-        Ywf { layout: notation::parse_rows(DEFAULT_LAYOUT, 0).expect("the default layout is valid") }
+        Ywf {
+            layout: notation::parse_rows(DEFAULT_LAYOUT, 0).expect("the default layout is valid"),
+        }
     }
 }
 
@@ -295,7 +297,11 @@ impl Game for Ywf {
     fn spec(&self) -> GameSpec {
         let spec = GameSpec::new(Self::NAME);
         let rows = notation::write_rows(&self.layout);
-        if rows == DEFAULT_LAYOUT { spec } else { spec.with("layout", rows) }
+        if rows == DEFAULT_LAYOUT {
+            spec
+        } else {
+            spec.with("layout", rows)
+        }
     }
 
     fn info(&self) -> GameInfo {
@@ -304,17 +310,30 @@ impl Game for Ywf {
             title: "YWF".into(),
             width: 9,
             height: 9,
-            sides: [SideInfo::new("Warui-ko", "black"), SideInfo::new("Yoi-ko", "white")],
+            sides: [
+                SideInfo::new("Warui-ko", "black"),
+                SideInfo::new("Yoi-ko", "white"),
+            ],
         }
     }
 
     fn start(&self) -> YwfPosition {
-        YwfPosition { board: self.layout, turn: Player::First, token: None, last_change: false }
+        YwfPosition {
+            board: self.layout,
+            turn: Player::First,
+            token: None,
+            last_change: false,
+        }
     }
 
     fn parse_position(&self, text: &str) -> Result<YwfPosition, PositionError> {
         let s = notation::parse(text)?;
-        Ok(YwfPosition { board: s.board, turn: s.turn, token: s.token, last_change: s.last_change })
+        Ok(YwfPosition {
+            board: s.board,
+            turn: s.turn,
+            token: s.token,
+            last_change: s.last_change,
+        })
     }
 }
 

@@ -43,7 +43,10 @@ pub fn parse_move(text: &str) -> Result<Move, ParseMoveError> {
     match t.strip_prefix('*') {
         Some(sq) => parse_square(sq).map(|i| Move::Change(i as u8)).map_err(wrap),
         None => parse_square(t).map(|i| Move::Play(i as u8)).map_err(|e| {
-            ParseMoveError::new(text, format!("{}; write a Play as e5, a Change as *e5, or pass", e.reason))
+            ParseMoveError::new(
+                text,
+                format!("{}; write a Play as e5, a Change as *e5, or pass", e.reason),
+            )
         }),
     }
 }
@@ -104,7 +107,10 @@ pub fn write_rows(board: &Board) -> String {
 pub fn parse_rows(text: &str, offset: usize) -> Result<Board, PositionError> {
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != SIZE {
-        return Err(PositionError::new(format!("the board has {} rows; it needs 9, separated by /", rows.len())));
+        return Err(PositionError::new(format!(
+            "the board has {} rows; it needs 9, separated by /",
+            rows.len()
+        )));
     }
     let mut board = Board::empty();
     let mut at = offset;
@@ -134,11 +140,17 @@ pub fn parse_rows(text: &str, offset: usize) -> Result<Board, PositionError> {
                 col += 1;
             }
             if col > SIZE {
-                return Err(PositionError::at(at + i, format!("rank {} has more than 9 squares", row + 1)));
+                return Err(PositionError::at(
+                    at + i,
+                    format!("rank {} has more than 9 squares", row + 1),
+                ));
             }
         }
         if col < SIZE {
-            return Err(PositionError::at(at + row_text.len(), format!("rank {} has {col} squares; it needs 9", row + 1)));
+            return Err(PositionError::at(
+                at + row_text.len(),
+                format!("rank {} has {col} squares; it needs 9", row + 1),
+            ));
         }
         at += row_text.len() + 1;
     }
@@ -167,13 +179,21 @@ pub(super) fn parse(text: &str) -> Result<Setup, PositionError> {
     let turn = match fields[1] {
         "W" => Player::First,
         "Y" => Player::Second,
-        other => return Err(PositionError::new(format!("`{other}` is not a side to act: use W or Y"))),
+        other => {
+            return Err(PositionError::new(format!(
+                "`{other}` is not a side to act: use W or Y"
+            )));
+        }
     };
     let token = match fields[2] {
         "W" => Some(Player::First),
         "C" => None,
         "Y" => Some(Player::Second),
-        other => return Err(PositionError::new(format!("`{other}` is not a token place: use W, C or Y"))),
+        other => {
+            return Err(PositionError::new(format!(
+                "`{other}` is not a token place: use W, C or Y"
+            )));
+        }
     };
     let last_change = match fields[3] {
         "c" => true,
@@ -184,7 +204,12 @@ pub(super) fn parse(text: &str) -> Result<Setup, PositionError> {
             )));
         }
     };
-    Ok(Setup { board, turn, token, last_change })
+    Ok(Setup {
+        board,
+        turn,
+        token,
+        last_change,
+    })
 }
 
 pub(super) fn write(board: &Board, turn: Player, token: Option<Player>, last_change: bool) -> String {

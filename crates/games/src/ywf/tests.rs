@@ -13,7 +13,9 @@ use super::{
 };
 
 fn pos(text: &str) -> YwfPosition {
-    Ywf::default().parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    Ywf::default()
+        .parse_position(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn moves(p: &YwfPosition) -> Vec<String> {
@@ -40,7 +42,17 @@ fn rule_1_board_and_first_actor() {
 fn rule_2_initial_position() {
     let p = Ywf::default().start();
     assert_eq!(p.to_text(), "9/9/9/3YWF3/3WFY3/3FYW3/9/9/9 W C -");
-    for (sq, s) in [("d4", Y), ("e4", W), ("f4", F), ("d5", W), ("e5", F), ("f5", Y), ("d6", F), ("e6", Y), ("f6", W)] {
+    for (sq, s) in [
+        ("d4", Y),
+        ("e4", W),
+        ("f4", F),
+        ("d5", W),
+        ("e5", F),
+        ("f5", Y),
+        ("d6", F),
+        ("e6", Y),
+        ("f6", W),
+    ] {
         assert_eq!(at(&p, sq), s, "{sq}");
     }
     // Every row and column of the block holds one piece of each kind.
@@ -61,7 +73,11 @@ fn rule_2_layout_is_a_setting() {
     assert_eq!(at(&g.start(), "d4"), W);
     assert_eq!(gridplay_core::Game::spec(&g), spec);
     assert_eq!(gridplay_core::Game::spec(&Ywf::default()).to_string(), "ywf");
-    for bad in ["ywf:layout=9/9", "ywf:layout=9/9/9/9/9/9/9/9/9", "ywf:layout=9/9/9/3WWF3/9/9/9/9/9"] {
+    for bad in [
+        "ywf:layout=9/9",
+        "ywf:layout=9/9/9/9/9/9/9/9/9",
+        "ywf:layout=9/9/9/3WWF3/9/9/9/9/9",
+    ] {
         let err = Ywf::from_spec(&bad.parse().unwrap()).unwrap_err();
         assert!(err.to_string().contains("layout"), "{bad}: {err}");
     }
@@ -72,7 +88,15 @@ fn rule_2_layout_is_a_setting() {
 fn rule_3_conversion_futsu_to_own_and_opponent_to_futsu() {
     let p = pos("1FYW5/9/9/9/9/9/9/9/8Y W C -");
     let after = p.play(Move::Play(0)).unwrap();
-    assert_eq!((at(&after, "a1"), at(&after, "b1"), at(&after, "c1"), at(&after, "d1")), (W, W, F, W));
+    assert_eq!(
+        (
+            at(&after, "a1"),
+            at(&after, "b1"),
+            at(&after, "c1"),
+            at(&after, "d1")
+        ),
+        (W, W, F, W)
+    );
 }
 
 #[test]
@@ -140,7 +164,10 @@ fn rule_5_no_change_right_after_the_opponents_change() {
 fn rule_5_no_change_while_the_token_is_on_the_opponents_side() {
     let p = pos("FYW6/9/9/9/9/9/9/9/8Y W Y -");
     let e = p.validate(p.parse_move("*a1").unwrap()).unwrap_err();
-    assert_eq!(e.reason, "you cannot Change while the token lies on your opponent's side");
+    assert_eq!(
+        e.reason,
+        "you cannot Change while the token lies on your opponent's side"
+    );
 }
 
 #[test]
@@ -157,14 +184,24 @@ fn rule_5_token_moves_one_step_away_from_the_changer() {
 #[test]
 fn rule_6_pass_only_when_no_play_and_no_change() {
     let p = Ywf::default().start();
-    assert_eq!(p.validate(Move::Pass).unwrap_err().reason, "you may pass only when you can neither Play nor Change");
+    assert_eq!(
+        p.validate(Move::Pass).unwrap_err().reason,
+        "you may pass only when you can neither Play nor Change"
+    );
 }
 
 #[test]
 fn rule_7_end_when_no_empty_square() {
-    let full = pos("WWWWWWWWW/WWWWWWWWW/WWWWWWWWW/WWWWWWWWW/WWWWWYYYY/YYYYYYYYY/YYYYYYYYY/YYYYYYYYY/YYYYYYYYY Y C -");
+    let full = pos(
+        "WWWWWWWWW/WWWWWWWWW/WWWWWWWWW/WWWWWWWWW/WWWWWYYYY/YYYYYYYYY/YYYYYYYYY/YYYYYYYYY/YYYYYYYYY Y C -",
+    );
     assert!(full.legal_moves().is_empty());
-    assert_eq!(full.outcome(), Some(Outcome::Win { winner: Player::First }));
+    assert_eq!(
+        full.outcome(),
+        Some(Outcome::Win {
+            winner: Player::First
+        })
+    );
     assert_eq!(full.score(), Score::new(41, 40));
 }
 
@@ -182,26 +219,48 @@ fn rule_7_end_when_a_player_has_no_piece() {
     let after = p.play(p.parse_move("a1").unwrap()).unwrap();
     // Warui-ko's Play on a1 turned b1's Yoi-ko into Futsu-no-ko: Yoi-ko has no piece left.
     assert_eq!(after.score(), Score::new(2, 0));
-    assert_eq!(after.outcome(), Some(Outcome::Win { winner: Player::First }));
+    assert_eq!(
+        after.outcome(),
+        Some(Outcome::Win {
+            winner: Player::First
+        })
+    );
 }
 
 #[test]
 fn rule_7_equal_counts_go_to_the_token_side() {
     assert_eq!(pos("W8/9/9/9/9/9/9/9/8Y W C -").outcome(), Some(Outcome::Draw));
-    assert_eq!(pos("W8/9/9/9/9/9/9/9/8Y W Y -").outcome(), Some(Outcome::Win { winner: Player::Second }));
-    assert_eq!(pos("W8/9/9/9/9/9/9/9/8Y Y W -").outcome(), Some(Outcome::Win { winner: Player::First }));
+    assert_eq!(
+        pos("W8/9/9/9/9/9/9/9/8Y W Y -").outcome(),
+        Some(Outcome::Win {
+            winner: Player::Second
+        })
+    );
+    assert_eq!(
+        pos("W8/9/9/9/9/9/9/9/8Y Y W -").outcome(),
+        Some(Outcome::Win {
+            winner: Player::First
+        })
+    );
     // More pieces wins whatever the token says.
-    assert_eq!(pos("WW7/9/9/9/9/9/9/9/8Y W Y -").outcome(), Some(Outcome::Win { winner: Player::First }));
+    assert_eq!(
+        pos("WW7/9/9/9/9/9/9/9/8Y W Y -").outcome(),
+        Some(Outcome::Win {
+            winner: Player::First
+        })
+    );
 }
 
 #[test]
 fn rule_8_first_actions() {
     let mut got = moves(&Ywf::default().start());
     got.sort();
-    let mut want: Vec<String> = ["*d6", "*f4", "c3", "c4", "c6", "d3", "d7", "e7", "f3", "f7", "g4", "g5", "g6"]
-        .iter()
-        .map(|s| (*s).to_owned())
-        .collect();
+    let mut want: Vec<String> = [
+        "*d6", "*f4", "c3", "c4", "c6", "d3", "d7", "e7", "f3", "f7", "g4", "g5", "g6",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
     want.sort();
     assert_eq!(got, want);
 }
@@ -225,13 +284,48 @@ fn rule_9_notation() {
         assert!(notation::parse_move(bad).is_err(), "{bad}");
     }
     let g = Ywf::default();
-    assert!(g.parse_position("9/9/9 W C -").unwrap_err().reason.contains("needs 9"));
-    assert!(g.parse_position(&format!("{DEFAULT_LAYOUT} W C")).unwrap_err().reason.contains("4 fields"));
-    assert!(g.parse_position(&format!("{DEFAULT_LAYOUT} X C -")).unwrap_err().reason.contains("side to act"));
-    assert!(g.parse_position(&format!("{DEFAULT_LAYOUT} W Q -")).unwrap_err().reason.contains("token"));
-    assert!(g.parse_position(&format!("{DEFAULT_LAYOUT} W C x")).unwrap_err().reason.contains("last action"));
-    assert!(g.parse_position("9/9/9/3YWF4/3WFY3/3FYW3/9/9/9 W C -").unwrap_err().reason.contains("more than 9"));
-    assert!(g.parse_position("9/9/9/3YWQ3/3WFY3/3FYW3/9/9/9 W C -").unwrap_err().at.is_some());
+    assert!(
+        g.parse_position("9/9/9 W C -")
+            .unwrap_err()
+            .reason
+            .contains("needs 9")
+    );
+    assert!(
+        g.parse_position(&format!("{DEFAULT_LAYOUT} W C"))
+            .unwrap_err()
+            .reason
+            .contains("4 fields")
+    );
+    assert!(
+        g.parse_position(&format!("{DEFAULT_LAYOUT} X C -"))
+            .unwrap_err()
+            .reason
+            .contains("side to act")
+    );
+    assert!(
+        g.parse_position(&format!("{DEFAULT_LAYOUT} W Q -"))
+            .unwrap_err()
+            .reason
+            .contains("token")
+    );
+    assert!(
+        g.parse_position(&format!("{DEFAULT_LAYOUT} W C x"))
+            .unwrap_err()
+            .reason
+            .contains("last action")
+    );
+    assert!(
+        g.parse_position("9/9/9/3YWF4/3WFY3/3FYW3/9/9/9 W C -")
+            .unwrap_err()
+            .reason
+            .contains("more than 9")
+    );
+    assert!(
+        g.parse_position("9/9/9/3YWQ3/3WFY3/3FYW3/9/9/9 W C -")
+            .unwrap_err()
+            .at
+            .is_some()
+    );
 }
 
 #[test]
