@@ -222,6 +222,11 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position, history: &[String]) 
             "the view has a glyph that is not printable ASCII",
         );
     }
+    let json = serde_json::to_string(&view).unwrap_or_else(|e| fail(name, pos, history, &e.to_string()));
+    match serde_json::from_str::<crate::BoardView>(&json) {
+        Ok(back) if back == view => {}
+        _ => fail(name, pos, history, "the view does not round-trip through JSON"),
+    }
 }
 
 fn glyphs_unprintable(view: &crate::BoardView) -> bool {
