@@ -221,7 +221,19 @@ mod tests {
         assert_eq!(talk(&mut s, "perft 2"), "116");
         assert_eq!(talk(&mut s, "play *d6"), "ok");
         assert_eq!(talk(&mut s, "show"), "9/9/9/3YWF3/3WFY3/3WFW3/9/9/9 Y Y c");
-        assert_eq!(talk(&mut s, "games"), "games reversi cornered ywf");
+        assert_eq!(talk(&mut s, "games"), "games reversi cornered ywf checkers");
+        assert_eq!(talk(&mut s, "game checkers"), "ok");
+        assert_eq!(
+            talk(&mut s, "moves"),
+            "moves 9-13 9-14 10-14 10-15 11-15 11-16 12-16"
+        );
+        assert_eq!(talk(&mut s, "perft 6"), "36768");
+        assert_eq!(talk(&mut s, "position W:WK2:B6,7,14,15"), "ok");
+        assert_eq!(talk(&mut s, "moves"), "moves 2x9x18x11x2 2x11x18x9x2");
+        assert_eq!(talk(&mut s, "play 2x11x18x9x2"), "ok");
+        assert_eq!(talk(&mut s, "result"), "win second 0-1");
+        assert_eq!(talk(&mut s, "position B:W18:B14,1"), "ok");
+        assert!(talk(&mut s, "play 1-5").starts_with("error illegal move `1-5`: a capture is available"));
     }
 
     #[test]

@@ -37,16 +37,36 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Engine(args) => engine::run(&args),
         Command::Games => {
-            print!("{}", games_text());
-            Ok(())
+            use std::io::Write;
+            std::io::stdout()
+                .lock()
+                .write_all(games_text().as_bytes())
+                .map_err(output_error)
         }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`gridplay perft ... | head`): stop quietly, as other tools do.
+        Err(message) if message == BROKEN_PIPE => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+const BROKEN_PIPE: &str = "broken pipe";
+
+/// Turns an output error into the command's error; a closed pipe is not reported.
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "passed to map_err, which hands over the error"
+)]
+fn output_error(e: std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        BROKEN_PIPE.to_owned()
+    } else {
+        format!("writing output: {e}")
     }
 }
 

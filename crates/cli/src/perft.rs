@@ -1,4 +1,4 @@
-use std::time::Instant;
+use std::{io::Write, time::Instant};
 
 use clap::Args;
 
@@ -18,11 +18,12 @@ pub(crate) struct PerftArgs {
 
 pub(crate) fn run(args: &PerftArgs) -> Result<(), String> {
     let (_, pos) = crate::load(&args.spec, args.position.as_deref())?;
+    let mut out = std::io::stdout().lock();
     let started = Instant::now();
     let leaves = if args.divide {
         let split = pos.perft_divide(args.depth);
         for (m, n) in &split {
-            println!("{m} {n}");
+            writeln!(out, "{m} {n}").map_err(crate::output_error)?;
         }
         if args.depth == 0 {
             1
@@ -33,10 +34,11 @@ pub(crate) fn run(args: &PerftArgs) -> Result<(), String> {
         pos.perft(args.depth)
     };
     let secs = started.elapsed().as_secs_f64();
-    println!("perft {} = {leaves}", args.depth);
-    println!(
+    writeln!(out, "perft {} = {leaves}", args.depth).map_err(crate::output_error)?;
+    writeln!(
+        out,
         "time {secs:.3} s, {:.3e} leaves/s (single thread)",
         leaves as f64 / secs.max(1e-9)
-    );
-    Ok(())
+    )
+    .map_err(crate::output_error)
 }

@@ -63,6 +63,9 @@ pub(crate) fn board(view: &BoardView, info: &GameInfo) -> String {
         kinds.dedup();
         out.push_str(&format!("[ ] marks the targets of: {}\n", kinds.join(", ")));
     }
+    if view.cells.iter().any(|c| c.label.is_some()) {
+        out.push_str(&numbering(view));
+    }
     out.push_str(&status(view, info));
     out.push('\n');
     for (label, value) in &view.info {
@@ -92,4 +95,26 @@ pub(crate) fn status(view: &BoardView, info: &GameInfo) -> String {
         (Status::Ongoing, Some(turn)) => format!("{score}. {} to move.", side(info, turn)),
         (Status::Ongoing, None) => score,
     }
+}
+
+/// The square numbers, for games that name squares by number (checkers), laid out like the board.
+fn numbering(view: &BoardView) -> String {
+    let width = view
+        .cells
+        .iter()
+        .filter_map(|c| c.label.as_ref())
+        .map(String::len)
+        .max()
+        .unwrap_or(1)
+        + 1;
+    let mut out = String::from("Squares:\n");
+    for row in view.cells.chunks(view.width as usize) {
+        let line: String = row
+            .iter()
+            .map(|c| format!("{:>width$}", c.label.as_deref().unwrap_or(".")))
+            .collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
 }

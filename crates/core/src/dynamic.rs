@@ -5,9 +5,18 @@ use std::{any::Any, fmt::Debug};
 use rand::{Rng, RngExt};
 
 use crate::{
-    BoardView, Game, GameInfo, GameSpec, MoveError, Outcome, Player, Position, PositionError, Score,
-    perft::divide,
+    BoardView, Game, GameInfo, GameSpec, HistoryRules, MoveError, Outcome, Player, Position, PositionError,
+    Score, perft::divide,
 };
+
+/// A move that was played through [`DynPosition::play_recorded`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The move's canonical text.
+    pub text: String,
+    /// Whether it resets the quiet-move count ([`Position::is_progress`]).
+    pub progress: bool,
+}
 
 /// A game variant chosen at run time.
 pub trait DynGame: Debug + Send + Sync {
@@ -44,6 +53,10 @@ pub trait DynPosition: Debug + Send + Sync {
     fn legal_moves(&self) -> Vec<String>;
     /// Parses, validates and plays a move. On error the position is untouched.
     fn play(&mut self, mv: &str) -> Result<(), MoveError>;
+    /// Like [`play`](DynPosition::play), reporting the canonical text and whether the move is progress.
+    fn play_recorded(&mut self, mv: &str) -> Result<Played, MoveError>;
+    fn history_rules(&self) -> HistoryRules;
+    fn repetition_key(&self) -> u64;
     /// The canonical text of a move given in any accepted spelling, if it is legal here.
     fn normalize_move(&self, mv: &str) -> Result<String, MoveError>;
     fn outcome(&self) -> Option<Outcome>;
@@ -72,6 +85,22 @@ impl<P: Position> DynPosition for P {
     }
     fn play(&mut self, mv: &str) -> Result<(), MoveError> {
         self.play_text(mv).map(drop)
+    }
+    fn play_recorded(&mut self, mv: &str) -> Result<Played, MoveError> {
+        let m = self.parse_move(mv)?;
+        self.validate(m)?;
+        let played = Played {
+            text: self.move_text(m),
+            progress: self.is_progress(m),
+        };
+        self.play_unchecked(m);
+        Ok(played)
+    }
+    fn history_rules(&self) -> HistoryRules {
+        Position::history_rules(self)
+    }
+    fn repetition_key(&self) -> u64 {
+        Position::repetition_key(self)
     }
     fn normalize_move(&self, mv: &str) -> Result<String, MoveError> {
         let m = self.parse_move(mv)?;

@@ -1,6 +1,9 @@
 use std::{fmt::Debug, hash::Hash};
 
-use crate::{BoardView, IllegalMove, MoveError, MoveList, Outcome, ParseMoveError, PlayError, Player, Score};
+use crate::{
+    BoardView, HistoryRules, IllegalMove, MoveError, MoveList, Outcome, ParseMoveError, PlayError, Player,
+    Score,
+};
 
 /// A state of play of one game.
 ///
@@ -94,6 +97,23 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         self.validate(m)?;
         self.play_unchecked(m);
         Ok(m)
+    }
+
+    /// Draw rules that depend on the game's history, which [`crate::GameRecord`] applies. None by default.
+    fn history_rules(&self) -> HistoryRules {
+        HistoryRules::default()
+    }
+
+    /// Whether `m` is irreversible progress that resets the quiet-move count of
+    /// [`HistoryRules::quiet_plies`] (in checkers: a capture or a man's move).
+    fn is_progress(&self, _m: Self::Move) -> bool {
+        true
+    }
+
+    /// A key that is equal for positions that count as the same for repetition: same pieces, same side to move.
+    fn repetition_key(&self) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        BuildHasherDefault::<DefaultHasher>::default().hash_one(self.to_text())
     }
 
     /// The number of move sequences of exactly `depth` plies. A game that ends earlier is not extended.

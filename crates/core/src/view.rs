@@ -30,6 +30,8 @@ pub struct BoardView {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
     pub piece: Option<Piece>,
+    /// The square's name where the game numbers its squares (checkers' 1-32), drawn small in a corner.
+    pub label: Option<String>,
 }
 
 /// A piece as it should be drawn.

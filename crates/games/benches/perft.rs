@@ -1,13 +1,15 @@
 //! Perft speed of every game, single thread. Each bench asserts its count, so a fast wrong answer fails.
 //!
-//! The headline figure is Reversi perft 12 from the start (1,939,879,668 leaves), measured separately by
-//! `gridplay perft reversi 12`; the bench runs depth 9 and 10 so that criterion can repeat it.
+//! The headline figures are Reversi perft 12 (1,939,879,668 leaves) and checkers perft 12 (388,623,673),
+//! measured by `gridplay perft reversi 12` and `gridplay perft checkers 12`; the benches run depths 9 and 10
+//! so that criterion can repeat them.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gridplay_core::{Game, Position};
 use gridplay_games::{
+    checkers::Checkers,
     cornered::{Cornered, Tie},
     reversi::{
         Reversi,
@@ -76,5 +78,18 @@ fn others(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, reversi, others);
+fn checkers(c: &mut Criterion) {
+    let mut g = c.benchmark_group("checkers");
+    g.sample_size(10);
+    let start = Checkers.start();
+    for (depth, leaves) in [(9u32, 3_963_680u64), (10, 18_391_564)] {
+        g.throughput(Throughput::Elements(leaves));
+        g.bench_function(format!("perft {depth}"), |b| {
+            b.iter(|| assert_eq!(black_box(&start).perft(depth), leaves));
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, reversi, checkers, others);
 criterion_main!(benches);

@@ -7,6 +7,7 @@
 //!
 //! [`registry`] names them for the server and the command line.
 
+pub mod checkers;
 pub mod cornered;
 pub mod reversi;
 pub mod ywf;

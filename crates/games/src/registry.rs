@@ -2,7 +2,7 @@ use std::sync::LazyLock;
 
 use gridplay_core::Registry;
 
-use crate::{cornered, reversi, ywf};
+use crate::{checkers, cornered, reversi, ywf};
 
 static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     let mut r = Registry::new();
@@ -20,6 +20,11 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
         "YWF",
         "Yoi-ko, Warui-ko, Futsu-no-ko: convert lines of neutral and enemy pieces, Change with the token; most pieces wins.",
         ywf::SETTINGS,
+    );
+    r.register::<checkers::Checkers>(
+        "Checkers",
+        "American checkers (ACF rules): captures are compulsory, multi-jumps complete, men crown on the far row.",
+        checkers::SETTINGS,
     );
     r
 });

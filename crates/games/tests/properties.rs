@@ -3,6 +3,7 @@
 
 use gridplay_core::{Game, Position};
 use gridplay_games::{
+    checkers::Checkers,
     cornered::{Cornered, Tie},
     reversi::{Colour, Reversi},
     ywf::Ywf,
@@ -55,6 +56,11 @@ proptest! {
     }
 
     #[test]
+    fn checkers_playouts(picks in prop::collection::vec(any::<usize>(), 0..200)) {
+        walk(&Checkers, &picks, |p| p.board().occupied().count_ones() as i32);
+    }
+
+    #[test]
     fn parsers_never_panic(text in "\\PC{0,120}") {
         for entry in gridplay_games::registry().entries() {
             let game = gridplay_games::registry().game(entry.name).unwrap();
@@ -66,7 +72,7 @@ proptest! {
     }
 
     #[test]
-    fn position_like_texts_never_panic(text in "[XOWBwbYF.\\-/0-9 c*]{0,100}") {
+    fn position_like_texts_never_panic(text in "[XOWBwbYFK.:,\\-/0-9 c*]{0,100}") {
         for entry in gridplay_games::registry().entries() {
             let game = gridplay_games::registry().game(entry.name).unwrap();
             if let Ok(pos) = game.parse_position(&text) {
@@ -90,7 +96,7 @@ fn registry_lists_every_game_and_builds_specs() {
         .iter()
         .map(|e| e.name)
         .collect();
-    assert_eq!(names, ["reversi", "cornered", "ywf"]);
+    assert_eq!(names, ["reversi", "cornered", "ywf", "checkers"]);
     for spec in [
         "reversi",
         "reversi:first=white",
@@ -105,6 +111,6 @@ fn registry_lists_every_game_and_builds_specs() {
     let err = gridplay_games::registry().game("chess").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "unknown game `chess`; the games are: reversi, cornered, ywf"
+        "unknown game `chess`; the games are: reversi, cornered, ywf, checkers"
     );
 }

@@ -174,7 +174,7 @@ impl Position for CorneredPosition {
                         ..Piece::new("occupied", Some(p), glyph(p).to_ascii_lowercase())
                     }),
                 };
-                Cell { piece }
+                Cell { piece, label: None }
             })
             .collect();
         let moves = self

@@ -243,7 +243,7 @@ impl Position for ReversiPosition {
                 } else {
                     None
                 };
-                Cell { piece }
+                Cell { piece, label: None }
             })
             .collect();
         let moves = self

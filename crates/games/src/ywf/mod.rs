@@ -231,6 +231,7 @@ impl Position for YwfPosition {
             .squares
             .iter()
             .map(|s| Cell {
+                label: None,
                 piece: match *s {
                     Square::Empty => None,
                     Square::Own(Player::First) => Some(Piece::new("warui", Some(Player::First), 'W')),

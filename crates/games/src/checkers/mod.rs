@@ -1,0 +1,369 @@
+//! American checkers (ACF rules; seed 002, rulings in `docs/rules/checkers.md`).
+//!
+//! One move is a whole capture path ([`movegen::Move`]). The position knows only the pieces and the side to
+//! move; draws by repetition, by 40 moves each without progress, and by agreement belong to the game's
+//! history and are applied by [`gridplay_core::GameRecord`] through [`Position::history_rules`].
+
+pub mod bitboard;
+pub mod movegen;
+pub mod notation;
+pub mod pdn;
+#[cfg(test)]
+mod tests;
+
+use gridplay_core::{
+    BoardView, Cell, Game, GameInfo, GameSpec, HistoryRules, IllegalMove, MoveView, Outcome, ParseMoveError,
+    Piece, Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError, Status, letter_files,
+};
+
+use self::{
+    bitboard::{Bb, Board, DIRECTIONS, Dir, forward, king_row},
+    movegen::{Move, Moves},
+    notation::Written,
+};
+
+pub const SETTINGS: &[SettingDoc] = &[];
+
+/// The start position in FEN.
+pub const START_FEN: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+
+/// American checkers. It has no settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checkers;
+
+/// A checkers position: the pieces and the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CheckersPosition {
+    board: Board,
+    turn: Player,
+}
+
+/// The 8x8 cell (row by row from the top-left) of square index `sq`.
+#[must_use]
+pub const fn cell_of(sq: u8) -> u32 {
+    let row = (sq / 4) as u32;
+    let col = 2 * (sq % 4) as u32 + if row.is_multiple_of(2) { 1 } else { 0 };
+    row * 8 + col
+}
+
+fn number(sq: u8) -> u32 {
+    u32::from(sq) + 1
+}
+
+impl CheckersPosition {
+    #[must_use]
+    pub const fn board(&self) -> &Board {
+        &self.board
+    }
+
+    #[must_use]
+    pub const fn from_board(board: Board, turn: Player) -> CheckersPosition {
+        CheckersPosition { board, turn }
+    }
+
+    /// The direction of a one-square step from `from` to `to`, if they are diagonal neighbours.
+    fn step_dir(from: u8, to: u8) -> Option<Dir> {
+        DIRECTIONS.into_iter().find(|d| d.step(1 << from) == 1 << to)
+    }
+
+    /// The direction of a jump from `from` to `to`, if `to` is two diagonal squares away.
+    fn jump_dir(from: u8, to: u8) -> Option<Dir> {
+        DIRECTIONS
+            .into_iter()
+            .find(|d| d.step(d.step(1 << from)) == 1 << to)
+    }
+
+    /// Why a move that is not in the legal list is refused.
+    fn refusal(&self, m: Move) -> String {
+        let me = self.board.pieces[self.turn.index()];
+        let from: Bb = 1 << m.from();
+        let side = |p: Player| if p == Player::First { "Red" } else { "White" };
+        if me & from == 0 {
+            return format!("there is no {} piece on {}", side(self.turn), number(m.from()));
+        }
+        let legal: Moves = self.legal_moves();
+        let text = |m: &Move| self.move_text(*m);
+        if !m.is_capture() {
+            if legal.iter().any(Move::is_capture) {
+                let examples: Vec<String> = legal.iter().take(3).map(text).collect();
+                return format!(
+                    "a capture is available, so you must capture ({})",
+                    examples.join(", ")
+                );
+            }
+            if self.board.occupied() & (1 << m.to()) != 0 {
+                return format!("square {} is occupied", number(m.to()));
+            }
+            if self.board.kings & from == 0
+                && Self::step_dir(m.from(), m.to()).is_some_and(|d| !forward(self.turn).contains(&d))
+            {
+                return "a man moves only forward; only kings move backward".into();
+            }
+            return "not a legal move here".into();
+        }
+        // A capture that is the beginning of a legal path must go on.
+        let path = m.path();
+        let longer: Vec<&Move> = legal
+            .iter()
+            .filter(|l| l.from() == m.from() && l.path().len() > path.len() && l.path().starts_with(&path))
+            .collect();
+        if let Some(l) = longer.first() {
+            return format!("the capture must be completed: it goes on, as in {}", text(l));
+        }
+        // Walk the path to find the first jump that is not possible.
+        let opp = self.board.pieces[(!self.turn).index()];
+        let is_king = self.board.kings & from != 0;
+        let mut at = from;
+        let mut taken: Bb = 0;
+        for (i, d) in m.directions().enumerate() {
+            let mid = d.step(at);
+            let land = d.step(mid);
+            if !is_king && !forward(self.turn).contains(&d) {
+                return "a man captures only forward; only kings capture backward".into();
+            }
+            if mid & opp == 0 {
+                return format!(
+                    "there is no opposing piece on {} to jump",
+                    number(mid.trailing_zeros() as u8)
+                );
+            }
+            if mid & taken != 0 {
+                return format!(
+                    "the piece on {} is already captured: no piece is jumped twice",
+                    number(mid.trailing_zeros() as u8)
+                );
+            }
+            if land & self.board.occupied() & !from != 0 || land & taken != 0 {
+                return format!(
+                    "square {} is not free to land on",
+                    number(land.trailing_zeros() as u8)
+                );
+            }
+            if !is_king && land & king_row(self.turn) != 0 && i + 1 < path.len() - 1 {
+                return "a man that reaches the king row is crowned, and that ends the move".into();
+            }
+            taken |= mid;
+            at = land;
+        }
+        "not a legal move here".into()
+    }
+}
+
+impl Position for CheckersPosition {
+    type Move = Move;
+    type Moves = Moves;
+
+    fn turn(&self) -> Player {
+        self.turn
+    }
+
+    fn legal_moves(&self) -> Moves {
+        let mut out = Moves::new();
+        movegen::generate(&self.board, self.turn, &mut out);
+        out
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        self.board = movegen::apply(&self.board, self.turn, m);
+        self.turn = !self.turn;
+    }
+
+    /// A side that cannot move, or has no pieces, loses.
+    fn outcome(&self) -> Option<Outcome> {
+        (movegen::count(&self.board, self.turn) == 0).then_some(Outcome::Win { winner: !self.turn })
+    }
+
+    fn score(&self) -> Score {
+        Score::new(
+            self.board.pieces[0].count_ones() as i32,
+            self.board.pieces[1].count_ones() as i32,
+        )
+    }
+
+    /// Reads PDN: `11-15`, `9x18x27`. The short form `9x27` is accepted when exactly one legal capture path
+    /// leads from 9 to 27.
+    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        match notation::parse_move(text)? {
+            Written::Step(from, to) => match Self::step_dir(from, to) {
+                Some(_) => Ok(Move::step(from, to)),
+                None if Self::jump_dir(from, to).is_some() => Err(ParseMoveError::new(
+                    text,
+                    format!(
+                        "{}-{} is a jump: write it {}x{}",
+                        number(from),
+                        number(to),
+                        number(from),
+                        number(to)
+                    ),
+                )),
+                None => Err(ParseMoveError::new(
+                    text,
+                    format!("{} and {} are not diagonal neighbours", number(from), number(to)),
+                )),
+            },
+            Written::Jumps(squares) => {
+                let dirs: Option<Vec<Dir>> = squares.windows(2).map(|w| Self::jump_dir(w[0], w[1])).collect();
+                if let Some(dirs) = dirs {
+                    return Move::jumps(squares[0], &dirs)
+                        .ok_or_else(|| ParseMoveError::new(text, "a capture path has at most 12 jumps"));
+                }
+                let (from, to) = (squares[0], squares[squares.len() - 1]);
+                if squares.len() == 2 {
+                    let matches: Vec<Move> = self
+                        .legal_moves()
+                        .into_iter()
+                        .filter(|m| m.from() == from && m.to() == to && m.is_capture())
+                        .collect();
+                    match matches.as_slice() {
+                        [one] => return Ok(*one),
+                        [] => {}
+                        many => {
+                            let options: Vec<String> = many.iter().map(|m| self.move_text(*m)).collect();
+                            return Err(ParseMoveError::new(
+                                text,
+                                format!(
+                                    "ambiguous: write every landing square, one of {}",
+                                    options.join(", ")
+                                ),
+                            ));
+                        }
+                    }
+                }
+                let bad = squares
+                    .windows(2)
+                    .find(|w| Self::jump_dir(w[0], w[1]).is_none())
+                    .expect("one pair is not a jump");
+                Err(ParseMoveError::new(
+                    text,
+                    format!(
+                        "{} to {} is not a jump over one square; give every landing square",
+                        number(bad[0]),
+                        number(bad[1])
+                    ),
+                ))
+            }
+        }
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        let path = m.path();
+        let sep = if m.is_capture() { "x" } else { "-" };
+        path.iter()
+            .map(|&sq| number(sq).to_string())
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+
+    fn to_text(&self) -> String {
+        notation::write_fen(&self.board, self.turn)
+    }
+
+    fn validate(&self, m: Move) -> Result<(), IllegalMove> {
+        if self.outcome().is_some() {
+            return Err(IllegalMove::new(self.move_text(m), "the game is over"));
+        }
+        if self.legal_moves().contains(&m) {
+            return Ok(());
+        }
+        Err(IllegalMove::new(self.move_text(m), self.refusal(m)))
+    }
+
+    fn view(&self) -> BoardView {
+        let mut cells = vec![Cell::default(); 64];
+        for sq in 0..32u8 {
+            let bit: Bb = 1 << sq;
+            let cell = &mut cells[cell_of(sq) as usize];
+            cell.label = Some(number(sq).to_string());
+            let king = self.board.kings & bit != 0;
+            for p in [Player::First, Player::Second] {
+                if self.board.pieces[p.index()] & bit != 0 {
+                    let glyph = match (p, king) {
+                        (Player::First, false) => 'b',
+                        (Player::First, true) => 'B',
+                        (Player::Second, false) => 'w',
+                        (Player::Second, true) => 'W',
+                    };
+                    cell.piece = Some(Piece::new(if king { "king" } else { "man" }, Some(p), glyph));
+                }
+            }
+        }
+        let moves = self
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let path = m.path();
+                MoveView::new(
+                    self.move_text(m),
+                    if m.is_capture() { "jump" } else { "step" },
+                    Some(cell_of(path[0])),
+                    path[1..].iter().map(|&sq| cell_of(sq)).collect(),
+                )
+            })
+            .collect();
+        let outcome = self.outcome();
+        BoardView {
+            width: 8,
+            height: 8,
+            files: letter_files(8),
+            ranks: (1..=8).rev().map(|r| r.to_string()).collect(),
+            cells,
+            turn: outcome.is_none().then_some(self.turn),
+            score: self.score(),
+            status: Status::from(outcome),
+            moves,
+            info: Vec::new(),
+        }
+    }
+
+    fn history_rules(&self) -> HistoryRules {
+        HistoryRules {
+            repetitions: Some(3),
+            quiet_plies: Some(80),
+        }
+    }
+
+    /// A capture or a man's move resets the count of 40 moves each.
+    fn is_progress(&self, m: Move) -> bool {
+        m.is_capture() || self.board.kings & (1 << m.from()) == 0
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        movegen::perft(&self.board, self.turn, depth)
+    }
+}
+
+impl Game for Checkers {
+    type Position = CheckersPosition;
+    const NAME: &'static str = "checkers";
+
+    fn from_spec(spec: &GameSpec) -> Result<Checkers, SpecError> {
+        spec.reader().finish(&[])?;
+        Ok(Checkers)
+    }
+
+    fn spec(&self) -> GameSpec {
+        GameSpec::new(Self::NAME)
+    }
+
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            name: Self::NAME.into(),
+            title: "Checkers".into(),
+            width: 8,
+            height: 8,
+            sides: [SideInfo::new("Red", "#c0392b"), SideInfo::new("White", "white")],
+        }
+    }
+
+    fn start(&self) -> CheckersPosition {
+        CheckersPosition {
+            board: Board::START,
+            turn: Player::First,
+        }
+    }
+
+    fn parse_position(&self, text: &str) -> Result<CheckersPosition, PositionError> {
+        let (board, turn) = notation::parse_fen(text)?;
+        Ok(CheckersPosition { board, turn })
+    }
+}
