@@ -221,7 +221,17 @@ mod tests {
         assert_eq!(talk(&mut s, "perft 2"), "116");
         assert_eq!(talk(&mut s, "play *d6"), "ok");
         assert_eq!(talk(&mut s, "show"), "9/9/9/3YWF3/3WFY3/3WFW3/9/9/9 Y Y c");
-        assert_eq!(talk(&mut s, "games"), "games reversi cornered ywf checkers");
+        assert_eq!(
+            talk(&mut s, "games"),
+            "games reversi cornered ywf checkers tactics"
+        );
+        assert_eq!(talk(&mut s, "game tactics"), "ok");
+        assert_eq!(talk(&mut s, "perft 1"), "127");
+        assert_eq!(talk(&mut s, "play c2-c5 end"), "ok");
+        assert!(talk(&mut s, "show").starts_with("16 2 1 1 - "));
+        assert!(
+            talk(&mut s, "play c15-c11").starts_with("error illegal move `c15-c11`: c15 cannot reach c11")
+        );
         assert_eq!(talk(&mut s, "game checkers"), "ok");
         assert_eq!(
             talk(&mut s, "moves"),

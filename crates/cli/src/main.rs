@@ -4,6 +4,7 @@ mod engine;
 mod perft;
 mod play;
 mod render;
+mod selfplay;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,9 @@ enum Command {
     Play(play::PlayArgs),
     /// Speak the gridplay engine protocol on standard input and output (see docs/protocol.md).
     Engine(engine::EngineArgs),
+    /// Play many games between two copies of one player (random, or greedy for Grid Tactics) and report
+    /// who wins: first-move advantage and balance.
+    Selfplay(selfplay::SelfplayArgs),
     /// List the games and their settings.
     Games,
 }
@@ -36,6 +40,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Engine(args) => engine::run(&args),
+        Command::Selfplay(args) => selfplay::run(&args),
         Command::Games => {
             use std::io::Write;
             std::io::stdout()

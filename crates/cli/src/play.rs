@@ -57,8 +57,9 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), String> {
     }
 }
 
-const HELP: &str =
-    "Type a move as listed, or: moves (list them), undo (take back your last move), help, quit.";
+const HELP: &str = "Type a move as listed, or: moves (list them), undo (take back your last move), help, quit.\n\
+    Grid Tactics: from-to, then xSQUARE to attack or * / *SQUARE for the ability (c2-c5xc6, d1-d1*d2); end \
+    ends the turn.";
 
 /// The game loop over any input and output, so that tests can drive it.
 fn session(
@@ -93,7 +94,12 @@ fn session(
             pos.play(&m).map_err(|e| io::Error::other(e.to_string()))?;
             continue;
         }
-        writeln!(out, "Legal: {}", pos.legal_moves().join(" "))?;
+        let legal = pos.legal_moves();
+        if legal.len() > 40 {
+            writeln!(out, "{} legal moves; type `moves` to list them.", legal.len())?;
+        } else {
+            writeln!(out, "Legal: {}", legal.join(" "))?;
+        }
         write!(out, "{name}> ")?;
         out.flush()?;
         let mut line = String::new();

@@ -13,10 +13,12 @@ pub(crate) fn board(view: &BoardView, info: &GameInfo) -> String {
         .filter(|m| m.kind == "place")
         .flat_map(|m| m.path.iter().copied())
         .collect();
+    // Actions on a square that move no piece there (YWF's Change) are bracketed; piece moves (checkers, Grid
+    // Tactics) are listed instead, since every square they pass would be marked.
     let marked: HashSet<u32> = view
         .moves
         .iter()
-        .filter(|m| m.kind != "place")
+        .filter(|m| m.kind != "place" && m.from.is_none())
         .flat_map(|m| m.path.iter().copied())
         .collect();
     let rank_width = view.ranks.iter().map(String::len).max().unwrap_or(1);
@@ -57,7 +59,7 @@ pub(crate) fn board(view: &BoardView, info: &GameInfo) -> String {
         let mut kinds: Vec<&str> = view
             .moves
             .iter()
-            .filter(|m| m.kind != "place" && !m.path.is_empty())
+            .filter(|m| m.kind != "place" && m.from.is_none() && !m.path.is_empty())
             .map(|m| m.kind.as_str())
             .collect();
         kinds.dedup();
@@ -65,6 +67,13 @@ pub(crate) fn board(view: &BoardView, info: &GameInfo) -> String {
     }
     if view.cells.iter().any(|c| c.label.is_some()) {
         out.push_str(&numbering(view));
+    }
+    if view
+        .cells
+        .iter()
+        .any(|c| c.piece.as_ref().is_some_and(|p| p.label.is_some()))
+    {
+        out.push_str(&pieces(view, info));
     }
     out.push_str(&status(view, info));
     out.push('\n');
@@ -115,6 +124,32 @@ fn numbering(view: &BoardView) -> String {
             .collect();
         out.push_str(line.trim_end());
         out.push('\n');
+    }
+    out
+}
+
+/// Pieces that carry a label (units and their health), one line per side.
+fn pieces(view: &BoardView, info: &GameInfo) -> String {
+    let mut out = String::new();
+    for p in Player::BOTH {
+        let units: Vec<String> = view
+            .cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                c.piece
+                    .as_ref()
+                    .filter(|pc| pc.owner == Some(p))
+                    .map(|pc| (i, pc))
+            })
+            .map(|(i, pc)| {
+                let (x, y) = (i % view.width as usize, i / view.width as usize);
+                let used = if pc.ghost { " (acted)" } else { "" };
+                let label = pc.label.as_deref().unwrap_or("");
+                format!("{}{} {} {label}{used}", view.files[x], view.ranks[y], pc.kind)
+            })
+            .collect();
+        out.push_str(&format!("{}: {}\n", info.sides[p.index()].name, units.join(", ")));
     }
     out
 }

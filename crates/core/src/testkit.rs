@@ -201,11 +201,11 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position, history: &[String]) 
         fail(name, pos, history, "the view's moves differ from the legal moves");
     }
     let cells = view.cells.len() as u32;
-    if view
-        .moves
-        .iter()
-        .any(|m| m.from.is_some_and(|c| c >= cells) || m.path.iter().any(|&c| c >= cells))
-    {
+    if view.moves.iter().any(|m| {
+        m.from.is_some_and(|c| c >= cells)
+            || m.target.is_some_and(|c| c >= cells)
+            || m.path.iter().any(|&c| c >= cells)
+    }) {
         fail(name, pos, history, "a move in the view points outside the board");
     }
     if view.turn != (!over).then(|| pos.turn()) || view.status != Status::from(pos.outcome()) {

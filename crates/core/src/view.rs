@@ -90,6 +90,8 @@ pub struct MoveView {
     pub from: Option<u32>,
     /// The cells the move goes to, in order; for a placement, the one cell placed on.
     pub path: Vec<u32>,
+    /// The cell the move acts on after moving (the unit attacked, shot or healed in Grid Tactics).
+    pub target: Option<u32>,
 }
 
 impl MoveView {
@@ -100,6 +102,7 @@ impl MoveView {
             kind: kind.to_owned(),
             from,
             path,
+            target: None,
         }
     }
 }

@@ -10,6 +10,7 @@
 pub mod checkers;
 pub mod cornered;
 pub mod reversi;
+pub mod tactics;
 pub mod ywf;
 
 mod registry;

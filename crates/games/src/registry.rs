@@ -2,7 +2,7 @@ use std::sync::LazyLock;
 
 use gridplay_core::Registry;
 
-use crate::{checkers, cornered, reversi, ywf};
+use crate::{checkers, cornered, reversi, tactics, ywf};
 
 static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     let mut r = Registry::new();
@@ -25,6 +25,11 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
         "Checkers",
         "American checkers (ACF rules): captures are compulsory, multi-jumps complete, men crown on the far row.",
         checkers::SETTINGS,
+    );
+    r.register::<tactics::Tactics>(
+        "Grid Tactics",
+        "Units move and fight on a 16x16 to 32x32 grid: warriors cleave, archers shoot, healers heal; eliminate the enemy.",
+        tactics::SETTINGS,
     );
     r
 });

@@ -6,6 +6,7 @@ use gridplay_games::{
     checkers::Checkers,
     cornered::{Cornered, Tie},
     reversi::{Colour, Reversi},
+    tactics::Tactics,
     ywf::Ywf,
 };
 use proptest::prelude::*;
@@ -61,6 +62,11 @@ proptest! {
     }
 
     #[test]
+    fn tactics_playouts(picks in prop::collection::vec(any::<usize>(), 0..300), size in 16u8..=20) {
+        walk(&Tactics::with_size(size), &picks, |p| p.units().iter().map(|u| u.health).sum());
+    }
+
+    #[test]
     fn parsers_never_panic(text in "\\PC{0,120}") {
         for entry in gridplay_games::registry().entries() {
             let game = gridplay_games::registry().game(entry.name).unwrap();
@@ -96,7 +102,7 @@ fn registry_lists_every_game_and_builds_specs() {
         .iter()
         .map(|e| e.name)
         .collect();
-    assert_eq!(names, ["reversi", "cornered", "ywf", "checkers"]);
+    assert_eq!(names, ["reversi", "cornered", "ywf", "checkers", "tactics"]);
     for spec in [
         "reversi",
         "reversi:first=white",
@@ -104,6 +110,9 @@ fn registry_lists_every_game_and_builds_specs() {
         "cornered:size=11",
         "cornered:size=4,tie=black",
         "ywf",
+        "checkers",
+        "tactics",
+        "tactics:army=wwa,army2=hha,size=24",
     ] {
         let g = gridplay_games::registry().game(spec).unwrap();
         assert_eq!(g.spec().to_string(), spec);
@@ -111,6 +120,6 @@ fn registry_lists_every_game_and_builds_specs() {
     let err = gridplay_games::registry().game("chess").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "unknown game `chess`; the games are: reversi, cornered, ywf, checkers"
+        "unknown game `chess`; the games are: reversi, cornered, ywf, checkers, tactics"
     );
 }

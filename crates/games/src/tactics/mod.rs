@@ -1,0 +1,649 @@
+//! Grid Tactics: unit battles on a 16x16 to 32x32 grid (seed 003, rulings in `docs/rules/tactics.md`).
+//!
+//! A turn is many moves: each move activates one unused unit (a path of orthogonal steps into empty squares,
+//! then an attack, its class ability, or nothing), and the side to move stays the same until every unit has
+//! acted or the player ends the turn. A side wins by eliminating every enemy unit; after 200 turns in all, or
+//! 30 turns in a row without damage, more total health wins.
+
+pub mod army;
+pub mod notation;
+pub mod policy;
+#[cfg(test)]
+mod tests;
+pub mod units;
+
+use arrayvec::ArrayVec;
+use gridplay_core::{
+    BoardView, Cell, Game, GameInfo, GameSpec, IllegalMove, MoveView, Outcome, ParseMoveError, Piece, Player,
+    Position, PositionError, Score, SettingDoc, SideInfo, SpecError, Status,
+};
+
+use self::{
+    notation::{Written, WrittenAction},
+    units::{CLEAVE_DAMAGE, Class, HEAL_AMOUNT, SHOOT_DAMAGE, SHOOT_RANGE, Unit},
+};
+
+/// The total number of turns (both sides' together) after which the game ends on health.
+pub const TURN_LIMIT: u16 = 200;
+/// Turns in a row without damage after which the game ends on health.
+pub const QUIET_LIMIT: u16 = 30;
+/// The most units a side may field.
+pub const MAX_UNITS: usize = 16;
+
+/// What a unit does after moving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    Wait,
+    /// Attack the enemy on this square (within one square, diagonals included).
+    Attack(u16),
+    /// The class ability; Cleave has no target, Shoot and Heal name a square.
+    Ability(Option<u16>),
+}
+
+/// One move: a unit activation, or ending the turn early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    /// `unit` is the index in the position's unit list.
+    Activate {
+        unit: u8,
+        to: u16,
+        action: Action,
+    },
+    EndTurn,
+}
+
+/// The Grid Tactics game variant: board size and the two armies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tactics {
+    pub size: u8,
+    pub armies: [Vec<Class>; 2],
+}
+
+impl Default for Tactics {
+    fn default() -> Tactics {
+        Tactics::with_size(16)
+    }
+}
+
+impl Tactics {
+    /// The default armies for a board size.
+    #[must_use]
+    pub fn with_size(size: u8) -> Tactics {
+        let army = army::default_army(size);
+        Tactics {
+            size,
+            armies: [army.clone(), army],
+        }
+    }
+}
+
+pub const SETTINGS: &[SettingDoc] = &[
+    SettingDoc {
+        key: "size",
+        values: "16..32",
+        default: "16",
+        about: "squares on each side of the grid",
+    },
+    SettingDoc {
+        key: "army",
+        values: "1 to 16 of w a h",
+        default: "6 units on 16x16, 9 on 24x24, 12 on 32x32, a third of each class",
+        about: "the first player's army (and the second's unless army2 is given): w warrior, a archer, h healer",
+    },
+    SettingDoc {
+        key: "army2",
+        values: "1 to 16 of w a h",
+        default: "army",
+        about: "the second player's army",
+    },
+];
+
+/// A Grid Tactics position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TacticsPosition {
+    size: u8,
+    turn: Player,
+    /// Turns played so far, both sides counted.
+    turns: u16,
+    /// Turns in a row in which no damage was dealt.
+    quiet: u16,
+    /// Whether damage was dealt in the current turn.
+    damaged: bool,
+    units: ArrayVec<Unit, 64>,
+}
+
+/// A square's column and row (row 0 at the top).
+fn xy(sq: u16, n: usize) -> (i32, i32) {
+    ((usize::from(sq) % n) as i32, (usize::from(sq) / n) as i32)
+}
+
+/// Chebyshev distance: diagonals count as one step.
+fn distance(a: u16, b: u16, n: usize) -> u32 {
+    let ((ax, ay), (bx, by)) = (xy(a, n), xy(b, n));
+    (ax - bx).unsigned_abs().max((ay - by).unsigned_abs())
+}
+
+/// Where a unit can go this activation: each reachable square with the path of steps to it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// (square, path from the start excluded to the square included); the start itself has an empty path.
+    pub squares: Vec<(u16, Vec<u16>)>,
+}
+
+impl TacticsPosition {
+    #[must_use]
+    pub fn size(&self) -> usize {
+        usize::from(self.size)
+    }
+
+    #[must_use]
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    #[must_use]
+    pub fn turns(&self) -> u16 {
+        self.turns
+    }
+
+    #[must_use]
+    pub fn quiet_turns(&self) -> u16 {
+        self.quiet
+    }
+
+    #[must_use]
+    pub fn unit_at(&self, sq: u16) -> Option<usize> {
+        self.units.iter().position(|u| u.square == sq)
+    }
+
+    fn occupied(&self) -> Vec<bool> {
+        let mut occ = vec![false; self.size() * self.size()];
+        for u in &self.units {
+            occ[usize::from(u.square)] = true;
+        }
+        occ
+    }
+
+    /// Breadth-first search from the unit's square through empty squares, one orthogonal step at a time, up
+    /// to its move distance. Each square keeps the first (shortest) path found.
+    #[must_use]
+    pub fn reach(&self, unit: usize) -> Reach {
+        let n = self.size();
+        let u = self.units[unit];
+        let occ = self.occupied();
+        let mut paths: Vec<(u16, Vec<u16>)> = vec![(u.square, Vec::new())];
+        let mut frontier = 0;
+        for _ in 0..u.class.stats().moves {
+            let end = paths.len();
+            for i in frontier..end {
+                let (sq, ref path) = paths[i];
+                let path = path.clone();
+                let (x, y) = xy(sq, n);
+                for (dx, dy) in [(0, -1), (-1, 0), (1, 0), (0, 1)] {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if nx < 0 || ny < 0 || nx >= n as i32 || ny >= n as i32 {
+                        continue;
+                    }
+                    let next = (ny as usize * n + nx as usize) as u16;
+                    if occ[usize::from(next)] || paths.iter().any(|(s, _)| *s == next) {
+                        continue;
+                    }
+                    let mut p = path.clone();
+                    p.push(next);
+                    paths.push((next, p));
+                }
+            }
+            frontier = end;
+        }
+        Reach { squares: paths }
+    }
+
+    /// The actions available to `unit` standing on `at` (after moving there).
+    fn actions_from(&self, unit: usize, at: u16, out: &mut Vec<Action>) {
+        let n = self.size();
+        let u = self.units[unit];
+        out.push(Action::Wait);
+        let enemies = || self.units.iter().filter(move |e| e.owner != u.owner);
+        for e in enemies() {
+            if distance(at, e.square, n) == 1 {
+                out.push(Action::Attack(e.square));
+            }
+        }
+        match u.class {
+            Class::Warrior => {
+                if enemies().any(|e| distance(at, e.square, n) == 1) {
+                    out.push(Action::Ability(None));
+                }
+            }
+            Class::Archer => {
+                for e in enemies() {
+                    if (2..=SHOOT_RANGE).contains(&distance(at, e.square, n)) {
+                        out.push(Action::Ability(Some(e.square)));
+                    }
+                }
+            }
+            Class::Healer => {
+                for (i, a) in self.units.iter().enumerate() {
+                    if i != unit
+                        && a.owner == u.owner
+                        && a.health < a.class.stats().health
+                        && distance(at, a.square, n) == 1
+                    {
+                        out.push(Action::Ability(Some(a.square)));
+                    }
+                }
+            }
+        }
+    }
+
+    fn end_turn(&mut self) {
+        for u in &mut self.units {
+            u.used = false;
+        }
+        self.turns += 1;
+        self.quiet = if self.damaged { 0 } else { self.quiet + 1 };
+        self.damaged = false;
+        self.turn = !self.turn;
+    }
+
+    /// Deals damage to the unit on `sq`, removing it if its health falls to 0 or less.
+    fn hurt(&mut self, sq: u16, damage: i32) {
+        if let Some(i) = self.unit_at(sq) {
+            self.damaged = true;
+            self.units[i].health -= damage;
+            if self.units[i].health <= 0 {
+                self.units.remove(i);
+            }
+        }
+    }
+
+    fn health(&self, p: Player) -> i32 {
+        self.units.iter().filter(|u| u.owner == p).map(|u| u.health).sum()
+    }
+
+    fn alive(&self, p: Player) -> bool {
+        self.units.iter().any(|u| u.owner == p)
+    }
+
+    fn name(&self, sq: u16) -> String {
+        notation::square_name(sq, self.size())
+    }
+
+    fn action_kind(&self, unit: usize, action: Action) -> &'static str {
+        match action {
+            Action::Wait => "move",
+            Action::Attack(_) => "attack",
+            Action::Ability(_) => self.units[unit].class.ability(),
+        }
+    }
+}
+
+impl Position for TacticsPosition {
+    type Move = Move;
+    type Moves = Vec<Move>;
+
+    fn turn(&self) -> Player {
+        self.turn
+    }
+
+    /// Every activation of every unused unit (each reachable square with each action), then `end`.
+    fn legal_moves(&self) -> Vec<Move> {
+        let mut list = Vec::new();
+        if self.outcome().is_some() {
+            return list;
+        }
+        let mut actions = Vec::new();
+        for (i, u) in self.units.iter().enumerate() {
+            if u.owner != self.turn || u.used {
+                continue;
+            }
+            for (to, _) in self.reach(i).squares {
+                actions.clear();
+                self.actions_from(i, to, &mut actions);
+                list.extend(actions.iter().map(|&action| Move::Activate {
+                    unit: i as u8,
+                    to,
+                    action,
+                }));
+            }
+        }
+        list.push(Move::EndTurn);
+        list
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        let Move::Activate { unit, to, action } = m else {
+            self.end_turn();
+            return;
+        };
+        let i = usize::from(unit);
+        let (owner, class, attack) = {
+            let u = &mut self.units[i];
+            u.square = to;
+            u.used = true;
+            (u.owner, u.class, u.class.stats().attack)
+        };
+        let n = self.size();
+        match action {
+            Action::Wait => {}
+            Action::Attack(target) => self.hurt(target, attack),
+            Action::Ability(None) => {
+                let targets: Vec<u16> = self
+                    .units
+                    .iter()
+                    .filter(|e| e.owner != owner && distance(to, e.square, n) == 1)
+                    .map(|e| e.square)
+                    .collect();
+                for t in targets {
+                    self.hurt(t, CLEAVE_DAMAGE);
+                }
+            }
+            Action::Ability(Some(target)) => match class {
+                Class::Healer => {
+                    if let Some(a) = self.unit_at(target) {
+                        let max = self.units[a].class.stats().health;
+                        self.units[a].health = (self.units[a].health + HEAL_AMOUNT).min(max);
+                    }
+                }
+                _ => self.hurt(target, SHOOT_DAMAGE),
+            },
+        }
+        if self.alive(!owner) && !self.units.iter().any(|u| u.owner == owner && !u.used) {
+            self.end_turn();
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        match (self.alive(Player::First), self.alive(Player::Second)) {
+            (true, false) => {
+                return Some(Outcome::Win {
+                    winner: Player::First,
+                });
+            }
+            (false, true) => {
+                return Some(Outcome::Win {
+                    winner: Player::Second,
+                });
+            }
+            (false, false) => return Some(Outcome::Draw),
+            (true, true) => {}
+        }
+        (self.turns >= TURN_LIMIT || self.quiet >= QUIET_LIMIT)
+            .then(|| Outcome::by_score(self.score(), Outcome::Draw))
+    }
+
+    /// Total health of each side's units.
+    fn score(&self) -> Score {
+        Score::new(self.health(Player::First), self.health(Player::Second))
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        match notation::parse_move(text, self.size())? {
+            Written::EndTurn => Ok(Move::EndTurn),
+            Written::Activate { from, to, action } => {
+                let unit = self.unit_at(from).ok_or_else(|| {
+                    ParseMoveError::new(text, format!("there is no unit on {}", self.name(from)))
+                })?;
+                let action = match action {
+                    WrittenAction::Wait => Action::Wait,
+                    WrittenAction::Attack(t) => Action::Attack(t),
+                    WrittenAction::Ability(t) => Action::Ability(t),
+                };
+                Ok(Move::Activate {
+                    unit: unit as u8,
+                    to,
+                    action,
+                })
+            }
+        }
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        match m {
+            Move::EndTurn => "end".to_owned(),
+            Move::Activate { unit, to, action } => {
+                let from = self.units.get(usize::from(unit)).map_or(to, |u| u.square);
+                let head = format!("{}-{}", self.name(from), self.name(to));
+                match action {
+                    Action::Wait => head,
+                    Action::Attack(t) => format!("{head}x{}", self.name(t)),
+                    Action::Ability(None) => format!("{head}*"),
+                    Action::Ability(Some(t)) => format!("{head}*{}", self.name(t)),
+                }
+            }
+        }
+    }
+
+    fn to_text(&self) -> String {
+        notation::write(&notation::Setup {
+            size: self.size(),
+            turn: self.turn,
+            turns: self.turns,
+            quiet: self.quiet,
+            damaged: self.damaged,
+            units: self.units.to_vec(),
+        })
+    }
+
+    fn validate(&self, m: Move) -> Result<(), IllegalMove> {
+        let text = self.move_text(m);
+        let refuse = |why: String| Err(IllegalMove::new(text.clone(), why));
+        if self.outcome().is_some() {
+            return refuse("the game is over".into());
+        }
+        let Move::Activate { unit, to, action } = m else {
+            return Ok(());
+        };
+        let i = usize::from(unit);
+        let Some(u) = self.units.get(i) else {
+            return refuse("there is no such unit".into());
+        };
+        if u.owner != self.turn {
+            return refuse("that unit is not yours".into());
+        }
+        if u.used {
+            return refuse("that unit has already acted this turn".into());
+        }
+        let Some((_, _)) = self.reach(i).squares.into_iter().find(|(s, _)| *s == to) else {
+            return refuse(format!(
+                "{} cannot reach {}: a {} moves up to {} squares along rows and columns, through empty squares",
+                self.name(u.square),
+                self.name(to),
+                u.class.name(),
+                u.class.stats().moves
+            ));
+        };
+        let mut actions = Vec::new();
+        self.actions_from(i, to, &mut actions);
+        if actions.contains(&action) {
+            return Ok(());
+        }
+        let n = self.size();
+        let why = match action {
+            Action::Wait => "not a legal move here".to_owned(),
+            Action::Attack(t) => match self.unit_at(t) {
+                Some(e) if self.units[e].owner == u.owner => "you cannot attack your own unit".into(),
+                Some(_) => format!(
+                    "{} is out of reach: an attack hits a unit within one square",
+                    self.name(t)
+                ),
+                None => format!("there is no unit on {} to attack", self.name(t)),
+            },
+            Action::Ability(target) => match (u.class, target) {
+                (Class::Warrior, None) => "Cleave needs an enemy next to the warrior".into(),
+                (Class::Warrior, Some(_)) => "Cleave takes no target: write *".into(),
+                (Class::Archer, None) => "Shoot needs a target: write *square".into(),
+                (Class::Archer, Some(t)) => match self.unit_at(t) {
+                    Some(e) if self.units[e].owner != u.owner => format!(
+                        "{} is at distance {}: Shoot reaches 2 to {SHOOT_RANGE} squares",
+                        self.name(t),
+                        distance(to, t, n)
+                    ),
+                    _ => format!("there is no enemy on {} to shoot", self.name(t)),
+                },
+                (Class::Healer, None) => "Heal needs a target: write *square".into(),
+                (Class::Healer, Some(t)) => match self.unit_at(t) {
+                    Some(a) if self.units[a].owner == u.owner && a != i => {
+                        if self.units[a].health >= self.units[a].class.stats().health {
+                            "that unit already has full health".into()
+                        } else {
+                            "Heal reaches an ally within one square".into()
+                        }
+                    }
+                    _ => format!("there is no other unit of yours on {} to heal", self.name(t)),
+                },
+            },
+        };
+        refuse(why)
+    }
+
+    fn view(&self) -> BoardView {
+        let n = self.size();
+        let mut cells = vec![Cell::default(); n * n];
+        for u in &self.units {
+            let letter = u.class.letter();
+            let glyph = if u.owner == Player::First {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            };
+            cells[usize::from(u.square)].piece = Some(Piece {
+                kind: u.sprite().to_owned(),
+                owner: Some(u.owner),
+                glyph,
+                ghost: u.used,
+                label: Some(u.health.to_string()),
+            });
+        }
+        let mut moves = Vec::new();
+        if self.outcome().is_none() {
+            let mut actions = Vec::new();
+            for (i, u) in self.units.iter().enumerate() {
+                if u.owner != self.turn || u.used {
+                    continue;
+                }
+                for (to, path) in self.reach(i).squares {
+                    actions.clear();
+                    self.actions_from(i, to, &mut actions);
+                    for &action in &actions {
+                        let m = Move::Activate {
+                            unit: i as u8,
+                            to,
+                            action,
+                        };
+                        let mut view = MoveView::new(
+                            self.move_text(m),
+                            self.action_kind(i, action),
+                            Some(u32::from(u.square)),
+                            path.iter().map(|&s| u32::from(s)).collect(),
+                        );
+                        view.target = match action {
+                            Action::Attack(t) | Action::Ability(Some(t)) => Some(u32::from(t)),
+                            _ => None,
+                        };
+                        moves.push(view);
+                    }
+                }
+            }
+            moves.push(MoveView::new("end".into(), "end-turn", None, Vec::new()));
+        }
+        let outcome = self.outcome();
+        BoardView {
+            width: n as u32,
+            height: n as u32,
+            files: (0..n).map(notation::file_name).collect(),
+            ranks: (1..=n).rev().map(|r| r.to_string()).collect(),
+            cells,
+            turn: outcome.is_none().then_some(self.turn),
+            score: self.score(),
+            status: Status::from(outcome),
+            moves,
+            info: vec![
+                ("turn".into(), format!("{} of {TURN_LIMIT}", self.turns + 1)),
+                (
+                    "turns without damage".into(),
+                    format!("{} of {QUIET_LIMIT}", self.quiet),
+                ),
+            ],
+        }
+    }
+}
+
+impl Game for Tactics {
+    type Position = TacticsPosition;
+    const NAME: &'static str = "tactics";
+
+    fn from_spec(spec: &GameSpec) -> Result<Tactics, SpecError> {
+        let mut s = spec.reader();
+        let size = s.int("size", 16, 16..=32)? as u8;
+        let default = army::default_army(size);
+        let first = s.text("army", default, army::parse_army)?;
+        let second = s.text("army2", first.clone(), army::parse_army)?;
+        s.finish(&["size", "army", "army2"])?;
+        Ok(Tactics {
+            size,
+            armies: [first, second],
+        })
+    }
+
+    fn spec(&self) -> GameSpec {
+        let mut spec = GameSpec::new(Self::NAME);
+        if self.size != 16 {
+            spec = spec.with("size", self.size.to_string());
+        }
+        let [first, second] = &self.armies;
+        if *first != army::default_army(self.size) {
+            spec = spec.with("army", army::army_text(first));
+        }
+        if second != first {
+            spec = spec.with("army2", army::army_text(second));
+        }
+        spec
+    }
+
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            name: Self::NAME.into(),
+            title: "Grid Tactics".into(),
+            width: u32::from(self.size),
+            height: u32::from(self.size),
+            sides: [
+                SideInfo::new("Blue", "#2e86de"),
+                SideInfo::new("Orange", "#e67e22"),
+            ],
+        }
+    }
+
+    fn start(&self) -> TacticsPosition {
+        let units = army::deploy(self.size, &self.armies);
+        TacticsPosition {
+            size: self.size,
+            turn: Player::First,
+            turns: 0,
+            quiet: 0,
+            damaged: false,
+            units,
+        }
+    }
+
+    fn parse_position(&self, text: &str) -> Result<TacticsPosition, PositionError> {
+        let s = notation::parse(text)?;
+        if s.size != usize::from(self.size) {
+            return Err(PositionError::new(format!(
+                "the board is {0}x{0} but this game is {1}x{1} (use the spec tactics:size={0})",
+                s.size, self.size
+            )));
+        }
+        if s.units.len() > 64 {
+            return Err(PositionError::new("there are more than 64 units"));
+        }
+        Ok(TacticsPosition {
+            size: self.size,
+            turn: s.turn,
+            turns: s.turns,
+            quiet: s.quiet,
+            damaged: s.damaged,
+            units: s.units.into_iter().collect(),
+        })
+    }
+}
