@@ -1,19 +1,47 @@
 //! The gridplay engine protocol: one command a line on standard input, one reply line each on standard output.
 //! `docs/protocol.md` is its reference; the tests below hold it to that page.
 
-use std::io::{self, BufRead, Write};
+use std::{
+    io::{self, BufRead, Write},
+    thread::JoinHandle,
+    time::Duration,
+};
 
 use clap::Args;
 use gridplay_core::{DynGame, DynPosition, Outcome};
+use gridplay_engine::Request;
+use gridplay_search::{Limits, StopFlag};
 
 #[derive(Debug, Args)]
 pub(crate) struct EngineArgs {}
 
 /// What a command asks the session loop to do after replying.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) enum Flow {
     Continue,
     Quit,
+    /// Start a search; its `bestmove` line is the command's reply.
+    Go(Job),
+}
+
+/// A search to run: a copy of the position and what to look for.
+#[derive(Debug)]
+pub(crate) struct Job {
+    pos: Box<dyn DynPosition>,
+    request: Request,
+}
+
+impl Job {
+    /// Runs the search and returns the reply line.
+    pub(crate) fn run(&self, stop: &StopFlag) -> String {
+        match gridplay_engine::think(self.pos.as_ref(), &self.request, stop) {
+            Ok(r) => format!(
+                "bestmove {} score {} depth {} nodes {}",
+                r.best, r.score, r.depth, r.nodes
+            ),
+            Err(e) => format!("error {e}"),
+        }
+    }
 }
 
 /// One protocol session: the current game and position.
@@ -23,7 +51,7 @@ pub(crate) struct Session {
     pos: Box<dyn DynPosition>,
 }
 
-const COMMANDS: &str = "game position moves play show result perft games help quit";
+const COMMANDS: &str = "game position moves play show result perft go stop games help quit";
 
 impl Session {
     /// A session on standard Reversi until a `game` command chooses another.
@@ -47,6 +75,14 @@ impl Session {
         };
         let reply = match command {
             "quit" => return (Some("ok".into()), Flow::Quit),
+            "go" => {
+                return match self.go(rest) {
+                    Ok(job) => (None, Flow::Go(job)),
+                    Err(why) => (Some(format!("error {why}")), Flow::Continue),
+                };
+            }
+            // With no search running there is nothing to stop.
+            "stop" => Ok("ok".into()),
             "game" => self.game(rest),
             "position" => self.position(rest),
             "moves" => no_args(command, rest).map(|()| {
@@ -111,6 +147,46 @@ impl Session {
         Ok("ok".into())
     }
 
+    /// Reads `go [depth=N] [time=MS] [nodes=N] [level=L] [seed=S]`; with no limit, a search of one second.
+    fn go(&self, args: &str) -> Result<Job, String> {
+        let mut request = Request::default();
+        for arg in args.split_whitespace() {
+            let (key, value) = arg.split_once('=').ok_or_else(|| {
+                format!("`{arg}` is not a limit: write depth=N, time=MS, nodes=N, level=1..8 or seed=S")
+            })?;
+            let number: u64 = value
+                .parse()
+                .map_err(|_| format!("`{value}` in `{arg}` is not a whole number"))?;
+            match key {
+                "depth" if (1..=64).contains(&number) => request.limits.depth = Some(number as u32),
+                "time" if number >= 1 => request.limits.time = Some(Duration::from_millis(number)),
+                "nodes" if number >= 1 => request.limits.nodes = Some(number),
+                "level" if (1..=8).contains(&number) => request.level = Some(number as u8),
+                "seed" => request.seed = number,
+                "depth" | "time" | "nodes" | "level" => {
+                    return Err(format!(
+                        "`{arg}` is out of range: depth 1-64, time and nodes 1 or more, level 1-8"
+                    ));
+                }
+                other => {
+                    return Err(format!(
+                        "unknown limit `{other}`: use depth, time, nodes, level or seed"
+                    ));
+                }
+            }
+        }
+        if request.limits == Limits::default() && request.level.is_none() {
+            request.limits.time = Some(Duration::from_secs(1));
+        }
+        if self.pos.outcome().is_some() {
+            return Err("the game is over: there is no move to find".into());
+        }
+        Ok(Job {
+            pos: self.pos.clone(),
+            request,
+        })
+    }
+
     fn result(&self) -> String {
         let score = self.pos.score();
         match self.pos.outcome() {
@@ -139,22 +215,62 @@ fn perft(pos: &dyn DynPosition, rest: &str) -> Result<String, String> {
     Ok(pos.perft(depth).to_string())
 }
 
-/// Runs a session over standard input and output until `quit` or the end of input.
+/// Writes one reply line and flushes it.
+fn say(line: &str) -> Result<(), String> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .map_err(crate::output_error)
+}
+
+/// A search running on its own thread, which prints its `bestmove` line when it ends.
+struct Running {
+    stop: StopFlag,
+    handle: JoinHandle<Result<(), String>>,
+}
+
+impl Running {
+    fn finish(self) -> Result<(), String> {
+        self.handle
+            .join()
+            .map_err(|_| "the search thread failed".to_owned())?
+    }
+}
+
+/// Runs a session over standard input and output until `quit` or the end of input. A search runs on its own
+/// thread so that `stop` can end it; any other command waits for it to end first, so replies keep the order of
+/// the commands.
 pub(crate) fn run(_args: &EngineArgs) -> Result<(), String> {
     let stdin = io::stdin();
-    let mut stdout = io::stdout().lock();
     let mut session = Session::new();
+    let mut running: Option<Running> = None;
     for line in stdin.lock().lines() {
         let line = line.map_err(|e| format!("reading standard input: {e}"))?;
+        if let Some(search) = running.take() {
+            if line.trim() == "stop" {
+                search.stop.stop();
+                search.finish()?;
+                continue;
+            }
+            search.finish()?;
+        }
         let (reply, flow) = session.handle(&line);
         if let Some(reply) = reply {
-            writeln!(stdout, "{reply}")
-                .and_then(|()| stdout.flush())
-                .map_err(|e| e.to_string())?;
+            say(&reply)?;
         }
-        if flow == Flow::Quit {
-            break;
+        match flow {
+            Flow::Continue => {}
+            Flow::Quit => break,
+            Flow::Go(job) => {
+                let stop = StopFlag::new();
+                let flag = stop.clone();
+                let handle = std::thread::spawn(move || say(&job.run(&flag)));
+                running = Some(Running { stop, handle });
+            }
         }
+    }
+    if let Some(search) = running {
+        search.finish()?;
     }
     Ok(())
 }
@@ -164,7 +280,10 @@ mod tests {
     use super::*;
 
     fn talk(session: &mut Session, line: &str) -> String {
-        session.handle(line).0.unwrap_or_default()
+        match session.handle(line) {
+            (_, Flow::Go(job)) => job.run(&StopFlag::new()),
+            (reply, _) => reply.unwrap_or_default(),
+        }
     }
 
     #[test]
@@ -185,7 +304,7 @@ mod tests {
         assert_eq!(talk(&mut s, "position start"), "ok");
         assert_eq!(talk(&mut s, "perft 5"), "1396");
         assert_eq!(talk(&mut s, "quit"), "ok");
-        assert_eq!(s.handle("quit").1, Flow::Quit);
+        assert!(matches!(s.handle("quit").1, Flow::Quit));
     }
 
     #[test]
@@ -279,5 +398,69 @@ mod tests {
         let before = talk(&mut s, "show");
         assert!(talk(&mut s, "play f5 a1").starts_with("error"));
         assert_eq!(talk(&mut s, "show"), before);
+    }
+}
+
+#[cfg(test)]
+mod go_tests {
+    use super::*;
+
+    fn talk(session: &mut Session, line: &str) -> String {
+        match session.handle(line) {
+            (_, Flow::Go(job)) => job.run(&StopFlag::new()),
+            (reply, _) => reply.unwrap_or_default(),
+        }
+    }
+
+    #[test]
+    fn go_answers_bestmove_for_every_game() {
+        let mut s = Session::new();
+        for game in ["reversi", "cornered:size=5", "ywf", "checkers", "tactics"] {
+            assert_eq!(talk(&mut s, &format!("game {game}")), "ok");
+            for go in ["go depth=2", "go level=1", "go nodes=500", "go time=50"] {
+                let reply = talk(&mut s, go);
+                let parts: Vec<&str> = reply.split(' ').collect();
+                assert_eq!(
+                    (parts[0], parts[2], parts[4], parts[6]),
+                    ("bestmove", "score", "depth", "nodes"),
+                    "{reply}"
+                );
+                let moves = talk(&mut s, "moves");
+                assert!(
+                    moves.split(' ').skip(1).any(|m| m == parts[1]),
+                    "{game}: {reply} not in {moves}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn go_finds_the_winning_capture() {
+        let mut s = Session::new();
+        talk(&mut s, "game checkers");
+        talk(&mut s, "position B:W18:B14,1");
+        assert!(talk(&mut s, "go depth=3").starts_with("bestmove 14x23 score "));
+    }
+
+    #[test]
+    fn bad_go_lines_are_refused() {
+        let mut s = Session::new();
+        for (line, starts) in [
+            ("go depth=0", "error `depth=0` is out of range"),
+            ("go level=9", "error `level=9` is out of range"),
+            ("go depth", "error `depth` is not a limit"),
+            ("go speed=3", "error unknown limit `speed`"),
+            ("go time=x", "error `x` in `time=x` is not a whole number"),
+        ] {
+            assert!(
+                talk(&mut s, line).starts_with(starts),
+                "{line}: {}",
+                talk(&mut s, line)
+            );
+        }
+        talk(&mut s, "game checkers");
+        talk(&mut s, "position W:W:B1");
+        assert!(talk(&mut s, "go depth=2").starts_with("error the game is over"));
+        assert_eq!(talk(&mut s, "stop"), "ok");
     }
 }

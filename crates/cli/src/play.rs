@@ -15,6 +15,9 @@ pub(crate) struct PlayArgs {
     /// The side you play against the computer: first or second.
     #[arg(long, value_enum, default_value_t = Side::First)]
     side: Side,
+    /// The engine's level, 1 (beginner) to 8 (full strength), with `--opponent engine`.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
+    level: u8,
     /// Seed for the random mover (the same seed replays the same game); random by default.
     #[arg(long)]
     seed: Option<u64>,
@@ -29,6 +32,15 @@ enum Opponent {
     Human,
     /// A mover that picks uniformly among the legal moves.
     Random,
+    /// The gridplay engine at `--level`.
+    Engine,
+}
+
+/// Who moves for the computer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mover {
+    Random,
+    Engine(u8),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -39,10 +51,14 @@ enum Side {
 
 pub(crate) fn run(args: &PlayArgs) -> Result<(), String> {
     let (game, pos) = crate::load(&args.spec, args.position.as_deref())?;
-    let computer = match (args.opponent, args.side) {
-        (Opponent::Human, _) => None,
-        (Opponent::Random, Side::First) => Some(Player::Second),
-        (Opponent::Random, Side::Second) => Some(Player::First),
+    let side = match args.side {
+        Side::First => Player::Second,
+        Side::Second => Player::First,
+    };
+    let computer = match args.opponent {
+        Opponent::Human => None,
+        Opponent::Random => Some((side, Mover::Random)),
+        Opponent::Engine => Some((side, Mover::Engine(args.level))),
     };
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -65,7 +81,7 @@ const HELP: &str = "Type a move as listed, or: moves (list them), undo (take bac
 fn session(
     game: &dyn DynGame,
     mut pos: Box<dyn DynPosition>,
-    computer: Option<Player>,
+    computer: Option<(Player, Mover)>,
     seed: u64,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
@@ -86,10 +102,23 @@ fn session(
         }
         let turn = pos.turn();
         let name = &info.sides[turn.index()].name;
-        if computer == Some(turn) {
-            let Some(m) = pos.random_move(&mut rng) else {
-                return Ok(());
+        if let Some((side, mover)) = computer
+            && side == turn
+        {
+            let m = match mover {
+                Mover::Random => pos.random_move(&mut rng),
+                Mover::Engine(level) => {
+                    let request = gridplay_engine::Request {
+                        level: Some(level),
+                        seed,
+                        ..Default::default()
+                    };
+                    gridplay_engine::think(pos.as_ref(), &request, &gridplay_search::StopFlag::new())
+                        .ok()
+                        .map(|r| r.best)
+                }
             };
+            let Some(m) = m else { return Ok(()) };
             writeln!(out, "{name} plays {m}")?;
             pos.play(&m).map_err(|e| io::Error::other(e.to_string()))?;
             continue;
@@ -145,7 +174,7 @@ fn session(
 mod tests {
     use super::*;
 
-    fn run_script(spec: &str, computer: Option<Player>, script: &str) -> String {
+    fn run_script(spec: &str, computer: Option<(Player, Mover)>, script: &str) -> String {
         let game = gridplay_games::registry().game(spec).unwrap();
         let pos = game.start();
         let mut out = Vec::new();
@@ -174,7 +203,11 @@ mod tests {
 
     #[test]
     fn random_opponent_replies_and_undo_takes_back_both() {
-        let out = run_script("cornered:size=3", Some(Player::Second), "b2\nundo\nmoves\nquit\n");
+        let out = run_script(
+            "cornered:size=3",
+            Some((Player::Second, Mover::Random)),
+            "b2\nundo\nmoves\nquit\n",
+        );
         assert!(out.contains("Black plays"), "{out}");
         assert!(
             out.contains("a3 b3 c3 a2 b2 c2 a1 b1 c1"),
@@ -185,8 +218,18 @@ mod tests {
     #[test]
     fn a_game_plays_to_the_end_against_the_random_mover() {
         let script = "b2\na1\nc1\na3\nc3\na2\nb1\nc2\nb3\n".repeat(2);
-        let out = run_script("cornered:size=3", Some(Player::Second), &script);
+        let out = run_script("cornered:size=3", Some((Player::Second, Mover::Random)), &script);
         assert!(out.contains("Game over"), "{out}");
+    }
+
+    #[test]
+    fn the_engine_replies_at_a_level() {
+        let out = run_script(
+            "checkers",
+            Some((Player::Second, Mover::Engine(3))),
+            "11-15\nquit\n",
+        );
+        assert!(out.contains("White plays "), "{out}");
     }
 
     #[test]

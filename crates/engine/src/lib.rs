@@ -1,0 +1,230 @@
+//! gridplay's engines: one evaluation per game (a module each) on top of the game-independent
+//! [`gridplay_search`], levels 1-8, and [`think`], which works on any registered game's position.
+//!
+//! The evaluations here are hand-written first versions, in hundredths of a game unit (a disc, a man, a
+//! health point). The trained Reversi patterns, the exact endgame solver and the measured level ladder are
+//! still to come (issue 5); `docs/engines.md` records what exists and what was measured.
+
+pub mod checkers;
+pub mod cornered;
+mod levels;
+pub mod reversi;
+pub mod tactics;
+pub mod ywf;
+
+use std::{hash::Hash, time::Duration};
+
+use gridplay_core::{DynPosition, Position};
+use gridplay_search::{Evaluator, Limits, Report, Search, StopFlag, TranspositionTable, score_root_moves};
+use rand::{RngExt, SeedableRng, rngs::SmallRng};
+
+pub use levels::{LEVELS, Level};
+
+/// What to think about and for how long.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    /// Search limits for full-strength play; ignored when `level` is set.
+    pub limits: Limits,
+    /// A playing level 1-8.
+    pub level: Option<u8>,
+    /// Seed for the weaker levels' choices; the same seed gives the same move.
+    pub seed: u64,
+}
+
+/// The engine's answer, with moves as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    pub best: String,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<String>,
+}
+
+/// Why the engine could not answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    GameOver,
+    UnknownGame,
+    BadLevel(u8),
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::GameOver => f.write_str("the game is over: there is no move to find"),
+            EngineError::UnknownGame => f.write_str("no engine plays this game"),
+            EngineError::BadLevel(l) => write!(f, "level {l} does not exist: levels are 1 to 8"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Thinks about a position of any registered game.
+///
+/// # Errors
+///
+/// When the game is over, the level is not 1-8, or the position is of a game without an engine.
+pub fn think(pos: &dyn DynPosition, request: &Request, stop: &StopFlag) -> Result<Reply, EngineError> {
+    if let Some(level) = request.level
+        && !(1..=8).contains(&level)
+    {
+        return Err(EngineError::BadLevel(level));
+    }
+    if pos.outcome().is_some() {
+        return Err(EngineError::GameOver);
+    }
+    let any = pos.as_any();
+    macro_rules! dispatch {
+        ($($ty:ty => $eval:expr),* $(,)?) => {
+            $(if let Some(p) = any.downcast_ref::<$ty>() {
+                return Ok(think_typed(p, &$eval, request, stop));
+            })*
+        };
+    }
+    dispatch! {
+        gridplay_games::reversi::ReversiPosition => reversi::Eval,
+        gridplay_games::checkers::CheckersPosition => checkers::Eval,
+        gridplay_games::cornered::CorneredPosition => cornered::Eval,
+        gridplay_games::ywf::YwfPosition => ywf::Eval,
+        gridplay_games::tactics::TacticsPosition => tactics::Eval,
+    }
+    Err(EngineError::UnknownGame)
+}
+
+fn texts<P: Position>(pos: &P, moves: &[P::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let t = p.move_text(m);
+            p.play_unchecked(m);
+            t
+        })
+        .collect()
+}
+
+/// The typed engine: a full search, or a level's choice among the scored root moves.
+pub fn think_typed<P: Position + Hash, E: Evaluator<P>>(
+    pos: &P,
+    eval: &E,
+    request: &Request,
+    stop: &StopFlag,
+) -> Reply {
+    let mut tt = TranspositionTable::new(16);
+    match request.level.map(Level::get) {
+        Some(level) if level.temperature > 0.0 => {
+            let started = std::time::Instant::now();
+            let scores = score_root_moves(pos, eval, level.depth, &mut tt, stop);
+            let mut rng = SmallRng::seed_from_u64(request.seed);
+            let choice = level.choose(&scores, &mut |n| rng.random_range(0.0..n));
+            Reply {
+                best: pos.move_text(choice.mv),
+                score: choice.score,
+                depth: level.depth,
+                nodes: scores.len() as u64,
+                elapsed: started.elapsed(),
+                pv: vec![pos.move_text(choice.mv)],
+            }
+        }
+        other => {
+            let limits = other.map_or(request.limits, |l| Limits {
+                depth: Some(l.depth),
+                time: l.time,
+                nodes: None,
+            });
+            let report: Report<P::Move> = Search::new(eval, &mut tt, limits, stop.clone()).run(pos);
+            let best = report
+                .best
+                .expect("the game is not over, so there is a legal move");
+            Reply {
+                best: pos.move_text(best),
+                score: report.score,
+                depth: report.depth,
+                nodes: report.nodes,
+                elapsed: report.elapsed,
+                pv: texts(pos, &report.pv),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_gets_a_legal_move_at_every_level() {
+        for entry in gridplay_games::registry().entries() {
+            let game = gridplay_games::registry().game(entry.name).unwrap();
+            let pos = game.start();
+            for level in 1..=8u8 {
+                let reply = think(
+                    pos.as_ref(),
+                    &Request {
+                        level: Some(level),
+                        seed: 7,
+                        ..Request::default()
+                    },
+                    &StopFlag::new(),
+                )
+                .unwrap();
+                assert!(
+                    pos.legal_moves().contains(&reply.best),
+                    "{} level {level}: {}",
+                    entry.name,
+                    reply.best
+                );
+            }
+            let reply = think(
+                pos.as_ref(),
+                &Request {
+                    limits: Limits::depth(2),
+                    ..Request::default()
+                },
+                &StopFlag::new(),
+            )
+            .unwrap();
+            assert!(pos.legal_moves().contains(&reply.best));
+        }
+    }
+
+    #[test]
+    fn refuses_a_finished_game_and_bad_levels() {
+        let game = gridplay_games::registry().game("checkers").unwrap();
+        let over = game.parse_position("W:W:B1").unwrap();
+        assert_eq!(
+            think(over.as_ref(), &Request::default(), &StopFlag::new()),
+            Err(EngineError::GameOver)
+        );
+        let start = game.start();
+        let bad = Request {
+            level: Some(9),
+            ..Request::default()
+        };
+        assert_eq!(
+            think(start.as_ref(), &bad, &StopFlag::new()),
+            Err(EngineError::BadLevel(9))
+        );
+    }
+
+    #[test]
+    fn finds_a_forced_win() {
+        // Red to move wins at once by taking White's last piece.
+        let game = gridplay_games::registry().game("checkers").unwrap();
+        let pos = game.parse_position("B:W18:B14,1").unwrap();
+        let reply = think(
+            pos.as_ref(),
+            &Request {
+                limits: Limits::depth(3),
+                ..Request::default()
+            },
+            &StopFlag::new(),
+        )
+        .unwrap();
+        assert_eq!(reply.best, "14x23");
+        assert!(reply.score >= gridplay_search::WIN_THRESHOLD);
+    }
+}

@@ -1,0 +1,70 @@
+//! A first Reversi evaluation: mobility, corners, X-squares next to empty corners and frontier discs, turning
+//! to the disc count near the end. The trained pattern evaluation and exact endgame solver replace it later.
+
+use gridplay_games::reversi::{Move, ReversiPosition, bitboard::get_moves};
+use gridplay_search::Evaluator;
+
+/// The evaluation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Eval;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// (X-square, its corner): b2/a1, g2/h1, b7/a8, g7/h8.
+const X_SQUARES: [(u8, u8); 4] = [(9, 0), (14, 7), (49, 56), (54, 63)];
+
+/// Static square values for move ordering: corners first, X- and C-squares last.
+#[rustfmt::skip]
+const SQUARE_ORDER: [i32; 64] = [
+    100, -20, 10,  5,  5, 10, -20, 100,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+     10,  -2,  1,  1,  1,  1,  -2,  10,
+      5,  -2,  1,  0,  0,  1,  -2,   5,
+      5,  -2,  1,  0,  0,  1,  -2,   5,
+     10,  -2,  1,  1,  1,  1,  -2,  10,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    100, -20, 10,  5,  5, 10, -20, 100,
+];
+
+/// Squares next to an empty square.
+fn frontier(discs: u64, empty: u64) -> u32 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let near = (empty << 8)
+        | (empty >> 8)
+        | ((empty << 1) & NOT_A)
+        | ((empty >> 1) & NOT_H)
+        | ((empty << 9) & NOT_A)
+        | ((empty >> 7) & NOT_A)
+        | ((empty << 7) & NOT_H)
+        | ((empty >> 9) & NOT_H);
+    (discs & near).count_ones()
+}
+
+impl Evaluator<ReversiPosition> for Eval {
+    fn evaluate(&self, pos: &ReversiPosition) -> i32 {
+        let b = pos.board();
+        let (p, o) = (b.player, b.opponent);
+        let empty = b.empty();
+        let discs = p.count_ones() as i32 - o.count_ones() as i32;
+        let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+        if empty.count_ones() <= 10 {
+            return discs * 100 + corners * 300;
+        }
+        let mobility = get_moves(p, o).count_ones() as i32 - get_moves(o, p).count_ones() as i32;
+        let mut x = 0;
+        for (sq, corner) in X_SQUARES {
+            if empty & (1 << corner) != 0 {
+                x += i32::from(p & (1 << sq) != 0) - i32::from(o & (1 << sq) != 0);
+            }
+        }
+        let front = frontier(p, empty) as i32 - frontier(o, empty) as i32;
+        mobility * 120 + corners * 800 - x * 300 - front * 30
+    }
+
+    fn order_hint(&self, _pos: &ReversiPosition, m: Move) -> i32 {
+        match m {
+            Move::Place(sq) => SQUARE_ORDER[usize::from(sq)],
+            Move::Pass => 0,
+        }
+    }
+}
