@@ -5,6 +5,7 @@ mod perft;
 mod play;
 mod render;
 mod selfplay;
+mod solve;
 
 use std::process::ExitCode;
 
@@ -30,6 +31,8 @@ enum Command {
     /// Play many games between two copies of one player (random, or greedy for Grid Tactics) and report
     /// who wins: first-move advantage and balance.
     Selfplay(selfplay::SelfplayArgs),
+    /// Solve Reversi endgame problems exactly and check them against the scores in the file (`.obf`).
+    Solve(solve::SolveArgs),
     /// List the games and their settings.
     Games,
 }
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Engine(args) => engine::run(&args),
         Command::Selfplay(args) => selfplay::run(&args),
+        Command::Solve(args) => solve::run(&args),
         Command::Games => {
             use std::io::Write;
             std::io::stdout()

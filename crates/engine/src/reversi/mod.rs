@@ -1,5 +1,9 @@
 //! A first Reversi evaluation: mobility, corners, X-squares next to empty corners and frontier discs, turning
-//! to the disc count near the end. The trained pattern evaluation and exact endgame solver replace it later.
+//! to the disc count near the end; [`endgame`] solves positions exactly. The trained pattern evaluation is
+//! still to come.
+
+pub mod endgame;
+pub mod obf;
 
 use gridplay_games::reversi::{Move, ReversiPosition, bitboard::get_moves};
 use gridplay_search::Evaluator;

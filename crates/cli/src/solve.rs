@@ -1,0 +1,100 @@
+//! `gridplay solve`: exact Reversi endgame solving of a problem file, checked against the scores it lists.
+
+use std::{io::Write, path::PathBuf, time::Instant};
+
+use clap::Args;
+use gridplay_engine::reversi::{endgame::Solver, obf};
+use gridplay_games::reversi::notation::square_name;
+
+#[derive(Debug, Args)]
+pub(crate) struct SolveArgs {
+    /// A problem file: one position a line, then `;` and the best moves with scores (`.obf`, as the FFO set).
+    file: PathBuf,
+    /// Only these problems, by number: `40-44` or `41`. Problems are numbered from the first number in the
+    /// file's name (fforum-40-59.obf starts at 40), else from 1.
+    #[arg(long)]
+    problems: Option<String>,
+    /// Size of the transposition table in megabytes.
+    #[arg(long, default_value_t = 256)]
+    table_mb: usize,
+}
+
+fn first_number(path: &std::path::Path) -> usize {
+    let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    name.split(|c: char| !c.is_ascii_digit())
+        .find(|s| !s.is_empty())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
+fn range(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{text}` is not a problem number or range such as 40-44");
+    match text.split_once('-') {
+        Some((a, b)) => Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?)),
+        None => text.parse().map(|n| (n, n)).map_err(|_| bad()),
+    }
+}
+
+pub(crate) fn run(args: &SolveArgs) -> Result<(), String> {
+    let text =
+        std::fs::read_to_string(&args.file).map_err(|e| format!("reading {}: {e}", args.file.display()))?;
+    let problems = obf::parse(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let first = first_number(&args.file);
+    let (lo, hi) = match &args.problems {
+        Some(r) => range(r)?,
+        None => (0, usize::MAX),
+    };
+    let mut solver = Solver::new(args.table_mb);
+    let mut out = std::io::stdout().lock();
+    let (mut solved, mut wrong) = (0, 0);
+    let started = Instant::now();
+    for (i, problem) in problems.iter().enumerate() {
+        let number = first + i;
+        if !(lo..=hi).contains(&number) {
+            continue;
+        }
+        let board = problem.position.board();
+        let t = Instant::now();
+        let solution = solver.solve(board);
+        let secs = t.elapsed().as_secs_f64();
+        let mv = solution.best.map_or_else(|| "pass".to_owned(), square_name);
+        let verdict = match problem.best_score() {
+            None => "no score listed".to_owned(),
+            Some(best) if best != solution.score => {
+                wrong += 1;
+                format!("WRONG: the file's best is {best:+}")
+            }
+            Some(best) => match solution
+                .best
+                .and_then(|sq| problem.moves.iter().find(|(m, _)| *m == sq))
+            {
+                Some(&(_, s)) if s != best => {
+                    wrong += 1;
+                    format!("WRONG: the file scores {mv} {s:+}")
+                }
+                _ => "ok".to_owned(),
+            },
+        };
+        solved += 1;
+        writeln!(
+            out,
+            "#{number:<3} {:>2} empties  {mv:<4} {:+3}  {verdict}  {secs:.3} s  {} nodes",
+            board.empty().count_ones(),
+            solution.score,
+            solution.nodes
+        )
+        .map_err(crate::output_error)?;
+    }
+    writeln!(
+        out,
+        "{solved} solved, {wrong} wrong, {:.3} s in all",
+        started.elapsed().as_secs_f64()
+    )
+    .map_err(crate::output_error)?;
+    if wrong > 0 {
+        return Err(format!(
+            "{wrong} problem(s) solved to a different score than the file lists"
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,35 @@
+//! The FFO endgame problems (FForum, `tests/data/ffo`): the solver must find a move with the listed best
+//! score, and the exact score. #1-#35 (6 to 21 empties) run here; #36-#59 are measured with
+//! `gridplay solve` and reported in docs/engines.md.
+
+use gridplay_engine::reversi::{endgame::Solver, obf};
+
+fn check(file: &str, first: usize, last: usize) {
+    let path = format!("{}/tests/data/ffo/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let start: usize = file.split(['-', '.']).nth(1).unwrap().parse().unwrap();
+    let mut solver = Solver::new(64);
+    for (i, problem) in obf::parse(&text).unwrap().into_iter().enumerate() {
+        let number = start + i;
+        if !(first..=last).contains(&number) {
+            continue;
+        }
+        let solution = solver.solve(problem.position.board());
+        let best = problem.best_score().unwrap();
+        assert_eq!(solution.score, best, "FFO #{number}: score");
+        let mv = solution.best.expect("every FFO problem has a move");
+        if let Some(&(_, s)) = problem.moves.iter().find(|(m, _)| *m == mv) {
+            assert_eq!(s, best, "FFO #{number}: the file scores our move {s}");
+        }
+    }
+}
+
+#[test]
+fn ffo_1_to_19() {
+    check("fforum-1-19.obf", 1, 19);
+}
+
+#[test]
+fn ffo_20_to_35() {
+    check("fforum-20-39.obf", 20, 35);
+}
