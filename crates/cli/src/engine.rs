@@ -399,18 +399,6 @@ mod tests {
         assert!(talk(&mut s, "play f5 a1").starts_with("error"));
         assert_eq!(talk(&mut s, "show"), before);
     }
-}
-
-#[cfg(test)]
-mod go_tests {
-    use super::*;
-
-    fn talk(session: &mut Session, line: &str) -> String {
-        match session.handle(line) {
-            (_, Flow::Go(job)) => job.run(&StopFlag::new()),
-            (reply, _) => reply.unwrap_or_default(),
-        }
-    }
 
     #[test]
     fn go_answers_bestmove_for_every_game() {

@@ -41,4 +41,4 @@ pub use position::Position;
 pub use record::{GameRecord, HistoryRules, RecordError, Termination};
 pub use registry::{Registry, RegistryEntry, SettingDoc};
 pub use spec::{GameSpec, Settings, SpecError};
-pub use view::{BoardView, Cell, MoveView, Piece, Status, letter_files};
+pub use view::{BoardView, Cell, Grid, MoveView, Piece, Status, letter_files};

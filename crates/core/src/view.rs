@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Outcome, Player, Score};
+use crate::{Outcome, Player, Position, Score};
 
 /// A picture of a position: cells row by row from the top-left, each side's score, whose turn it is, and the
 /// legal moves with the cells they touch, so that a board view can show them without knowing any rule.
@@ -103,6 +103,61 @@ impl MoveView {
             from,
             path,
             target: None,
+        }
+    }
+}
+
+/// The board's shape and coordinate labels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    pub width: u32,
+    pub height: u32,
+    /// Column labels, left to right.
+    pub files: Vec<String>,
+    /// Row labels, top to bottom.
+    pub ranks: Vec<String>,
+}
+
+impl Grid {
+    /// Files `a`, `b`, ... and ranks numbered from 1, at the top (`rank_one_at_top`) or at the bottom.
+    #[must_use]
+    pub fn lettered(width: u32, height: u32, rank_one_at_top: bool) -> Grid {
+        let ranks: Vec<String> = if rank_one_at_top {
+            (1..=height).map(|r| r.to_string()).collect()
+        } else {
+            (1..=height).rev().map(|r| r.to_string()).collect()
+        };
+        Grid {
+            width,
+            height,
+            files: letter_files(width),
+            ranks,
+        }
+    }
+}
+
+impl BoardView {
+    /// A view of `pos`: whose turn it is, the score and the status come from the position itself.
+    #[must_use]
+    pub fn of<P: Position>(
+        pos: &P,
+        grid: Grid,
+        cells: Vec<Cell>,
+        moves: Vec<MoveView>,
+        info: Vec<(String, String)>,
+    ) -> BoardView {
+        let outcome = pos.outcome();
+        BoardView {
+            width: grid.width,
+            height: grid.height,
+            files: grid.files,
+            ranks: grid.ranks,
+            cells,
+            turn: outcome.is_none().then(|| pos.turn()),
+            score: pos.score(),
+            status: Status::from(outcome),
+            moves,
+            info,
         }
     }
 }

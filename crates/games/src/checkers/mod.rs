@@ -12,8 +12,8 @@ pub mod pdn;
 mod tests;
 
 use gridplay_core::{
-    BoardView, Cell, Game, GameInfo, GameSpec, HistoryRules, IllegalMove, MoveView, Outcome, ParseMoveError,
-    Piece, Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError, Status, letter_files,
+    BoardView, Cell, Game, GameInfo, GameSpec, Grid, HistoryRules, IllegalMove, MoveView, Outcome,
+    ParseMoveError, Piece, Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError,
 };
 
 use self::{
@@ -300,19 +300,7 @@ impl Position for CheckersPosition {
                 )
             })
             .collect();
-        let outcome = self.outcome();
-        BoardView {
-            width: 8,
-            height: 8,
-            files: letter_files(8),
-            ranks: (1..=8).rev().map(|r| r.to_string()).collect(),
-            cells,
-            turn: outcome.is_none().then_some(self.turn),
-            score: self.score(),
-            status: Status::from(outcome),
-            moves,
-            info: Vec::new(),
-        }
+        BoardView::of(self, Grid::lettered(8, 8, false), cells, moves, Vec::new())
     }
 
     fn history_rules(&self) -> HistoryRules {

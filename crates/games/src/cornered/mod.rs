@@ -11,8 +11,8 @@ mod tests;
 
 use arrayvec::ArrayVec;
 use gridplay_core::{
-    BoardView, Cell, Game, GameInfo, GameSpec, IllegalMove, MoveView, Outcome, ParseMoveError, Piece, Player,
-    Position, PositionError, Score, SettingDoc, SideInfo, SpecError, Status, letter_files,
+    BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
+    Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError,
 };
 
 use self::board::{Board, Cross, MAX_CELLS, MAX_SIZE};
@@ -182,22 +182,16 @@ impl Position for CorneredPosition {
             .into_iter()
             .map(|m| MoveView::new(self.move_text(m), "place", None, vec![u32::from(m)]))
             .collect();
-        let outcome = self.outcome();
-        BoardView {
-            width: n as u32,
-            height: n as u32,
-            files: letter_files(n as u32),
-            ranks: (1..=n).rev().map(|r| r.to_string()).collect(),
+        BoardView::of(
+            self,
+            Grid::lettered(n as u32, n as u32, false),
             cells,
-            turn: outcome.is_none().then_some(self.turn),
-            score: self.score(),
-            status: Status::from(outcome),
             moves,
-            info: vec![(
+            vec![(
                 "difference".into(),
                 format!("{:+}", self.score().margin(Player::First)),
             )],
-        }
+        )
     }
 }
 

@@ -11,8 +11,8 @@ mod tests;
 
 use arrayvec::ArrayVec;
 use gridplay_core::{
-    BoardView, Cell, Game, GameInfo, GameSpec, IllegalMove, MoveError, MoveView, Outcome, ParseMoveError,
-    Piece, Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError, Status, letter_files,
+    BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveError, MoveView, Outcome,
+    ParseMoveError, Piece, Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError,
 };
 
 use self::bitboard::{Board, Square};
@@ -254,19 +254,7 @@ impl Position for ReversiPosition {
                 Move::Pass => MoveView::new(self.move_text(m), "pass", None, Vec::new()),
             })
             .collect();
-        let outcome = self.outcome();
-        BoardView {
-            width: 8,
-            height: 8,
-            files: letter_files(8),
-            ranks: (1..=8).map(|r| r.to_string()).collect(),
-            cells,
-            turn: outcome.is_none().then_some(self.turn),
-            score: self.score(),
-            status: Status::from(outcome),
-            moves,
-            info: Vec::new(),
-        }
+        BoardView::of(self, Grid::lettered(8, 8, true), cells, moves, Vec::new())
     }
 
     fn perft(&self, depth: u32) -> u64 {

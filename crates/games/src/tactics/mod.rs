@@ -14,8 +14,8 @@ pub mod units;
 
 use arrayvec::ArrayVec;
 use gridplay_core::{
-    BoardView, Cell, Game, GameInfo, GameSpec, IllegalMove, MoveView, Outcome, ParseMoveError, Piece, Player,
-    Position, PositionError, Score, SettingDoc, SideInfo, SpecError, Status,
+    BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
+    Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError,
 };
 
 use self::{
@@ -547,25 +547,24 @@ impl Position for TacticsPosition {
             }
             moves.push(MoveView::new("end".into(), "end-turn", None, Vec::new()));
         }
-        let outcome = self.outcome();
-        BoardView {
-            width: n as u32,
-            height: n as u32,
-            files: (0..n).map(notation::file_name).collect(),
-            ranks: (1..=n).rev().map(|r| r.to_string()).collect(),
+        BoardView::of(
+            self,
+            Grid {
+                width: n as u32,
+                height: n as u32,
+                files: (0..n).map(notation::file_name).collect(),
+                ranks: (1..=n).rev().map(|r| r.to_string()).collect(),
+            },
             cells,
-            turn: outcome.is_none().then_some(self.turn),
-            score: self.score(),
-            status: Status::from(outcome),
             moves,
-            info: vec![
+            vec![
                 ("turn".into(), format!("{} of {TURN_LIMIT}", self.turns + 1)),
                 (
                     "turns without damage".into(),
                     format!("{} of {QUIET_LIMIT}", self.quiet),
                 ),
             ],
-        }
+        )
     }
 }
 

@@ -11,8 +11,8 @@ mod tests;
 
 use arrayvec::ArrayVec;
 use gridplay_core::{
-    BoardView, Cell, Game, GameInfo, GameSpec, IllegalMove, MoveView, Outcome, ParseMoveError, Piece, Player,
-    Position, PositionError, Score, SettingDoc, SideInfo, SpecError, Status, letter_files,
+    BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
+    Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError,
 };
 
 use self::board::{Board, SQUARES, Square};
@@ -249,7 +249,6 @@ impl Position for YwfPosition {
                 Move::Pass => MoveView::new(self.move_text(m), "pass", None, Vec::new()),
             })
             .collect();
-        let outcome = self.outcome();
         let token = match self.token {
             Some(Player::First) => "Warui-ko's side",
             Some(Player::Second) => "Yoi-ko's side",
@@ -262,18 +261,13 @@ impl Position for YwfPosition {
         } else {
             "allowed"
         };
-        BoardView {
-            width: 9,
-            height: 9,
-            files: letter_files(9),
-            ranks: (1..=9).map(|r| r.to_string()).collect(),
+        BoardView::of(
+            self,
+            Grid::lettered(9, 9, true),
             cells,
-            turn: outcome.is_none().then_some(self.turn),
-            score: self.score(),
-            status: Status::from(outcome),
             moves,
-            info: vec![("token".into(), token.into()), ("change".into(), change.into())],
-        }
+            vec![("token".into(), token.into()), ("change".into(), change.into())],
+        )
     }
 }
 
