@@ -13,7 +13,12 @@ use gridplay_engine::Request;
 use gridplay_search::{Limits, StopFlag};
 
 #[derive(Debug, Args)]
-pub(crate) struct EngineArgs {}
+pub(crate) struct EngineArgs {
+    /// Speak the NBoard protocol (Reversi) instead of the gridplay protocol, for NBoard-compatible GUIs and
+    /// engines.
+    #[arg(long)]
+    nboard: bool,
+}
 
 /// What a command asks the session loop to do after replying.
 #[derive(Debug)]
@@ -240,7 +245,10 @@ impl Running {
 /// Runs a session over standard input and output until `quit` or the end of input. A search runs on its own
 /// thread so that `stop` can end it; any other command waits for it to end first, so replies keep the order of
 /// the commands.
-pub(crate) fn run(_args: &EngineArgs) -> Result<(), String> {
+pub(crate) fn run(args: &EngineArgs) -> Result<(), String> {
+    if args.nboard {
+        return crate::nboard::run();
+    }
     let stdin = io::stdin();
     let mut session = Session::new();
     let mut running: Option<Running> = None;

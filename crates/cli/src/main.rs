@@ -1,6 +1,8 @@
 //! The `gridplay` command. Each subcommand lives in its own module; this file only parses arguments.
 
 mod engine;
+mod matches;
+mod nboard;
 mod perft;
 mod play;
 mod render;
@@ -31,6 +33,9 @@ enum Command {
     /// Play many games between two copies of one player (random, or greedy for Grid Tactics) and report
     /// who wins: first-move advantage and balance.
     Selfplay(selfplay::SelfplayArgs),
+    /// Play a match between two players (levels, depths, times, random, or an external engine) and report the
+    /// score and the Elo difference.
+    Match(matches::MatchArgs),
     /// Solve Reversi endgame problems exactly and check them against the scores in the file (`.obf`).
     Solve(solve::SolveArgs),
     /// List the games and their settings.
@@ -45,6 +50,7 @@ fn main() -> ExitCode {
         Command::Engine(args) => engine::run(&args),
         Command::Selfplay(args) => selfplay::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Match(args) => matches::run(&args),
         Command::Games => {
             use std::io::Write;
             std::io::stdout()

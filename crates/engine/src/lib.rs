@@ -84,6 +84,13 @@ pub fn think(pos: &dyn DynPosition, request: &Request, stop: &StopFlag) -> Resul
             })*
         };
     }
+    // Full-strength Reversi near the end plays perfectly: the exact solver replaces the search.
+    if let Some(p) = any.downcast_ref::<gridplay_games::reversi::ReversiPosition>()
+        && request.level.is_none_or(|l| l >= 6)
+        && p.board().empty().count_ones() <= reversi::SOLVE_EMPTIES
+    {
+        return Ok(reversi::solve_reply(p));
+    }
     dispatch! {
         gridplay_games::reversi::ReversiPosition => reversi::Eval,
         gridplay_games::checkers::CheckersPosition => checkers::Eval,
@@ -117,13 +124,27 @@ pub fn think_typed<P: Position + Hash, E: Evaluator<P>>(
     match request.level.map(Level::get) {
         Some(level) if level.temperature > 0.0 => {
             let started = std::time::Instant::now();
-            let scores = score_root_moves(pos, eval, level.depth, &mut tt, stop);
+            // Deepen one ply at a time within the level's time and keep the deepest complete scoring; one ply
+            // is always completed.
+            let mut scores = score_root_moves(pos, eval, 1, &mut tt, Limits::default(), stop)
+                .expect("a one-ply scoring without limits completes");
+            let mut depth = 1;
+            let limits = Limits {
+                time: level.time,
+                ..Limits::default()
+            };
+            for d in 2..=level.depth {
+                match score_root_moves(pos, eval, d, &mut tt, limits, stop) {
+                    Some(deeper) => (scores, depth) = (deeper, d),
+                    None => break,
+                }
+            }
             let mut rng = SmallRng::seed_from_u64(request.seed);
             let choice = level.choose(&scores, &mut |n| rng.random_range(0.0..n));
             Reply {
                 best: pos.move_text(choice.mv),
                 score: choice.score,
-                depth: level.depth,
+                depth,
                 nodes: scores.len() as u64,
                 elapsed: started.elapsed(),
                 pv: vec![pos.move_text(choice.mv)],
@@ -208,6 +229,70 @@ mod tests {
             think(start.as_ref(), &bad, &StopFlag::new()),
             Err(EngineError::BadLevel(9))
         );
+    }
+
+    #[test]
+    fn search_agrees_with_the_exact_solver_on_small_endgames() {
+        use gridplay_core::Game;
+        use gridplay_search::WIN_THRESHOLD;
+        let mut rng = gridplay_core::playout::seeded(17);
+        let mut solver = reversi::endgame::Solver::new(4);
+        let mut checked = 0;
+        while checked < 25 {
+            let (pos, _) = gridplay_core::playout::random_playout(
+                &gridplay_games::reversi::Reversi::default().start(),
+                &mut rng,
+                52,
+                |_| {},
+            );
+            let empties = pos.board().empty().count_ones();
+            if Position::is_over(&pos) || empties > 10 {
+                continue;
+            }
+            let exact = solver.solve(pos.board()).score;
+            let mut tt = TranspositionTable::new(4);
+            let report = Search::new(
+                &reversi::Eval,
+                &mut tt,
+                Limits::depth(empties + 2),
+                StopFlag::new(),
+            )
+            .run(&pos);
+            // The search proves the same result: win, draw or loss.
+            let proven = if report.score >= WIN_THRESHOLD {
+                1
+            } else if report.score <= -WIN_THRESHOLD {
+                -1
+            } else {
+                0
+            };
+            assert_eq!(proven, exact.signum(), "{}", Position::to_text(&pos));
+            // And its move keeps that result.
+            let mut after = pos;
+            after.play_unchecked(report.best.unwrap());
+            let after_exact = if Position::turn(&after) == Position::turn(&pos) {
+                solver.solve(after.board()).score
+            } else {
+                -solver.solve(after.board()).score
+            };
+            assert_eq!(
+                after_exact.signum(),
+                exact.signum(),
+                "{}",
+                Position::to_text(&pos)
+            );
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn reversi_endgames_are_solved_exactly() {
+        let game = gridplay_games::registry().game("reversi").unwrap();
+        let pos = game
+            .parse_position("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
+            .unwrap();
+        let reply = think(pos.as_ref(), &Request::default(), &StopFlag::new()).unwrap();
+        assert_eq!((reply.best.as_str(), reply.score), ("g8", 18 * 100));
     }
 
     #[test]

@@ -261,36 +261,38 @@ pub struct RootScore<M> {
     pub score: i32,
 }
 
-/// Every root move scored by a full-window search of `depth` plies (the move included), best first. Engines
-/// use it to play weaker levels: they choose among the moves by their scores, not at random.
+/// Every root move scored by a full-window search of `depth` plies (the move included), best first, or `None`
+/// if `limits` or `stop` cut the work short. Engines use it to play weaker levels: they choose among the
+/// moves by their scores, not at random.
 pub fn score_root_moves<P: Position + Hash, E: Evaluator<P>>(
     root: &P,
     eval: &E,
     depth: u32,
     tt: &mut TranspositionTable<P::Move>,
+    limits: Limits,
     stop: &StopFlag,
-) -> Vec<RootScore<P::Move>> {
-    let mut search = Search::new(eval, tt, Limits::default(), stop.clone());
-    let mut scores: Vec<RootScore<P::Move>> = root
-        .legal_moves()
-        .into_iter()
-        .map(|m| {
-            let mut next = root.clone();
-            next.play_unchecked(m);
-            let mut pv = Vec::new();
-            let score = search.child(
-                root,
-                &next,
-                depth.saturating_sub(1),
-                (-INFINITY, INFINITY),
-                0,
-                &mut pv,
-            );
-            RootScore { mv: m, score }
-        })
-        .collect();
+) -> Option<Vec<RootScore<P::Move>>> {
+    let mut search = Search::new(eval, tt, limits, stop.clone());
+    let mut scores = Vec::new();
+    for m in root.legal_moves() {
+        let mut next = root.clone();
+        next.play_unchecked(m);
+        let mut pv = Vec::new();
+        let score = search.child(
+            root,
+            &next,
+            depth.saturating_sub(1),
+            (-INFINITY, INFINITY),
+            0,
+            &mut pv,
+        );
+        if search.aborted {
+            return None;
+        }
+        scores.push(RootScore { mv: m, score });
+    }
     scores.sort_by_key(|s| std::cmp::Reverse(s.score));
-    scores
+    Some(scores)
 }
 
 #[cfg(test)]

@@ -5,8 +5,30 @@
 pub mod endgame;
 pub mod obf;
 
-use gridplay_games::reversi::{Move, ReversiPosition, bitboard::get_moves};
+use gridplay_games::reversi::{Move, ReversiPosition, bitboard::get_moves, notation::square_name};
 use gridplay_search::Evaluator;
+
+use crate::Reply;
+
+/// At this many empty squares or fewer the full-strength engine solves exactly instead of searching.
+pub const SOLVE_EMPTIES: u32 = 18;
+
+/// The exact solver's answer as an engine reply; the score is the final disc difference in hundredths.
+#[must_use]
+pub fn solve_reply(pos: &ReversiPosition) -> Reply {
+    let started = std::time::Instant::now();
+    let mut solver = endgame::Solver::new(64);
+    let solution = solver.solve(pos.board());
+    let best = solution.best.map_or_else(|| "pass".to_owned(), square_name);
+    Reply {
+        pv: vec![best.clone()],
+        best,
+        score: solution.score * 100,
+        depth: pos.board().empty().count_ones(),
+        nodes: solution.nodes,
+        elapsed: started.elapsed(),
+    }
+}
 
 /// The evaluation.
 #[derive(Clone, Copy, Debug, Default)]

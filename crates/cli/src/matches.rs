@@ -1,0 +1,349 @@
+//! `gridplay match`: two players, many games, varied openings, colours alternated; the score, the Elo
+//! difference with its 95% interval, and games per minute.
+
+use std::{
+    io::{BufRead, BufReader, Write},
+    process::{Child, ChildStdin, ChildStdout, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use clap::Args;
+use gridplay_core::{DynPosition, GameRecord, Outcome, Player, playout};
+use gridplay_engine::Request;
+use gridplay_search::{Limits, StopFlag};
+use indicatif::{ProgressBar, ProgressStyle};
+
+#[derive(Debug, Args)]
+pub(crate) struct MatchArgs {
+    /// The game spec.
+    spec: String,
+    /// Player A: `level=1..8`, `depth=N`, `time=MS`, `random`, or `cmd=PROGRAM` for an external engine that
+    /// speaks the gridplay protocol (docs/protocol.md).
+    a: String,
+    /// Player B, as A.
+    b: String,
+    /// Games to play (rounded up to an even number: each opening is played with both colours).
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// Random plies played before each pair of games, for varied openings.
+    #[arg(long, default_value_t = 4)]
+    opening_plies: usize,
+    /// Time per move for `cmd=` players, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    move_time: u64,
+    /// Seed for openings and for the levels' choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// An external engine on the gridplay protocol.
+struct External {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl External {
+    fn start(command: &str) -> Result<External, String> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("starting `{command}`: {e}"))?;
+        let input = child.stdin.take().ok_or("no standard input for the engine")?;
+        let output = BufReader::new(child.stdout.take().ok_or("no standard output from the engine")?);
+        Ok(External { child, input, output })
+    }
+
+    fn ask(&mut self, line: &str) -> Result<String, String> {
+        writeln!(self.input, "{line}")
+            .and_then(|()| self.input.flush())
+            .map_err(|e| format!("engine input: {e}"))?;
+        let mut reply = String::new();
+        match self.output.read_line(&mut reply) {
+            Ok(0) => Err("the engine closed its output".into()),
+            Ok(_) => Ok(reply.trim().to_owned()),
+            Err(e) => Err(format!("engine output: {e}")),
+        }
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// One side of the match.
+enum Side {
+    Engine(Request),
+    Random,
+    External { engine: Box<External>, move_time: u64 },
+}
+
+impl Side {
+    fn parse(text: &str, spec: &str, move_time: u64) -> Result<Side, String> {
+        if text == "random" {
+            return Ok(Side::Random);
+        }
+        if let Some(cmd) = text.strip_prefix("cmd=") {
+            let mut engine = Box::new(External::start(cmd)?);
+            let reply = engine.ask(&format!("game {spec}"))?;
+            if reply != "ok" {
+                return Err(format!("`{cmd}` answered `game {spec}` with `{reply}`"));
+            }
+            return Ok(Side::External { engine, move_time });
+        }
+        let bad =
+            || format!("`{text}` is not a player: use level=1..8, depth=N, time=MS, random or cmd=PROGRAM");
+        let (key, value) = text.split_once('=').ok_or_else(bad)?;
+        let n: u64 = value.parse().map_err(|_| bad())?;
+        let mut request = Request::default();
+        match key {
+            "level" if (1..=8).contains(&n) => request.level = Some(n as u8),
+            "depth" if (1..=64).contains(&n) => request.limits = Limits::depth(n as u32),
+            "time" if n > 0 => request.limits = Limits::time(Duration::from_millis(n)),
+            _ => return Err(bad()),
+        }
+        Ok(Side::Engine(request))
+    }
+
+    fn choose(
+        &mut self,
+        pos: &dyn DynPosition,
+        rng: &mut rand::rngs::SmallRng,
+        seed: u64,
+    ) -> Result<String, String> {
+        match self {
+            Side::Random => pos.random_move(rng).ok_or_else(|| "no move".into()),
+            Side::Engine(request) => {
+                let request = Request { seed, ..*request };
+                gridplay_engine::think(pos, &request, &StopFlag::new())
+                    .map(|r| r.best)
+                    .map_err(|e| e.to_string())
+            }
+            Side::External { engine, move_time } => {
+                let reply = engine.ask(&format!("position {}", pos.to_text()))?;
+                if reply != "ok" {
+                    return Err(format!("the engine refused the position: {reply}"));
+                }
+                let reply = engine.ask(&format!("go time={move_time}"))?;
+                reply
+                    .strip_prefix("bestmove ")
+                    .and_then(|r| r.split_whitespace().next())
+                    .map(str::to_owned)
+                    .ok_or_else(|| format!("the engine answered `{reply}` instead of bestmove"))
+            }
+        }
+    }
+}
+
+/// A's results.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Score {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Score {
+    fn games(self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// A's share of the points.
+    pub(crate) fn fraction(self) -> f64 {
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
+    }
+
+    /// The Elo difference of A over B with its 95% interval (from the normal approximation of the score).
+    pub(crate) fn elo(self) -> (f64, f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let s = self.fraction();
+        let var = (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2))
+            / n;
+        let margin = 1.96 * (var / n).sqrt();
+        let elo = |p: f64| {
+            let p = p.clamp(1e-3, 1.0 - 1e-3);
+            -400.0 * (1.0 / p - 1.0).log10()
+        };
+        (elo(s), elo(s - margin), elo(s + margin))
+    }
+}
+
+/// Plays one game from `opening`; `a_first` says whether A moves first. Returns the outcome for A.
+fn play_game(
+    opening: &dyn DynPosition,
+    a: &mut Side,
+    b: &mut Side,
+    a_first: bool,
+    seed: u64,
+) -> Result<Option<bool>, String> {
+    let mut record = GameRecord::new(opening.box_clone());
+    let mut rng = playout::seeded(seed);
+    let mut ply = 0u64;
+    while record.outcome().is_none() {
+        let a_to_move = (record.position().turn() == Player::First) == a_first;
+        let side = if a_to_move { &mut *a } else { &mut *b };
+        // A player that cannot answer loses the game.
+        let Ok(mv) = side.choose(record.position(), &mut rng, seed + ply) else {
+            return Ok(Some(!a_to_move));
+        };
+        if record.play(&mv).is_err() {
+            return Ok(Some(!a_to_move));
+        }
+        ply += 1;
+        if ply > 100_000 {
+            return Ok(None);
+        }
+    }
+    let (outcome, _) = record.outcome().expect("the loop ends on an outcome");
+    Ok(match outcome {
+        Outcome::Draw => None,
+        Outcome::Win { winner } => Some((winner == Player::First) == a_first),
+    })
+}
+
+/// Plays the match and returns A's score.
+pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<Score, String> {
+    let game = gridplay_games::registry()
+        .game(&args.spec)
+        .map_err(|e| e.to_string())?;
+    let mut a = Side::parse(&args.a, &args.spec, args.move_time)?;
+    let mut b = Side::parse(&args.b, &args.spec, args.move_time)?;
+    let pairs = args.games.div_ceil(2);
+    let mut score = Score::default();
+    for pair in 0..pairs {
+        let seed = args.seed + u64::from(pair) * 1000;
+        let mut rng = playout::seeded(seed);
+        // A random opening that leaves the game going.
+        let mut opening = game.start();
+        for _ in 0..args.opening_plies {
+            let Some(m) = opening.random_move(&mut rng) else {
+                break;
+            };
+            let mut next = opening.clone();
+            next.play(&m).map_err(|e| e.to_string())?;
+            if next.outcome().is_some() {
+                break;
+            }
+            opening = next;
+        }
+        for a_first in [true, false] {
+            match play_game(opening.as_ref(), &mut a, &mut b, a_first, seed)? {
+                Some(true) => score.wins += 1,
+                Some(false) => score.losses += 1,
+                None => score.draws += 1,
+            }
+            progress.inc(1);
+            progress.set_message(format!("A {:.1}%", 100.0 * score.fraction()));
+        }
+    }
+    Ok(score)
+}
+
+pub(crate) fn run(args: &MatchArgs) -> Result<(), String> {
+    let total = u64::from(args.games.div_ceil(2) * 2);
+    let progress = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
+    progress.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} ({elapsed}, eta {eta})")
+            .map_err(|e| e.to_string())?,
+    );
+    let started = Instant::now();
+    let score = play_match(args, &progress)?;
+    progress.finish_and_clear();
+    let minutes = started.elapsed().as_secs_f64() / 60.0;
+    let (elo, lo, hi) = score.elo();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} vs {} at {}: A +{} ={} -{} ({} games), A scores {:.1}%",
+        args.a,
+        args.b,
+        args.spec,
+        score.wins,
+        score.draws,
+        score.losses,
+        score.games(),
+        100.0 * score.fraction()
+    )
+    .and_then(|()| {
+        writeln!(
+            out,
+            "Elo difference {elo:+.0} (95%: {lo:+.0} to {hi:+.0}), {:.1} games/min",
+            f64::from(score.games()) / minutes.max(1e-9)
+        )
+    })
+    .map_err(crate::output_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(spec: &str, a: &str, b: &str, games: u32) -> MatchArgs {
+        MatchArgs {
+            spec: spec.into(),
+            a: a.into(),
+            b: b.into(),
+            games,
+            opening_plies: 2,
+            move_time: 50,
+            seed: 1,
+            quiet: true,
+        }
+    }
+
+    #[test]
+    fn a_match_counts_every_game() {
+        let s = play_match(
+            &args("cornered:size=4", "depth=2", "random", 6),
+            &ProgressBar::hidden(),
+        )
+        .unwrap();
+        assert_eq!(s.games(), 6);
+    }
+
+    #[test]
+    fn search_beats_random_at_checkers() {
+        let s = play_match(&args("checkers", "depth=3", "random", 4), &ProgressBar::hidden()).unwrap();
+        assert!(s.fraction() > 0.5, "{s:?}");
+    }
+
+    #[test]
+    fn bad_players_are_refused() {
+        for bad in ["level=9", "depth=x", "speed=3", "cmd="] {
+            assert!(Side::parse(bad, "reversi", 10).is_err() || bad == "cmd=", "{bad}");
+        }
+    }
+
+    #[test]
+    fn elo_of_an_even_score_is_zero() {
+        let (elo, lo, hi) = Score {
+            wins: 5,
+            draws: 0,
+            losses: 5,
+        }
+        .elo();
+        assert!(elo.abs() < 1e-9 && lo < 0.0 && hi > 0.0);
+        let (elo, ..) = Score {
+            wins: 3,
+            draws: 0,
+            losses: 1,
+        }
+        .elo();
+        assert!((elo - 190.8).abs() < 1.0, "{elo}");
+    }
+}

@@ -1,0 +1,64 @@
+//! The `gridplay` binary as a user runs it.
+
+use std::process::Command;
+
+fn gridplay(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gridplay"))
+        .args(args)
+        .output()
+        .expect("gridplay runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn perft_prints_the_count() {
+    let (ok, out, _) = gridplay(&["perft", "checkers", "6"]);
+    assert!(ok);
+    assert!(out.starts_with("perft 6 = 36768\n"), "{out}");
+}
+
+#[test]
+fn bad_specs_are_explained_with_a_failing_exit() {
+    let (ok, _, err) = gridplay(&["perft", "chess", "3"]);
+    assert!(!ok);
+    assert!(
+        err.contains("unknown game `chess`; the games are: reversi, cornered, ywf, checkers, tactics"),
+        "{err}"
+    );
+}
+
+#[test]
+fn solve_checks_a_problem_file() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../engine/tests/data/ffo/fforum-1-19.obf"
+    );
+    let (ok, out, _) = gridplay(&["solve", file, "--problems", "1-3"]);
+    assert!(ok, "{out}");
+    assert!(out.contains("#1   14 empties  g8   +18  ok"), "{out}");
+    assert!(out.contains("3 solved, 0 wrong"), "{out}");
+    let (ok, _, err) = gridplay(&["solve", "/nonexistent.obf"]);
+    assert!(!ok && err.contains("reading /nonexistent.obf"), "{err}");
+}
+
+#[test]
+fn an_external_engine_plays_a_match_over_the_protocol() {
+    let me = env!("CARGO_BIN_EXE_gridplay");
+    let (ok, out, err) = gridplay(&[
+        "match",
+        "cornered:size=4",
+        &format!("cmd={me} engine"),
+        "random",
+        "--games",
+        "2",
+        "--quiet",
+        "--move-time",
+        "50",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("(2 games)"), "{out}");
+}
