@@ -12,52 +12,20 @@ pub struct Level {
     pub time: Option<Duration>,
 }
 
-/// Levels 1-8. Each level looks at least as deep as the one below and chooses less loosely: levels 1-5 look one
-/// to four moves ahead and sometimes prefer a reasonable second-best move;
+/// Levels 1-8. Each level looks one ply deeper than the one below (as far as its time cap allows) and chooses
+/// less loosely: levels 1-5 sometimes prefer a reasonable second-best move;
 /// the top levels search deeper and always play their best move. Every level has a time cap per move, so that
 /// games with many moves per position (Grid Tactics) stay quick; a level that runs out of time plays from the
 /// deepest search it completed.
 pub const LEVELS: [Level; 8] = [
-    Level {
-        depth: 1,
-        temperature: 400.0,
-        time: Some(Duration::from_millis(100)),
-    },
-    Level {
-        depth: 1,
-        temperature: 80.0,
-        time: Some(Duration::from_millis(100)),
-    },
-    Level {
-        depth: 2,
-        temperature: 40.0,
-        time: Some(Duration::from_millis(150)),
-    },
-    Level {
-        depth: 3,
-        temperature: 20.0,
-        time: Some(Duration::from_millis(200)),
-    },
-    Level {
-        depth: 4,
-        temperature: 8.0,
-        time: Some(Duration::from_millis(250)),
-    },
-    Level {
-        depth: 5,
-        temperature: 0.0,
-        time: Some(Duration::from_millis(300)),
-    },
-    Level {
-        depth: 7,
-        temperature: 0.0,
-        time: Some(Duration::from_millis(700)),
-    },
-    Level {
-        depth: 64,
-        temperature: 0.0,
-        time: Some(Duration::from_millis(1500)),
-    },
+    Level { depth: 1, temperature: 400.0, time: Some(Duration::from_millis(100)) },
+    Level { depth: 2, temperature: 150.0, time: Some(Duration::from_millis(120)) },
+    Level { depth: 3, temperature: 60.0, time: Some(Duration::from_millis(150)) },
+    Level { depth: 4, temperature: 25.0, time: Some(Duration::from_millis(200)) },
+    Level { depth: 5, temperature: 10.0, time: Some(Duration::from_millis(250)) },
+    Level { depth: 6, temperature: 0.0, time: Some(Duration::from_millis(300)) },
+    Level { depth: 8, temperature: 0.0, time: Some(Duration::from_millis(700)) },
+    Level { depth: 64, temperature: 0.0, time: Some(Duration::from_millis(1500)) },
 ];
 
 impl Level {
