@@ -10,7 +10,7 @@ pub(crate) struct PlayArgs {
     /// The game spec, such as `reversi`, `cornered:size=7` or `ywf`.
     spec: String,
     /// Who plays the other side.
-    #[arg(long, value_enum, default_value_t = Opponent::Random)]
+    #[arg(long, value_enum, default_value_t = Opponent::Engine)]
     opponent: Opponent,
     /// The side you play against the computer: first or second.
     #[arg(long, value_enum, default_value_t = Side::First)]
