@@ -2,8 +2,8 @@
 //! [`gridplay_search`], levels 1-8, and [`think`], which works on any registered game's position.
 //!
 //! The evaluations here are hand-written first versions, in hundredths of a game unit (a disc, a man, a
-//! health point). The trained Reversi patterns, the exact endgame solver and the measured level ladder are
-//! still to come (issue 5); `docs/engines.md` records what exists and what was measured.
+//! health point); Reversi also has an exact endgame solver ([`reversi::endgame`]). The trained Reversi
+//! patterns are still to come; `docs/engines.md` records what exists and what was measured.
 
 pub mod checkers;
 pub mod cornered;
