@@ -18,15 +18,24 @@ pub struct Level {
 /// games with many moves per position (Grid Tactics) stay quick; a level that runs out of time plays from the
 /// deepest search it completed.
 pub const LEVELS: [Level; 8] = [
-    Level { depth: 1, temperature: 400.0, time: Some(Duration::from_millis(100)) },
-    Level { depth: 2, temperature: 150.0, time: Some(Duration::from_millis(120)) },
-    Level { depth: 3, temperature: 60.0, time: Some(Duration::from_millis(150)) },
-    Level { depth: 4, temperature: 25.0, time: Some(Duration::from_millis(200)) },
-    Level { depth: 5, temperature: 10.0, time: Some(Duration::from_millis(250)) },
-    Level { depth: 6, temperature: 0.0, time: Some(Duration::from_millis(300)) },
-    Level { depth: 8, temperature: 0.0, time: Some(Duration::from_millis(700)) },
-    Level { depth: 64, temperature: 0.0, time: Some(Duration::from_millis(1500)) },
+    level(1, 400.0, 100),
+    level(2, 150.0, 120),
+    level(3, 60.0, 150),
+    level(4, 25.0, 200),
+    level(5, 10.0, 250),
+    level(6, 0.0, 300),
+    level(8, 0.0, 700),
+    level(64, 0.0, 1500),
 ];
+
+/// A level that searches `depth` plies within `millis` per move and chooses with `temperature`.
+const fn level(depth: u32, temperature: f64, millis: u64) -> Level {
+    Level {
+        depth,
+        temperature,
+        time: Some(Duration::from_millis(millis)),
+    }
+}
 
 impl Level {
     /// Level 1-8 (clamped).
