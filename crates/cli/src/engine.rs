@@ -152,7 +152,7 @@ impl Session {
         Ok("ok".into())
     }
 
-    /// Reads `go [depth=N] [time=MS] [nodes=N] [level=L] [seed=S]`; with no limit, a search of one second.
+    /// Reads `go [depth=N] [time=MS] [nodes=N] [level=L] [seed=S] [mcts=1]`; with no limit, one second.
     fn go(&self, args: &str) -> Result<Job, String> {
         let mut request = Request::default();
         for arg in args.split_whitespace() {
@@ -168,6 +168,7 @@ impl Session {
                 "nodes" if number >= 1 => request.limits.nodes = Some(number),
                 "level" if (1..=8).contains(&number) => request.level = Some(number as u8),
                 "seed" => request.seed = number,
+                "mcts" => request.mcts = number != 0,
                 "depth" | "time" | "nodes" | "level" => {
                     return Err(format!(
                         "`{arg}` is out of range: depth 1-64, time and nodes 1 or more, level 1-8"
@@ -175,7 +176,7 @@ impl Session {
                 }
                 other => {
                     return Err(format!(
-                        "unknown limit `{other}`: use depth, time, nodes, level or seed"
+                        "unknown limit `{other}`: use depth, time, nodes, level, seed or mcts=1"
                     ));
                 }
             }
@@ -428,6 +429,17 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn go_by_mcts() {
+        let mut s = Session::new();
+        talk(&mut s, "game cornered:size=5");
+        let reply = talk(&mut s, "go mcts=1 nodes=200");
+        assert!(
+            reply.starts_with("bestmove ") && reply.ends_with(" depth 0 nodes 200"),
+            "{reply}"
+        );
     }
 
     #[test]

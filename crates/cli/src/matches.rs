@@ -17,8 +17,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub(crate) struct MatchArgs {
     /// The game spec.
     spec: String,
-    /// Player A: `level=1..8`, `depth=N`, `time=MS`, `random`, or `cmd=PROGRAM` for an external engine that
-    /// speaks the gridplay protocol (docs/protocol.md).
+    /// Player A: `level=1..8`, `depth=N`, `time=MS` (alpha-beta), `mcts=MS` (Monte Carlo tree search), `random`,
+    /// or `cmd=PROGRAM` for an external engine that speaks the gridplay protocol (docs/protocol.md).
     a: String,
     /// Player B, as A.
     b: String,
@@ -100,8 +100,11 @@ impl Side {
             }
             return Ok(Side::External { engine, move_time });
         }
-        let bad =
-            || format!("`{text}` is not a player: use level=1..8, depth=N, time=MS, random or cmd=PROGRAM");
+        let bad = || {
+            format!(
+                "`{text}` is not a player: use level=1..8, depth=N, time=MS, mcts=MS, random or cmd=PROGRAM"
+            )
+        };
         let (key, value) = text.split_once('=').ok_or_else(bad)?;
         let n: u64 = value.parse().map_err(|_| bad())?;
         let mut request = Request::default();
@@ -109,6 +112,10 @@ impl Side {
             "level" if (1..=8).contains(&n) => request.level = Some(n as u8),
             "depth" if (1..=64).contains(&n) => request.limits = Limits::depth(n as u32),
             "time" if n > 0 => request.limits = Limits::time(Duration::from_millis(n)),
+            "mcts" if n > 0 => {
+                request.limits = Limits::time(Duration::from_millis(n));
+                request.mcts = true;
+            }
             _ => return Err(bad()),
         }
         Ok(Side::Engine(request))

@@ -15,7 +15,9 @@ pub mod ywf;
 use std::{hash::Hash, time::Duration};
 
 use gridplay_core::{DynPosition, Position};
-use gridplay_search::{Evaluator, Limits, Report, Search, StopFlag, TranspositionTable, score_root_moves};
+use gridplay_search::{
+    Evaluator, Limits, Report, Search, StopFlag, TranspositionTable, mcts, score_root_moves,
+};
 use rand::{RngExt, SeedableRng, rngs::SmallRng};
 
 pub use levels::{LEVELS, Level};
@@ -27,8 +29,10 @@ pub struct Request {
     pub limits: Limits,
     /// A playing level 1-8.
     pub level: Option<u8>,
-    /// Seed for the weaker levels' choices; the same seed gives the same move.
+    /// Seed for the weaker levels' choices and for MCTS; the same seed gives the same move.
     pub seed: u64,
+    /// Search by Monte Carlo tree search (UCT with random playouts) instead of alpha-beta, within `limits`.
+    pub mcts: bool,
 }
 
 /// The engine's answer, with moves as text.
@@ -120,6 +124,20 @@ pub fn think_typed<P: Position + Hash, E: Evaluator<P>>(
     request: &Request,
     stop: &StopFlag,
 ) -> Reply {
+    if request.mcts {
+        let report = mcts(pos, request.limits, stop, request.seed);
+        let best = report
+            .best
+            .expect("the game is not over, so there is a legal move");
+        return Reply {
+            best: pos.move_text(best),
+            score: report.score,
+            depth: 0,
+            nodes: report.nodes,
+            elapsed: report.elapsed,
+            pv: texts(pos, &report.pv),
+        };
+    }
     let mut tt = TranspositionTable::new(16);
     match request.level.map(Level::get) {
         Some(level) if level.temperature > 0.0 => {

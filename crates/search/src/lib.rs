@@ -3,15 +3,18 @@
 //! - [`alphabeta`]: negamax alpha-beta with iterative deepening, principal-variation search, a transposition
 //!   table and move ordering (table move first, then the evaluator's hints). Games in which a side may move
 //!   several times in a row (Grid Tactics) are handled: the score changes sign only when the side changes.
+//! - [`mcts`]: UCT with random playouts, for games whose static evaluation is weak.
 //! - [`Limits`]: depth, nodes and time; a [`StopFlag`] cancels a search from another thread.
 //! - [`Report`]: best move, score, depth, nodes, nodes per second and principal variation.
 
 mod alphabeta;
 mod limits;
+mod mcts;
 mod tt;
 
 pub use alphabeta::{Report, RootScore, Search, score_root_moves};
 pub use limits::{Limits, StopFlag};
+pub use mcts::{MAX_PLAYOUT, mcts};
 pub use tt::TranspositionTable;
 
 use gridplay_core::{Outcome, Position};
