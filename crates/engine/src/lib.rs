@@ -81,19 +81,40 @@ pub fn think(pos: &dyn DynPosition, request: &Request, stop: &StopFlag) -> Resul
         return Err(EngineError::GameOver);
     }
     let any = pos.as_any();
-    macro_rules! dispatch {
-        ($($ty:ty => $eval:expr),* $(,)?) => {
-            $(if let Some(p) = any.downcast_ref::<$ty>() {
-                return Ok(think_typed(p, &$eval, request, stop));
-            })*
-        };
-    }
     // Full-strength Reversi near the end plays perfectly: the exact solver replaces the search.
     if let Some(p) = any.downcast_ref::<gridplay_games::reversi::ReversiPosition>()
         && request.level.is_none_or(|l| l >= 6)
         && p.board().empty().count_ones() <= reversi::SOLVE_EMPTIES
     {
         return Ok(reversi::solve_reply(p));
+    }
+    // At Cornered Reversi MCTS beat alpha-beta with this evaluation 19-1 at equal time (docs/engines.md), so the
+    // full-strength levels search by MCTS there.
+    if any.is::<gridplay_games::cornered::CorneredPosition>()
+        && let Some(level) = request.level.map(Level::get).filter(|l| l.temperature == 0.0)
+    {
+        let mcts_request = Request {
+            mcts: true,
+            limits: Limits {
+                time: level.time,
+                ..Limits::default()
+            },
+            ..*request
+        };
+        return think_with(pos, &mcts_request, stop);
+    }
+    think_with(pos, request, stop)
+}
+
+/// Dispatches to the typed engine of the position's game.
+fn think_with(pos: &dyn DynPosition, request: &Request, stop: &StopFlag) -> Result<Reply, EngineError> {
+    let any = pos.as_any();
+    macro_rules! dispatch {
+        ($($ty:ty => $eval:expr),* $(,)?) => {
+            $(if let Some(p) = any.downcast_ref::<$ty>() {
+                return Ok(think_typed(p, &$eval, request, stop));
+            })*
+        };
     }
     dispatch! {
         gridplay_games::reversi::ReversiPosition => reversi::Eval,
