@@ -331,8 +331,10 @@ mod tests {
 
     #[test]
     fn bad_players_are_refused() {
-        for bad in ["level=9", "depth=x", "speed=3", "cmd="] {
-            assert!(Side::parse(bad, "reversi", 10).is_err() || bad == "cmd=", "{bad}");
+        for bad in [
+            "level=9", "level=0", "depth=x", "depth=65", "time=0", "mcts=0", "speed=3", "human",
+        ] {
+            assert!(Side::parse(bad, "reversi", 10).is_err(), "{bad}");
         }
     }
 
