@@ -18,6 +18,9 @@ pub(crate) struct SelfplayArgs {
     /// Who plays both sides.
     #[arg(long, value_enum, default_value_t = Policy::Random)]
     policy: Policy,
+    /// Search depth of the `engine` player.
+    #[arg(long, default_value_t = 2)]
+    depth: u32,
     /// Seed of the first game; game i uses seed + i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -29,6 +32,8 @@ pub(crate) enum Policy {
     Random,
     /// The greedy reference player (Grid Tactics only).
     Greedy,
+    /// The alpha-beta engine at `--depth`, after a few random opening plies for variety.
+    Engine,
 }
 
 /// Wins of the first player, of the second, and draws.
@@ -74,7 +79,13 @@ impl Tally {
 const MAX_PLIES: usize = 100_000;
 
 /// Plays the games and returns the tally.
-pub(crate) fn play_games(spec: &str, games: u32, policy: Policy, seed: u64) -> Result<Tally, String> {
+pub(crate) fn play_games(
+    spec: &str,
+    games: u32,
+    policy: Policy,
+    seed: u64,
+    depth: u32,
+) -> Result<Tally, String> {
     let game = gridplay_games::registry().game(spec).map_err(|e| e.to_string())?;
     let tactics = game.as_any().downcast_ref::<Tactics>();
     if policy == Policy::Greedy && tactics.is_none() {
@@ -96,8 +107,19 @@ pub(crate) fn play_games(spec: &str, games: u32, policy: Policy, seed: u64) -> R
             _ => {
                 let mut pos = game.start();
                 let mut plies = 0;
+                let request = gridplay_engine::Request {
+                    limits: gridplay_search::Limits::depth(depth.max(1)),
+                    ..Default::default()
+                };
                 while plies < MAX_PLIES {
-                    let Some(m) = pos.random_move(&mut rng) else { break };
+                    let chosen = if policy == Policy::Engine && plies >= 4 {
+                        gridplay_engine::think(pos.as_ref(), &request, &gridplay_search::StopFlag::new())
+                            .ok()
+                            .map(|r| r.best)
+                    } else {
+                        pos.random_move(&mut rng)
+                    };
+                    let Some(m) = chosen else { break };
                     pos.play(&m).map_err(|e| e.to_string())?;
                     plies += 1;
                 }
@@ -110,7 +132,7 @@ pub(crate) fn play_games(spec: &str, games: u32, policy: Policy, seed: u64) -> R
 
 pub(crate) fn run(args: &SelfplayArgs) -> Result<(), String> {
     let started = Instant::now();
-    let tally = play_games(&args.spec, args.games, args.policy, args.seed)?;
+    let tally = play_games(&args.spec, args.games, args.policy, args.seed, args.depth)?;
     let minutes = started.elapsed().as_secs_f64() / 60.0;
     let (score, margin) = tally.first_score();
     let mut out = std::io::stdout().lock();
@@ -144,12 +166,12 @@ mod tests {
 
     #[test]
     fn selfplay_counts_every_game() {
-        let t = play_games("cornered:size=3", 20, Policy::Random, 1).unwrap();
+        let t = play_games("cornered:size=3", 20, Policy::Random, 1, 2).unwrap();
         assert_eq!(t.games(), 20);
-        let t = play_games("tactics", 2, Policy::Greedy, 1).unwrap();
+        let t = play_games("tactics", 2, Policy::Greedy, 1, 2).unwrap();
         assert_eq!(t.games(), 2);
         assert!(
-            play_games("reversi", 1, Policy::Greedy, 1)
+            play_games("reversi", 1, Policy::Greedy, 1, 2)
                 .unwrap_err()
                 .contains("Grid Tactics only")
         );
