@@ -1,6 +1,7 @@
 //! The `gridplay` command. Each subcommand lives in its own module; this file only parses arguments.
 
 mod engine;
+mod serve;
 mod matches;
 mod nboard;
 mod perft;
@@ -40,6 +41,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// List the games and their settings.
     Games,
+    /// Run the web platform: accounts, lobby and live games in the browser (SQLite by default).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Match(args) => matches::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Games => {
             use std::io::Write;
             std::io::stdout()

@@ -1,0 +1,305 @@
+//! The JSON API behind the pages: the game catalog, the lobby, challenges, games against the engine, and a
+//! game's state. Live actions go over the WebSocket (`ws.rs`).
+
+use axum::{
+    Json,
+    extract::{Path, State},
+};
+use gridplay_core::{GameSpec, SideInfo};
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::{
+    AppState,
+    auth::{MaybeUser, SignedIn},
+    db::{ChallengeRow, GameRow, User, now_ms},
+    error::{ApiError, ApiResult},
+    ids,
+    live::LiveError,
+};
+
+#[derive(Debug, Serialize)]
+pub(crate) struct CatalogGame {
+    name: &'static str,
+    title: &'static str,
+    about: &'static str,
+    settings: Vec<Value>,
+    sides: [SideInfo; 2],
+}
+
+/// The games and their settings, for the lobby's forms.
+pub(crate) async fn catalog(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+    let mut games = Vec::new();
+    for e in state.registry.entries() {
+        let game = state.registry.game(e.name).map_err(|_| ApiError::internal())?;
+        games.push(CatalogGame {
+            name: e.name,
+            title: e.title,
+            about: e.about,
+            settings: e
+                .settings
+                .iter()
+                .map(|s| json!({ "key": s.key, "values": s.values, "default": s.default, "about": s.about }))
+                .collect(),
+            sides: game.info().sides,
+        });
+    }
+    Ok(Json(json!({ "games": games, "levels": [1, 2, 3, 4, 5, 6, 7, 8] })))
+}
+
+fn challenge_json(c: &ChallengeRow) -> Value {
+    json!({
+        "id": c.id,
+        "creator": c.creator.name,
+        "target": c.target.as_ref().map(|t| t.name.clone()),
+        "spec": c.spec,
+        "color": c.color,
+        "created_at": c.created_at,
+    })
+}
+
+fn game_summary(g: &GameRow, me: Option<&str>) -> Value {
+    let name = |i: usize| match (&g.users[i], g.levels[i]) {
+        (Some(u), _) => u.name.clone(),
+        (None, Some(l)) => format!("Engine level {l}"),
+        (None, None) => "?".into(),
+    };
+    let my_turn = match (me, g.turn.as_deref()) {
+        (Some(me), Some("first")) => g.users[0].as_ref().is_some_and(|u| u.id == me),
+        (Some(me), Some("second")) => g.users[1].as_ref().is_some_and(|u| u.id == me),
+        _ => false,
+    };
+    json!({
+        "id": g.id,
+        "spec": g.spec,
+        "game": g.game,
+        "players": [name(0), name(1)],
+        "status": g.status,
+        "turn": g.turn,
+        "my_turn": my_turn,
+        "winner": g.winner,
+        "termination": g.termination,
+        "version": g.version,
+        "updated_at": g.updated_at,
+    })
+}
+
+/// The lobby as the asker may see it: visitors get the number of players online, signed-in users their names.
+pub(crate) async fn lobby(State(state): State<AppState>, MaybeUser(user): MaybeUser) -> ApiResult<Json<Value>> {
+    let me = user.as_ref().map(|u| u.id.as_str());
+    let challenges = state.db.open_challenges(me).await?;
+    let mut body = json!({
+        "online_count": state.lobby.count(),
+        "challenges": challenges.iter().map(|c| {
+            let mut j = challenge_json(c);
+            j["mine"] = json!(me == Some(c.creator.id.as_str()));
+            j["to_me"] = json!(c.target.as_ref().is_some_and(|t| Some(t.id.as_str()) == me));
+            j
+        }).collect::<Vec<_>>(),
+    });
+    if let Some(u) = &user {
+        body["online"] = json!(state.lobby.names());
+        let active = state.db.games_of(&u.id, "active", 50).await?;
+        let finished = state.db.games_of(&u.id, "finished", 10).await?;
+        body["games"] = json!(active.iter().map(|g| game_summary(g, me)).collect::<Vec<_>>());
+        body["finished"] = json!(finished.iter().map(|g| game_summary(g, me)).collect::<Vec<_>>());
+    }
+    Ok(Json(body))
+}
+
+/// A game spec from a client: parsed and built by the registry, and written back in canonical form.
+fn check_spec(state: &AppState, spec: &str) -> ApiResult<(String, String)> {
+    if spec.len() > 200 {
+        return Err(ApiError::bad_request("bad-spec", "a game spec has at most 200 characters"));
+    }
+    let parsed: GameSpec = spec.parse().map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))?;
+    let game = state
+        .registry
+        .build(&parsed)
+        .map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))?;
+    Ok((game.spec().to_string(), game.info().name))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Color {
+    First,
+    Second,
+    Random,
+}
+
+impl Color {
+    fn as_str(&self) -> &'static str {
+        match self {
+            Color::First => "first",
+            Color::Second => "second",
+            Color::Random => "random",
+        }
+    }
+
+    /// Whether the chooser plays first, drawing lots for `random`.
+    fn chooser_first(text: &str) -> bool {
+        match text {
+            "first" => true,
+            "second" => false,
+            _ => rand::rng().random_bool(0.5),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct NewChallenge {
+    spec: String,
+    color: Color,
+    /// A player's name for a direct challenge; none for an open one.
+    opponent: Option<String>,
+}
+
+pub(crate) async fn create_challenge(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Json(c): Json<NewChallenge>,
+) -> ApiResult<Json<Value>> {
+    let (spec, _) = check_spec(&state, &c.spec)?;
+    let target = match c.opponent.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
+        None => None,
+        Some(name) => {
+            let u = if name.len() > 20 { None } else { state.db.user_named(name).await? };
+            let u = u.ok_or_else(|| ApiError::bad_request("no-such-player", "no player has that name"))?;
+            if u.id == me.id {
+                return Err(ApiError::bad_request("self-challenge", "you cannot challenge yourself"));
+            }
+            Some(u)
+        }
+    };
+    let row = ChallengeRow {
+        id: ids::short(8),
+        creator: me,
+        target,
+        spec,
+        color: c.color.as_str().to_owned(),
+        status: "open".into(),
+        game_id: None,
+        created_at: now_ms(),
+    };
+    state.db.create_challenge(&row).await?;
+    state.lobby.changed();
+    Ok(Json(challenge_json(&row)))
+}
+
+fn new_game(spec: String, game: String, users: [Option<User>; 2], levels: [Option<u8>; 2]) -> GameRow {
+    let now = now_ms();
+    GameRow {
+        id: ids::short(8),
+        spec,
+        game,
+        users,
+        levels,
+        status: "active".into(),
+        turn: Some("first".into()),
+        winner: None,
+        termination: None,
+        version: 0,
+        created_at: now,
+        updated_at: now,
+    }
+}
+
+pub(crate) async fn accept_challenge(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let c = state
+        .db
+        .challenge(&id)
+        .await?
+        .filter(|c| c.status == "open")
+        .ok_or_else(|| ApiError::not_found("open challenge"))?;
+    if c.creator.id == me.id {
+        return Err(ApiError::bad_request("own-challenge", "you cannot accept your own challenge"));
+    }
+    if c.target.as_ref().is_some_and(|t| t.id != me.id) {
+        return Err(ApiError::forbidden("this challenge is for another player"));
+    }
+    let (spec, name) = check_spec(&state, &c.spec)?;
+    let creator_first = Color::chooser_first(&c.color);
+    let users = if creator_first {
+        [Some(c.creator.clone()), Some(me.clone())]
+    } else {
+        [Some(me.clone()), Some(c.creator.clone())]
+    };
+    let game = new_game(spec, name, users, [None, None]);
+    if !state.db.accept_challenge(&c.id, &game).await? {
+        return Err(ApiError::conflict("taken", "the challenge is no longer open"));
+    }
+    state.lobby.started(&game.id, &[&c.creator.id, &me.id]);
+    Ok(Json(json!({ "game": game.id })))
+}
+
+pub(crate) async fn decline_challenge(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let c = state
+        .db
+        .challenge(&id)
+        .await?
+        .filter(|c| c.status == "open")
+        .ok_or_else(|| ApiError::not_found("open challenge"))?;
+    let status = if c.creator.id == me.id {
+        "cancelled"
+    } else if c.target.as_ref().is_some_and(|t| t.id == me.id) {
+        "declined"
+    } else {
+        return Err(ApiError::forbidden("only its creator or the challenged player can close a challenge"));
+    };
+    if !state.db.close_challenge(&c.id, status).await? {
+        return Err(ApiError::conflict("taken", "the challenge is no longer open"));
+    }
+    state.lobby.changed();
+    Ok(Json(json!({ "status": status })))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct NewComputerGame {
+    spec: String,
+    level: u8,
+    color: Color,
+}
+
+pub(crate) async fn play_computer(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Json(c): Json<NewComputerGame>,
+) -> ApiResult<Json<Value>> {
+    let (spec, name) = check_spec(&state, &c.spec)?;
+    if !(1..=8).contains(&c.level) {
+        return Err(ApiError::bad_request("bad-level", "levels are 1 to 8"));
+    }
+    let me_first = Color::chooser_first(c.color.as_str());
+    let (users, levels) = if me_first {
+        ([Some(me), None], [None, Some(c.level)])
+    } else {
+        ([None, Some(me)], [Some(c.level), None])
+    };
+    let game = new_game(spec, name, users, levels);
+    state.db.create_game(&game).await?;
+    if let Err(e) = state.hub.wake(&game.id).await {
+        tracing::error!("game {}: {e:?}", game.id);
+    }
+    Ok(Json(json!({ "game": game.id })))
+}
+
+pub(crate) async fn game_state(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    if id.len() > 16 {
+        return Err(ApiError::not_found("game"));
+    }
+    match state.hub.state(&id).await {
+        Ok(s) => Ok(Json(json!(&*s))),
+        Err(LiveError::NotFound) => Err(ApiError::not_found("game")),
+        Err(_) => Err(ApiError::internal()),
+    }
+}

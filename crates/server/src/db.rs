@@ -1,0 +1,498 @@
+//! The database: one schema and one set of queries for SQLite and PostgreSQL, through sqlx's `Any` driver.
+//!
+//! Queries use `$1` placeholders, which both backends read. Every write that a player waits for is committed
+//! before the player hears of it.
+
+use std::{
+    path::Path,
+    str::FromStr,
+    time::{Duration, SystemTime, UNIX_EPOCH},
+};
+
+use sqlx::{
+    AnyPool, AssertSqlSafe, Row,
+    any::{AnyPoolOptions, AnyRow},
+    sqlite::SqliteConnectOptions,
+};
+use thiserror::Error;
+
+/// A database failure. Its text goes to the log, never to a client.
+#[derive(Debug, Error)]
+pub enum DbError {
+    #[error("database: {0}")]
+    Sqlx(#[from] sqlx::Error),
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("cannot create the data directory {path}: {source}")]
+    Dir { path: String, source: std::io::Error },
+    #[error("unsupported database address {0:?}: use sqlite://FILE or postgres://...")]
+    Url(String),
+}
+
+/// Milliseconds since the Unix epoch.
+#[must_use]
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// A pool of connections with the schema migrated.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+/// Which database runs underneath.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A user as the other parts of the server see one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct User {
+    pub id: String,
+    pub name: String,
+}
+
+/// A row of `games`, with the players' names.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    pub id: String,
+    pub spec: String,
+    pub game: String,
+    pub users: [Option<User>; 2],
+    pub levels: [Option<u8>; 2],
+    pub status: String,
+    pub turn: Option<String>,
+    pub winner: Option<String>,
+    pub termination: Option<String>,
+    pub version: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A row of `actions`: one move or one decision of a player.
+#[derive(Clone, Debug)]
+pub struct ActionRow {
+    pub seq: i64,
+    pub side: String,
+    pub kind: String,
+    pub body: String,
+}
+
+/// What an action changes in its game's row.
+#[derive(Clone, Debug)]
+pub struct GameUpdate<'a> {
+    pub status: &'a str,
+    pub turn: Option<&'a str>,
+    pub winner: Option<&'a str>,
+    pub termination: Option<&'a str>,
+}
+
+/// A row of `challenges`, with names.
+#[derive(Clone, Debug)]
+pub struct ChallengeRow {
+    pub id: String,
+    pub creator: User,
+    pub target: Option<User>,
+    pub spec: String,
+    pub color: String,
+    pub status: String,
+    pub game_id: Option<String>,
+    pub created_at: i64,
+}
+
+const GAME_COLUMNS: &str = "g.id, g.spec, g.game, g.first_user, u1.name AS first_name, g.second_user, \
+     u2.name AS second_name, g.first_level, g.second_level, g.status, g.turn, g.winner, g.termination, g.version, \
+     g.created_at, g.updated_at FROM games g LEFT JOIN users u1 ON u1.id = g.first_user \
+     LEFT JOIN users u2 ON u2.id = g.second_user";
+
+const CHALLENGE_COLUMNS: &str = "c.id, c.creator, u1.name AS creator_name, c.target, u2.name AS target_name, \
+     c.spec, c.color, c.status, c.game_id, c.created_at FROM challenges c JOIN users u1 ON u1.id = c.creator \
+     LEFT JOIN users u2 ON u2.id = c.target";
+
+fn user_of(row: &AnyRow, id: &str, name: &str) -> Result<Option<User>, sqlx::Error> {
+    let id: Option<String> = row.try_get(id)?;
+    let name: Option<String> = row.try_get(name)?;
+    Ok(id.zip(name).map(|(id, name)| User { id, name }))
+}
+
+fn level_of(row: &AnyRow, col: &str) -> Result<Option<u8>, sqlx::Error> {
+    let level: Option<i64> = row.try_get(col)?;
+    Ok(level.and_then(|l| u8::try_from(l).ok()))
+}
+
+fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: row.try_get("id")?,
+        spec: row.try_get("spec")?,
+        game: row.try_get("game")?,
+        users: [
+            user_of(row, "first_user", "first_name")?,
+            user_of(row, "second_user", "second_name")?,
+        ],
+        levels: [level_of(row, "first_level")?, level_of(row, "second_level")?],
+        status: row.try_get("status")?,
+        turn: row.try_get("turn")?,
+        winner: row.try_get("winner")?,
+        termination: row.try_get("termination")?,
+        version: row.try_get("version")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+fn challenge_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
+    Ok(ChallengeRow {
+        id: row.try_get("id")?,
+        creator: User {
+            id: row.try_get("creator")?,
+            name: row.try_get("creator_name")?,
+        },
+        target: user_of(row, "target", "target_name")?,
+        spec: row.try_get("spec")?,
+        color: row.try_get("color")?,
+        status: row.try_get("status")?,
+        game_id: row.try_get("game_id")?,
+        created_at: row.try_get("created_at")?,
+    })
+}
+
+/// Whether an error is a unique-constraint violation (a name already taken).
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
+impl Db {
+    /// Connects to `url` (`sqlite://FILE`, `sqlite::memory:` or `postgres://...`) and runs the migrations.
+    ///
+    /// A SQLite file's directory is created if missing. SQLite runs in WAL mode through `connections`
+    /// connections (one serializes all writes, which is what SQLite does anyway, without lock waits).
+    pub async fn connect(url: &str, connections: u32) -> Result<Db, DbError> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            return Err(DbError::Url(url.to_owned()));
+        };
+        if backend == Backend::Sqlite && !url.contains(":memory:") {
+            let options = SqliteConnectOptions::from_str(url)?;
+            if let Some(dir) = options.get_filename().parent().filter(|d| !d.as_os_str().is_empty()) {
+                create_dir(dir)?;
+            }
+        }
+        let url = if backend == Backend::Sqlite && !url.contains('?') && !url.contains(":memory:") {
+            format!("{url}?mode=rwc")
+        } else {
+            url.to_owned()
+        };
+        let mut options = AnyPoolOptions::new().max_connections(connections.max(1));
+        if backend == Backend::Sqlite {
+            // A memory database lives as long as its one connection: never let it close.
+            options = options
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
+                .after_connect(|conn, _| {
+                    Box::pin(async move {
+                        sqlx::raw_sql(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+                        )
+                        .execute(conn)
+                        .await?;
+                        Ok(())
+                    })
+                });
+        } else {
+            options = options.acquire_timeout(Duration::from_secs(10));
+        }
+        let pool = options.connect(&url).await?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Db { pool, backend })
+    }
+
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Creates a user. Returns `false` if the name (in any case) is taken.
+    pub async fn create_user(&self, user: &User, hash: &str) -> Result<bool, DbError> {
+        let r = sqlx::query(
+            "INSERT INTO users (id, name, name_key, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&user.id)
+        .bind(&user.name)
+        .bind(user.name.to_lowercase())
+        .bind(hash)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await;
+        match r {
+            Ok(_) => Ok(true),
+            Err(e) if is_unique_violation(&e) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The user of that name (in any case) with the password hash.
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<(User, String)>, DbError> {
+        let row = sqlx::query("SELECT id, name, password_hash FROM users WHERE name_key = $1")
+            .bind(name.to_lowercase())
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            Ok((
+                User {
+                    id: r.try_get("id")?,
+                    name: r.try_get("name")?,
+                },
+                r.try_get("password_hash")?,
+            ))
+        })
+        .transpose()
+    }
+
+    pub async fn create_session(&self, token: &str, user_id: &str, expires_at: i64) -> Result<(), DbError> {
+        sqlx::query("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+            .bind(token)
+            .bind(user_id)
+            .bind(now_ms())
+            .bind(expires_at)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The user of a session that has not expired.
+    pub async fn session_user(&self, token: &str) -> Result<Option<User>, DbError> {
+        let row = sqlx::query(
+            "SELECT u.id, u.name FROM sessions s JOIN users u ON u.id = s.user_id \
+             WHERE s.id = $1 AND s.expires_at > $2",
+        )
+        .bind(token)
+        .bind(now_ms())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(User {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+            })
+        })
+        .transpose()
+    }
+
+    pub async fn delete_session(&self, token: &str) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM sessions WHERE id = $1")
+            .bind(token)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Inserts a new game with version 0.
+    pub async fn create_game(&self, g: &GameRow) -> Result<(), DbError> {
+        insert_game(&self.pool, g).await
+    }
+
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, DbError> {
+        let row = sqlx::query(AssertSqlSafe(format!("SELECT {GAME_COLUMNS} WHERE g.id = $1")))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(game_row).transpose()?)
+    }
+
+    /// The games of a user in a status (`active` or `finished`), the latest first.
+    pub async fn games_of(&self, user_id: &str, status: &str, limit: i64) -> Result<Vec<GameRow>, DbError> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {GAME_COLUMNS} WHERE (g.first_user = $1 OR g.second_user = $1) AND g.status = $2 \
+             ORDER BY g.updated_at DESC LIMIT $3"
+        )))
+        .bind(user_id)
+        .bind(status)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    /// A game's actions in order.
+    pub async fn actions(&self, game_id: &str) -> Result<Vec<ActionRow>, DbError> {
+        let rows = sqlx::query("SELECT seq, side, kind, body FROM actions WHERE game_id = $1 ORDER BY seq")
+            .bind(game_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ActionRow {
+                    seq: r.try_get("seq")?,
+                    side: r.try_get("side")?,
+                    kind: r.try_get("kind")?,
+                    body: r.try_get("body")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Appends action number `action.seq` (the game's new version) and updates the game, in one transaction.
+    /// Fails if another writer got there first (the primary key forbids two actions with one number).
+    pub async fn append_action(
+        &self,
+        game_id: &str,
+        action: &ActionRow,
+        update: &GameUpdate<'_>,
+    ) -> Result<(), DbError> {
+        let now = now_ms();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO actions (game_id, seq, side, kind, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(game_id)
+        .bind(action.seq)
+        .bind(&action.side)
+        .bind(&action.kind)
+        .bind(&action.body)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE games SET version = $1, status = $2, winner = $3, termination = $4, updated_at = $5, \
+             turn = $7 WHERE id = $6",
+        )
+        .bind(action.seq)
+        .bind(update.status)
+        .bind(update.winner)
+        .bind(update.termination)
+        .bind(now)
+        .bind(game_id)
+        .bind(update.turn)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn create_challenge(&self, c: &ChallengeRow) -> Result<(), DbError> {
+        sqlx::query(
+            "INSERT INTO challenges (id, creator, target, spec, color, status, game_id, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&c.id)
+        .bind(&c.creator.id)
+        .bind(c.target.as_ref().map(|t| t.id.clone()))
+        .bind(&c.spec)
+        .bind(&c.color)
+        .bind(&c.status)
+        .bind(c.game_id.clone())
+        .bind(c.created_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, DbError> {
+        let row = sqlx::query(AssertSqlSafe(format!("SELECT {CHALLENGE_COLUMNS} WHERE c.id = $1")))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(challenge_row).transpose()?)
+    }
+
+    /// The open challenges a user may see: open to all, or from or to them. Visitors see the public ones.
+    pub async fn open_challenges(&self, user_id: Option<&str>) -> Result<Vec<ChallengeRow>, DbError> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {CHALLENGE_COLUMNS} WHERE c.status = 'open' AND \
+             (c.target IS NULL OR c.creator = $1 OR c.target = $1) ORDER BY c.created_at DESC LIMIT 200"
+        )))
+        .bind(user_id.unwrap_or(""))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(challenge_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Closes an open challenge with a new status. Returns `false` if it was no longer open.
+    pub async fn close_challenge(&self, id: &str, status: &str) -> Result<bool, DbError> {
+        let r = sqlx::query("UPDATE challenges SET status = $1 WHERE id = $2 AND status = 'open'")
+            .bind(status)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// Accepts an open challenge and creates its game, in one transaction. Returns `false` if the challenge
+    /// was no longer open (someone else accepted it, or its creator cancelled it).
+    pub async fn accept_challenge(&self, id: &str, game: &GameRow) -> Result<bool, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let r = sqlx::query("UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2 AND status = 'open'")
+            .bind(&game.id)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        if r.rows_affected() != 1 {
+            return Ok(false);
+        }
+        insert_game(&mut *tx, game).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Active games with an engine on one side: at start the server wakes them so that engines to move move.
+    pub async fn active_engine_games(&self) -> Result<Vec<String>, DbError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'active' AND (first_level IS NOT NULL OR second_level IS NOT NULL)",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>()?)
+    }
+
+    /// A user by exact name in any case.
+    pub async fn user_named(&self, name: &str) -> Result<Option<User>, DbError> {
+        Ok(self.user_by_name(name).await?.map(|(u, _)| u))
+    }
+}
+
+async fn insert_game<'e, E>(executor: E, g: &GameRow) -> Result<(), DbError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "INSERT INTO games (id, spec, game, first_user, second_user, first_level, second_level, status, turn, \
+         winner, termination, version, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+    )
+    .bind(&g.id)
+    .bind(&g.spec)
+    .bind(&g.game)
+    .bind(g.users[0].as_ref().map(|u| u.id.clone()))
+    .bind(g.users[1].as_ref().map(|u| u.id.clone()))
+    .bind(g.levels[0].map(i64::from))
+    .bind(g.levels[1].map(i64::from))
+    .bind(&g.status)
+    .bind(g.turn.clone())
+    .bind(g.winner.clone())
+    .bind(g.termination.clone())
+    .bind(g.version)
+    .bind(g.created_at)
+    .bind(g.updated_at)
+    .execute(executor)
+    .await?;
+    Ok(())
+}
+
+fn create_dir(dir: &Path) -> Result<(), DbError> {
+    std::fs::create_dir_all(dir).map_err(|source| DbError::Dir {
+        path: dir.display().to_string(),
+        source,
+    })
+}

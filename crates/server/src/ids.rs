@@ -1,0 +1,22 @@
+//! Random identifiers. Game and challenge ids are short and readable in a URL; session tokens are long and secret.
+//! Both come from `rand`'s thread generator, a CSPRNG seeded by the operating system.
+
+use rand::RngExt;
+
+const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/// `len` characters from a 56-letter alphabet without look-alikes (0/O, 1/l/I).
+#[must_use]
+pub(crate) fn short(len: usize) -> String {
+    let mut rng = rand::rng();
+    (0..len)
+        .map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())]))
+        .collect()
+}
+
+/// A session token: 256 random bits in hex.
+#[must_use]
+pub(crate) fn token() -> String {
+    let bytes: [u8; 32] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

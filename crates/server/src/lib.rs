@@ -1,0 +1,175 @@
+//! gridplay's web platform: accounts, the lobby, and live play of every registered game in the browser, against
+//! people or the engine. It runs on embedded SQLite by default and on PostgreSQL when asked.
+//!
+//! The server knows the rules only through `gridplay-core`'s interface: it asks the rules library for the board
+//! view, with the legal moves, and the browser draws what it is sent.
+
+mod api;
+mod assets;
+mod auth;
+pub mod config;
+pub mod db;
+pub mod engines;
+mod error;
+mod ids;
+pub mod live;
+pub mod lobby;
+mod ws;
+
+use std::{net::SocketAddr, num::NonZeroU32, ops::Deref, sync::Arc, time::Duration};
+
+use axum::{
+    Router,
+    extract::{DefaultBodyLimit, Request},
+    http::{HeaderValue, Method, header},
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use governor::{DefaultKeyedRateLimiter, Quota};
+use gridplay_core::Registry;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+pub use crate::{config::Config, db::Db};
+use crate::{engines::EnginePool, error::ApiError, live::GameHub, lobby::Lobby};
+
+/// Everything the handlers share.
+#[derive(Clone, Debug)]
+pub struct AppState(Arc<Shared>);
+
+#[derive(Debug)]
+pub struct Shared {
+    pub db: Db,
+    pub registry: &'static Registry,
+    pub hub: GameHub,
+    pub lobby: Lobby,
+    pub config: Config,
+    auth_limiter: DefaultKeyedRateLimiter<std::net::IpAddr>,
+}
+
+impl Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Db(#[from] db::DbError),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen { addr: SocketAddr, source: std::io::Error },
+    #[error("server: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl AppState {
+    /// Connects the database (running the migrations) and builds the shared state.
+    pub async fn new(config: Config) -> Result<AppState, ServeError> {
+        let connections = config.db_connections.unwrap_or(if config.database.starts_with("sqlite:") { 1 } else { 8 });
+        let db = Db::connect(&config.database, connections).await?;
+        let registry = gridplay_games::registry();
+        let lobby = Lobby::default();
+        let hub = GameHub::new(db.clone(), registry, EnginePool::new(config.engine_threads), lobby.clone());
+        let per_minute = NonZeroU32::new(config.auth_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
+        Ok(AppState(Arc::new(Shared {
+            db,
+            registry,
+            hub,
+            lobby,
+            auth_limiter: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
+            config,
+        })))
+    }
+}
+
+/// Refuses a state-changing request whose `Origin` is another site's (with SameSite cookies, this closes CSRF).
+async fn check_origin(req: Request, next: Next) -> Response {
+    if req.method() != Method::GET && req.method() != Method::HEAD && !ws::same_origin(req.headers()) {
+        return ApiError::forbidden("cross-origin request refused").into_response();
+    }
+    next.run(req).await
+}
+
+/// The whole application.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/me", get(auth::me))
+        .route("/signup", post(auth::signup))
+        .route("/signin", post(auth::signin))
+        .route("/signout", post(auth::signout))
+        .route("/catalog", get(api::catalog))
+        .route("/lobby", get(api::lobby))
+        .route("/challenges", post(api::create_challenge))
+        .route("/challenges/{id}/accept", post(api::accept_challenge))
+        .route("/challenges/{id}/decline", post(api::decline_challenge))
+        .route("/computer", post(api::play_computer))
+        .route("/games/{id}", get(api::game_state))
+        .fallback(|| async { ApiError::not_found("API route") });
+    Router::new()
+        .nest("/api", api)
+        .route("/ws", get(ws::upgrade))
+        .route("/", get(assets::page))
+        .route("/game/{id}", get(assets::page))
+        .route("/assets/{*path}", get(assets::asset))
+        .fallback(|| async { ApiError::not_found("page") })
+        .layer(middleware::from_fn(check_origin))
+        .layer(DefaultBodyLimit::max(16 * 1024))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'",
+            ),
+        ))
+        .with_state(state)
+}
+
+/// A running server.
+#[derive(Debug)]
+pub struct Running {
+    pub addr: SocketAddr,
+    pub state: AppState,
+    shutdown: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<Result<(), std::io::Error>>,
+}
+
+impl Running {
+    /// Stops accepting, lets open requests finish, and waits.
+    pub async fn stop(self) {
+        let _ = self.shutdown.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.task).await;
+    }
+}
+
+/// Starts the server on `config.addr` (port 0 picks a free port) and returns once it listens.
+pub async fn start(config: Config) -> Result<Running, ServeError> {
+    let addr = config.addr;
+    let state = AppState::new(config).await?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Listen { addr, source })?;
+    let addr = listener.local_addr()?;
+    state.hub.wake_engine_games().await;
+    let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    let (shutdown, signal) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = signal.await;
+            })
+            .await
+    });
+    tracing::info!("gridplay listens on http://{addr}");
+    Ok(Running {
+        addr,
+        state,
+        shutdown,
+        task,
+    })
+}

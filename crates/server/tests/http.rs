@@ -1,0 +1,247 @@
+//! The HTTP API, in process (no socket): accounts, the lobby, challenges, games against the engine, and the
+//! guards (Origin, body size, rate limits, errors). Each test runs on SQLite and, when configured, PostgreSQL.
+
+mod support;
+
+use axum::{
+    Router,
+    body::Body,
+    http::{Request, StatusCode, header},
+};
+use gridplay_server::{AppState, router};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+struct App {
+    router: Router,
+}
+
+impl App {
+    async fn new(url: &str, auth_per_minute: u32) -> App {
+        let mut config = support::config(url);
+        config.auth_per_minute = auth_per_minute;
+        let state = AppState::new(config).await.expect("state");
+        App { router: router(state) }
+    }
+
+    async fn call(&self, method: &str, path: &str, cookie: Option<&str>, body: Option<Value>) -> (StatusCode, Value, Option<String>) {
+        let mut req = Request::builder().method(method).uri(path).header(header::HOST, "localhost");
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        let body = match body {
+            Some(b) => {
+                req = req.header(header::CONTENT_TYPE, "application/json");
+                Body::from(b.to_string())
+            }
+            None => Body::empty(),
+        };
+        let res = self.router.clone().oneshot(req.body(body).expect("request")).await.expect("response");
+        let status = res.status();
+        let cookie = res
+            .headers()
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find(|v| v.starts_with("gp_session="))
+            .map(|v| v.split(';').next().unwrap_or_default().to_owned());
+        let bytes = res.into_body().collect().await.expect("body").to_bytes();
+        let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (status, json, cookie)
+    }
+
+    async fn signup(&self, name: &str) -> String {
+        let (s, j, c) = self
+            .call("POST", "/api/signup", None, Some(json!({"name": name, "password": "correct horse"})))
+            .await;
+        assert_eq!(s, StatusCode::OK, "{j}");
+        c.expect("cookie")
+    }
+}
+
+async fn each_backend(tag: &str, f: impl AsyncFn(&str)) {
+    for (url, pg) in support::databases(tag).await {
+        f(&url).await;
+        support::drop_database(pg).await;
+    }
+}
+
+#[tokio::test]
+async fn accounts_sign_up_in_and_out() {
+    each_backend("accounts", async |url| {
+        let app = App::new(url, 1000).await;
+        let (s, me, _) = app.call("GET", "/api/me", None, None).await;
+        assert_eq!((s, &me["user"]), (StatusCode::OK, &Value::Null));
+        let cookie = app.signup("Alice").await;
+        let (_, me, _) = app.call("GET", "/api/me", Some(&cookie), None).await;
+        assert_eq!(me["user"]["name"], "Alice");
+        // Names are unique without regard to case.
+        let (s, j, _) = app
+            .call("POST", "/api/signup", None, Some(json!({"name": "alice", "password": "another one"})))
+            .await;
+        assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("name-taken")));
+        for (name, why) in [("al", "3 to 20"), ("bad name", "only the letters"), ("_alice", "starts with"), ("a".repeat(21).as_str(), "3 to 20")] {
+            let (s, j, _) = app.call("POST", "/api/signup", None, Some(json!({"name": name, "password": "long enough"}))).await;
+            assert_eq!(s, StatusCode::BAD_REQUEST, "{name}");
+            assert!(j["error"]["message"].as_str().unwrap().contains(why), "{name}: {j}");
+        }
+        let (s, j, _) = app.call("POST", "/api/signup", None, Some(json!({"name": "bob", "password": "short"}))).await;
+        assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad-password")));
+        // Sign in: a wrong password and an unknown name get the same answer.
+        let (s, j, _) = app.call("POST", "/api/signin", None, Some(json!({"name": "alice", "password": "wrong password"}))).await;
+        assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::UNAUTHORIZED, Some("bad-credentials")));
+        let (s2, j2, _) = app.call("POST", "/api/signin", None, Some(json!({"name": "nobody", "password": "wrong password"}))).await;
+        assert_eq!((s2, &j2), (s, &j));
+        let (s, _, second) = app.call("POST", "/api/signin", None, Some(json!({"name": "ALICE", "password": "correct horse"}))).await;
+        assert_eq!(s, StatusCode::OK);
+        let second = second.expect("cookie");
+        assert_ne!(second, cookie);
+        // Signing out ends that session only.
+        let (s, _, _) = app.call("POST", "/api/signout", Some(&second), Some(json!({}))).await;
+        assert_eq!(s, StatusCode::OK);
+        let (_, me, _) = app.call("GET", "/api/me", Some(&second), None).await;
+        assert_eq!(me["user"], Value::Null);
+        let (_, me, _) = app.call("GET", "/api/me", Some(&cookie), None).await;
+        assert_eq!(me["user"]["name"], "Alice");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn challenges_make_games_once() {
+    each_backend("challenges", async |url| {
+        let app = App::new(url, 1000).await;
+        let (alice, bob, carol) = (app.signup("alice").await, app.signup("bob").await, app.signup("carol").await);
+        // A bad spec is refused with the rules library's reason.
+        let (s, j, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "cornered:size=99", "color": "first"}))).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST);
+        assert!(j["error"]["message"].as_str().unwrap().contains("size"), "{j}");
+        let (s, j, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "chess", "color": "first"}))).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{j}");
+        // Visitors cannot challenge.
+        let (s, _, _) = app.call("POST", "/api/challenges", None, Some(json!({"spec": "reversi", "color": "first"}))).await;
+        assert_eq!(s, StatusCode::UNAUTHORIZED);
+        let (s, c, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "checkers", "color": "second"}))).await;
+        assert_eq!(s, StatusCode::OK, "{c}");
+        let id = c["id"].as_str().unwrap().to_owned();
+        // Everyone sees an open challenge, visitors included; visitors see only the number online.
+        let (_, lobby, _) = app.call("GET", "/api/lobby", None, None).await;
+        assert_eq!(lobby["challenges"][0]["id"], id.as_str());
+        assert!(lobby.get("online").is_none() && lobby.get("online_count").is_some());
+        let (s, _, _) = app.call("POST", &format!("/api/challenges/{id}/accept"), Some(&alice), Some(json!({}))).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "one cannot accept one's own challenge");
+        let (s, g, _) = app.call("POST", &format!("/api/challenges/{id}/accept"), Some(&bob), Some(json!({}))).await;
+        assert_eq!(s, StatusCode::OK, "{g}");
+        let game = g["game"].as_str().unwrap().to_owned();
+        let (s, _, _) = app.call("POST", &format!("/api/challenges/{id}/accept"), Some(&carol), Some(json!({}))).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "a challenge makes one game");
+        // Alice chose the second side: Bob moves first.
+        let (s, st, _) = app.call("GET", &format!("/api/games/{game}"), None, None).await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(st["players"][0]["name"], "bob");
+        assert_eq!(st["players"][1]["name"], "alice");
+        assert_eq!(st["version"], 0);
+        assert_eq!(st["view"]["moves"].as_array().unwrap().len(), 7, "checkers has 7 first moves");
+        let (_, lobby, _) = app.call("GET", "/api/lobby", Some(&bob), None).await;
+        assert_eq!(lobby["games"][0]["id"], game.as_str());
+        assert_eq!(lobby["games"][0]["my_turn"], true);
+        let (_, lobby, _) = app.call("GET", "/api/lobby", Some(&alice), None).await;
+        assert_eq!(lobby["games"][0]["my_turn"], false);
+        // A direct challenge: only its target may accept or decline; its creator may cancel.
+        let (_, c, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "ywf", "color": "random", "opponent": "BOB"}))).await;
+        let direct = c["id"].as_str().unwrap().to_owned();
+        assert_eq!(c["target"], "bob");
+        let (_, lobby, _) = app.call("GET", "/api/lobby", Some(&carol), None).await;
+        assert!(lobby["challenges"].as_array().unwrap().iter().all(|c| c["id"] != direct.as_str()), "carol does not see it");
+        let (s, _, _) = app.call("POST", &format!("/api/challenges/{direct}/accept"), Some(&carol), Some(json!({}))).await;
+        assert_eq!(s, StatusCode::FORBIDDEN);
+        let (s, j, _) = app.call("POST", &format!("/api/challenges/{direct}/decline"), Some(&bob), Some(json!({}))).await;
+        assert_eq!((s, j["status"].as_str()), (StatusCode::OK, Some("declined")));
+        let (s, _, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "ywf", "color": "first", "opponent": "nobody"}))).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST);
+        let (s, _, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "ywf", "color": "first", "opponent": "alice"}))).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_engine_moves_first_when_it_has_the_first_side() {
+    each_backend("computer", async |url| {
+        let app = App::new(url, 1000).await;
+        let alice = app.signup("alice").await;
+        let (s, j, _) = app.call("POST", "/api/computer", Some(&alice), Some(json!({"spec": "reversi", "level": 9, "color": "first"}))).await;
+        assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad-level")));
+        let (s, j, _) = app.call("POST", "/api/computer", Some(&alice), Some(json!({"spec": "reversi", "level": 2, "color": "second"}))).await;
+        assert_eq!(s, StatusCode::OK, "{j}");
+        let game = j["game"].as_str().unwrap().to_owned();
+        let mut version = 0;
+        for _ in 0..100 {
+            let (_, st, _) = app.call("GET", &format!("/api/games/{game}"), None, None).await;
+            version = st["version"].as_u64().unwrap();
+            if version > 0 {
+                assert_eq!(st["players"][0]["level"], 2);
+                assert_eq!(st["view"]["turn"], "second");
+                assert_eq!(st["moves"].as_array().unwrap().len(), 1);
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(version, 1, "the engine played the first move");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn guards_refuse_cross_origin_large_and_repeated_requests() {
+    let app = App::new("sqlite::memory:", 3).await;
+    let cookie = app.signup("alice").await;
+    // A POST from another site's page is refused.
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/challenges")
+        .header(header::HOST, "localhost")
+        .header(header::ORIGIN, "http://evil.example")
+        .header(header::COOKIE, &cookie)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(r#"{"spec":"reversi","color":"first"}"#))
+        .unwrap();
+    let res = app.router.clone().oneshot(req).await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    // Bodies are bounded.
+    let big = json!({"spec": "x".repeat(40_000), "color": "first"});
+    let (s, _, _) = app.call("POST", "/api/challenges", Some(&cookie), Some(big)).await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+    // Malformed JSON gets a client error, not a crash.
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/signin")
+        .header(header::HOST, "localhost")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from("{not json"))
+        .unwrap();
+    let res = app.router.clone().oneshot(req).await.unwrap();
+    assert!(res.status().is_client_error(), "{}", res.status());
+    // Sign-in attempts are limited per address: the quota is 3 a minute and sign-up used one.
+    let mut statuses = Vec::new();
+    for _ in 0..3 {
+        let (s, _, _) = app.call("POST", "/api/signin", None, Some(json!({"name": "alice", "password": "nope nope"}))).await;
+        statuses.push(s);
+    }
+    assert_eq!(statuses, [StatusCode::UNAUTHORIZED, StatusCode::UNAUTHORIZED, StatusCode::TOO_MANY_REQUESTS]);
+    // Unknown routes get JSON errors; pages and assets are served.
+    let (s, j, _) = app.call("GET", "/api/nothing", None, None).await;
+    assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::NOT_FOUND, Some("not-found")));
+    let (s, _, _) = app.call("GET", "/api/games/unknown1", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    for path in ["/", "/game/abc", "/assets/app.js", "/assets/board.js", "/assets/style.css"] {
+        let res = app
+            .router
+            .clone()
+            .oneshot(Request::builder().uri(path).header(header::HOST, "localhost").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+    }
+}

@@ -1,0 +1,177 @@
+//! Shared by the server's tests: databases for both backends, a tiny HTTP client and a WebSocket client.
+#![allow(dead_code, unreachable_pub)]
+
+use std::{net::SocketAddr, time::Duration};
+
+use futures_util::{SinkExt, StreamExt};
+use gridplay_server::Config;
+use serde_json::Value;
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::TcpStream,
+};
+use tokio_tungstenite::{
+    MaybeTlsStream, WebSocketStream, connect_async,
+    tungstenite::{Message, client::IntoClientRequest, http::HeaderValue},
+};
+
+/// The database addresses to test: SQLite always, and a fresh PostgreSQL database when
+/// `GRIDPLAY_TEST_POSTGRES` names a server (scripts/test sets it; the test fails if it cannot connect).
+pub async fn databases(tag: &str) -> Vec<(String, Option<String>)> {
+    let dir = std::env::temp_dir().join(format!("gridplay-test-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut urls = vec![(format!("sqlite://{}/db.sqlite", dir.display()), None)];
+    if let Ok(admin) = std::env::var("GRIDPLAY_TEST_POSTGRES") {
+        let name = format!("gridplay_{}_{tag}", std::process::id()).to_lowercase();
+        let mut conn = sqlx_pg(&admin).await;
+        exec(&mut conn, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+        exec(&mut conn, &format!("CREATE DATABASE {name}")).await;
+        let base = admin.rsplit_once('/').map_or(admin.as_str(), |(b, _)| b).to_owned();
+        urls.push((format!("{base}/{name}"), Some(name)));
+    }
+    urls
+}
+
+async fn sqlx_pg(url: &str) -> sqlx::AnyConnection {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    sqlx::AnyConnection::connect(url)
+        .await
+        .unwrap_or_else(|e| panic!("GRIDPLAY_TEST_POSTGRES={url} is set but cannot connect: {e}"))
+}
+
+async fn exec(conn: &mut sqlx::AnyConnection, sql: &str) {
+    use sqlx::Executor;
+    conn.execute(sqlx::AssertSqlSafe(sql.to_owned())).await.expect(sql);
+}
+
+/// Drops a PostgreSQL test database made by [`databases`].
+pub async fn drop_database(name: Option<String>) {
+    if let (Some(name), Ok(admin)) = (name, std::env::var("GRIDPLAY_TEST_POSTGRES")) {
+        let mut conn = sqlx_pg(&admin).await;
+        exec(&mut conn, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+    }
+}
+
+pub fn config(database: &str) -> Config {
+    Config {
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        database: database.to_owned(),
+        auth_per_minute: 1000,
+        ws_per_second: 1000,
+        ws_burst: 1000,
+        ..Config::default()
+    }
+}
+
+/// An HTTP/1.1 response: status, headers (lower-case names) and body.
+#[derive(Debug)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Response {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    /// The session cookie the response sets, as `name=value`.
+    pub fn cookie(&self) -> Option<String> {
+        self.headers
+            .iter()
+            .find(|(k, v)| k == "set-cookie" && v.starts_with("gp_session="))
+            .map(|(_, v)| v.split(';').next().unwrap_or_default().to_owned())
+    }
+}
+
+/// Sends one request over a fresh connection.
+pub async fn http(addr: SocketAddr, method: &str, path: &str, cookie: Option<&str>, body: Option<&str>) -> Response {
+    let mut s = TcpStream::connect(addr).await.expect("connect");
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if let Some(c) = cookie {
+        req.push_str(&format!("Cookie: {c}\r\n"));
+    }
+    if let Some(b) = body {
+        req.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", b.len()));
+    }
+    req.push_str("\r\n");
+    req.push_str(body.unwrap_or(""));
+    s.write_all(req.as_bytes()).await.expect("write");
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.expect("read");
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a response");
+    let mut lines = head.lines();
+    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|c| c.parse().ok()).expect("status");
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_lowercase(), v.trim().to_owned()))
+        .collect();
+    let chunked = headers.iter().any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+    let body = if chunked { dechunk(body) } else { body.to_owned() };
+    Response { status, headers, body }
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = &rest[n + 2..];
+    }
+    out
+}
+
+/// Signs up and returns the session cookie.
+pub async fn signup(addr: SocketAddr, name: &str) -> String {
+    let r = http(addr, "POST", "/api/signup", None, Some(&format!(r#"{{"name":"{name}","password":"password-{name}"}}"#))).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.cookie().expect("a session cookie")
+}
+
+pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Opens the WebSocket with a cookie (or none) and reads the hello.
+pub async fn socket(addr: SocketAddr, cookie: Option<&str>) -> Socket {
+    let mut req = format!("ws://{addr}/ws").into_client_request().expect("request");
+    if let Some(c) = cookie {
+        req.headers_mut().insert("cookie", HeaderValue::from_str(c).expect("cookie"));
+    }
+    let (mut ws, _) = connect_async(req).await.expect("websocket");
+    let hello = recv(&mut ws).await;
+    assert_eq!(hello["t"], "hello");
+    ws
+}
+
+pub async fn send(ws: &mut Socket, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.expect("send");
+}
+
+/// The next JSON message, within 10 seconds.
+pub async fn recv(ws: &mut Socket) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message within 10 s")
+            .expect("the socket is open")
+            .expect("a frame");
+        if let Message::Text(t) = msg {
+            return serde_json::from_str(&t).expect("JSON");
+        }
+    }
+}
+
+/// Reads messages until one of type `t` (skipping others); returns it.
+pub async fn recv_until(ws: &mut Socket, t: &str) -> Value {
+    loop {
+        let m = recv(ws).await;
+        if m["t"] == t {
+            return m;
+        }
+    }
+}

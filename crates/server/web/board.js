@@ -1,0 +1,253 @@
+// The board: draws a position as SVG from the server's board view. It knows no rules: which cells to mark,
+// which pieces may be dragged and what a click means are decided by the game page from the server's legal moves.
+
+const NS = 'http://www.w3.org/2000/svg';
+
+function s(tag, attrs = {}, ...children) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, String(v));
+  for (const c of children) if (c) e.append(c);
+  return e;
+}
+
+// How each game's board looks (colours only: the squares and pieces come from the view).
+const LOOKS = {
+  reversi: { light: '#2e7d4f', dark: '#2e7d4f', line: '#1b4d31', coords: '#cfe8d8' },
+  cornered: { light: '#e9cf97', dark: '#e9cf97', line: '#7a5a2a', coords: '#5a4320' },
+  ywf: { light: '#efe3c8', dark: '#efe3c8', line: '#8c7a58', coords: '#5d5038' },
+  checkers: { light: '#f0dcb4', dark: '#9b6b43', line: null, coords: '#3b2a1a' },
+  tactics: { light: '#a6d47c', dark: '#98c96d', line: 'rgba(0,0,0,.08)', coords: '#2f4a1e' },
+};
+
+const NEUTRAL = '#9b9b9b';
+
+/** A unit sprite drawn by the project: a body in the owner's colour and a class emblem. */
+function sprite(kind, color) {
+  const g = s('g');
+  const dark = color === 'white' || color === '#fff' ? '#333' : '#fff';
+  g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.42, fill: color, stroke: '#222', 'stroke-width': 0.04 }));
+  if (kind === 'warrior') {
+    // A sword over a shield.
+    g.append(s('path', { d: 'M0.32 0.3 h0.36 v0.2 q0 0.18 -0.18 0.26 q-0.18 -0.08 -0.18 -0.26 z', fill: 'none', stroke: dark, 'stroke-width': 0.045 }));
+    g.append(s('path', { d: 'M0.5 0.2 v0.48 M0.42 0.34 h0.16', stroke: dark, 'stroke-width': 0.05, 'stroke-linecap': 'round' }));
+  } else if (kind === 'archer') {
+    // A drawn bow with its arrow.
+    g.append(s('path', { d: 'M0.36 0.2 q0.34 0.3 0 0.6', fill: 'none', stroke: dark, 'stroke-width': 0.05 }));
+    g.append(s('path', { d: 'M0.36 0.2 L0.36 0.8', stroke: dark, 'stroke-width': 0.02 }));
+    g.append(s('path', { d: 'M0.3 0.5 H0.76 M0.68 0.44 L0.76 0.5 L0.68 0.56', fill: 'none', stroke: dark, 'stroke-width': 0.04, 'stroke-linecap': 'round' }));
+  } else if (kind === 'healer') {
+    // A cross.
+    g.append(s('path', { d: 'M0.43 0.25 h0.14 v0.18 h0.18 v0.14 h-0.18 v0.18 h-0.14 v-0.18 h-0.18 v-0.14 h0.18 z', fill: dark }));
+  }
+  return g;
+}
+
+function crown(color) {
+  return s('path', { d: 'M0.33 0.58 L0.3 0.4 L0.41 0.48 L0.5 0.36 L0.59 0.48 L0.7 0.4 L0.67 0.58 Z', fill: color, stroke: '#222', 'stroke-width': 0.02 });
+}
+
+/** Draws one piece in a unit square. */
+function pieceNode(p, sides) {
+  const color = p.owner ? sides[p.owner === 'first' ? 0 : 1].color : NEUTRAL;
+  const g = s('g', { class: 'piece' + (p.ghost ? ' ghost' : '') });
+  const edge = color === 'black' ? '#555' : '#222';
+  switch (p.kind) {
+    case 'warrior': case 'archer': case 'healer':
+      g.append(sprite(p.kind, color));
+      break;
+    case 'man': case 'king':
+      g.append(s('circle', { cx: 0.5, cy: 0.53, r: 0.38, fill: '#222', opacity: 0.35 }));
+      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.38, fill: color, stroke: edge, 'stroke-width': 0.035 }));
+      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.26, fill: 'none', stroke: edge, 'stroke-width': 0.025, opacity: 0.6 }));
+      if (p.kind === 'king') g.append(crown('#f2c230'));
+      break;
+    case 'occupied':
+      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.3, fill: color, stroke: edge, 'stroke-width': 0.03 }));
+      break;
+    case 'futsu':
+      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.4, fill: color, stroke: '#444', 'stroke-width': 0.035 }));
+      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.14, fill: '#ddd' }));
+      break;
+    default: // disc, placed, warui, yoi and any other: a disc in the owner's colour
+      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.42, fill: color, stroke: edge, 'stroke-width': 0.035 }));
+  }
+  if (p.label && (p.kind === 'warrior' || p.kind === 'archer' || p.kind === 'healer')) {
+    g.append(s('rect', { x: 0.56, y: 0.62, width: 0.4, height: 0.32, rx: 0.08, fill: '#222', opacity: 0.85 }));
+    const t = s('text', { x: 0.76, y: 0.86, 'text-anchor': 'middle', class: 'hp' });
+    t.textContent = p.label;
+    g.append(t);
+    if (p.ghost) g.setAttribute('class', 'piece used');
+  }
+  return g;
+}
+
+export class Board {
+  /**
+   * @param {HTMLElement} container
+   * @param {{onCell: (i:number)=>void, onDrop: (from:number, to:number)=>void}} handlers
+   */
+  constructor(container, handlers) {
+    this.container = container;
+    this.handlers = handlers;
+    this.prev = null;
+    this.drag = null;
+  }
+
+  /** Where cell i is drawn, in squares from the top-left. */
+  xy(i) {
+    const { width: w, height: hgt } = this.view;
+    let x = i % w, y = Math.floor(i / w);
+    if (this.rotate) { x = w - 1 - x; y = hgt - 1 - y; }
+    return [x, y];
+  }
+
+  cellAt(evt) {
+    const pt = this.svg.createSVGPoint();
+    pt.x = evt.clientX; pt.y = evt.clientY;
+    const p = pt.matrixTransform(this.layer.getScreenCTM().inverse());
+    const { width: w, height: hgt } = this.view;
+    let x = Math.floor(p.x), y = Math.floor(p.y);
+    if (x < 0 || y < 0 || x >= w || y >= hgt) return null;
+    if (this.rotate) { x = w - 1 - x; y = hgt - 1 - y; }
+    return y * w + x;
+  }
+
+  /**
+   * Draws the state.
+   * marks: {legal:Set, last:Set, reach:Set, targets:Map(cell->'target'|'heal'), selected:number|null,
+   *         path:number[], hoverTint:boolean, draggable:Set, movedFrom:number|null, movedTo:number|null,
+   *         pieceOverride: Map(cell -> piece|null)}
+   */
+  render(state, rotate, marks) {
+    const view = state.view;
+    this.view = view; this.rotate = rotate; this.marks = marks; this.sides = state.sides;
+    const { width: w, height: hgt } = view;
+    const look = LOOKS[state.game] || LOOKS.ywf;
+    const m = 0.45; // margin for coordinates
+    const svg = s('svg', { viewBox: `${-m} ${-m} ${w + 2 * m} ${hgt + 2 * m}`, role: 'img', 'aria-label': `${state.title} board` });
+    const layer = s('g');
+    svg.append(s('rect', { x: -m, y: -m, width: w + 2 * m, height: hgt + 2 * m, fill: look.light, rx: 0.2 }));
+    const cells = view.cells.map((c, i) => (marks.pieceOverride && marks.pieceOverride.has(i) ? { ...c, piece: marks.pieceOverride.get(i) } : c));
+    for (let i = 0; i < cells.length; i++) {
+      const [x, y] = this.xy(i);
+      const dark = state.game === 'checkers' ? cells[i].label != null : (x + y) % 2 === 1;
+      const g = s('g', { transform: `translate(${x} ${y})`, 'data-cell': i });
+      g.append(s('rect', { width: 1, height: 1, fill: dark ? look.dark : look.light, stroke: look.line || 'none', 'stroke-width': look.line ? 0.02 : 0 }));
+      if (marks.last && marks.last.has(i)) g.append(s('rect', { width: 1, height: 1, class: 'tint-last' }));
+      if (marks.reach && marks.reach.has(i)) g.append(s('rect', { width: 1, height: 1, class: 'tint-reach' }));
+      if (marks.hoverTint && marks.legal && marks.legal.has(i)) g.append(s('rect', { width: 1, height: 1, class: 'tint-legal' }));
+      if (cells[i].label) {
+        const t = s('text', { x: 0.06, y: 0.26, class: 'label' });
+        t.textContent = cells[i].label;
+        g.append(t);
+      }
+      if (cells[i].piece) {
+        const p = pieceNode(cells[i].piece, state.sides);
+        const before = this.prev && this.prev[i] && this.prev[i].piece;
+        const now = cells[i].piece;
+        if (this.prev && (!before || before.owner !== now.owner || before.kind !== now.kind) && i !== marks.movedTo) p.classList.add('pop');
+        if (i === marks.movedTo) p.dataset.moved = '1';
+        g.append(p);
+      }
+      if (marks.legal && marks.legal.has(i) && !marks.hoverTint) g.append(s('circle', { cx: 0.5, cy: 0.5, r: cells[i].piece ? 0.46 : 0.14, class: 'cell-hint', fill: cells[i].piece ? 'none' : undefined, stroke: cells[i].piece ? 'rgba(20,20,20,.35)' : undefined, 'stroke-width': cells[i].piece ? 0.06 : undefined }));
+      if (marks.targets && marks.targets.has(i)) g.append(s('rect', { x: 0.05, y: 0.05, width: 0.9, height: 0.9, rx: 0.12, class: marks.targets.get(i) === 'heal' ? 'tint-heal' : 'tint-target' }));
+      if (marks.selected === i) g.append(s('rect', { x: 0.04, y: 0.04, width: 0.92, height: 0.92, rx: 0.1, class: 'tint-sel' }));
+      layer.append(g);
+    }
+    if (marks.path && marks.path.length > 1) {
+      const pts = marks.path.map((i) => this.xy(i).map((v) => v + 0.5).join(',')).join(' ');
+      layer.append(s('polyline', { points: pts, class: 'path-line' }));
+    }
+    // Coordinates on the margins.
+    for (let x = 0; x < w; x++) {
+      const file = view.files[this.rotate ? w - 1 - x : x];
+      const t = s('text', { x: x + 0.5, y: hgt + 0.33, 'text-anchor': 'middle', class: 'coord', fill: look.coords });
+      t.textContent = file;
+      layer.append(t);
+    }
+    for (let y = 0; y < hgt; y++) {
+      const rank = view.ranks[this.rotate ? hgt - 1 - y : y];
+      const t = s('text', { x: -0.22, y: y + 0.6, 'text-anchor': 'middle', class: 'coord', fill: look.coords });
+      t.textContent = rank;
+      layer.append(t);
+    }
+    svg.append(layer);
+    this.svg = svg; this.layer = layer;
+    this.container.replaceChildren(svg);
+    this.prev = cells;
+    this.bind();
+    this.animateMove(marks.movedFrom, marks.movedTo);
+  }
+
+  animateMove(from, to) {
+    if (from == null || to == null || from === to) return;
+    const node = this.layer.querySelector(`[data-cell="${to}"] .piece`);
+    if (!node || !node.animate) return;
+    const [fx, fy] = this.xy(from), [tx, ty] = this.xy(to);
+    node.animate([{ transform: `translate(${fx - tx}px, ${fy - ty}px)` }, { transform: 'translate(0, 0)' }], { duration: 220, easing: 'ease-out' });
+  }
+
+  bind() {
+    const svg = this.svg;
+    svg.addEventListener('pointerdown', (e) => {
+      const i = this.cellAt(e);
+      if (i == null) return;
+      if (this.marks.draggable && this.marks.draggable.has(i)) {
+        const node = this.layer.querySelector(`[data-cell="${i}"] .piece`);
+        if (node) {
+          e.preventDefault();
+          svg.setPointerCapture(e.pointerId);
+          const [x, y] = this.xy(i);
+          const ghost = node.cloneNode(true);
+          ghost.setAttribute('pointer-events', 'none');
+          ghost.setAttribute('transform', `translate(${x} ${y})`);
+          this.layer.append(ghost);
+          node.style.opacity = '0.3';
+          this.drag = { from: i, ghost, node, moved: false, x0: e.clientX, y0: e.clientY };
+          return;
+        }
+      }
+      this.pendingClick = i;
+    });
+    svg.addEventListener('pointermove', (e) => {
+      if (this.drag) {
+        if (Math.abs(e.clientX - this.drag.x0) + Math.abs(e.clientY - this.drag.y0) > 4) this.drag.moved = true;
+        const pt = svg.createSVGPoint(); pt.x = e.clientX; pt.y = e.clientY;
+        const p = pt.matrixTransform(this.layer.getScreenCTM().inverse());
+        this.drag.ghost.setAttribute('transform', `translate(${p.x - 0.5} ${p.y - 0.5})`);
+        return;
+      }
+      if (this.marks.hoverTint) this.hover(this.cellAt(e));
+    });
+    svg.addEventListener('pointerleave', () => { if (this.marks.hoverTint) this.hover(null); });
+    const end = (e) => {
+      if (this.drag) {
+        const d = this.drag;
+        this.drag = null;
+        d.ghost.remove();
+        d.node.style.opacity = '';
+        const to = this.cellAt(e);
+        if (d.moved && to != null && to !== d.from) this.handlers.onDrop(d.from, to);
+        else this.handlers.onCell(d.from);
+        return;
+      }
+      const i = this.cellAt(e);
+      if (i != null && i === this.pendingClick) this.handlers.onCell(i);
+      this.pendingClick = null;
+    };
+    svg.addEventListener('pointerup', end);
+    svg.addEventListener('pointercancel', () => {
+      if (this.drag) { this.drag.ghost.remove(); this.drag.node.style.opacity = ''; this.drag = null; }
+    });
+  }
+
+  /** Cornered Reversi's cursor: green over a legal cross, red over any other. */
+  hover(i) {
+    if (this.hoverNode) { this.hoverNode.remove(); this.hoverNode = null; }
+    if (i == null || !this.marks.legal || this.marks.legal.size === 0) return;
+    const [x, y] = this.xy(i);
+    const ok = this.marks.legal.has(i);
+    this.hoverNode = s('rect', { x, y, width: 1, height: 1, class: ok ? 'tint-legal' : 'tint-bad', 'pointer-events': 'none', 'data-hover': ok ? 'legal' : 'bad' });
+    this.layer.append(this.hoverNode);
+  }
+}

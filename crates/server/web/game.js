@@ -1,0 +1,269 @@
+// The game page: the board, the players, the score and the actions. What may be played comes only from the
+// server's list of legal moves (state.view.moves); this page decides how a player enters one of them.
+
+import { Board } from './board.js';
+import { h, toast, confirmDialog } from './util.js';
+
+const SIDES = ['first', 'second'];
+const idx = (side) => (side === 'first' ? 0 : 1);
+const final = (m) => (m.path.length ? m.path[m.path.length - 1] : m.from);
+const prefix = (path, entered) => entered.every((c, k) => path[k] === c);
+const KIND_LABEL = { pass: 'Pass', 'end-turn': 'End turn', move: 'Move only', attack: 'Attack', shoot: 'Shoot', heal: 'Heal', cleave: 'Cleave', place: 'Place', change: 'Change' };
+
+export function gamePage(main, id, ctx) {
+  const { live, me } = ctx;
+  let state = null;
+  let busy = false;
+  let connected = true;
+  // How the player is entering a move.
+  let sel = null; // the selected piece's cell
+  let entered = []; // landings entered so far (stepwise games)
+  let dest = null; // chosen destination (unit games)
+  let mode = null; // placement kind when a cell has several (YWF's place and change)
+  let lastRendered = -1;
+
+  const boardBox = h('div', { class: 'board-wrap', id: 'board' });
+  const panel = h('aside', { class: 'card' });
+  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox), panel));
+  const board = new Board(boardBox, { onCell, onDrop });
+
+  const mySide = () => {
+    if (!state || !me) return null;
+    const i = state.players.findIndex((p) => p.id === me.id);
+    return i < 0 ? null : SIDES[i];
+  };
+  const myTurn = () => state && !state.over && state.view.turn && state.view.turn === mySide();
+  const moves = () => (myTurn() && !busy ? state.view.moves : []);
+  const stepwise = () => state.game === 'checkers';
+
+  function reset() { sel = null; entered = []; dest = null; }
+
+  function name(i) {
+    const p = state.players[i];
+    if (p.name) return p.name;
+    if (p.level) return `Engine · level ${p.level}`;
+    return '?';
+  }
+
+  async function send(m) {
+    busy = true;
+    render();
+    try {
+      await live.act({ t: 'move', game: id, move: m.text, v: state.version });
+      reset();
+    } catch (e) {
+      toast(e.message || 'the move was refused');
+      if (e.code === 'stale') reset();
+    } finally {
+      busy = false;
+      render();
+    }
+  }
+
+  async function act(msg, question) {
+    if (question && !(await confirmDialog(question, 'Yes'))) return;
+    try {
+      await live.act({ ...msg, game: id });
+    } catch (e) {
+      toast(e.message || 'refused');
+    }
+  }
+
+  function onCell(i) {
+    const ms = moves();
+    if (!ms.length) {
+      if (state && !state.over && mySide() && !myTurn()) toast('It is not your turn.');
+      return;
+    }
+    const place = ms.filter((m) => m.from == null && m.path.length === 1);
+    if (place.length) {
+      const here = place.filter((m) => m.path[0] === i);
+      const kinds = [...new Set(place.map((m) => m.kind))];
+      const want = here.filter((m) => kinds.length === 1 || m.kind === (mode || kinds[0]));
+      if (want.length === 1) return send(want[0]);
+      if (here.length) return toast(`Choose ${KIND_LABEL[here[0].kind] || here[0].kind} to play here.`);
+      if (!ms.some((m) => m.from != null)) return toast('You cannot play there.');
+    }
+    const piece = ms.filter((m) => m.from != null);
+    const froms = new Set(piece.map((m) => m.from));
+    if (stepwise()) {
+      if (sel == null || (entered.length === 0 && froms.has(i) && i !== sel)) {
+        if (froms.has(i)) { sel = i; entered = []; render(); } else toast('Choose one of your pieces that can move.');
+        return;
+      }
+      if (i === sel && entered.length === 0) { reset(); render(); return; }
+      const cands = piece.filter((m) => m.from === sel && m.path.length > entered.length && prefix(m.path, entered) && m.path[entered.length] === i);
+      if (!cands.length) return toast('That is not a legal landing square.');
+      entered = [...entered, i];
+      const exact = piece.filter((m) => m.from === sel && m.path.length === entered.length && prefix(m.path, entered));
+      const longer = piece.filter((m) => m.from === sel && m.path.length > entered.length && prefix(m.path, entered));
+      if (exact.length === 1 && !longer.length) return send(exact[0]);
+      render();
+      return;
+    }
+    // Unit games: choose a unit, then where it goes, then what it does there.
+    if (dest == null) {
+      if (froms.has(i) && i !== sel) { sel = i; render(); return; }
+      if (sel == null) return toast('Choose one of your units that has not acted.');
+      const dests = new Set(piece.filter((m) => m.from === sel).map(final));
+      if (dests.has(i)) {
+        dest = i;
+        const here = piece.filter((m) => m.from === sel && final(m) === dest);
+        if (here.length === 1 && here[0].target == null) return send(here[0]);
+        render();
+        return;
+      }
+      if (i === sel) { reset(); render(); return; }
+      return toast('The unit cannot reach that square.');
+    }
+    const here = piece.filter((m) => m.from === sel && final(m) === dest && m.target === i);
+    if (here.length === 1) return send(here[0]);
+    if (here.length > 1) return toast('Choose the action with the buttons.');
+    if (i === dest) return;
+    toast('Choose a marked target, an action button, or Undo.');
+  }
+
+  function onDrop(from, to) {
+    if (stepwise()) {
+      const at = entered.length ? entered[entered.length - 1] : sel;
+      if (sel == null || (entered.length === 0 && from !== sel)) { sel = from; entered = []; }
+      else if (from !== at) return;
+      onCell(to);
+      return;
+    }
+    if (dest == null) {
+      sel = from;
+      onCell(to);
+    }
+  }
+
+  function marks() {
+    const ms = moves();
+    const m = { legal: new Set(), reach: new Set(), targets: new Map(), selected: null, path: [], draggable: new Set(), last: new Set(), hoverTint: state.game === 'cornered' };
+    const lm = state.last_move;
+    if (lm) {
+      if (lm.from != null) m.last.add(lm.from);
+      for (const c of lm.path) m.last.add(c);
+      if (lm.target != null) m.last.add(lm.target);
+      m.movedFrom = lm.from; m.movedTo = lm.from != null ? final(lm) : null;
+    }
+    if (lastRendered === state.version) { m.movedFrom = null; m.movedTo = null; }
+    const place = ms.filter((mv) => mv.from == null && mv.path.length === 1);
+    const kinds = [...new Set(place.map((mv) => mv.kind))];
+    for (const mv of place) if (kinds.length === 1 || mv.kind === (mode || kinds[0])) m.legal.add(mv.path[0]);
+    const piece = ms.filter((mv) => mv.from != null);
+    for (const mv of piece) m.draggable.add(mv.from);
+    if (sel != null) {
+      m.selected = sel;
+      if (stepwise()) {
+        for (const mv of piece) if (mv.from === sel && mv.path.length > entered.length && prefix(mv.path, entered)) m.legal.add(mv.path[entered.length]);
+        m.path = [sel, ...entered];
+        if (entered.length) {
+          const at = entered[entered.length - 1];
+          m.pieceOverride = new Map([[sel, null], [at, state.view.cells[sel].piece]]);
+          m.draggable = new Set([at]);
+          m.selected = at;
+        }
+      } else if (dest == null) {
+        for (const mv of piece) if (mv.from === sel) m.reach.add(final(mv));
+      } else {
+        const here = piece.filter((mv) => mv.from === sel && final(mv) === dest);
+        for (const mv of here) if (mv.target != null) m.targets.set(mv.target, mv.kind === 'heal' ? 'heal' : 'target');
+        const walk = here[0] ? [sel, ...here[0].path] : [sel];
+        m.path = walk;
+        if (dest !== sel) m.pieceOverride = new Map([[sel, null], [dest, state.view.cells[sel].piece]]);
+        m.selected = dest;
+        m.draggable = new Set();
+      }
+    }
+    return m;
+  }
+
+  function render() {
+    if (!state) return;
+    const side = mySide();
+    const rotate = side ? state.rotate[idx(side)] : false;
+    board.render(state, rotate, marks());
+    lastRendered = state.version;
+    document.title = (myTurn() ? '● Your turn · ' : '') + `${state.title} · gridplay`;
+    renderPanel();
+  }
+
+  function renderPanel() {
+    const side = mySide();
+    const score = state.view.score;
+    const turn = state.view.turn;
+    const players = h('div', { class: 'players' }, [0, 1].map((i) => h('div', { class: 'player' + (turn === SIDES[i] ? ' turn' : ''), 'data-side': SIDES[i] },
+      h('span', { class: 'swatch', style: `background:${state.sides[i].color}` }),
+      h('span', {}, h('strong', {}, state.sides[i].name), ' ', name(i), side === SIDES[i] ? ' (you)' : ''),
+      h('span', { class: 'score', 'data-score': SIDES[i] }, i === 0 ? score.first : score.second))));
+    let status;
+    if (state.over) status = state.over.text;
+    else if (myTurn()) status = busy ? 'Sending…' : 'Your turn';
+    else if (turn && state.players[idx(turn)].level && !state.players[idx(turn)].name) status = 'The engine is thinking…';
+    else status = turn ? `${state.sides[idx(turn)].name} to move` : '';
+    const children = [h('h1', {}, state.title), h('p', { class: 'muted' }, state.spec), players, h('p', { class: 'status', id: 'status' }, status)];
+    if (!connected) children.push(h('p', { class: 'connection' }, 'Connection lost: reconnecting…'));
+    if (state.view.info.length) children.push(h('dl', { class: 'info' }, state.view.info.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])));
+    if (state.over) {
+      children.push(h('div', { class: 'banner', id: 'game-over' }, h('strong', {}, state.over.text), h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
+    }
+    const actions = h('div', { class: 'actions' });
+    const ms = moves();
+    const place = ms.filter((m) => m.from == null && m.path.length === 1);
+    const kinds = [...new Set(place.map((m) => m.kind))];
+    if (kinds.length > 1) {
+      for (const k of kinds) {
+        const on = (mode || kinds[0]) === k;
+        actions.append(h('button', { class: on ? '' : 'secondary', 'aria-pressed': on, onclick: () => { mode = k; render(); } }, KIND_LABEL[k] || k));
+      }
+    }
+    for (const m of ms.filter((mv) => mv.from == null && mv.path.length === 0)) {
+      actions.append(h('button', { onclick: () => send(m), 'data-move': m.text }, KIND_LABEL[m.kind] || m.text));
+    }
+    if (stepwise() && sel != null) {
+      const exact = ms.filter((m) => m.from === sel && m.path.length === entered.length && prefix(m.path, entered));
+      actions.append(h('button', { class: 'secondary', disabled: entered.length === 0, onclick: () => { entered = entered.slice(0, -1); render(); } }, 'Back up'));
+      actions.append(h('button', { disabled: exact.length !== 1, onclick: () => send(exact[0]) }, 'Submit'));
+    }
+    if (!stepwise() && dest != null) {
+      const here = ms.filter((m) => m.from === sel && final(m) === dest);
+      for (const m of here) {
+        const where = m.target != null ? ' ' + state.view.files[m.target % state.view.width] + state.view.ranks[Math.floor(m.target / state.view.width)] : '';
+        actions.append(h('button', { onclick: () => send(m), 'data-move': m.text }, (KIND_LABEL[m.kind] || m.kind) + where));
+      }
+      actions.append(h('button', { class: 'secondary', onclick: () => { dest = null; render(); } }, 'Undo'));
+    }
+    if (side && !state.over) {
+      const vsEngine = state.players.some((p) => p.level && !p.name);
+      if (state.draw_offer && state.draw_offer !== side) {
+        actions.append(h('button', { onclick: () => act({ t: 'draw', answer: 'accept' }) }, 'Accept draw'));
+        actions.append(h('button', { class: 'secondary', onclick: () => act({ t: 'draw', answer: 'decline' }) }, 'Decline draw'));
+      } else if (!vsEngine) {
+        actions.append(h('button', { class: 'secondary', disabled: state.draw_offer === side, onclick: () => act({ t: 'draw', answer: 'offer' }) }, state.draw_offer === side ? 'Draw offered' : 'Offer draw'));
+      }
+      actions.append(h('button', { class: 'danger', id: 'resign', onclick: () => act({ t: 'resign' }, 'Resign this game?') }, 'Resign'));
+    }
+    children.push(actions);
+    const list = h('div', { class: 'moves', id: 'moves' });
+    state.moves.forEach((m, k) => list.append(h('span', { class: 'n' }, `${k + 1}.`), h('span', {}, m), h('span', {})));
+    children.push(h('h2', {}, 'Moves'), list);
+    panel.replaceChildren(...children);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  const off = live.on((msg) => {
+    if (msg.t === 'connection') { connected = msg.open; if (state) renderPanel(); return; }
+    if (msg.game !== id) return;
+    if (msg.t === 'sync' || msg.t === 'event') {
+      const changed = !state || msg.state.version !== state.version;
+      state = msg.state;
+      if (changed) { reset(); mode = null; }
+      render();
+    } else if (msg.t === 'error' && !msg.ack) {
+      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'Game unavailable'), h('p', {}, msg.message), h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
+    }
+  });
+  live.watch(id);
+  return () => { off(); live.unwatch(); document.title = 'gridplay'; };
+}

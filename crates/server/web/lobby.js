@@ -1,0 +1,145 @@
+// The lobby: sign in or up, who is online, challenges, your games, and games against the computer.
+// It fetches /api/lobby again whenever the server says something changed.
+
+import { h, api, toast, navigate } from './util.js';
+
+const COLORS = [['random', 'Random'], ['first', 'First player'], ['second', 'Second player']];
+
+function authForm(kind, ctx) {
+  const err = h('p', { class: 'error', role: 'alert' });
+  const name = h('input', { name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 20, pattern: '[A-Za-z0-9][A-Za-z0-9_\\-]*' });
+  const pass = h('input', { name: 'password', type: 'password', autocomplete: kind === 'signup' ? 'new-password' : 'current-password', required: true, minlength: kind === 'signup' ? 8 : 1 });
+  const form = h('form', { class: 'stack', id: kind, onsubmit: async (e) => {
+    e.preventDefault();
+    err.textContent = '';
+    try {
+      const r = await api('/' + kind, { name: name.value, password: pass.value });
+      ctx.setUser(r.user);
+    } catch (x) { err.textContent = x.message; }
+  } },
+  h('h2', {}, kind === 'signup' ? 'Create an account' : 'Sign in'),
+  h('label', {}, 'Name', name, kind === 'signup' ? h('small', {}, '3–20 letters, digits, _ or -') : null),
+  h('label', {}, 'Password', pass, kind === 'signup' ? h('small', {}, 'at least 8 characters') : null),
+  h('button', { type: 'submit' }, kind === 'signup' ? 'Sign up' : 'Sign in'), err);
+  return h('div', { class: 'card' }, form);
+}
+
+/** A game chooser with its settings; returns {node, spec()}. */
+function specPicker(catalog, prefix) {
+  const select = h('select', { name: 'game', id: prefix + '-game' }, catalog.games.map((g) => h('option', { value: g.name }, g.title)));
+  const settingsBox = h('div', { class: 'stack' });
+  let inputs = [];
+  const fill = () => {
+    const g = catalog.games.find((x) => x.name === select.value);
+    inputs = g.settings.map((s) => ({ key: s.key, input: h('input', { name: s.key, placeholder: s.default, id: `${prefix}-${s.key}` }), s }));
+    settingsBox.replaceChildren(h('p', { class: 'muted' }, g.about), ...inputs.map(({ input, s }) => h('label', {}, `${s.key} (${s.values})`, input, h('small', {}, s.about))));
+  };
+  select.addEventListener('change', fill);
+  fill();
+  const spec = () => {
+    const parts = inputs.filter((i) => i.input.value.trim()).map((i) => `${i.key}=${i.input.value.trim()}`);
+    return select.value + (parts.length ? ':' + parts.join(',') : '');
+  };
+  return { node: h('div', { class: 'stack' }, h('label', {}, 'Game', select), settingsBox), spec };
+}
+
+export function lobbyPage(main, ctx) {
+  const { live } = ctx;
+  let catalog = null;
+  let timer = null;
+  const opponent = h('input', { name: 'opponent', id: 'opponent', placeholder: 'anyone', maxlength: 20 });
+
+  async function load() {
+    let data;
+    try {
+      [data, catalog] = await Promise.all([api('/lobby'), catalog ? Promise.resolve(catalog) : api('/catalog')]);
+    } catch (e) {
+      main.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'error' }, e.message)));
+      return;
+    }
+    draw(data);
+  }
+
+  function draw(data) {
+    const me = ctx.me;
+    if (!me) {
+      main.replaceChildren(
+        h('h1', {}, 'Play grid board games'),
+        h('p', { class: 'muted', id: 'online-count' }, `${data.online_count} player${data.online_count === 1 ? '' : 's'} online. Sign in to see who, to challenge them, or to play the computer.`),
+        h('div', { class: 'grid' }, authForm('signin', ctx), authForm('signup', ctx)),
+        openList(data, false));
+      return;
+    }
+    const mine = data.games || [];
+    const games = h('div', { class: 'card', id: 'my-games' }, h('h2', {}, 'Your games'),
+      mine.length ? h('ul', { class: 'list' }, mine.map((g) => h('li', {},
+        h('a', { href: `/game/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`),
+        g.my_turn ? h('span', { class: 'badge' }, 'your turn') : h('span', { class: 'muted' }, 'waiting')))) : h('p', { class: 'muted' }, 'No game in progress.'));
+    const finished = data.finished || [];
+    const online = h('div', { class: 'card', id: 'online' }, h('h2', {}, `Online (${data.online.length})`),
+      h('ul', { class: 'list' }, data.online.map((n) => h('li', {}, h('span', {}, n), n === me.name ? h('span', { class: 'muted' }, 'you')
+        : h('button', { class: 'small secondary', onclick: () => { opponent.value = n; opponent.focus(); } }, 'Challenge')))));
+    const picker = specPicker(catalog, 'challenge');
+    const color = h('select', { name: 'color', id: 'challenge-color' }, COLORS.map(([v, t]) => h('option', { value: v }, t)));
+    const err = h('p', { class: 'error', role: 'alert' });
+    const create = h('form', { class: 'card stack', id: 'new-challenge', onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = '';
+      try {
+        await api('/challenges', { spec: picker.spec(), color: color.value, opponent: opponent.value.trim() || null });
+        toast('Challenge created: it waits in the lobby.');
+        opponent.value = '';
+        load();
+      } catch (x) { err.textContent = x.message; }
+    } }, h('h2', {}, 'New challenge'), picker.node, h('label', {}, 'You play', color), h('label', {}, 'Opponent', opponent, h('small', {}, 'a player’s name, or empty for an open challenge')), h('button', { type: 'submit' }, 'Create challenge'), err);
+    const aiPicker = specPicker(catalog, 'computer');
+    const level = h('select', { name: 'level', id: 'computer-level' }, catalog.levels.map((l) => h('option', { value: l, selected: l === 3 }, `Level ${l}`)));
+    const aiColor = h('select', { name: 'color', id: 'computer-color' }, COLORS.map(([v, t]) => h('option', { value: v }, t)));
+    const aiErr = h('p', { class: 'error', role: 'alert' });
+    const computer = h('form', { class: 'card stack', id: 'play-computer', onsubmit: async (e) => {
+      e.preventDefault();
+      aiErr.textContent = '';
+      try {
+        const r = await api('/computer', { spec: aiPicker.spec(), level: Number(level.value), color: aiColor.value });
+        navigate(`/game/${r.game}`);
+      } catch (x) { aiErr.textContent = x.message; }
+    } }, h('h2', {}, 'Play the computer'), aiPicker.node, h('label', {}, 'Level', level, h('small', {}, '1 is a beginner, 8 is full strength')), h('label', {}, 'You play', aiColor), h('button', { type: 'submit' }, 'Play'), aiErr);
+    const recent = h('div', { class: 'card' }, h('h2', {}, 'Recently finished'), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
+      h('a', { href: `/game/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`), h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : `${g.winner} won`)))) : h('p', { class: 'muted' }, 'None yet.'));
+    main.replaceChildren(h('div', { class: 'grid' }, games, openList(data, true), online), h('div', { class: 'grid', style: 'margin-top:1rem' }, create, computer, recent));
+  }
+
+  function openList(data, signedIn) {
+    const items = data.challenges.map((c) => {
+      const what = `${c.spec} · ${c.creator}${c.target ? ' → ' + c.target : ''} · creator plays ${c.color}`;
+      const buttons = [];
+      if (signedIn && c.mine) buttons.push(h('button', { class: 'small secondary', onclick: () => close(c.id) }, 'Cancel'));
+      if (signedIn && !c.mine) {
+        buttons.push(h('button', { class: 'small', 'data-accept': c.id, onclick: () => accept(c.id) }, 'Accept'));
+        if (c.to_me) buttons.push(h('button', { class: 'small secondary', onclick: () => close(c.id) }, 'Decline'));
+      }
+      return h('li', { 'data-challenge': c.id }, h('span', {}, what), h('span', {}, buttons));
+    });
+    return h('div', { class: 'card', id: 'challenges' }, h('h2', {}, 'Challenges'), items.length ? h('ul', { class: 'list' }, items) : h('p', { class: 'muted' }, 'No open challenge.'));
+  }
+
+  async function accept(cid) {
+    try {
+      const r = await api(`/challenges/${cid}/accept`, {});
+      navigate(`/game/${r.game}`);
+    } catch (e) { toast(e.message); load(); }
+  }
+
+  async function close(cid) {
+    try { await api(`/challenges/${cid}/decline`, {}); } catch (e) { toast(e.message); }
+    load();
+  }
+
+  const off = live.on((m) => {
+    if (m.t === 'lobby') { clearTimeout(timer); timer = setTimeout(load, 150); }
+    if (m.t === 'started' && ctx.me && m.users.includes(ctx.me.id)) navigate(`/game/${m.game}`);
+  });
+  live.watchLobby();
+  load();
+  return () => { off(); clearTimeout(timer); };
+}

@@ -1,0 +1,74 @@
+// Small helpers shared by the pages. Every text from the server or a user goes in with textContent, never as HTML.
+
+/** Creates an element: h('button', {class: 'x', onclick: f}, 'text', child...). */
+export function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+let toastTimer;
+/** Shows a short message at the bottom of the page. */
+export function toast(text) {
+  const t = document.getElementById('toast');
+  t.textContent = text;
+  t.classList.add('show');
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => t.classList.remove('show'), 3500);
+}
+
+/** Asks a yes/no question in a dialog; resolves to true for yes. */
+export function confirmDialog(text, yes = 'Yes') {
+  const d = document.getElementById('confirm');
+  document.getElementById('confirm-text').textContent = text;
+  document.getElementById('confirm-yes').textContent = yes;
+  return new Promise((resolve) => {
+    d.addEventListener('close', () => resolve(d.returnValue === 'yes'), { once: true });
+    d.returnValue = '';
+    d.showModal();
+  });
+}
+
+/** An error from the API, with the server's code and sentence. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Calls the JSON API. Rejects with ApiError carrying the server's message. */
+export async function api(path, body) {
+  const init = body === undefined
+    ? { credentials: 'same-origin' }
+    : { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  let res;
+  try {
+    res = await fetch('/api' + path, init);
+  } catch {
+    throw new ApiError(0, 'network', 'the server cannot be reached');
+  }
+  let data = null;
+  try { data = await res.json(); } catch { /* not JSON */ }
+  if (!res.ok) {
+    const e = data && data.error;
+    throw new ApiError(res.status, e ? e.code : 'http', e ? e.message : `the server answered ${res.status}`);
+  }
+  return data;
+}
+
+/** Goes to a page of the app without reloading. */
+export function navigate(path) {
+  history.pushState(null, '', path);
+  window.dispatchEvent(new Event('popstate'));
+}
