@@ -108,8 +108,6 @@ export function gamePage(main, id, ctx) {
       const dests = new Set(piece.filter((m) => m.from === sel).map(final));
       if (dests.has(i)) {
         dest = i;
-        const here = piece.filter((m) => m.from === sel && final(m) === dest);
-        if (here.length === 1 && here[0].target == null) return send(here[0]);
         render();
         return;
       }
@@ -119,7 +117,12 @@ export function gamePage(main, id, ctx) {
     const here = piece.filter((m) => m.from === sel && final(m) === dest && m.target === i);
     if (here.length === 1) return send(here[0]);
     if (here.length > 1) return toast('Choose the action with the buttons.');
-    if (i === dest) return;
+    if (i === dest) {
+      // A second click on the chosen square moves there without acting.
+      const stay = piece.find((m) => m.from === sel && final(m) === dest && m.target == null && m.kind === 'move');
+      if (stay) return send(stay);
+      return;
+    }
     toast('Choose a marked target, an action button, or Undo.');
   }
 
@@ -226,6 +229,9 @@ export function gamePage(main, id, ctx) {
       actions.append(h('button', { class: 'secondary', disabled: entered.length === 0, onclick: () => { entered = entered.slice(0, -1); render(); } }, 'Back up'));
       actions.append(h('button', { disabled: exact.length !== 1, onclick: () => send(exact[0]) }, 'Submit'));
     }
+    if (!stepwise() && sel != null && dest == null) {
+      actions.append(h('button', { class: 'secondary', onclick: () => { reset(); render(); } }, 'Deselect'));
+    }
     if (!stepwise() && dest != null) {
       const here = ms.filter((m) => m.from === sel && final(m) === dest);
       for (const m of here) {
@@ -264,6 +270,9 @@ export function gamePage(main, id, ctx) {
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'Game unavailable'), h('p', {}, msg.message), h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
     }
   });
+  const onKey = (e) => { if (e.key === 'Escape' && sel != null) { reset(); render(); } };
+  document.addEventListener('keydown', onKey);
   live.watch(id);
-  return () => { off(); live.unwatch(); document.title = 'gridplay'; };
+  return () => {
+    document.removeEventListener('keydown', onKey); off(); live.unwatch(); document.title = 'gridplay'; };
 }

@@ -7,9 +7,11 @@ export function h(tag, attrs = {}, ...children) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
     else if (k === 'dataset') Object.assign(e.dataset, v);
+    // Inline style attributes are forbidden by the page's CSP; CSSOM properties are not.
+    else if (k === 'style') e.style.cssText = v;
     else e.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === undefined || c === null || c === false) continue;
     e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }

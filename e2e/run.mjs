@@ -1,0 +1,315 @@
+// gridplay's end-to-end tests: a real server (SQLite in a temporary directory) and Debian's Chromium, headless,
+// driven by playwright-core. Screenshots of every page go to e2e/artifacts/.
+//
+//   node e2e/run.mjs            (GRIDPLAY_BIN names the gridplay binary; CHROMIUM the browser)
+
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = process.env.GRIDPLAY_BIN || join(here, '..', 'target', 'debug', 'gridplay');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ART = join(here, 'artifacts');
+rmSync(ART, { recursive: true, force: true });
+mkdirSync(ART, { recursive: true });
+
+const PORT = 20000 + Math.floor(Math.random() * 20000);
+const BASE = `http://127.0.0.1:${PORT}`;
+const dataDir = mkdtempSync(join(tmpdir(), 'gridplay-e2e-'));
+
+let server;
+function startServer() {
+  server = spawn(BIN, ['serve', '--addr', `127.0.0.1:${PORT}`, '--database', `sqlite://${dataDir}/gridplay.db`, '--auth-per-minute', '1000'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  return waitFor(async () => (await fetch(BASE + '/api/me')).ok, 20000, 'the server to listen');
+}
+async function stopServer() {
+  server.kill('SIGINT');
+  await new Promise((r) => server.once('exit', r));
+}
+
+async function waitFor(fn, ms, what) {
+  const end = Date.now() + ms;
+  for (;;) {
+    try { if (await fn()) return; } catch { /* not yet */ }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const results = [];
+async function test(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push([name, 'ok', Date.now() - t0]);
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    results.push([name, 'FAILED', Date.now() - t0]);
+    console.log(`FAIL ${name}\n${e.stack}`);
+  }
+}
+
+async function signUp(page, name) {
+  await page.goto(BASE + '/');
+  await page.fill('#signup input[name=name]', name);
+  await page.fill('#signup input[name=password]', `password-${name}`);
+  await page.click('#signup button[type=submit]');
+  await page.waitForSelector('#me');
+  assert.equal(await page.textContent('#me'), name);
+}
+
+/** The game's state as the server sends it. */
+async function state(page) {
+  return page.evaluate(async () => {
+    const id = location.pathname.split('/').pop();
+    return (await fetch(`/api/games/${id}`)).json();
+  });
+}
+
+async function cellCenter(page, i) {
+  const box = await page.locator(`#board [data-cell="${i}"] rect`).first().boundingBox();
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}
+
+async function clickCell(page, i) {
+  const [x, y] = await cellCenter(page, i);
+  await page.mouse.click(x, y);
+}
+
+async function drag(page, from, to) {
+  const [x0, y0] = await cellCenter(page, from);
+  const [x1, y1] = await cellCenter(page, to);
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  await page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, { steps: 4 });
+  await page.mouse.move(x1, y1, { steps: 4 });
+  await page.mouse.up();
+}
+
+/** Waits until the page shows version v. */
+async function waitVersion(page, v) {
+  await page.waitForFunction((v) => {
+    const s = document.querySelectorAll('#moves > span:not(.n):not(:empty)');
+    return s.length >= v;
+  }, v, { timeout: 15000 });
+}
+
+/** Enters a move given by the server's move view, by clicks (or drags for checkers when asked). */
+async function enter(page, mv, { dragging = false } = {}) {
+  if (mv.from == null && mv.path.length === 0) {
+    await page.click(`button[data-move="${mv.text}"]`);
+  } else if (mv.from == null) {
+    await clickCell(page, mv.path[0]);
+  } else if (mv.kind === 'step' || mv.kind === 'jump') {
+    let at = mv.from;
+    if (!dragging) await clickCell(page, at);
+    for (const c of mv.path) {
+      if (dragging) await drag(page, at, c); else await clickCell(page, c);
+      at = c;
+    }
+  } else {
+    // A unit: select it, choose its square, then its target or action.
+    await clickCell(page, mv.from);
+    const to = mv.path.length ? mv.path[mv.path.length - 1] : mv.from;
+    await clickCell(page, to);
+    await page.locator(`button[data-move="${mv.text}"]`).click();
+  }
+}
+
+async function move(page, text, opts) {
+  const st = await state(page);
+  const mv = st.view.moves.find((m) => m.text === text);
+  assert.ok(mv, `${text} is legal in ${JSON.stringify(st.view.moves.map((m) => m.text))}`);
+  await enter(page, mv, opts);
+  await waitVersion(page, st.version + 1);
+}
+
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+await startServer();
+const alice = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
+const bob = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
+for (const p of [alice, bob]) p.on('pageerror', (e) => console.log('page error:', e.message));
+
+await test('a visitor sees how many are online, not who', async () => {
+  const visitor = await (await browser.newContext()).newPage();
+  await visitor.goto(BASE + '/');
+  await visitor.waitForSelector('#online-count');
+  assert.match(await visitor.textContent('#online-count'), /player/);
+  assert.equal(await visitor.locator('#online').count(), 0);
+  await visitor.screenshot({ path: join(ART, 'lobby-visitor.png') });
+  await visitor.context().close();
+});
+
+await test('two users sign up and see each other online', async () => {
+  await signUp(alice, 'alice');
+  await signUp(bob, 'bob');
+  await alice.waitForFunction(() => document.querySelector('#online')?.textContent.includes('bob'), null, { timeout: 10000 });
+  await alice.screenshot({ path: join(ART, 'lobby.png') });
+});
+
+await test('a checkers challenge is accepted and played to the end, with a multi-jump by dragging', async () => {
+  await alice.selectOption('#challenge-game', 'checkers');
+  await alice.selectOption('#challenge-color', 'first');
+  await alice.fill('#opponent', 'bob');
+  await alice.click('#new-challenge button[type=submit]');
+  const accept = bob.locator('#challenges button[data-accept]');
+  await accept.waitFor({ timeout: 10000 });
+  await accept.click();
+  await bob.waitForURL(/\/game\//);
+  await alice.waitForURL(/\/game\//, { timeout: 10000 });
+  assert.equal(alice.url(), bob.url());
+  // Bob (White) sees his own men at the bottom: square 1 is drawn at the bottom right.
+  await bob.waitForSelector('#board svg');
+  // The opening that leads to White's double jump 22x15x6.
+  const line = [[alice, '9-13'], [bob, '21-17'], [alice, '6-9'], [bob, '17-14'], [alice, '9x18']];
+  for (const [p, m] of line) await move(p, m);
+  await bob.screenshot({ path: join(ART, 'checkers-before-multijump.png') });
+  await move(bob, '22x15x6', { dragging: true });
+  const after = await state(alice);
+  assert.equal(after.moves[5], '22x15x6');
+  await waitVersion(alice, 6);
+  await alice.screenshot({ path: join(ART, 'checkers.png') });
+  // Play on to the end: each side enters the first legal move the server lists.
+  for (let n = 0; n < 400; n++) {
+    const st = await state(alice);
+    if (st.over) break;
+    const page = st.view.turn === 'first' ? alice : bob;
+    await enter(page, st.view.moves[0]);
+    await waitVersion(page, st.version + 1);
+  }
+  const end = await state(alice);
+  assert.ok(end.over, 'the game ended');
+  for (const p of [alice, bob]) {
+    await p.waitForSelector('#game-over', { timeout: 10000 });
+    assert.equal((await p.textContent('#game-over strong')).trim(), end.over.text);
+  }
+  await bob.screenshot({ path: join(ART, 'checkers-over.png') });
+});
+
+await test('a reversi game ends by resignation, confirmed in a dialog', async () => {
+  await alice.goto(BASE + '/');
+  await alice.selectOption('#challenge-game', 'reversi');
+  await alice.selectOption('#challenge-color', 'first');
+  await alice.fill('#opponent', '');
+  await alice.click('#new-challenge button[type=submit]');
+  await bob.goto(BASE + '/');
+  const accept = bob.locator('#challenges button[data-accept]');
+  await accept.waitFor({ timeout: 10000 });
+  await accept.click();
+  await bob.waitForURL(/\/game\//);
+  await alice.waitForURL(/\/game\//, { timeout: 10000 });
+  await move(alice, 'd3');
+  await move(bob, 'c3');
+  await waitVersion(alice, 2);
+  await alice.screenshot({ path: join(ART, 'reversi.png') });
+  // Cancel first: nothing happens.
+  await bob.click('#resign');
+  await bob.click('#confirm button[value=no]');
+  assert.equal((await state(bob)).over, null);
+  await bob.click('#resign');
+  await bob.click('#confirm button[value=yes]');
+  await alice.waitForSelector('#game-over', { timeout: 10000 });
+  assert.match(await alice.textContent('#game-over strong'), /Black wins by resignation/);
+  await bob.waitForSelector('#game-over');
+  await bob.screenshot({ path: join(ART, 'reversi-resigned.png') });
+});
+
+await test('a user plays the computer at Grid Tactics, and a reload restores the game', async () => {
+  await alice.goto(BASE + '/');
+  await alice.selectOption('#computer-game', 'tactics');
+  await alice.selectOption('#computer-level', '1');
+  await alice.selectOption('#computer-color', 'first');
+  await alice.click('#play-computer button[type=submit]');
+  await alice.waitForURL(/\/game\//);
+  await alice.waitForSelector('#board svg');
+  let st = await state(alice);
+  // Select a unit: its reachable squares are marked.
+  const first = st.view.moves.find((m) => m.from != null && m.kind === 'move' && m.path.length > 0);
+  await clickCell(alice, first.from);
+  assert.ok((await alice.locator('#board .tint-reach').count()) > 1, 'reachable squares are shown');
+  await alice.screenshot({ path: join(ART, 'tactics-selected.png') });
+  // Choose a square, then undo before acting: nothing is sent.
+  await clickCell(alice, first.path[first.path.length - 1]);
+  await alice.locator('button', { hasText: 'Undo' }).click();
+  assert.equal(await alice.locator('#board .tint-reach').count() > 1, true, 'back to choosing a square');
+  assert.equal((await state(alice)).version, 0, 'nothing was sent');
+  await alice.locator('button', { hasText: 'Deselect' }).click();
+  // Activate two units, then end the turn; the engine answers with its own turn.
+  for (let k = 0; k < 2; k++) {
+    st = await state(alice);
+    const mv = st.view.moves.find((m) => m.from != null && m.kind === 'move' && m.path.length > 0);
+    await enter(alice, mv);
+    await waitVersion(alice, st.version + 1);
+  }
+  st = await state(alice);
+  await enter(alice, st.view.moves.find((m) => m.kind === 'end-turn'));
+  await alice.waitForFunction((v) => document.querySelectorAll('#moves > span:not(.n):not(:empty)').length > v, st.version + 1, { timeout: 30000 });
+  await alice.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn', null, { timeout: 30000 });
+  st = await state(alice);
+  assert.ok(st.version > 3, `the engine played (version ${st.version})`);
+  await alice.screenshot({ path: join(ART, 'tactics.png') });
+  await alice.reload();
+  await alice.waitForSelector('#board svg');
+  await waitVersion(alice, st.version);
+  assert.equal(await alice.locator('#moves > span:not(.n):not(:empty)').count(), st.version);
+  await alice.screenshot({ path: join(ART, 'tactics-reloaded.png') });
+});
+
+await test('Cornered Reversi and YWF against the computer: tints, Change and the token', async () => {
+  for (const [game, shot] of [['cornered', 'cornered.png'], ['ywf', 'ywf.png']]) {
+    await alice.goto(BASE + '/');
+    await alice.selectOption('#computer-game', game);
+    await alice.selectOption('#computer-color', 'first');
+    await alice.click('#play-computer button[type=submit]');
+    await alice.waitForURL(/\/game\//);
+    await alice.waitForSelector('#board svg');
+    let st = await state(alice);
+    const mv = st.view.moves.find((m) => m.kind === 'place');
+    await enter(alice, mv);
+    await waitVersion(alice, 2);
+    await alice.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn', null, { timeout: 30000 });
+    if (game === 'cornered') {
+      assert.ok((await alice.locator('#board .tint-legal').count()) > 0, 'legal crosses are tinted green');
+      st = await state(alice);
+      const bad = st.view.cells.findIndex((c, i) => c.piece && !st.view.moves.some((m) => m.path[0] === i));
+      const [x, y] = await cellCenter(alice, bad);
+      await alice.mouse.move(x, y);
+      assert.equal(await alice.locator('#board [data-hover=bad]').count(), 1, 'red tint over a forbidden cross');
+    } else {
+      assert.ok(await alice.locator('.info').count(), 'the token is shown');
+    }
+    await alice.screenshot({ path: join(ART, shot) });
+  }
+});
+
+await test('a restart of the server loses no move and the page reconnects', async () => {
+  const before = await state(alice);
+  await stopServer();
+  await startServer();
+  await alice.waitForFunction(() => !document.querySelector('.connection'), null, { timeout: 20000 });
+  const after = await state(alice);
+  assert.equal(after.version, before.version);
+  assert.deepEqual(after.moves, before.moves);
+});
+
+await test('the game page fits a phone screen', async () => {
+  const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+  await phone.goto(alice.url());
+  await phone.waitForSelector('#board svg');
+  const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no horizontal scrolling (page is ${width}px wide)`);
+  await phone.screenshot({ path: join(ART, 'phone-game.png'), fullPage: true });
+  await phone.context().close();
+});
+
+await browser.close();
+await stopServer();
+rmSync(dataDir, { recursive: true, force: true });
+const failed = results.filter((r) => r[1] !== 'ok');
+console.log(`\n${results.length - failed.length} passed, ${failed.length} failed; screenshots in ${ART}`);
+process.exit(failed.length ? 1 : 0);
