@@ -1,13 +1,14 @@
 //! The `gridplay` command. Each subcommand lives in its own module; this file only parses arguments.
 
+mod bench;
 mod engine;
-mod serve;
 mod matches;
 mod nboard;
 mod perft;
 mod play;
 mod render;
 mod selfplay;
+mod serve;
 mod solve;
 
 use std::process::ExitCode;
@@ -41,6 +42,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// List the games and their settings.
     Games,
+    /// Benchmarks of the whole program: `gridplay bench server` load-tests the web platform.
+    Bench(bench::BenchArgs),
     /// Run the web platform: accounts, lobby and live games in the browser (SQLite by default).
     Serve(serve::ServeArgs),
 }
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Bench(args) => bench::run(&args),
         Command::Games => {
             use std::io::Write;
             std::io::stdout()

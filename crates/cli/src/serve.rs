@@ -38,7 +38,10 @@ impl ServeArgs {
     fn config(&self) -> Config {
         Config {
             addr: self.addr,
-            database: self.database.clone().unwrap_or_else(gridplay_server::config::default_database),
+            database: self
+                .database
+                .clone()
+                .unwrap_or_else(gridplay_server::config::default_database),
             db_connections: self.db_connections,
             engine_threads: self.engine_threads,
             secure_cookies: self.secure_cookies,
@@ -56,7 +59,11 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
     runtime.block_on(async move {
         let database = config.database.clone();
         let running = gridplay_server::start(config).await.map_err(|e| e.to_string())?;
-        eprintln!("gridplay serves http://{} (database {})", running.addr, redact(&database));
+        eprintln!(
+            "gridplay serves http://{} (database {})",
+            running.addr,
+            redact(&database)
+        );
         let _ = tokio::signal::ctrl_c().await;
         eprintln!("stopping");
         running.stop().await;
@@ -68,7 +75,10 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
 pub(crate) fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,gridplay_server=info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 /// A database address without its password.

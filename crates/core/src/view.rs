@@ -29,8 +29,10 @@ pub struct BoardView {
 /// One cell of the board.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub piece: Option<Piece>,
     /// The square's name where the game numbers its squares (checkers' 1-32), drawn small in a corner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
 }
 
@@ -44,8 +46,10 @@ pub struct Piece {
     /// One ASCII character for text displays, as the game's position text writes it.
     pub glyph: char,
     /// Drawn translucent (Cornered Reversi's occupied crosses).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ghost: bool,
     /// A short label drawn on the piece (health, for units).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
 }
 

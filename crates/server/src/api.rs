@@ -45,7 +45,9 @@ pub(crate) async fn catalog(State(state): State<AppState>) -> ApiResult<Json<Val
             sides: game.info().sides,
         });
     }
-    Ok(Json(json!({ "games": games, "levels": [1, 2, 3, 4, 5, 6, 7, 8] })))
+    Ok(Json(
+        json!({ "games": games, "levels": [1, 2, 3, 4, 5, 6, 7, 8] }),
+    ))
 }
 
 fn challenge_json(c: &ChallengeRow) -> Value {
@@ -86,7 +88,10 @@ fn game_summary(g: &GameRow, me: Option<&str>) -> Value {
 }
 
 /// The lobby as the asker may see it: visitors get the number of players online, signed-in users their names.
-pub(crate) async fn lobby(State(state): State<AppState>, MaybeUser(user): MaybeUser) -> ApiResult<Json<Value>> {
+pub(crate) async fn lobby(
+    State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
+) -> ApiResult<Json<Value>> {
     let me = user.as_ref().map(|u| u.id.as_str());
     let challenges = state.db.open_challenges(me).await?;
     let mut body = json!({
@@ -111,9 +116,14 @@ pub(crate) async fn lobby(State(state): State<AppState>, MaybeUser(user): MaybeU
 /// A game spec from a client: parsed and built by the registry, and written back in canonical form.
 fn check_spec(state: &AppState, spec: &str) -> ApiResult<(String, String)> {
     if spec.len() > 200 {
-        return Err(ApiError::bad_request("bad-spec", "a game spec has at most 200 characters"));
+        return Err(ApiError::bad_request(
+            "bad-spec",
+            "a game spec has at most 200 characters",
+        ));
     }
-    let parsed: GameSpec = spec.parse().map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))?;
+    let parsed: GameSpec = spec
+        .parse()
+        .map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))?;
     let game = state
         .registry
         .build(&parsed)
@@ -165,10 +175,17 @@ pub(crate) async fn create_challenge(
     let target = match c.opponent.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
         None => None,
         Some(name) => {
-            let u = if name.len() > 20 { None } else { state.db.user_named(name).await? };
+            let u = if name.len() > 20 {
+                None
+            } else {
+                state.db.user_named(name).await?
+            };
             let u = u.ok_or_else(|| ApiError::bad_request("no-such-player", "no player has that name"))?;
             if u.id == me.id {
-                return Err(ApiError::bad_request("self-challenge", "you cannot challenge yourself"));
+                return Err(ApiError::bad_request(
+                    "self-challenge",
+                    "you cannot challenge yourself",
+                ));
             }
             Some(u)
         }
@@ -218,7 +235,10 @@ pub(crate) async fn accept_challenge(
         .filter(|c| c.status == "open")
         .ok_or_else(|| ApiError::not_found("open challenge"))?;
     if c.creator.id == me.id {
-        return Err(ApiError::bad_request("own-challenge", "you cannot accept your own challenge"));
+        return Err(ApiError::bad_request(
+            "own-challenge",
+            "you cannot accept your own challenge",
+        ));
     }
     if c.target.as_ref().is_some_and(|t| t.id != me.id) {
         return Err(ApiError::forbidden("this challenge is for another player"));
@@ -254,7 +274,9 @@ pub(crate) async fn decline_challenge(
     } else if c.target.as_ref().is_some_and(|t| t.id == me.id) {
         "declined"
     } else {
-        return Err(ApiError::forbidden("only its creator or the challenged player can close a challenge"));
+        return Err(ApiError::forbidden(
+            "only its creator or the challenged player can close a challenge",
+        ));
     };
     if !state.db.close_challenge(&c.id, status).await? {
         return Err(ApiError::conflict("taken", "the challenge is no longer open"));
@@ -293,7 +315,10 @@ pub(crate) async fn play_computer(
     Ok(Json(json!({ "game": game.id })))
 }
 
-pub(crate) async fn game_state(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub(crate) async fn game_state(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     if id.len() > 16 {
         return Err(ApiError::not_found("game"));
     }

@@ -13,7 +13,15 @@ struct Web;
 fn file(path: &str) -> Option<Response> {
     let f = Web::get(path)?;
     let mime = f.metadata.mimetype().to_owned();
-    let etag = format!("\"{}\"", f.metadata.sha256_hash().iter().take(8).map(|b| format!("{b:02x}")).collect::<String>());
+    let etag = format!(
+        "\"{}\"",
+        f.metadata
+            .sha256_hash()
+            .iter()
+            .take(8)
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    );
     Some(
         (
             [
@@ -35,5 +43,6 @@ pub(crate) async fn asset(uri: Uri) -> Response {
 
 /// The page shell, for every page route: the modules draw the page the path names.
 pub(crate) async fn page() -> Response {
-    file("index.html").unwrap_or_else(|| (StatusCode::INTERNAL_SERVER_ERROR, "the page is missing").into_response())
+    file("index.html")
+        .unwrap_or_else(|| (StatusCode::INTERNAL_SERVER_ERROR, "the page is missing").into_response())
 }

@@ -31,7 +31,10 @@ pub(crate) fn check_name(name: &str) -> Result<(), ApiError> {
     if !(3..=20).contains(&name.len()) {
         return bad("a name has 3 to 20 characters");
     }
-    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+    if !name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
         return bad("a name may hold only the letters a-z and A-Z, digits, '_' and '-'");
     }
     if !name.as_bytes()[0].is_ascii_alphanumeric() {
@@ -43,10 +46,16 @@ pub(crate) fn check_name(name: &str) -> Result<(), ApiError> {
 /// Passwords are 8 to 200 bytes.
 pub(crate) fn check_password(password: &str) -> Result<(), ApiError> {
     if password.len() < 8 {
-        return Err(ApiError::bad_request("bad-password", "a password has at least 8 characters"));
+        return Err(ApiError::bad_request(
+            "bad-password",
+            "a password has at least 8 characters",
+        ));
     }
     if password.len() > 200 {
-        return Err(ApiError::bad_request("bad-password", "a password has at most 200 bytes"));
+        return Err(ApiError::bad_request(
+            "bad-password",
+            "a password has at most 200 bytes",
+        ));
     }
     Ok(())
 }
@@ -117,7 +126,10 @@ pub(crate) struct UserJson {
 
 impl From<User> for UserJson {
     fn from(u: User) -> UserJson {
-        UserJson { id: u.id, name: u.name }
+        UserJson {
+            id: u.id,
+            name: u.name,
+        }
     }
 }
 
@@ -184,7 +196,12 @@ pub(crate) async fn signup(
         return Err(ApiError::conflict("name-taken", "that name is taken"));
     }
     let jar = start_session(&state, jar, &user).await?;
-    Ok((jar, Json(Me { user: Some(user.into()) })))
+    Ok((
+        jar,
+        Json(Me {
+            user: Some(user.into()),
+        }),
+    ))
 }
 
 pub(crate) async fn signin(
@@ -194,7 +211,13 @@ pub(crate) async fn signin(
     Json(c): Json<Credentials>,
 ) -> ApiResult<(CookieJar, Json<Me>)> {
     limit(&state, ip)?;
-    let wrong = || ApiError::new(StatusCode::UNAUTHORIZED, "bad-credentials", "wrong name or password");
+    let wrong = || {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "bad-credentials",
+            "wrong name or password",
+        )
+    };
     if c.name.len() > 20 || c.password.len() > 200 {
         return Err(wrong());
     }
@@ -205,10 +228,18 @@ pub(crate) async fn signin(
         return Err(wrong());
     }
     let jar = start_session(&state, jar, &user).await?;
-    Ok((jar, Json(Me { user: Some(user.into()) })))
+    Ok((
+        jar,
+        Json(Me {
+            user: Some(user.into()),
+        }),
+    ))
 }
 
-pub(crate) async fn signout(State(state): State<AppState>, jar: CookieJar) -> ApiResult<(CookieJar, Json<Me>)> {
+pub(crate) async fn signout(
+    State(state): State<AppState>,
+    jar: CookieJar,
+) -> ApiResult<(CookieJar, Json<Me>)> {
     if let Some(c) = jar.get(COOKIE) {
         state.db.delete_session(c.value()).await?;
     }

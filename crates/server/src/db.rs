@@ -15,6 +15,7 @@ use sqlx::{
     sqlite::SqliteConnectOptions,
 };
 use thiserror::Error;
+use tokio::sync::{mpsc, oneshot};
 
 /// A database failure. Its text goes to the log, never to a client.
 #[derive(Debug, Error)]
@@ -25,6 +26,8 @@ pub enum DbError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("cannot create the data directory {path}: {source}")]
     Dir { path: String, source: std::io::Error },
+    #[error("writing actions: {0}")]
+    Writer(String),
     #[error("unsupported database address {0:?}: use sqlite://FILE or postgres://...")]
     Url(String),
 }
@@ -42,6 +45,89 @@ pub fn now_ms() -> i64 {
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    /// Game actions go through one writer task that commits whatever is waiting in one transaction (group
+    /// commit): under load, many games' moves share a commit; alone, a move is committed at once.
+    writer: mpsc::Sender<WriteJob>,
+}
+
+/// One action waiting to be written.
+#[derive(Debug)]
+struct WriteJob {
+    game_id: String,
+    action: ActionRow,
+    status: String,
+    turn: Option<String>,
+    winner: Option<String>,
+    termination: Option<String>,
+    done: oneshot::Sender<Result<(), String>>,
+}
+
+/// The most actions one group commit takes.
+const GROUP_MAX: usize = 256;
+
+async fn write_one(conn: &mut sqlx::AnyConnection, job: &WriteJob, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO actions (game_id, seq, side, kind, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(&job.game_id)
+    .bind(job.action.seq)
+    .bind(&job.action.side)
+    .bind(&job.action.kind)
+    .bind(&job.action.body)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "UPDATE games SET version = $1, status = $2, winner = $3, termination = $4, updated_at = $5, \
+         turn = $7 WHERE id = $6",
+    )
+    .bind(job.action.seq)
+    .bind(&job.status)
+    .bind(job.winner.clone())
+    .bind(job.termination.clone())
+    .bind(now)
+    .bind(&job.game_id)
+    .bind(job.turn.clone())
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+async fn write_group(pool: &AnyPool, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
+    let now = now_ms();
+    let mut tx = pool.begin().await?;
+    for job in jobs {
+        write_one(&mut *tx, job, now).await?;
+    }
+    tx.commit().await
+}
+
+/// The writer task: takes every job waiting, commits them together, and answers each.
+async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>) {
+    let mut jobs = Vec::with_capacity(GROUP_MAX);
+    while rx.recv_many(&mut jobs, GROUP_MAX).await > 0 {
+        match write_group(&pool, &jobs).await {
+            Ok(()) => {
+                for job in jobs.drain(..) {
+                    let _ = job.done.send(Ok(()));
+                }
+            }
+            // One bad job must not sink the others: write each alone.
+            Err(_) if jobs.len() > 1 => {
+                for job in jobs.drain(..) {
+                    let r = write_group(&pool, std::slice::from_ref(&job))
+                        .await
+                        .map_err(|e| e.to_string());
+                    let _ = job.done.send(r);
+                }
+            }
+            Err(e) => {
+                for job in jobs.drain(..) {
+                    let _ = job.done.send(Err(e.to_string()));
+                }
+            }
+        }
+    }
 }
 
 /// Which database runs underneath.
@@ -183,7 +269,11 @@ impl Db {
         };
         if backend == Backend::Sqlite && !url.contains(":memory:") {
             let options = SqliteConnectOptions::from_str(url)?;
-            if let Some(dir) = options.get_filename().parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Some(dir) = options
+                .get_filename()
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+            {
                 create_dir(dir)?;
             }
         }
@@ -215,7 +305,13 @@ impl Db {
         }
         let pool = options.connect(&url).await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Db { pool, backend })
+        let (writer_tx, rx) = mpsc::channel(4 * GROUP_MAX);
+        tokio::spawn(writer(pool.clone(), rx));
+        Ok(Db {
+            pool,
+            backend,
+            writer: writer_tx,
+        })
     }
 
     #[must_use]
@@ -343,42 +439,33 @@ impl Db {
             .collect()
     }
 
-    /// Appends action number `action.seq` (the game's new version) and updates the game, in one transaction.
-    /// Fails if another writer got there first (the primary key forbids two actions with one number).
+    /// Appends action number `action.seq` (the game's new version) and updates the game, in one transaction
+    /// (shared with other games' actions waiting at the same moment). Fails if another writer got there first:
+    /// the primary key forbids two actions with one number.
     pub async fn append_action(
         &self,
         game_id: &str,
         action: &ActionRow,
         update: &GameUpdate<'_>,
     ) -> Result<(), DbError> {
-        let now = now_ms();
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO actions (game_id, seq, side, kind, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(game_id)
-        .bind(action.seq)
-        .bind(&action.side)
-        .bind(&action.kind)
-        .bind(&action.body)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "UPDATE games SET version = $1, status = $2, winner = $3, termination = $4, updated_at = $5, \
-             turn = $7 WHERE id = $6",
-        )
-        .bind(action.seq)
-        .bind(update.status)
-        .bind(update.winner)
-        .bind(update.termination)
-        .bind(now)
-        .bind(game_id)
-        .bind(update.turn)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
+        let (done, result) = oneshot::channel();
+        let job = WriteJob {
+            game_id: game_id.to_owned(),
+            action: action.clone(),
+            status: update.status.to_owned(),
+            turn: update.turn.map(str::to_owned),
+            winner: update.winner.map(str::to_owned),
+            termination: update.termination.map(str::to_owned),
+            done,
+        };
+        self.writer
+            .send(job)
+            .await
+            .map_err(|_| DbError::Writer("the writer has stopped".into()))?;
+        result
+            .await
+            .map_err(|_| DbError::Writer("the writer has stopped".into()))?
+            .map_err(DbError::Writer)
     }
 
     pub async fn create_challenge(&self, c: &ChallengeRow) -> Result<(), DbError> {
@@ -400,10 +487,12 @@ impl Db {
     }
 
     pub async fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, DbError> {
-        let row = sqlx::query(AssertSqlSafe(format!("SELECT {CHALLENGE_COLUMNS} WHERE c.id = $1")))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {CHALLENGE_COLUMNS} WHERE c.id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(row.as_ref().map(challenge_row).transpose()?)
     }
 
@@ -433,11 +522,13 @@ impl Db {
     /// was no longer open (someone else accepted it, or its creator cancelled it).
     pub async fn accept_challenge(&self, id: &str, game: &GameRow) -> Result<bool, DbError> {
         let mut tx = self.pool.begin().await?;
-        let r = sqlx::query("UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2 AND status = 'open'")
-            .bind(&game.id)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        let r = sqlx::query(
+            "UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2 AND status = 'open'",
+        )
+        .bind(&game.id)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
         if r.rows_affected() != 1 {
             return Ok(false);
         }
@@ -454,6 +545,15 @@ impl Db {
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>()?)
+    }
+
+    /// How many moves all games hold (the load benchmark checks that none was lost).
+    pub async fn count_moves(&self) -> Result<u64, DbError> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM actions WHERE kind = 'move'")
+            .fetch_one(&self.pool)
+            .await?;
+        let n: i64 = row.try_get("n")?;
+        Ok(u64::try_from(n).unwrap_or(0))
     }
 
     /// A user by exact name in any case.

@@ -41,9 +41,10 @@ impl EnginePool {
             seed,
             ..Request::default()
         };
-        let reply = tokio::task::spawn_blocking(move || gridplay_engine::think(pos.as_ref(), &request, &stop))
-            .await
-            .ok()?;
+        let reply =
+            tokio::task::spawn_blocking(move || gridplay_engine::think(pos.as_ref(), &request, &stop))
+                .await
+                .ok()?;
         match reply {
             Ok(r) => Some(r.best),
             Err(e) => {

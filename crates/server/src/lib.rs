@@ -13,11 +13,13 @@ pub mod engines;
 mod error;
 mod ids;
 pub mod live;
+pub mod loadtest;
 pub mod lobby;
 mod ws;
 
 use std::{net::SocketAddr, num::NonZeroU32, ops::Deref, sync::Arc, time::Duration};
 
+use axum::serve::ListenerExt;
 use axum::{
     Router,
     extract::{DefaultBodyLimit, Request},
@@ -60,7 +62,10 @@ pub enum ServeError {
     #[error(transparent)]
     Db(#[from] db::DbError),
     #[error("cannot listen on {addr}: {source}")]
-    Listen { addr: SocketAddr, source: std::io::Error },
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
     #[error("server: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -68,11 +73,22 @@ pub enum ServeError {
 impl AppState {
     /// Connects the database (running the migrations) and builds the shared state.
     pub async fn new(config: Config) -> Result<AppState, ServeError> {
-        let connections = config.db_connections.unwrap_or(if config.database.starts_with("sqlite:") { 1 } else { 8 });
+        let connections = config
+            .db_connections
+            .unwrap_or(if config.database.starts_with("sqlite:") {
+                1
+            } else {
+                8
+            });
         let db = Db::connect(&config.database, connections).await?;
         let registry = gridplay_games::registry();
         let lobby = Lobby::default();
-        let hub = GameHub::new(db.clone(), registry, EnginePool::new(config.engine_threads), lobby.clone());
+        let hub = GameHub::new(
+            db.clone(),
+            registry,
+            EnginePool::new(config.engine_threads),
+            lobby.clone(),
+        );
         let per_minute = NonZeroU32::new(config.auth_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
         Ok(AppState(Arc::new(Shared {
             db,
@@ -155,6 +171,13 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         .await
         .map_err(|source| ServeError::Listen { addr, source })?;
     let addr = listener.local_addr()?;
+    // Moves are small messages: send each at once (without TCP_NODELAY, Nagle's algorithm and delayed ACKs
+    // hold a watcher's event back by up to 40 ms).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+    });
     state.hub.wake_engine_games().await;
     let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     let (shutdown, signal) = tokio::sync::oneshot::channel::<()>();

@@ -517,12 +517,15 @@ impl Actor {
                 let feed = self.feed.subscribe();
                 let catchup = match since {
                     Some(v) if v == self.version => Vec::new(),
-                    Some(v) if v < self.version && self.events.front().is_some_and(|e| e.version <= v + 1) => self
-                        .events
-                        .iter()
-                        .filter(|e| e.version > v)
-                        .map(|e| e.json.clone())
-                        .collect(),
+                    Some(v)
+                        if v < self.version && self.events.front().is_some_and(|e| e.version <= v + 1) =>
+                    {
+                        self.events
+                            .iter()
+                            .filter(|e| e.version > v)
+                            .map(|e| e.json.clone())
+                            .collect()
+                    }
                     _ => vec![self.sync_json()],
                 };
                 let _ = reply.send(Watch {
@@ -705,9 +708,9 @@ fn player_json(row: &GameRow, i: usize) -> PlayerJson {
 
 /// A seed for the engine from the game and the version: the same game replays the same engine choices.
 fn seed_of(id: &str, version: u64) -> u64 {
-    id.bytes()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-        ^ version.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    }) ^ version.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// Whether each side should see the board turned: when its pieces start nearer the top than the opponent's.

@@ -31,14 +31,19 @@ impl Default for Lobby {
 impl Lobby {
     fn online(&self) -> std::sync::MutexGuard<'_, HashMap<String, (String, usize)>> {
         // The map holds counts only; a panic elsewhere cannot leave it inconsistent, so poison is ignored.
-        self.0.online.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.0
+            .online
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// A page of `user` opened its socket.
     pub fn join(&self, user: &User) {
         let first = {
             let mut online = self.online();
-            let entry = online.entry(user.id.clone()).or_insert_with(|| (user.name.clone(), 0));
+            let entry = online
+                .entry(user.id.clone())
+                .or_insert_with(|| (user.name.clone(), 0));
             entry.1 += 1;
             entry.1 == 1
         };

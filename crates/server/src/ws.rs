@@ -102,14 +102,18 @@ fn error_msg(ack: Option<&str>, code: &str, message: &str) -> Message {
     text(json!({ "t": "error", "ack": ack, "code": code, "message": message }).to_string())
 }
 
-async fn next_game_event(feed: &mut Option<(String, broadcast::Receiver<Published>)>) -> Option<Result<Published, broadcast::error::RecvError>> {
+async fn next_game_event(
+    feed: &mut Option<(String, broadcast::Receiver<Published>)>,
+) -> Option<Result<Published, broadcast::error::RecvError>> {
     match feed {
         Some((_, rx)) => Some(rx.recv().await),
         None => std::future::pending().await,
     }
 }
 
-async fn next_lobby(feed: &mut Option<broadcast::Receiver<Arc<str>>>) -> Result<Arc<str>, broadcast::error::RecvError> {
+async fn next_lobby(
+    feed: &mut Option<broadcast::Receiver<Arc<str>>>,
+) -> Result<Arc<str>, broadcast::error::RecvError> {
     match feed {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,
@@ -212,7 +216,13 @@ async fn handle(
 ) -> Vec<Message> {
     let msg: ClientMsg = match serde_json::from_str(msg) {
         Ok(m) => m,
-        Err(e) => return vec![error_msg(None, "bad-message", &format!("cannot read the message: {e}"))],
+        Err(e) => {
+            return vec![error_msg(
+                None,
+                "bad-message",
+                &format!("cannot read the message: {e}"),
+            )];
+        }
     };
     let (id, action, ack, base) = match msg {
         ClientMsg::Ping => return vec![text(r#"{"t":"pong"}"#)],
@@ -236,12 +246,19 @@ async fn handle(
         return vec![error_msg(ack.as_deref(), "signed-out", "sign in to play")];
     };
     if ack.as_ref().is_some_and(|a| a.len() > 64) {
-        return vec![error_msg(None, "bad-message", "an ack id has at most 64 characters")];
+        return vec![error_msg(
+            None,
+            "bad-message",
+            "an ack id has at most 64 characters",
+        )];
     }
     match state.hub.act(&id, user, action, ack.clone(), base).await {
-        Ok(v) => vec![text(json!({ "t": "ack", "ack": ack, "game": id, "v": v }).to_string())],
+        Ok(v) => vec![text(
+            json!({ "t": "ack", "ack": ack, "game": id, "v": v }).to_string(),
+        )],
         Err(e) => {
-            let mut m = json!({ "t": "error", "ack": ack, "game": id, "code": e.code(), "message": e.message() });
+            let mut m =
+                json!({ "t": "error", "ack": ack, "game": id, "code": e.code(), "message": e.message() });
             if let LiveError::Stale { version } = e {
                 m["v"] = json!(version);
             }

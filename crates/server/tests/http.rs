@@ -22,11 +22,22 @@ impl App {
         let mut config = support::config(url);
         config.auth_per_minute = auth_per_minute;
         let state = AppState::new(config).await.expect("state");
-        App { router: router(state) }
+        App {
+            router: router(state),
+        }
     }
 
-    async fn call(&self, method: &str, path: &str, cookie: Option<&str>, body: Option<Value>) -> (StatusCode, Value, Option<String>) {
-        let mut req = Request::builder().method(method).uri(path).header(header::HOST, "localhost");
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value, Option<String>) {
+        let mut req = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::HOST, "localhost");
         if let Some(c) = cookie {
             req = req.header(header::COOKIE, c);
         }
@@ -37,7 +48,12 @@ impl App {
             }
             None => Body::empty(),
         };
-        let res = self.router.clone().oneshot(req.body(body).expect("request")).await.expect("response");
+        let res = self
+            .router
+            .clone()
+            .oneshot(req.body(body).expect("request"))
+            .await
+            .expect("response");
         let status = res.status();
         let cookie = res
             .headers()
@@ -53,7 +69,12 @@ impl App {
 
     async fn signup(&self, name: &str) -> String {
         let (s, j, c) = self
-            .call("POST", "/api/signup", None, Some(json!({"name": name, "password": "correct horse"})))
+            .call(
+                "POST",
+                "/api/signup",
+                None,
+                Some(json!({"name": name, "password": "correct horse"})),
+            )
             .await;
         assert_eq!(s, StatusCode::OK, "{j}");
         c.expect("cookie")
@@ -78,27 +99,86 @@ async fn accounts_sign_up_in_and_out() {
         assert_eq!(me["user"]["name"], "Alice");
         // Names are unique without regard to case.
         let (s, j, _) = app
-            .call("POST", "/api/signup", None, Some(json!({"name": "alice", "password": "another one"})))
+            .call(
+                "POST",
+                "/api/signup",
+                None,
+                Some(json!({"name": "alice", "password": "another one"})),
+            )
             .await;
-        assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("name-taken")));
-        for (name, why) in [("al", "3 to 20"), ("bad name", "only the letters"), ("_alice", "starts with"), ("a".repeat(21).as_str(), "3 to 20")] {
-            let (s, j, _) = app.call("POST", "/api/signup", None, Some(json!({"name": name, "password": "long enough"}))).await;
+        assert_eq!(
+            (s, j["error"]["code"].as_str()),
+            (StatusCode::CONFLICT, Some("name-taken"))
+        );
+        for (name, why) in [
+            ("al", "3 to 20"),
+            ("bad name", "only the letters"),
+            ("_alice", "starts with"),
+            ("a".repeat(21).as_str(), "3 to 20"),
+        ] {
+            let (s, j, _) = app
+                .call(
+                    "POST",
+                    "/api/signup",
+                    None,
+                    Some(json!({"name": name, "password": "long enough"})),
+                )
+                .await;
             assert_eq!(s, StatusCode::BAD_REQUEST, "{name}");
-            assert!(j["error"]["message"].as_str().unwrap().contains(why), "{name}: {j}");
+            assert!(
+                j["error"]["message"].as_str().unwrap().contains(why),
+                "{name}: {j}"
+            );
         }
-        let (s, j, _) = app.call("POST", "/api/signup", None, Some(json!({"name": "bob", "password": "short"}))).await;
-        assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad-password")));
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/signup",
+                None,
+                Some(json!({"name": "bob", "password": "short"})),
+            )
+            .await;
+        assert_eq!(
+            (s, j["error"]["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("bad-password"))
+        );
         // Sign in: a wrong password and an unknown name get the same answer.
-        let (s, j, _) = app.call("POST", "/api/signin", None, Some(json!({"name": "alice", "password": "wrong password"}))).await;
-        assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::UNAUTHORIZED, Some("bad-credentials")));
-        let (s2, j2, _) = app.call("POST", "/api/signin", None, Some(json!({"name": "nobody", "password": "wrong password"}))).await;
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/signin",
+                None,
+                Some(json!({"name": "alice", "password": "wrong password"})),
+            )
+            .await;
+        assert_eq!(
+            (s, j["error"]["code"].as_str()),
+            (StatusCode::UNAUTHORIZED, Some("bad-credentials"))
+        );
+        let (s2, j2, _) = app
+            .call(
+                "POST",
+                "/api/signin",
+                None,
+                Some(json!({"name": "nobody", "password": "wrong password"})),
+            )
+            .await;
         assert_eq!((s2, &j2), (s, &j));
-        let (s, _, second) = app.call("POST", "/api/signin", None, Some(json!({"name": "ALICE", "password": "correct horse"}))).await;
+        let (s, _, second) = app
+            .call(
+                "POST",
+                "/api/signin",
+                None,
+                Some(json!({"name": "ALICE", "password": "correct horse"})),
+            )
+            .await;
         assert_eq!(s, StatusCode::OK);
         let second = second.expect("cookie");
         assert_ne!(second, cookie);
         // Signing out ends that session only.
-        let (s, _, _) = app.call("POST", "/api/signout", Some(&second), Some(json!({}))).await;
+        let (s, _, _) = app
+            .call("POST", "/api/signout", Some(&second), Some(json!({})))
+            .await;
         assert_eq!(s, StatusCode::OK);
         let (_, me, _) = app.call("GET", "/api/me", Some(&second), None).await;
         assert_eq!(me["user"], Value::Null);
@@ -112,29 +192,86 @@ async fn accounts_sign_up_in_and_out() {
 async fn challenges_make_games_once() {
     each_backend("challenges", async |url| {
         let app = App::new(url, 1000).await;
-        let (alice, bob, carol) = (app.signup("alice").await, app.signup("bob").await, app.signup("carol").await);
+        let (alice, bob, carol) = (
+            app.signup("alice").await,
+            app.signup("bob").await,
+            app.signup("carol").await,
+        );
         // A bad spec is refused with the rules library's reason.
-        let (s, j, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "cornered:size=99", "color": "first"}))).await;
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/challenges",
+                Some(&alice),
+                Some(json!({"spec": "cornered:size=99", "color": "first"})),
+            )
+            .await;
         assert_eq!(s, StatusCode::BAD_REQUEST);
         assert!(j["error"]["message"].as_str().unwrap().contains("size"), "{j}");
-        let (s, j, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "chess", "color": "first"}))).await;
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/challenges",
+                Some(&alice),
+                Some(json!({"spec": "chess", "color": "first"})),
+            )
+            .await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{j}");
         // Visitors cannot challenge.
-        let (s, _, _) = app.call("POST", "/api/challenges", None, Some(json!({"spec": "reversi", "color": "first"}))).await;
+        let (s, _, _) = app
+            .call(
+                "POST",
+                "/api/challenges",
+                None,
+                Some(json!({"spec": "reversi", "color": "first"})),
+            )
+            .await;
         assert_eq!(s, StatusCode::UNAUTHORIZED);
-        let (s, c, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "checkers", "color": "second"}))).await;
+        let (s, c, _) = app
+            .call(
+                "POST",
+                "/api/challenges",
+                Some(&alice),
+                Some(json!({"spec": "checkers", "color": "second"})),
+            )
+            .await;
         assert_eq!(s, StatusCode::OK, "{c}");
         let id = c["id"].as_str().unwrap().to_owned();
         // Everyone sees an open challenge, visitors included; visitors see only the number online.
         let (_, lobby, _) = app.call("GET", "/api/lobby", None, None).await;
         assert_eq!(lobby["challenges"][0]["id"], id.as_str());
         assert!(lobby.get("online").is_none() && lobby.get("online_count").is_some());
-        let (s, _, _) = app.call("POST", &format!("/api/challenges/{id}/accept"), Some(&alice), Some(json!({}))).await;
-        assert_eq!(s, StatusCode::BAD_REQUEST, "one cannot accept one's own challenge");
-        let (s, g, _) = app.call("POST", &format!("/api/challenges/{id}/accept"), Some(&bob), Some(json!({}))).await;
+        let (s, _, _) = app
+            .call(
+                "POST",
+                &format!("/api/challenges/{id}/accept"),
+                Some(&alice),
+                Some(json!({})),
+            )
+            .await;
+        assert_eq!(
+            s,
+            StatusCode::BAD_REQUEST,
+            "one cannot accept one's own challenge"
+        );
+        let (s, g, _) = app
+            .call(
+                "POST",
+                &format!("/api/challenges/{id}/accept"),
+                Some(&bob),
+                Some(json!({})),
+            )
+            .await;
         assert_eq!(s, StatusCode::OK, "{g}");
         let game = g["game"].as_str().unwrap().to_owned();
-        let (s, _, _) = app.call("POST", &format!("/api/challenges/{id}/accept"), Some(&carol), Some(json!({}))).await;
+        let (s, _, _) = app
+            .call(
+                "POST",
+                &format!("/api/challenges/{id}/accept"),
+                Some(&carol),
+                Some(json!({})),
+            )
+            .await;
         assert_eq!(s, StatusCode::NOT_FOUND, "a challenge makes one game");
         // Alice chose the second side: Bob moves first.
         let (s, st, _) = app.call("GET", &format!("/api/games/{game}"), None, None).await;
@@ -142,25 +279,71 @@ async fn challenges_make_games_once() {
         assert_eq!(st["players"][0]["name"], "bob");
         assert_eq!(st["players"][1]["name"], "alice");
         assert_eq!(st["version"], 0);
-        assert_eq!(st["view"]["moves"].as_array().unwrap().len(), 7, "checkers has 7 first moves");
+        assert_eq!(
+            st["view"]["moves"].as_array().unwrap().len(),
+            7,
+            "checkers has 7 first moves"
+        );
         let (_, lobby, _) = app.call("GET", "/api/lobby", Some(&bob), None).await;
         assert_eq!(lobby["games"][0]["id"], game.as_str());
         assert_eq!(lobby["games"][0]["my_turn"], true);
         let (_, lobby, _) = app.call("GET", "/api/lobby", Some(&alice), None).await;
         assert_eq!(lobby["games"][0]["my_turn"], false);
         // A direct challenge: only its target may accept or decline; its creator may cancel.
-        let (_, c, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "ywf", "color": "random", "opponent": "BOB"}))).await;
+        let (_, c, _) = app
+            .call(
+                "POST",
+                "/api/challenges",
+                Some(&alice),
+                Some(json!({"spec": "ywf", "color": "random", "opponent": "BOB"})),
+            )
+            .await;
         let direct = c["id"].as_str().unwrap().to_owned();
         assert_eq!(c["target"], "bob");
         let (_, lobby, _) = app.call("GET", "/api/lobby", Some(&carol), None).await;
-        assert!(lobby["challenges"].as_array().unwrap().iter().all(|c| c["id"] != direct.as_str()), "carol does not see it");
-        let (s, _, _) = app.call("POST", &format!("/api/challenges/{direct}/accept"), Some(&carol), Some(json!({}))).await;
+        assert!(
+            lobby["challenges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|c| c["id"] != direct.as_str()),
+            "carol does not see it"
+        );
+        let (s, _, _) = app
+            .call(
+                "POST",
+                &format!("/api/challenges/{direct}/accept"),
+                Some(&carol),
+                Some(json!({})),
+            )
+            .await;
         assert_eq!(s, StatusCode::FORBIDDEN);
-        let (s, j, _) = app.call("POST", &format!("/api/challenges/{direct}/decline"), Some(&bob), Some(json!({}))).await;
+        let (s, j, _) = app
+            .call(
+                "POST",
+                &format!("/api/challenges/{direct}/decline"),
+                Some(&bob),
+                Some(json!({})),
+            )
+            .await;
         assert_eq!((s, j["status"].as_str()), (StatusCode::OK, Some("declined")));
-        let (s, _, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "ywf", "color": "first", "opponent": "nobody"}))).await;
+        let (s, _, _) = app
+            .call(
+                "POST",
+                "/api/challenges",
+                Some(&alice),
+                Some(json!({"spec": "ywf", "color": "first", "opponent": "nobody"})),
+            )
+            .await;
         assert_eq!(s, StatusCode::BAD_REQUEST);
-        let (s, _, _) = app.call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": "ywf", "color": "first", "opponent": "alice"}))).await;
+        let (s, _, _) = app
+            .call(
+                "POST",
+                "/api/challenges",
+                Some(&alice),
+                Some(json!({"spec": "ywf", "color": "first", "opponent": "alice"})),
+            )
+            .await;
         assert_eq!(s, StatusCode::BAD_REQUEST);
     })
     .await;
@@ -171,9 +354,26 @@ async fn the_engine_moves_first_when_it_has_the_first_side() {
     each_backend("computer", async |url| {
         let app = App::new(url, 1000).await;
         let alice = app.signup("alice").await;
-        let (s, j, _) = app.call("POST", "/api/computer", Some(&alice), Some(json!({"spec": "reversi", "level": 9, "color": "first"}))).await;
-        assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad-level")));
-        let (s, j, _) = app.call("POST", "/api/computer", Some(&alice), Some(json!({"spec": "reversi", "level": 2, "color": "second"}))).await;
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/computer",
+                Some(&alice),
+                Some(json!({"spec": "reversi", "level": 9, "color": "first"})),
+            )
+            .await;
+        assert_eq!(
+            (s, j["error"]["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("bad-level"))
+        );
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/computer",
+                Some(&alice),
+                Some(json!({"spec": "reversi", "level": 2, "color": "second"})),
+            )
+            .await;
         assert_eq!(s, StatusCode::OK, "{j}");
         let game = j["game"].as_str().unwrap().to_owned();
         let mut version = 0;
@@ -211,7 +411,9 @@ async fn guards_refuse_cross_origin_large_and_repeated_requests() {
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     // Bodies are bounded.
     let big = json!({"spec": "x".repeat(40_000), "color": "first"});
-    let (s, _, _) = app.call("POST", "/api/challenges", Some(&cookie), Some(big)).await;
+    let (s, _, _) = app
+        .call("POST", "/api/challenges", Some(&cookie), Some(big))
+        .await;
     assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
     // Malformed JSON gets a client error, not a crash.
     let req = Request::builder()
@@ -226,20 +428,49 @@ async fn guards_refuse_cross_origin_large_and_repeated_requests() {
     // Sign-in attempts are limited per address: the quota is 3 a minute and sign-up used one.
     let mut statuses = Vec::new();
     for _ in 0..3 {
-        let (s, _, _) = app.call("POST", "/api/signin", None, Some(json!({"name": "alice", "password": "nope nope"}))).await;
+        let (s, _, _) = app
+            .call(
+                "POST",
+                "/api/signin",
+                None,
+                Some(json!({"name": "alice", "password": "nope nope"})),
+            )
+            .await;
         statuses.push(s);
     }
-    assert_eq!(statuses, [StatusCode::UNAUTHORIZED, StatusCode::UNAUTHORIZED, StatusCode::TOO_MANY_REQUESTS]);
+    assert_eq!(
+        statuses,
+        [
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+            StatusCode::TOO_MANY_REQUESTS
+        ]
+    );
     // Unknown routes get JSON errors; pages and assets are served.
     let (s, j, _) = app.call("GET", "/api/nothing", None, None).await;
-    assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::NOT_FOUND, Some("not-found")));
+    assert_eq!(
+        (s, j["error"]["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not-found"))
+    );
     let (s, _, _) = app.call("GET", "/api/games/unknown1", None, None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
-    for path in ["/", "/game/abc", "/assets/app.js", "/assets/board.js", "/assets/style.css"] {
+    for path in [
+        "/",
+        "/game/abc",
+        "/assets/app.js",
+        "/assets/board.js",
+        "/assets/style.css",
+    ] {
         let res = app
             .router
             .clone()
-            .oneshot(Request::builder().uri(path).header(header::HOST, "localhost").body(Body::empty()).unwrap())
+            .oneshot(
+                Request::builder()
+                    .uri(path)
+                    .header(header::HOST, "localhost")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
             .await
             .unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{path}");

@@ -11,16 +11,35 @@ use support::{config, http, recv, recv_until, send, signup, socket};
 async fn new_game(addr: std::net::SocketAddr, spec: &str) -> (String, String, String) {
     let a = signup(addr, "ann").await;
     let b = signup(addr, "ben").await;
-    let r = http(addr, "POST", "/api/challenges", Some(&a), Some(&json!({"spec": spec, "color": "first"}).to_string())).await;
+    let r = http(
+        addr,
+        "POST",
+        "/api/challenges",
+        Some(&a),
+        Some(&json!({"spec": spec, "color": "first"}).to_string()),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.body);
     let id = r.json()["id"].as_str().unwrap().to_owned();
-    let r = http(addr, "POST", &format!("/api/challenges/{id}/accept"), Some(&b), Some("{}")).await;
+    let r = http(
+        addr,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        Some(&b),
+        Some("{}"),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.body);
     (r.json()["game"].as_str().unwrap().to_owned(), a, b)
 }
 
 fn legal(state: &Value) -> Vec<String> {
-    state["view"]["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap().to_owned()).collect()
+    state["view"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 #[tokio::test]
@@ -35,21 +54,43 @@ async fn moves_are_acknowledged_after_commit_and_broadcast_with_versions() {
         for ws in [&mut wa, &mut wb, &mut spectator] {
             send(ws, json!({"t": "watch", "game": game})).await;
             let sync = recv(ws).await;
-            assert_eq!((sync["t"].as_str(), sync["state"]["version"].as_u64()), (Some("sync"), Some(0)));
+            assert_eq!(
+                (sync["t"].as_str(), sync["state"]["version"].as_u64()),
+                (Some("sync"), Some(0))
+            );
         }
         // Ben may not move first; the spectator may not move at all.
-        send(&mut wb, json!({"t": "move", "game": game, "move": "d3", "ack": "b1"})).await;
+        send(
+            &mut wb,
+            json!({"t": "move", "game": game, "move": "d3", "ack": "b1"}),
+        )
+        .await;
         let e = recv(&mut wb).await;
-        assert_eq!((e["t"].as_str(), e["code"].as_str(), e["ack"].as_str()), (Some("error"), Some("not-your-turn"), Some("b1")));
-        send(&mut spectator, json!({"t": "move", "game": game, "move": "d3", "ack": "s1"})).await;
+        assert_eq!(
+            (e["t"].as_str(), e["code"].as_str(), e["ack"].as_str()),
+            (Some("error"), Some("not-your-turn"), Some("b1"))
+        );
+        send(
+            &mut spectator,
+            json!({"t": "move", "game": game, "move": "d3", "ack": "s1"}),
+        )
+        .await;
         assert_eq!(recv(&mut spectator).await["code"], "signed-out");
         // An illegal move is refused with the reason.
-        send(&mut wa, json!({"t": "move", "game": game, "move": "a1", "ack": "a0"})).await;
+        send(
+            &mut wa,
+            json!({"t": "move", "game": game, "move": "a1", "ack": "a0"}),
+        )
+        .await;
         let e = recv(&mut wa).await;
         assert_eq!(e["code"], "refused");
         assert!(e["message"].as_str().unwrap().contains("a1"), "{e}");
         // A legal move: ack with the new version, and an event for everyone.
-        send(&mut wa, json!({"t": "move", "game": game, "move": "d3", "ack": "a1", "v": 0})).await;
+        send(
+            &mut wa,
+            json!({"t": "move", "game": game, "move": "d3", "ack": "a1", "v": 0}),
+        )
+        .await;
         let mut got = Vec::new();
         for _ in 0..2 {
             got.push(recv(&mut wa).await);
@@ -62,41 +103,83 @@ async fn moves_are_acknowledged_after_commit_and_broadcast_with_versions() {
         assert_eq!(ev["state"]["last_move"]["path"], json!([19]));
         for ws in [&mut wb, &mut spectator] {
             let ev = recv_until(ws, "event").await;
-            assert_eq!((ev["v"].as_u64(), ev["state"]["view"]["turn"].as_str()), (Some(1), Some("second")));
+            assert_eq!(
+                (ev["v"].as_u64(), ev["state"]["view"]["turn"].as_str()),
+                (Some(1), Some("second"))
+            );
         }
         // The same action sent again (a client that missed the ack) is answered, not played twice.
-        send(&mut wa, json!({"t": "move", "game": game, "move": "d3", "ack": "a1", "v": 0})).await;
+        send(
+            &mut wa,
+            json!({"t": "move", "game": game, "move": "d3", "ack": "a1", "v": 0}),
+        )
+        .await;
         let again = recv(&mut wa).await;
         assert_eq!((again["t"].as_str(), again["v"].as_u64()), (Some("ack"), Some(1)));
         // An action on an old version is refused as stale, with the current version.
-        send(&mut wb, json!({"t": "move", "game": game, "move": "c3", "ack": "b2", "v": 0})).await;
+        send(
+            &mut wb,
+            json!({"t": "move", "game": game, "move": "c3", "ack": "b2", "v": 0}),
+        )
+        .await;
         let e = recv_until(&mut wb, "error").await;
         assert_eq!((e["code"].as_str(), e["v"].as_u64()), (Some("stale"), Some(1)));
-        send(&mut wb, json!({"t": "move", "game": game, "move": "c3", "ack": "b3", "v": 1})).await;
+        send(
+            &mut wb,
+            json!({"t": "move", "game": game, "move": "c3", "ack": "b3", "v": 1}),
+        )
+        .await;
         assert_eq!(recv_until(&mut wb, "ack").await["v"], 2);
         // A third user is not a player.
         let c = signup(addr, "cid").await;
         let mut wc = socket(addr, Some(&c)).await;
-        send(&mut wc, json!({"t": "move", "game": game, "move": "c4", "ack": "c1"})).await;
+        send(
+            &mut wc,
+            json!({"t": "move", "game": game, "move": "c4", "ack": "c1"}),
+        )
+        .await;
         assert_eq!(recv(&mut wc).await["code"], "not-a-player");
         // Malformed messages get a clear error.
         send(&mut wc, json!({"t": "dance"})).await;
         assert_eq!(recv(&mut wc).await["code"], "bad-message");
         // A watcher who reconnects with the last version it saw gets just the missed events.
-        send(&mut wa, json!({"t": "move", "game": game, "move": "c4", "ack": "a2", "v": 2})).await;
+        send(
+            &mut wa,
+            json!({"t": "move", "game": game, "move": "c4", "ack": "a2", "v": 2}),
+        )
+        .await;
         recv_until(&mut wa, "ack").await;
         let mut late = socket(addr, None).await;
         send(&mut late, json!({"t": "watch", "game": game, "v": 1})).await;
         let missed: Vec<Value> = vec![recv(&mut late).await, recv(&mut late).await];
-        assert_eq!(missed.iter().map(|m| (m["t"].as_str().unwrap().to_owned(), m["v"].as_u64().unwrap())).collect::<Vec<_>>(), [("event".to_owned(), 2), ("event".to_owned(), 3)]);
+        assert_eq!(
+            missed
+                .iter()
+                .map(|m| (m["t"].as_str().unwrap().to_owned(), m["v"].as_u64().unwrap()))
+                .collect::<Vec<_>>(),
+            [("event".to_owned(), 2), ("event".to_owned(), 3)]
+        );
         // Resignation ends the game for everyone.
         send(&mut wb, json!({"t": "resign", "game": game, "ack": "b4"})).await;
         let ev = recv_until(&mut spectator, "event").await;
         // The spectator may see the earlier moves first.
-        let ev = if ev["action"]["kind"] == "resign" { ev } else { loop { let e = recv_until(&mut spectator, "event").await; if e["action"]["kind"] == "resign" { break e; } } };
+        let ev = if ev["action"]["kind"] == "resign" {
+            ev
+        } else {
+            loop {
+                let e = recv_until(&mut spectator, "event").await;
+                if e["action"]["kind"] == "resign" {
+                    break e;
+                }
+            }
+        };
         assert_eq!(ev["state"]["over"]["winner"], "first");
         assert_eq!(ev["state"]["over"]["termination"], "resignation");
-        send(&mut wa, json!({"t": "move", "game": game, "move": "e3", "ack": "a3"})).await;
+        send(
+            &mut wa,
+            json!({"t": "move", "game": game, "move": "e3", "ack": "a3"}),
+        )
+        .await;
         let e = recv_until(&mut wa, "error").await;
         assert!(e["message"].as_str().unwrap().contains("over"), "{e}");
         server.stop().await;
@@ -119,7 +202,11 @@ async fn a_whole_game_survives_a_restart_and_ends() {
             let mut ws = socket(addr, None).await;
             send(&mut ws, json!({"t": "watch", "game": game})).await;
             let state = recv_until(&mut ws, "sync").await["state"].clone();
-            assert_eq!(state["moves"].as_array().unwrap().len(), played, "no accepted move is lost");
+            assert_eq!(
+                state["moves"].as_array().unwrap().len(),
+                played,
+                "no accepted move is lost"
+            );
             if !state["over"].is_null() {
                 assert_eq!(state["view"]["moves"].as_array().unwrap().len(), 0);
                 break;
@@ -143,7 +230,11 @@ async fn a_whole_game_survives_a_restart_and_ends() {
         }
         assert!(restarted && played > 6, "played {played}");
         let r = http(addr, "GET", "/api/lobby", Some(&cookies[0]), None).await;
-        assert_eq!(r.json()["finished"][0]["id"], game.as_str(), "the finished game is listed");
+        assert_eq!(
+            r.json()["finished"][0]["id"],
+            game.as_str(),
+            "the finished game is listed"
+        );
         server.unwrap().stop().await;
         support::drop_database(pg).await;
     }
@@ -152,13 +243,22 @@ async fn a_whole_game_survives_a_restart_and_ends() {
 #[tokio::test]
 async fn websocket_from_another_origin_is_refused() {
     use tokio_tungstenite::tungstenite::{client::IntoClientRequest, http::HeaderValue};
-    let server = gridplay_server::start(config("sqlite::memory:")).await.expect("server");
+    let server = gridplay_server::start(config("sqlite::memory:"))
+        .await
+        .expect("server");
     let mut req = format!("ws://{}/ws", server.addr).into_client_request().unwrap();
-    req.headers_mut().insert("origin", HeaderValue::from_static("http://evil.example"));
+    req.headers_mut()
+        .insert("origin", HeaderValue::from_static("http://evil.example"));
     let err = tokio_tungstenite::connect_async(req).await.expect_err("refused");
     assert!(err.to_string().contains("403"), "{err}");
     let mut req = format!("ws://{}/ws", server.addr).into_client_request().unwrap();
-    req.headers_mut().insert("origin", HeaderValue::from_str(&format!("http://{}", server.addr)).unwrap());
-    assert!(tokio_tungstenite::connect_async(req).await.is_ok(), "the same origin is welcome");
+    req.headers_mut().insert(
+        "origin",
+        HeaderValue::from_str(&format!("http://{}", server.addr)).unwrap(),
+    );
+    assert!(
+        tokio_tungstenite::connect_async(req).await.is_ok(),
+        "the same origin is welcome"
+    );
     server.stop().await;
 }

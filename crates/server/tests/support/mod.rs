@@ -26,7 +26,10 @@ pub async fn databases(tag: &str) -> Vec<(String, Option<String>)> {
         let mut conn = sqlx_pg(&admin).await;
         exec(&mut conn, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
         exec(&mut conn, &format!("CREATE DATABASE {name}")).await;
-        let base = admin.rsplit_once('/').map_or(admin.as_str(), |(b, _)| b).to_owned();
+        let base = admin
+            .rsplit_once('/')
+            .map_or(admin.as_str(), |(b, _)| b)
+            .to_owned();
         urls.push((format!("{base}/{name}"), Some(name)));
     }
     urls
@@ -42,7 +45,9 @@ async fn sqlx_pg(url: &str) -> sqlx::AnyConnection {
 
 async fn exec(conn: &mut sqlx::AnyConnection, sql: &str) {
     use sqlx::Executor;
-    conn.execute(sqlx::AssertSqlSafe(sql.to_owned())).await.expect(sql);
+    conn.execute(sqlx::AssertSqlSafe(sql.to_owned()))
+        .await
+        .expect(sql);
 }
 
 /// Drops a PostgreSQL test database made by [`databases`].
@@ -87,14 +92,23 @@ impl Response {
 }
 
 /// Sends one request over a fresh connection.
-pub async fn http(addr: SocketAddr, method: &str, path: &str, cookie: Option<&str>, body: Option<&str>) -> Response {
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<&str>,
+) -> Response {
     let mut s = TcpStream::connect(addr).await.expect("connect");
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     if let Some(c) = cookie {
         req.push_str(&format!("Cookie: {c}\r\n"));
     }
     if let Some(b) = body {
-        req.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", b.len()));
+        req.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            b.len()
+        ));
     }
     req.push_str("\r\n");
     req.push_str(body.unwrap_or(""));
@@ -104,14 +118,24 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, cookie: Option<&st
     let text = String::from_utf8_lossy(&raw).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").expect("a response");
     let mut lines = head.lines();
-    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|c| c.parse().ok()).expect("status");
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|c| c.parse().ok())
+        .expect("status");
     let headers: Vec<(String, String)> = lines
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_lowercase(), v.trim().to_owned()))
         .collect();
-    let chunked = headers.iter().any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+    let chunked = headers
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
     let body = if chunked { dechunk(body) } else { body.to_owned() };
-    Response { status, headers, body }
+    Response {
+        status,
+        headers,
+        body,
+    }
 }
 
 fn dechunk(mut s: &str) -> String {
@@ -129,7 +153,14 @@ fn dechunk(mut s: &str) -> String {
 
 /// Signs up and returns the session cookie.
 pub async fn signup(addr: SocketAddr, name: &str) -> String {
-    let r = http(addr, "POST", "/api/signup", None, Some(&format!(r#"{{"name":"{name}","password":"password-{name}"}}"#))).await;
+    let r = http(
+        addr,
+        "POST",
+        "/api/signup",
+        None,
+        Some(&format!(r#"{{"name":"{name}","password":"password-{name}"}}"#)),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.body);
     r.cookie().expect("a session cookie")
 }
@@ -140,7 +171,8 @@ pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 pub async fn socket(addr: SocketAddr, cookie: Option<&str>) -> Socket {
     let mut req = format!("ws://{addr}/ws").into_client_request().expect("request");
     if let Some(c) = cookie {
-        req.headers_mut().insert("cookie", HeaderValue::from_str(c).expect("cookie"));
+        req.headers_mut()
+            .insert("cookie", HeaderValue::from_str(c).expect("cookie"));
     }
     let (mut ws, _) = connect_async(req).await.expect("websocket");
     let hello = recv(&mut ws).await;

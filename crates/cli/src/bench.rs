@@ -1,0 +1,57 @@
+//! `gridplay bench`: benchmarks that need the whole program (the micro-benchmarks are `cargo bench`).
+
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use gridplay_server::loadtest::{LoadOptions, run as run_load};
+
+#[derive(Args, Debug)]
+pub(crate) struct BenchArgs {
+    #[command(subcommand)]
+    what: BenchWhat,
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchWhat {
+    /// Load test of the web platform: simulated players play over loopback WebSockets, every move committed
+    /// to the database; reports moves per second and move-to-ack latency percentiles.
+    Server(ServerArgs),
+}
+
+#[derive(Args, Debug)]
+struct ServerArgs {
+    /// Simulated players; they play in pairs, one game per pair at a time.
+    #[arg(long, default_value_t = 200)]
+    players: usize,
+    /// Seconds to play.
+    #[arg(long, default_value_t = 10)]
+    seconds: u64,
+    /// Database (default: a new SQLite file in a temporary directory).
+    #[arg(long)]
+    database: Option<String>,
+    /// The game spec every pair plays.
+    #[arg(long, default_value = "reversi")]
+    game: String,
+}
+
+pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
+    let BenchWhat::Server(a) = &args.what;
+    if a.players < 2 {
+        return Err("--players must be at least 2".into());
+    }
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let report = runtime.block_on(run_load(LoadOptions {
+        players: a.players,
+        duration: Duration::from_secs(a.seconds),
+        database: a.database.clone(),
+        spec: a.game.clone(),
+    }))?;
+    println!("{report}");
+    if report.stored < report.moves {
+        return Err(format!(
+            "{} moves were acknowledged but only {} are stored",
+            report.moves, report.stored
+        ));
+    }
+    Ok(())
+}

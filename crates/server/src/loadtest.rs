@@ -1,0 +1,357 @@
+//! The server's load benchmark (`gridplay bench server`): many simulated players on loopback WebSockets, each
+//! pair playing Reversi games move after move, every move committed to the database before its ack.
+//!
+//! It reports moves per second and the latency from sending a move to receiving its ack (percentiles), and
+//! checks afterwards that the database holds every acknowledged move.
+
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use futures_util::{SinkExt, StreamExt};
+use rand::{RngExt, SeedableRng, rngs::SmallRng};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio_tungstenite::{
+    connect_async_with_config,
+    tungstenite::{Message, client::IntoClientRequest, http::HeaderValue},
+};
+
+use crate::{
+    Config,
+    db::{GameRow, User, now_ms},
+    ids,
+};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// Simulated players (an even number: they play in pairs).
+    pub players: usize,
+    /// How long to play.
+    pub duration: Duration,
+    /// The database; `None` uses a new SQLite file in a temporary directory.
+    pub database: Option<String>,
+    /// The game every pair plays.
+    pub spec: String,
+}
+
+/// What was measured.
+#[derive(Clone, Debug)]
+pub struct LoadReport {
+    pub players: usize,
+    pub moves: u64,
+    pub games_finished: u64,
+    pub elapsed: Duration,
+    /// Send-to-ack latency percentiles: 50, 90, 99, and the maximum.
+    pub p50: Duration,
+    pub p90: Duration,
+    pub p99: Duration,
+    pub max: Duration,
+    /// Moves found in the database afterwards.
+    pub stored: u64,
+    pub database: String,
+}
+
+impl LoadReport {
+    #[must_use]
+    pub fn moves_per_second(&self) -> f64 {
+        self.moves as f64 / self.elapsed.as_secs_f64()
+    }
+}
+
+impl std::fmt::Display for LoadReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        writeln!(f, "database     {}", self.database)?;
+        writeln!(
+            f,
+            "players      {} ({} games at once)",
+            self.players,
+            self.players / 2
+        )?;
+        writeln!(
+            f,
+            "moves        {} in {:.1} s: {:.0} moves/s",
+            self.moves,
+            self.elapsed.as_secs_f64(),
+            self.moves_per_second()
+        )?;
+        writeln!(f, "games ended  {}", self.games_finished)?;
+        writeln!(
+            f,
+            "move -> ack  p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            ms(self.p50),
+            ms(self.p90),
+            ms(self.p99),
+            ms(self.max)
+        )?;
+        write!(
+            f,
+            "stored       {} moves in the database (every acknowledged move: {})",
+            self.stored,
+            self.stored >= self.moves
+        )
+    }
+}
+
+/// Runs the benchmark against a server started in this process.
+pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
+    let dir = std::env::temp_dir().join(format!("gridplay-bench-{}", std::process::id()));
+    let database = options
+        .database
+        .clone()
+        .unwrap_or_else(|| format!("sqlite://{}/bench.db", dir.display()));
+    let config = Config {
+        addr: ([127, 0, 0, 1], 0).into(),
+        database: database.clone(),
+        ws_per_second: 100_000,
+        ws_burst: 100_000,
+        ..Config::default()
+    };
+    let server = crate::start(config).await.map_err(|e| e.to_string())?;
+    let state = server.state.clone();
+    let pairs = (options.players / 2).max(1);
+    // Accounts and sessions straight into the database: the benchmark measures moves, not password hashing.
+    let mut cookies = Vec::new();
+    let mut users = Vec::new();
+    for i in 0..pairs * 2 {
+        let user = User {
+            id: ids::short(12),
+            name: format!("bench{i}_{}", ids::short(4)),
+        };
+        state
+            .db
+            .create_user(&user, "-")
+            .await
+            .map_err(|e| e.to_string())?;
+        let token = ids::token();
+        state
+            .db
+            .create_session(&token, &user.id, now_ms() + 3_600_000)
+            .await
+            .map_err(|e| e.to_string())?;
+        cookies.push(format!("{}={token}", crate::auth::COOKIE));
+        users.push(user);
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let moves = Arc::new(AtomicU64::new(0));
+    let finished = Arc::new(AtomicU64::new(0));
+    let mut tasks = Vec::new();
+    let started = Instant::now();
+    for p in 0..pairs {
+        let pair = [users[2 * p].clone(), users[2 * p + 1].clone()];
+        let cookies = [cookies[2 * p].clone(), cookies[2 * p + 1].clone()];
+        let ctx = PairCtx {
+            state: state.clone(),
+            addr: server.addr,
+            spec: options.spec.clone(),
+            stop: stop.clone(),
+            moves: moves.clone(),
+            finished: finished.clone(),
+            seed: p as u64,
+        };
+        tasks.push(tokio::spawn(play_pair(ctx, pair, cookies)));
+    }
+    tokio::time::sleep(options.duration).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut latencies = Vec::new();
+    for t in tasks {
+        match t.await {
+            Ok(Ok(l)) => latencies.extend(l),
+            Ok(Err(e)) => return Err(e),
+            Err(e) => return Err(format!("a player task failed: {e}")),
+        }
+    }
+    let elapsed = started.elapsed();
+    latencies.sort_unstable();
+    let pct = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    };
+    let stored = state.db.count_moves().await.map_err(|e| e.to_string())?;
+    let report = LoadReport {
+        players: pairs * 2,
+        moves: latencies.len() as u64,
+        games_finished: finished.load(Ordering::Relaxed),
+        elapsed,
+        p50: pct(0.50),
+        p90: pct(0.90),
+        p99: pct(0.99),
+        max: latencies.last().copied().unwrap_or_default(),
+        stored,
+        database,
+    };
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(report)
+}
+
+struct PairCtx {
+    state: crate::AppState,
+    addr: std::net::SocketAddr,
+    spec: String,
+    stop: Arc<AtomicBool>,
+    moves: Arc<AtomicU64>,
+    finished: Arc<AtomicU64>,
+    seed: u64,
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(addr: std::net::SocketAddr, cookie: &str) -> Result<Ws, String> {
+    let mut req = format!("ws://{addr}/ws")
+        .into_client_request()
+        .map_err(|e| e.to_string())?;
+    req.headers_mut().insert(
+        "cookie",
+        HeaderValue::from_str(cookie).map_err(|e| e.to_string())?,
+    );
+    let (ws, _) = connect_async_with_config(req, None, true)
+        .await
+        .map_err(|e| format!("websocket: {e}"))?;
+    Ok(ws)
+}
+
+/// The fields of a server message that a simulated player reads; the rest is skipped without being built.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Msg {
+    t: String,
+    ack: Option<String>,
+    game: Option<String>,
+    state: Option<StateMsg>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct StateMsg {
+    version: u64,
+    over: Option<serde::de::IgnoredAny>,
+    view: ViewMsg,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ViewMsg {
+    turn: Option<String>,
+    moves: Vec<MoveMsg>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct MoveMsg {
+    text: String,
+}
+
+async fn next_text(ws: &mut Ws) -> Result<tokio_tungstenite::tungstenite::Utf8Bytes, String> {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(30), ws.next())
+            .await
+            .map_err(|_| "no message for 30 s".to_owned())?
+            .ok_or("the server closed the socket")?
+            .map_err(|e| e.to_string())?;
+        if let Message::Text(t) = msg {
+            return Ok(t);
+        }
+    }
+}
+
+async fn next_msg(ws: &mut Ws) -> Result<Msg, String> {
+    let t = next_text(ws).await?;
+    serde_json::from_str(&t).map_err(|e| format!("{e}: {t}"))
+}
+
+/// Two players on two sockets play games one after another until told to stop; returns each move's latency.
+async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Result<Vec<Duration>, String> {
+    let mut rng = SmallRng::seed_from_u64(ctx.seed);
+    let mut sockets = [
+        connect(ctx.addr, &cookies[0]).await?,
+        connect(ctx.addr, &cookies[1]).await?,
+    ];
+    let mut latencies = Vec::new();
+    let mut n = 0u64;
+    while !ctx.stop.load(Ordering::Relaxed) {
+        let game = GameRow {
+            id: ids::short(8),
+            spec: ctx.spec.clone(),
+            game: ctx.spec.split(':').next().unwrap_or_default().to_owned(),
+            users: [Some(users[0].clone()), Some(users[1].clone())],
+            levels: [None, None],
+            status: "active".into(),
+            turn: Some("first".into()),
+            winner: None,
+            termination: None,
+            version: 0,
+            created_at: now_ms(),
+            updated_at: now_ms(),
+        };
+        ctx.state.db.create_game(&game).await.map_err(|e| e.to_string())?;
+        let mut state = StateMsg::default();
+        for ws in &mut sockets {
+            send(ws, json!({"t": "watch", "game": game.id})).await?;
+            loop {
+                let m = next_msg(ws).await?;
+                if m.t == "sync" {
+                    state = m.state.unwrap_or_default();
+                    break;
+                }
+            }
+        }
+        while state.over.is_none() && !ctx.stop.load(Ordering::Relaxed) {
+            let side = usize::from(state.view.turn.as_deref() != Some("first"));
+            let moves = &state.view.moves;
+            if moves.is_empty() {
+                return Err(format!("game {} is not over but has no move", game.id));
+            }
+            let mv = moves[rng.random_range(0..moves.len())].text.clone();
+            n += 1;
+            let ack = format!("{n}");
+            let sent = Instant::now();
+            send(
+                &mut sockets[side],
+                json!({"t": "move", "game": game.id, "move": mv, "ack": ack, "v": state.version}),
+            )
+            .await?;
+            // The mover waits for its ack; the event carries the new state.
+            let mut acked = false;
+            let mut next = None;
+            while !acked || next.is_none() {
+                let m = next_msg(&mut sockets[side]).await?;
+                match m.t.as_str() {
+                    "ack" if m.ack.as_deref() == Some(ack.as_str()) => {
+                        latencies.push(sent.elapsed());
+                        ctx.moves.fetch_add(1, Ordering::Relaxed);
+                        acked = true;
+                    }
+                    "event" if m.game.as_deref() == Some(game.id.as_str()) => next = m.state,
+                    "error" => return Err(format!("move {mv} refused: {m:?}")),
+                    _ => {}
+                }
+            }
+            // The opponent's socket receives the event too: read it (without parsing the state) so that its
+            // buffer does not grow.
+            while !next_text(&mut sockets[1 - side])
+                .await?
+                .starts_with(r#"{"t":"event""#)
+            {}
+            state = next.unwrap_or_default();
+        }
+        if state.over.is_some() {
+            ctx.finished.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    Ok(latencies)
+}
+
+async fn send(ws: &mut Ws, v: Value) -> Result<(), String> {
+    ws.send(Message::Text(v.to_string().into()))
+        .await
+        .map_err(|e| e.to_string())
+}
