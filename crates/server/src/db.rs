@@ -97,7 +97,7 @@ async fn write_group(pool: &AnyPool, jobs: &[WriteJob]) -> Result<(), sqlx::Erro
     let now = now_ms();
     let mut tx = pool.begin().await?;
     for job in jobs {
-        write_one(&mut *tx, job, now).await?;
+        write_one(&mut tx, job, now).await?;
     }
     tx.commit().await
 }

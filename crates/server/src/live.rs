@@ -410,7 +410,7 @@ impl Actor {
             .game(&row.spec)
             .map_err(|e| internal(format!("bad spec {}: {e}", row.spec)))?;
         let actions = db.actions(id).await.map_err(|e| internal(e.to_string()))?;
-        let actor_start_view = game.start().view();
+        let rotate = rotation(&game.start().view());
         let mut record = GameRecord::new(game.start());
         let mut last_move = None;
         for a in &actions {
@@ -429,23 +429,18 @@ impl Actor {
             }
         }
         let version = actions.len() as u64;
+        let view = record.position().view();
         let (feed, _) = broadcast::channel(64);
         let mut actor = Actor {
-            state: Arc::new(GameState {
-                id: String::new(),
-                spec: String::new(),
-                game: String::new(),
-                title: String::new(),
-                sides: game.info().sides,
-                players: [player_json(&row, 0), player_json(&row, 1)],
+            state: Arc::new(build_state(
+                &row,
+                game.as_ref(),
+                &record,
                 version,
-                moves: Vec::new(),
-                view: record.position().view(),
-                last_move: None,
-                over: None,
-                draw_offer: None,
-                rotate: [false; 2],
-            }),
+                rotate,
+                view,
+                last_move,
+            )),
             hub,
             me,
             row,
@@ -456,30 +451,22 @@ impl Actor {
             feed,
             acks: VecDeque::new(),
             engine: None,
-            rotate: rotation(&actor_start_view),
+            rotate,
         };
-        actor.state = Arc::new(actor.make_state(actor.record.position().view(), last_move));
         actor.maybe_engine();
         Ok(actor)
     }
 
     fn make_state(&self, view: BoardView, last_move: Option<MoveView>) -> GameState {
-        let info = self.game.info();
-        GameState {
-            id: self.row.id.clone(),
-            spec: self.row.spec.clone(),
-            game: info.name.clone(),
-            title: info.title.clone(),
-            players: [player_json(&self.row, 0), player_json(&self.row, 1)],
-            over: over_json(&info.sides, self.record.outcome()),
-            sides: info.sides,
-            version: self.version,
-            moves: self.record.moves().to_vec(),
+        build_state(
+            &self.row,
+            self.game.as_ref(),
+            &self.record,
+            self.version,
+            self.rotate,
             view,
             last_move,
-            draw_offer: self.record.draw_offer(),
-            rotate: self.rotate,
-        }
+        )
     }
 
     fn sync_json(&self) -> Arc<str> {
@@ -695,6 +682,34 @@ impl Actor {
                 let _ = tx.send(Cmd::Engine { version, best }).await;
             }
         });
+    }
+}
+
+/// The state clients see, from the game's row, its record and a fresh view.
+fn build_state(
+    row: &GameRow,
+    game: &dyn DynGame,
+    record: &GameRecord,
+    version: u64,
+    rotate: [bool; 2],
+    view: BoardView,
+    last_move: Option<MoveView>,
+) -> GameState {
+    let info = game.info();
+    GameState {
+        id: row.id.clone(),
+        spec: row.spec.clone(),
+        game: info.name.clone(),
+        title: info.title.clone(),
+        players: [player_json(row, 0), player_json(row, 1)],
+        over: over_json(&info.sides, record.outcome()),
+        sides: info.sides,
+        version,
+        moves: record.moves().to_vec(),
+        view,
+        last_move,
+        draw_offer: record.draw_offer(),
+        rotate,
     }
 }
 
