@@ -1,7 +1,7 @@
 //! The browser's files, embedded in the binary: one `cargo run` serves everything, with no CDN.
 
 use axum::{
-    http::{StatusCode, Uri, header},
+    http::{HeaderMap, HeaderValue, StatusCode, Uri, header},
     response::{IntoResponse, Response},
 };
 use rust_embed::Embed;
@@ -10,7 +10,7 @@ use rust_embed::Embed;
 #[folder = "web/"]
 struct Web;
 
-fn file(path: &str) -> Option<Response> {
+fn file(path: &str, if_none_match: Option<&HeaderValue>) -> Option<Response> {
     let f = Web::get(path)?;
     let mime = f.metadata.mimetype().to_owned();
     let etag = format!(
@@ -22,6 +22,9 @@ fn file(path: &str) -> Option<Response> {
             .map(|b| format!("{b:02x}"))
             .collect::<String>()
     );
+    if if_none_match.is_some_and(|v| v.as_bytes() == etag.as_bytes()) {
+        return Some((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
+    }
     Some(
         (
             [
@@ -36,13 +39,14 @@ fn file(path: &str) -> Option<Response> {
 }
 
 /// `/assets/...`: a file of `web/`.
-pub(crate) async fn asset(uri: Uri) -> Response {
+pub(crate) async fn asset(uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path().trim_start_matches("/assets/");
-    file(path).unwrap_or_else(|| (StatusCode::NOT_FOUND, "no such file").into_response())
+    file(path, headers.get(header::IF_NONE_MATCH))
+        .unwrap_or_else(|| (StatusCode::NOT_FOUND, "no such file").into_response())
 }
 
 /// The page shell, for every page route: the modules draw the page the path names.
-pub(crate) async fn page() -> Response {
-    file("index.html")
+pub(crate) async fn page(headers: HeaderMap) -> Response {
+    file("index.html", headers.get(header::IF_NONE_MATCH))
         .unwrap_or_else(|| (StatusCode::INTERNAL_SERVER_ERROR, "the page is missing").into_response())
 }

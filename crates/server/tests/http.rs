@@ -474,5 +474,21 @@ async fn guards_refuse_cross_origin_large_and_repeated_requests() {
             .await
             .unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{path}");
+        // A page that has the file already gets 304.
+        let etag = res.headers().get(header::ETAG).expect("an ETag").clone();
+        let res = app
+            .router
+            .clone()
+            .oneshot(
+                Request::builder()
+                    .uri(path)
+                    .header(header::HOST, "localhost")
+                    .header(header::IF_NONE_MATCH, etag)
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_MODIFIED, "{path}");
     }
 }

@@ -262,3 +262,42 @@ async fn websocket_from_another_origin_is_refused() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_socket_over_its_message_budget_or_size_is_refused() {
+    use futures_util::StreamExt;
+    let mut cfg = config("sqlite::memory:");
+    cfg.ws_per_second = 1;
+    cfg.ws_burst = 3;
+    let server = gridplay_server::start(cfg).await.expect("server");
+    let mut ws = socket(server.addr, None).await;
+    for _ in 0..3 {
+        send(&mut ws, json!({"t": "ping"})).await;
+        assert_eq!(recv(&mut ws).await["t"], "pong");
+    }
+    send(&mut ws, json!({"t": "ping"})).await;
+    let e = recv(&mut ws).await;
+    assert_eq!(
+        (e["t"].as_str(), e["code"].as_str()),
+        (Some("error"), Some("rate-limited"))
+    );
+    // A message larger than 8 KiB closes the socket.
+    let mut ws = socket(server.addr, None).await;
+    send(&mut ws, json!({"t": "ping", "pad": "x".repeat(9000)})).await;
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        loop {
+            match ws.next().await {
+                None | Some(Err(_)) => break true,
+                Some(Ok(tokio_tungstenite::tungstenite::Message::Close(_))) => break true,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await
+    .unwrap_or(false);
+    assert!(
+        closed,
+        "the server closes a socket that sends an oversized message"
+    );
+    server.stop().await;
+}
