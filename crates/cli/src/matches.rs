@@ -18,7 +18,9 @@ pub(crate) struct MatchArgs {
     /// The game spec.
     spec: String,
     /// Player A: `level=1..8`, `depth=N`, `time=MS` (alpha-beta), `mcts=MS` (Monte Carlo tree search), `random`,
-    /// or `cmd=PROGRAM` for an external engine that speaks the gridplay protocol (docs/protocol.md).
+    /// `cmd=PROGRAM` for an external engine that speaks the gridplay protocol (docs/protocol.md), or, for
+    /// Reversi, `nboard=PROGRAM` for an engine that speaks the NBoard protocol (Edax, NTest, `gridplay engine
+    /// --nboard`).
     a: String,
     /// Player B, as A.
     b: String,
@@ -31,6 +33,9 @@ pub(crate) struct MatchArgs {
     /// Time per move for `cmd=` players, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     move_time: u64,
+    /// Search depth for `nboard=` players (the NBoard protocol sets a depth, not a time).
+    #[arg(long, default_value_t = 8)]
+    nboard_depth: u32,
     /// Seed for openings and for the levels' choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -60,10 +65,18 @@ impl External {
         Ok(External { child, input, output })
     }
 
-    fn ask(&mut self, line: &str) -> Result<String, String> {
+    fn tell(&mut self, line: &str) -> Result<(), String> {
         writeln!(self.input, "{line}")
             .and_then(|()| self.input.flush())
-            .map_err(|e| format!("engine input: {e}"))?;
+            .map_err(|e| format!("engine input: {e}"))
+    }
+
+    fn ask(&mut self, line: &str) -> Result<String, String> {
+        self.tell(line)?;
+        self.read()
+    }
+
+    fn read(&mut self) -> Result<String, String> {
         let mut reply = String::new();
         match self.output.read_line(&mut reply) {
             Ok(0) => Err("the engine closed its output".into()),
@@ -85,12 +98,22 @@ enum Side {
     Engine(Request),
     Random,
     External { engine: Box<External>, move_time: u64 },
+    Nboard { engine: Box<External> },
 }
 
 impl Side {
-    fn parse(text: &str, spec: &str, move_time: u64) -> Result<Side, String> {
+    fn parse(text: &str, spec: &str, move_time: u64, nboard_depth: u32) -> Result<Side, String> {
         if text == "random" {
             return Ok(Side::Random);
+        }
+        if let Some(cmd) = text.strip_prefix("nboard=") {
+            if spec.split(':').next() != Some("reversi") {
+                return Err(format!("an NBoard engine plays Reversi only, not `{spec}`"));
+            }
+            let mut engine = Box::new(External::start(cmd)?);
+            engine.tell("nboard 2")?;
+            engine.tell(&format!("set depth {nboard_depth}"))?;
+            return Ok(Side::Nboard { engine });
         }
         if let Some(cmd) = text.strip_prefix("cmd=") {
             let mut engine = Box::new(External::start(cmd)?);
@@ -102,7 +125,8 @@ impl Side {
         }
         let bad = || {
             format!(
-                "`{text}` is not a player: use level=1..8, depth=N, time=MS, mcts=MS, random or cmd=PROGRAM"
+                "`{text}` is not a player: use level=1..8, depth=N, time=MS, mcts=MS, random, cmd=PROGRAM \
+                 or nboard=PROGRAM"
             )
         };
         let (key, value) = text.split_once('=').ok_or_else(bad)?;
@@ -147,8 +171,36 @@ impl Side {
                     .map(str::to_owned)
                     .ok_or_else(|| format!("the engine answered `{reply}` instead of bestmove"))
             }
+            Side::Nboard { engine } => {
+                engine.tell(&format!("set game {}", ggf(&pos.to_text())?))?;
+                engine.tell("go")?;
+                // Engines send other lines (status, set myname...) before their move: skip them.
+                loop {
+                    let line = engine.read()?;
+                    if let Some(rest) = line.strip_prefix("===") {
+                        let mv = rest.trim().split('/').next().unwrap_or("").trim().to_lowercase();
+                        return Ok(if mv == "pa" { "pass".into() } else { mv });
+                    }
+                }
+            }
         }
     }
+}
+
+/// A Reversi position text (64 squares of `X`, `O`, `-` and the side to move) as a GGF game with no moves.
+fn ggf(position: &str) -> Result<String, String> {
+    let (cells, side) = position
+        .split_once(' ')
+        .filter(|(c, s)| c.len() == 64 && s.len() == 1)
+        .ok_or_else(|| format!("`{position}` is not an 8x8 Reversi position"))?;
+    let nb = |c: char| match c {
+        'X' => '*',
+        'O' => 'O',
+        _ => '-',
+    };
+    let board: String = cells.chars().map(nb).collect();
+    let side: String = side.chars().map(nb).collect();
+    Ok(format!("(;GM[Othello]PC[gridplay]BO[8 {board} {side}];)"))
 }
 
 /// A's results.
@@ -224,8 +276,8 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<Sco
     let game = gridplay_games::registry()
         .game(&args.spec)
         .map_err(|e| e.to_string())?;
-    let mut a = Side::parse(&args.a, &args.spec, args.move_time)?;
-    let mut b = Side::parse(&args.b, &args.spec, args.move_time)?;
+    let mut a = Side::parse(&args.a, &args.spec, args.move_time, args.nboard_depth)?;
+    let mut b = Side::parse(&args.b, &args.spec, args.move_time, args.nboard_depth)?;
     let pairs = args.games.div_ceil(2);
     let mut score = Score::default();
     for pair in 0..pairs {
@@ -334,7 +386,7 @@ mod tests {
         for bad in [
             "level=9", "level=0", "depth=x", "depth=65", "time=0", "mcts=0", "speed=3", "human",
         ] {
-            assert!(Side::parse(bad, "reversi", 10).is_err(), "{bad}");
+            assert!(Side::parse(bad, "reversi", 10, 4).is_err(), "{bad}");
         }
     }
 

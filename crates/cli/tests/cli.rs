@@ -62,3 +62,29 @@ fn an_external_engine_plays_a_match_over_the_protocol() {
     assert!(ok, "{err}");
     assert!(out.contains("(2 games)"), "{out}");
 }
+
+#[test]
+fn an_nboard_engine_plays_a_reversi_match() {
+    let me = env!("CARGO_BIN_EXE_gridplay");
+    // Our own NBoard engine at depth 3 against random: the games reach their ends through `set game`/`go`.
+    let (ok, out, err) = gridplay(&[
+        "match",
+        "reversi",
+        &format!("nboard={me} engine --nboard"),
+        "random",
+        "--games",
+        "4",
+        "--quiet",
+        "--nboard-depth",
+        "3",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("(4 games)"), "{out}");
+    let (ok, _, err) = gridplay(&[
+        "match",
+        "checkers",
+        &format!("nboard={me} engine --nboard"),
+        "random",
+    ]);
+    assert!(!ok && err.contains("Reversi only"), "{err}");
+}
