@@ -360,6 +360,7 @@ mod tests {
             games,
             opening_plies: 2,
             move_time: 50,
+            nboard_depth: 3,
             seed: 1,
             quiet: true,
         }
