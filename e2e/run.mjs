@@ -219,6 +219,40 @@ await test('a reversi game ends by resignation, confirmed in a dialog', async ()
   await bob.screenshot({ path: join(ART, 'reversi-resigned.png') });
 });
 
+await test('a finished game is replayed step by step, exported, and imported again', async () => {
+  // Alice is on the resigned Reversi game: open its replay from the game-over banner.
+  await alice.click('#replay-link');
+  await alice.waitForURL(/\/replay\//);
+  await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 2 of 2');
+  await alice.click('#first');
+  await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 0 of 2');
+  assert.equal(await alice.locator('#board .piece').count(), 4, 'the start position');
+  await alice.keyboard.press('ArrowRight');
+  await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 1 of 2');
+  assert.equal(await alice.locator('#board .piece').count(), 5);
+  await alice.click('#moves [data-ply="2"]');
+  await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 2 of 2');
+  await alice.keyboard.press('Home');
+  await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 0 of 2');
+  await alice.selectOption('#speed', '400');
+  await alice.click('#autoplay');
+  await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 2 of 2', null, { timeout: 5000 });
+  await alice.screenshot({ path: join(ART, 'replay.png') });
+  const text = await alice.evaluate(async () => (await fetch(document.querySelector('#export').href)).text());
+  assert.match(text, /d3c3/);
+  // Import it from the lobby: a new replay with the same moves.
+  await alice.goto(BASE + '/');
+  await alice.fill('#import-text', text);
+  await alice.click('#import button[type=submit]');
+  await alice.waitForURL(/\/replay\//);
+  await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 2 of 2');
+  assert.match(await alice.textContent('aside'), /Black wins by resignation/);
+  await alice.goto(BASE + '/');
+  await alice.fill('#import-text', 'f5f5');
+  await alice.click('#import button[type=submit]');
+  await alice.waitForFunction(() => /move 2/.test(document.querySelector('#import .error')?.textContent || ''));
+});
+
 await test('a user plays the computer at Grid Tactics, and a reload restores the game', async () => {
   await alice.goto(BASE + '/');
   await alice.selectOption('#computer-game', 'tactics');

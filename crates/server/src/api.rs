@@ -213,6 +213,7 @@ fn new_game(spec: String, game: String, users: [Option<User>; 2], levels: [Optio
         game,
         users,
         levels,
+        labels: [None, None],
         status: "active".into(),
         turn: Some("first".into()),
         winner: None,
@@ -327,4 +328,123 @@ pub(crate) async fn game_state(
         Err(LiveError::NotFound) => Err(ApiError::not_found("game")),
         Err(_) => Err(ApiError::internal()),
     }
+}
+
+fn live_error(e: &LiveError) -> ApiError {
+    match e {
+        LiveError::NotFound => ApiError::not_found("game"),
+        _ => ApiError::internal(),
+    }
+}
+
+/// The board after `n` moves, for replays.
+pub(crate) async fn game_ply(
+    State(state): State<AppState>,
+    Path((id, n)): Path<(String, usize)>,
+) -> ApiResult<Json<Value>> {
+    if id.len() > 16 {
+        return Err(ApiError::not_found("game"));
+    }
+    match state.hub.ply(&id, n).await {
+        Ok(Some(p)) => Ok(Json(json!(p))),
+        Ok(None) => Err(ApiError::not_found("move number")),
+        Err(e) => Err(live_error(&e)),
+    }
+}
+
+/// The game as a file to download: PDN for checkers, a transcript for Reversi, our move list for the others.
+pub(crate) async fn game_export(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::{http::header, response::IntoResponse};
+    if id.len() > 16 {
+        return Err(ApiError::not_found("game"));
+    }
+    let (name, text) = state.hub.export(&id).await.map_err(|e| live_error(&e))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct ImportBody {
+    text: String,
+}
+
+/// Reads a game file into a new replay.
+pub(crate) async fn import_game(
+    State(state): State<AppState>,
+    SignedIn(_me): SignedIn,
+    Json(body): Json<ImportBody>,
+) -> ApiResult<Json<Value>> {
+    let imported = crate::transcript::import(state.registry, &body.text)
+        .map_err(|e| ApiError::bad_request("bad-file", e.to_string()))?;
+    let mut record = imported.record;
+    let mut actions: Vec<(gridplay_core::Player, &'static str, String)> = Vec::new();
+    {
+        // Replay the moves to know who played each.
+        let mut pos = record.start().box_clone();
+        for m in record.moves() {
+            actions.push((pos.turn(), "move", m.clone()));
+            let _ = pos.play(m);
+        }
+    }
+    // A result the moves do not reach (a resignation, an agreed draw) is recorded as those decisions.
+    if record.outcome().is_none() {
+        match imported.result {
+            Some(gridplay_core::Outcome::Win { winner }) => {
+                record.resign(!winner).map_err(|_| ApiError::internal())?;
+                actions.push((!winner, "resign", String::new()));
+            }
+            Some(gridplay_core::Outcome::Draw) => {
+                let p = record.position().turn();
+                record.offer_draw(p).map_err(|_| ApiError::internal())?;
+                record.accept_draw(!p).map_err(|_| ApiError::internal())?;
+                actions.push((p, "offer-draw", String::new()));
+                actions.push((!p, "accept-draw", String::new()));
+            }
+            None => {}
+        }
+    }
+    let end = record.outcome();
+    let now = now_ms();
+    let row = GameRow {
+        id: ids::short(8),
+        spec: imported.spec,
+        game: imported.game.info().name,
+        users: [None, None],
+        levels: [None, None],
+        labels: imported.names.map(|n| n.map(|n| n.chars().take(40).collect())),
+        status: "imported".into(),
+        turn: None,
+        winner: end.map(|(o, _)| match o {
+            gridplay_core::Outcome::Win { winner } => winner.as_str().to_owned(),
+            gridplay_core::Outcome::Draw => "draw".to_owned(),
+        }),
+        termination: None,
+        version: actions.len() as i64,
+        created_at: now,
+        updated_at: now,
+    };
+    let rows: Vec<crate::db::ActionRow> = actions
+        .into_iter()
+        .enumerate()
+        .map(|(i, (side, kind, body))| crate::db::ActionRow {
+            seq: i as i64 + 1,
+            side: side.as_str().to_owned(),
+            kind: kind.to_owned(),
+            body,
+        })
+        .collect();
+    state.db.create_imported(&row, &rows).await?;
+    Ok(Json(json!({ "game": row.id })))
 }

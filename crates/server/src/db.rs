@@ -152,6 +152,8 @@ pub struct GameRow {
     pub game: String,
     pub users: [Option<User>; 2],
     pub levels: [Option<u8>; 2],
+    /// Names for sides without a user (imported games).
+    pub labels: [Option<String>; 2],
     pub status: String,
     pub turn: Option<String>,
     pub winner: Option<String>,
@@ -193,7 +195,7 @@ pub struct ChallengeRow {
 }
 
 const GAME_COLUMNS: &str = "g.id, g.spec, g.game, g.first_user, u1.name AS first_name, g.second_user, \
-     u2.name AS second_name, g.first_level, g.second_level, g.status, g.turn, g.winner, g.termination, g.version, \
+     u2.name AS second_name, g.first_level, g.second_level, g.first_label, g.second_label, g.status, g.turn, g.winner, g.termination, g.version, \
      g.created_at, g.updated_at FROM games g LEFT JOIN users u1 ON u1.id = g.first_user \
      LEFT JOIN users u2 ON u2.id = g.second_user";
 
@@ -222,6 +224,7 @@ fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
             user_of(row, "second_user", "second_name")?,
         ],
         levels: [level_of(row, "first_level")?, level_of(row, "second_level")?],
+        labels: [row.try_get("first_label")?, row.try_get("second_label")?],
         status: row.try_get("status")?,
         turn: row.try_get("turn")?,
         winner: row.try_get("winner")?,
@@ -468,6 +471,28 @@ impl Db {
             .map_err(DbError::Writer)
     }
 
+    /// Stores an imported game and its actions in one transaction.
+    pub async fn create_imported(&self, g: &GameRow, actions: &[ActionRow]) -> Result<(), DbError> {
+        let mut tx = self.pool.begin().await?;
+        insert_game(&mut *tx, g).await?;
+        let now = now_ms();
+        for a in actions {
+            sqlx::query(
+                "INSERT INTO actions (game_id, seq, side, kind, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&g.id)
+            .bind(a.seq)
+            .bind(&a.side)
+            .bind(&a.kind)
+            .bind(&a.body)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
     pub async fn create_challenge(&self, c: &ChallengeRow) -> Result<(), DbError> {
         sqlx::query(
             "INSERT INTO challenges (id, creator, target, spec, color, status, game_id, created_at) \
@@ -568,8 +593,8 @@ where
 {
     sqlx::query(
         "INSERT INTO games (id, spec, game, first_user, second_user, first_level, second_level, status, turn, \
-         winner, termination, version, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+         winner, termination, version, created_at, updated_at, first_label, second_label) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
     )
     .bind(&g.id)
     .bind(&g.spec)
@@ -585,6 +610,8 @@ where
     .bind(g.version)
     .bind(g.created_at)
     .bind(g.updated_at)
+    .bind(g.labels[0].clone())
+    .bind(g.labels[1].clone())
     .execute(executor)
     .await?;
     Ok(())

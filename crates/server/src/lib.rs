@@ -15,6 +15,7 @@ mod ids;
 pub mod live;
 pub mod loadtest;
 pub mod lobby;
+pub mod transcript;
 mod ws;
 
 use std::{net::SocketAddr, num::NonZeroU32, ops::Deref, sync::Arc, time::Duration};
@@ -123,12 +124,19 @@ pub fn router(state: AppState) -> Router {
         .route("/challenges/{id}/decline", post(api::decline_challenge))
         .route("/computer", post(api::play_computer))
         .route("/games/{id}", get(api::game_state))
+        .route("/games/{id}/ply/{n}", get(api::game_ply))
+        .route("/games/{id}/export", get(api::game_export))
+        .route(
+            "/import",
+            post(api::import_game).layer(DefaultBodyLimit::max(300 * 1024)),
+        )
         .fallback(|| async { ApiError::not_found("API route") });
     Router::new()
         .nest("/api", api)
         .route("/ws", get(ws::upgrade))
         .route("/", get(assets::page))
         .route("/game/{id}", get(assets::page))
+        .route("/replay/{id}", get(assets::page))
         .route("/assets/{*path}", get(assets::asset))
         .fallback(|| async { ApiError::not_found("page") })
         .layer(middleware::from_fn(check_origin))

@@ -203,6 +203,21 @@ enum Cmd {
         version: u64,
         best: Option<String>,
     },
+    Ply {
+        n: usize,
+        reply: oneshot::Sender<Option<PlyJson>>,
+    },
+    Export {
+        reply: oneshot::Sender<(String, String)>,
+    },
+}
+
+/// A position of a game's replay: the board after `n` moves and the move that led there.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlyJson {
+    pub n: usize,
+    pub view: BoardView,
+    pub last_move: Option<MoveView>,
 }
 
 /// The live games of this server.
@@ -287,6 +302,16 @@ impl GameHub {
             reply,
         })
         .await?
+    }
+
+    /// The position after `n` moves, or `None` past the last move.
+    pub async fn ply(&self, id: &str, n: usize) -> Result<Option<PlyJson>, LiveError> {
+        self.ask(id, |reply| Cmd::Ply { n, reply }).await
+    }
+
+    /// The game as a file: its name and text (`transcript.rs`).
+    pub async fn export(&self, id: &str) -> Result<(String, String), LiveError> {
+        self.ask(id, |reply| Cmd::Export { reply }).await
     }
 
     /// Loads the game's actor, so that an engine to move starts thinking.
@@ -457,6 +482,26 @@ impl Actor {
         Ok(actor)
     }
 
+    fn ply(&self, n: usize) -> Option<PlyJson> {
+        let moves = self.record.moves();
+        if n > moves.len() {
+            return None;
+        }
+        let mut pos = self.record.start().box_clone();
+        let mut last_move = None;
+        for (i, m) in moves[..n].iter().enumerate() {
+            if i + 1 == n {
+                last_move = pos.view().moves.into_iter().find(|v| &v.text == m);
+            }
+            pos.play(m).ok()?;
+        }
+        Some(PlyJson {
+            n,
+            view: pos.view(),
+            last_move,
+        })
+    }
+
     fn make_state(&self, view: BoardView, last_move: Option<MoveView>) -> GameState {
         build_state(
             &self.row,
@@ -523,6 +568,26 @@ impl Actor {
             }
             Cmd::State { reply } => {
                 let _ = reply.send(self.state.clone());
+            }
+            Cmd::Ply { n, reply } => {
+                let _ = reply.send(self.ply(n));
+            }
+            Cmd::Export { reply } => {
+                let names = [0, 1].map(|i| {
+                    let p = &self.state.players[i];
+                    p.name.clone().unwrap_or_else(|| {
+                        p.level
+                            .map_or_else(|| "?".into(), |l| format!("gridplay level {l}"))
+                    })
+                });
+                let file = crate::transcript::export(
+                    &self.row.id,
+                    &self.row.spec,
+                    [&names[0], &names[1]],
+                    &self.record,
+                    self.state.over.as_ref().map(|o| termination_name(o.termination)),
+                );
+                let _ = reply.send(file);
             }
             Cmd::Act {
                 user,
@@ -716,7 +781,10 @@ fn build_state(
 fn player_json(row: &GameRow, i: usize) -> PlayerJson {
     PlayerJson {
         id: row.users[i].as_ref().map(|u| u.id.clone()),
-        name: row.users[i].as_ref().map(|u| u.name.clone()),
+        name: row.users[i]
+            .as_ref()
+            .map(|u| u.name.clone())
+            .or_else(|| row.labels[i].clone()),
         level: row.levels[i],
     }
 }

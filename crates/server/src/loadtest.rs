@@ -284,6 +284,7 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
             game: ctx.spec.split(':').next().unwrap_or_default().to_owned(),
             users: [Some(users[0].clone()), Some(users[1].clone())],
             levels: [None, None],
+            labels: [None, None],
             status: "active".into(),
             turn: Some("first".into()),
             winner: None,

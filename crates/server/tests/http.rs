@@ -492,3 +492,52 @@ async fn guards_refuse_cross_origin_large_and_repeated_requests() {
         assert_eq!(res.status(), StatusCode::NOT_MODIFIED, "{path}");
     }
 }
+
+#[tokio::test]
+async fn finished_games_replay_export_and_import() {
+    each_backend("replay", async |url| {
+        let app = App::new(url, 1000).await;
+        let alice = app.signup("alice").await;
+        let (_, j, _) = app.call("POST", "/api/import", Some(&alice), Some(json!({"text": "[Game \"reversi\"]\n[First \"Ann\"]\n[Second \"Ben\"]\n[Result \"0-1\"]\n\nf5d6c3d3c4"}))).await;
+        let game = j["game"].as_str().unwrap_or_else(|| panic!("{j}")).to_owned();
+        let (s, st, _) = app.call("GET", &format!("/api/games/{game}"), None, None).await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(st["moves"], json!(["f5", "d6", "c3", "d3", "c4"]));
+        assert_eq!(st["players"][0]["name"], "Ann");
+        // The stated result the moves do not reach is kept as a resignation.
+        assert_eq!(st["over"]["winner"], "second");
+        assert_eq!(st["over"]["termination"], "resignation");
+        // Every ply's board comes from the server.
+        let (s, p0, _) = app.call("GET", &format!("/api/games/{game}/ply/0"), None, None).await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(p0["last_move"], Value::Null);
+        assert_eq!(p0["view"]["score"], json!({"first": 2, "second": 2}));
+        let (_, p1, _) = app.call("GET", &format!("/api/games/{game}/ply/1"), None, None).await;
+        assert_eq!(p1["last_move"]["text"], "f5");
+        assert_eq!(p1["view"]["score"], json!({"first": 4, "second": 1}));
+        let (s, _, _) = app.call("GET", &format!("/api/games/{game}/ply/6"), None, None).await;
+        assert_eq!(s, StatusCode::NOT_FOUND);
+        // Export writes the transcript back.
+        let req = Request::builder().uri(format!("/api/games/{game}/export")).header(header::HOST, "localhost").body(Body::empty()).unwrap();
+        let res = app.router.clone().oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        assert!(res.headers()[header::CONTENT_DISPOSITION].to_str().unwrap().contains(".txt"));
+        let text = String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+        assert!(text.contains("[Result \"0-1\"]") && text.contains("f5d6c3d3c4"), "{text}");
+        // Bad files are refused with the reason; visitors cannot import.
+        let (s, j, _) = app.call("POST", "/api/import", Some(&alice), Some(json!({"text": "f5f5"}))).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST);
+        assert!(j["error"]["message"].as_str().unwrap().contains("move 2"), "{j}");
+        let (s, _, _) = app.call("POST", "/api/import", None, Some(json!({"text": "f5"}))).await;
+        assert_eq!(s, StatusCode::UNAUTHORIZED);
+        // A PDN file makes a checkers replay.
+        let pdn = "[Event \"x\"]\n[Black \"B\"]\n[White \"W\"]\n[Result \"*\"]\n\n1. 9-13 21-17 2. 6-9 17-14 3. 9x18 22x15x6 *";
+        let (s, j, _) = app.call("POST", "/api/import", Some(&alice), Some(json!({"text": pdn}))).await;
+        assert_eq!(s, StatusCode::OK, "{j}");
+        let (_, st, _) = app.call("GET", &format!("/api/games/{}", j["game"].as_str().unwrap()), None, None).await;
+        assert_eq!(st["game"], "checkers");
+        assert_eq!(st["moves"].as_array().unwrap().len(), 6);
+        assert_eq!(st["over"], Value::Null);
+    })
+    .await;
+}

@@ -4,6 +4,7 @@ import { h, api, navigate } from './util.js';
 import { Live } from './live.js';
 import { lobbyPage } from './lobby.js';
 import { gamePage } from './game.js';
+import { replayPage } from './replay.js';
 
 const main = document.getElementById('main');
 const who = document.getElementById('who');
@@ -37,7 +38,9 @@ function header() {
 function route() {
   if (leave) leave();
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9]{1,16})$/);
+  const r = location.pathname.match(/^\/replay\/([A-Za-z0-9]{1,16})$/);
   if (m) leave = gamePage(main, m[1], ctx);
+  else if (r) leave = replayPage(main, r[1]);
   else leave = lobbyPage(main, ctx);
 }
 

@@ -209,7 +209,10 @@ export function gamePage(main, id, ctx) {
     if (!connected) children.push(h('p', { class: 'connection' }, 'Connection lost: reconnecting…'));
     if (state.view.info.length) children.push(h('dl', { class: 'info' }, state.view.info.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])));
     if (state.over) {
-      children.push(h('div', { class: 'banner', id: 'game-over' }, h('strong', {}, state.over.text), h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
+      children.push(h('div', { class: 'banner', id: 'game-over' }, h('strong', {}, state.over.text),
+        h('a', { href: '/', 'data-link': true }, 'Back to the lobby'), ' · ',
+        h('a', { href: `/replay/${id}`, 'data-link': true, id: 'replay-link' }, 'Replay'), ' · ',
+        h('a', { href: `/api/games/${id}/export`, download: true }, 'Download')));
     }
     const actions = h('div', { class: 'actions' });
     const ms = moves();

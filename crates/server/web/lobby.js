@@ -105,8 +105,20 @@ export function lobbyPage(main, ctx) {
       } catch (x) { aiErr.textContent = x.message; }
     } }, h('h2', {}, 'Play the computer'), aiPicker.node, h('label', {}, 'Level', level, h('small', {}, '1 is a beginner, 8 is full strength')), h('label', {}, 'You play', aiColor), h('button', { type: 'submit' }, 'Play'), aiErr);
     const recent = h('div', { class: 'card' }, h('h2', {}, 'Recently finished'), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
-      h('a', { href: `/game/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`), h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : `${g.winner} won`)))) : h('p', { class: 'muted' }, 'None yet.'));
-    main.replaceChildren(h('div', { class: 'grid' }, games, openList(data, true), online), h('div', { class: 'grid', style: 'margin-top:1rem' }, create, computer, recent));
+      h('a', { href: `/replay/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`), h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : `${g.winner} won`)))) : h('p', { class: 'muted' }, 'None yet.'));
+    const importText = h('textarea', { id: 'import-text', rows: 5, placeholder: 'PDN for checkers, a transcript such as f5d6c3 for Reversi, or a gridplay game file', maxlength: 262144 });
+    const importFile = h('input', { type: 'file', id: 'import-file', accept: '.pdn,.txt,text/plain' });
+    importFile.addEventListener('change', async () => { if (importFile.files[0]) importText.value = await importFile.files[0].text(); });
+    const importErr = h('p', { class: 'error', role: 'alert' });
+    const importer = h('form', { class: 'card stack', id: 'import', onsubmit: async (e) => {
+      e.preventDefault();
+      importErr.textContent = '';
+      try {
+        const r = await api('/import', { text: importText.value });
+        navigate(`/replay/${r.game}`);
+      } catch (x) { importErr.textContent = x.message; }
+    } }, h('h2', {}, 'Import a game'), h('label', {}, 'Game file', importFile), h('label', {}, 'or paste it', importText), h('button', { type: 'submit' }, 'Open the replay'), importErr);
+    main.replaceChildren(h('div', { class: 'grid' }, games, openList(data, true), online), h('div', { class: 'grid', style: 'margin-top:1rem' }, create, computer, h('div', { class: 'stack' }, recent, importer)));
   }
 
   function openList(data, signedIn) {

@@ -1,0 +1,102 @@
+// The replay page: step through a game with the buttons, the arrow keys, autoplay, or the move list. Each
+// position comes from the server (/api/games/{id}/ply/{n}); the page computes no rule.
+
+import { Board } from './board.js';
+import { h, api, toast } from './util.js';
+
+export function replayPage(main, id) {
+  let meta = null;
+  let n = 0;
+  let timer = null;
+  const cache = new Map();
+  const boardBox = h('div', { class: 'board-wrap', id: 'board' });
+  const panel = h('aside', { class: 'card' });
+  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox), panel));
+  const board = new Board(boardBox, { onCell() {}, onDrop() {} });
+
+  async function ply(k) {
+    if (!cache.has(k)) cache.set(k, api(`/games/${id}/ply/${k}`));
+    return cache.get(k);
+  }
+
+  async function go(k) {
+    if (!meta) return;
+    k = Math.max(0, Math.min(meta.moves.length, k));
+    let p;
+    try { p = await ply(k); } catch (e) { toast(e.message); stop(); return; }
+    n = k;
+    const lm = p.last_move;
+    const last = new Set();
+    if (lm) { if (lm.from != null) last.add(lm.from); lm.path.forEach((c) => last.add(c)); if (lm.target != null) last.add(lm.target); }
+    board.render({ ...meta, view: p.view }, false, { last, movedFrom: lm ? lm.from : null, movedTo: lm && lm.from != null ? (lm.path.length ? lm.path[lm.path.length - 1] : lm.from) : null });
+    renderPanel(p);
+    if (n < meta.moves.length) ply(n + 1).catch(() => {});
+  }
+
+  function stop() { clearInterval(timer); timer = null; renderControls(); }
+  function play() {
+    if (n >= meta.moves.length) go(0);
+    const speed = Number(document.getElementById('speed')?.value || 1000);
+    timer = setInterval(() => { if (n >= meta.moves.length) stop(); else go(n + 1); }, speed);
+    renderControls();
+  }
+
+  let controls;
+  function renderControls() {
+    if (!controls) return;
+    const auto = h('button', { id: 'autoplay', onclick: () => (timer ? stop() : play()) }, timer ? 'Pause' : 'Autoplay');
+    const speed = h('select', { id: 'speed', 'aria-label': 'Autoplay speed', onchange: () => { if (timer) { stop(); play(); } } },
+      [[2000, 'Slow'], [1000, 'Normal'], [400, 'Fast']].map(([v, t]) => h('option', { value: v, selected: Number(controls.dataset.speed || 1000) === v }, t)));
+    speed.addEventListener('change', () => { controls.dataset.speed = speed.value; });
+    controls.replaceChildren(
+      h('button', { id: 'first', class: 'secondary', 'aria-label': 'First', onclick: () => { stop(); go(0); } }, '«'),
+      h('button', { id: 'prev', class: 'secondary', 'aria-label': 'Previous', onclick: () => { stop(); go(n - 1); } }, '‹'),
+      h('button', { id: 'next', class: 'secondary', 'aria-label': 'Next', onclick: () => { stop(); go(n + 1); } }, '›'),
+      h('button', { id: 'last', class: 'secondary', 'aria-label': 'Last', onclick: () => { stop(); go(meta.moves.length); } }, '»'),
+      auto, speed);
+  }
+
+  function renderPanel(p) {
+    const score = p.view.score;
+    const players = h('div', { class: 'players' }, [0, 1].map((i) => h('div', { class: 'player' + (p.view.turn === (i ? 'second' : 'first') ? ' turn' : '') },
+      h('span', { class: 'swatch', style: `background:${meta.sides[i].color}` }),
+      h('span', {}, h('strong', {}, meta.sides[i].name), ' ', meta.players[i].name || (meta.players[i].level ? `Engine · level ${meta.players[i].level}` : '?')),
+      h('span', { class: 'score' }, i === 0 ? score.first : score.second))));
+    controls = h('div', { class: 'actions', id: 'replay-controls' });
+    const list = h('div', { class: 'moves', id: 'moves' });
+    meta.moves.forEach((m, k) => list.append(
+      h('span', { class: 'n' }, `${k + 1}.`),
+      h('button', { class: 'small ' + (k + 1 === n ? '' : 'secondary'), 'data-ply': k + 1, onclick: () => { stop(); go(k + 1); } }, m),
+      h('span', {})));
+    panel.replaceChildren(
+      h('h1', {}, `Replay · ${meta.title}`),
+      h('p', { class: 'muted' }, meta.spec),
+      players,
+      h('p', { class: 'status', id: 'ply' }, `Move ${n} of ${meta.moves.length}`),
+      meta.over ? h('p', {}, meta.over.text) : h('p', { class: 'muted' }, 'The game is still going on.'),
+      controls,
+      h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, 'Download the game'), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, 'Game page')),
+      h('h2', {}, 'Moves'), list);
+    renderControls();
+    const cur = list.querySelector(`[data-ply="${n}"]`);
+    if (cur) cur.scrollIntoView({ block: 'nearest' });
+  }
+
+  const onKey = (e) => {
+    if (!meta || e.target.closest('input, textarea, select')) return;
+    if (e.key === 'ArrowLeft') { stop(); go(n - 1); } else if (e.key === 'ArrowRight') { stop(); go(n + 1); } else if (e.key === 'Home') { stop(); go(0); } else if (e.key === 'End') { stop(); go(meta.moves.length); } else return;
+    e.preventDefault();
+  };
+  document.addEventListener('keydown', onKey);
+
+  (async () => {
+    try {
+      meta = await api(`/games/${id}`);
+      document.title = `Replay · ${meta.title} · gridplay`;
+      go(meta.moves.length);
+    } catch (e) {
+      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'Replay unavailable'), h('p', {}, e.message), h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
+    }
+  })();
+  return () => { stop(); document.removeEventListener('keydown', onKey); document.title = 'gridplay'; };
+}
