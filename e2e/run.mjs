@@ -41,6 +41,12 @@ async function waitFor(fn, ms, what) {
   }
 }
 
+/** A screenshot once animations have settled. */
+async function shot(page, name, fullPage = false) {
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(ART, name), fullPage });
+}
+
 const results = [];
 async function test(name, fn) {
   const t0 = Date.now();
@@ -141,7 +147,7 @@ await test('a visitor sees how many are online, not who', async () => {
   await visitor.waitForSelector('#online-count');
   assert.match(await visitor.textContent('#online-count'), /player/);
   assert.equal(await visitor.locator('#online').count(), 0);
-  await visitor.screenshot({ path: join(ART, 'lobby-visitor.png') });
+  await shot(visitor, 'lobby-visitor.png');
   await visitor.context().close();
 });
 
@@ -149,7 +155,7 @@ await test('two users sign up and see each other online', async () => {
   await signUp(alice, 'alice');
   await signUp(bob, 'bob');
   await alice.waitForFunction(() => document.querySelector('#online')?.textContent.includes('bob'), null, { timeout: 10000 });
-  await alice.screenshot({ path: join(ART, 'lobby.png') });
+  await shot(alice, 'lobby.png');
 });
 
 await test('a checkers challenge is accepted and played to the end, with a multi-jump by dragging', async () => {
@@ -168,12 +174,12 @@ await test('a checkers challenge is accepted and played to the end, with a multi
   // The opening that leads to White's double jump 22x15x6.
   const line = [[alice, '9-13'], [bob, '21-17'], [alice, '6-9'], [bob, '17-14'], [alice, '9x18']];
   for (const [p, m] of line) await move(p, m);
-  await bob.screenshot({ path: join(ART, 'checkers-before-multijump.png') });
+  await shot(bob, 'checkers-before-multijump.png');
   await move(bob, '22x15x6', { dragging: true });
   const after = await state(alice);
   assert.equal(after.moves[5], '22x15x6');
   await waitVersion(alice, 6);
-  await alice.screenshot({ path: join(ART, 'checkers.png') });
+  await shot(alice, 'checkers.png');
   // Play on to the end: each side enters the first legal move the server lists.
   for (let n = 0; n < 400; n++) {
     const st = await state(alice);
@@ -188,7 +194,7 @@ await test('a checkers challenge is accepted and played to the end, with a multi
     await p.waitForSelector('#game-over', { timeout: 10000 });
     assert.equal((await p.textContent('#game-over strong')).trim(), end.over.text);
   }
-  await bob.screenshot({ path: join(ART, 'checkers-over.png') });
+  await shot(bob, 'checkers-over.png');
 });
 
 await test('a reversi game ends by resignation, confirmed in a dialog', async () => {
@@ -206,7 +212,7 @@ await test('a reversi game ends by resignation, confirmed in a dialog', async ()
   await move(alice, 'd3');
   await move(bob, 'c3');
   await waitVersion(alice, 2);
-  await alice.screenshot({ path: join(ART, 'reversi.png') });
+  await shot(alice, 'reversi.png');
   // Cancel first: nothing happens.
   await bob.click('#resign');
   await bob.click('#confirm button[value=no]');
@@ -216,7 +222,7 @@ await test('a reversi game ends by resignation, confirmed in a dialog', async ()
   await alice.waitForSelector('#game-over', { timeout: 10000 });
   assert.match(await alice.textContent('#game-over strong'), /Black wins by resignation/);
   await bob.waitForSelector('#game-over');
-  await bob.screenshot({ path: join(ART, 'reversi-resigned.png') });
+  await shot(bob, 'reversi-resigned.png');
 });
 
 await test('a finished game is replayed step by step, exported, and imported again', async () => {
@@ -237,7 +243,13 @@ await test('a finished game is replayed step by step, exported, and imported aga
   await alice.selectOption('#speed', '400');
   await alice.click('#autoplay');
   await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 2 of 2', null, { timeout: 5000 });
-  await alice.screenshot({ path: join(ART, 'replay.png') });
+  await alice.click('#analyse');
+  await alice.waitForSelector('#eval-graph', { timeout: 30000 });
+  await alice.click('#first');
+  await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 0 of 2');
+  await alice.click('#last');
+  await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 2 of 2');
+  await shot(alice, 'replay.png');
   const text = await alice.evaluate(async () => (await fetch(document.querySelector('#export').href)).text());
   assert.match(text, /d3c3/);
   // Import it from the lobby: a new replay with the same moves.
@@ -266,7 +278,7 @@ await test('a user plays the computer at Grid Tactics, and a reload restores the
   const first = st.view.moves.find((m) => m.from != null && m.kind === 'move' && m.path.length > 0);
   await clickCell(alice, first.from);
   assert.ok((await alice.locator('#board .tint-reach').count()) > 1, 'reachable squares are shown');
-  await alice.screenshot({ path: join(ART, 'tactics-selected.png') });
+  await shot(alice, 'tactics-selected.png');
   // Choose a square, then undo before acting: nothing is sent.
   await clickCell(alice, first.path[first.path.length - 1]);
   await alice.locator('button', { hasText: 'Undo' }).click();
@@ -286,12 +298,12 @@ await test('a user plays the computer at Grid Tactics, and a reload restores the
   await alice.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn', null, { timeout: 30000 });
   st = await state(alice);
   assert.ok(st.version > 3, `the engine played (version ${st.version})`);
-  await alice.screenshot({ path: join(ART, 'tactics.png') });
+  await shot(alice, 'tactics.png');
   await alice.reload();
   await alice.waitForSelector('#board svg');
   await waitVersion(alice, st.version);
   assert.equal(await alice.locator('#moves > span:not(.n):not(:empty)').count(), st.version);
-  await alice.screenshot({ path: join(ART, 'tactics-reloaded.png') });
+  await shot(alice, 'tactics-reloaded.png');
 });
 
 await test('Cornered Reversi and YWF against the computer: tints, Change and the token', async () => {
@@ -337,7 +349,7 @@ await test('the game page fits a phone screen', async () => {
   await phone.waitForSelector('#board svg');
   const width = await phone.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `no horizontal scrolling (page is ${width}px wide)`);
-  await phone.screenshot({ path: join(ART, 'phone-game.png'), fullPage: true });
+  await shot(phone, 'phone-game.png', true);
   await phone.context().close();
 });
 

@@ -126,6 +126,61 @@ fn think_with(pos: &dyn DynPosition, request: &Request, stop: &StopFlag) -> Resu
     Err(EngineError::UnknownGame)
 }
 
+/// Scores every legal move for the side to move, in hundredths of a game unit, best first. Every move is
+/// searched to the same depth, one ply deeper at a time within `time`, and the deepest complete scoring is
+/// kept (one ply always completes), so that the scores of a move played and of the best move compare fairly:
+/// this is how an analysis finds mistakes.
+///
+/// # Errors
+///
+/// When the game is over, or the position is of a game without an engine.
+pub fn score_moves(
+    pos: &dyn DynPosition,
+    time: Duration,
+    stop: &StopFlag,
+) -> Result<Vec<(String, i32)>, EngineError> {
+    if pos.outcome().is_some() {
+        return Err(EngineError::GameOver);
+    }
+    let any = pos.as_any();
+    macro_rules! dispatch {
+        ($($ty:ty => $eval:expr),* $(,)?) => {
+            $(if let Some(p) = any.downcast_ref::<$ty>() {
+                return Ok(score_typed(p, &$eval, time, stop));
+            })*
+        };
+    }
+    dispatch! {
+        gridplay_games::reversi::ReversiPosition => reversi::Eval,
+        gridplay_games::checkers::CheckersPosition => checkers::Eval,
+        gridplay_games::cornered::CorneredPosition => cornered::Eval,
+        gridplay_games::ywf::YwfPosition => ywf::Eval,
+        gridplay_games::tactics::TacticsPosition => tactics::Eval,
+    }
+    Err(EngineError::UnknownGame)
+}
+
+fn score_typed<P: Position + Hash, E: Evaluator<P>>(
+    pos: &P,
+    eval: &E,
+    time: Duration,
+    stop: &StopFlag,
+) -> Vec<(String, i32)> {
+    let mut tt = TranspositionTable::new(16);
+    let mut scores = score_root_moves(pos, eval, 1, &mut tt, Limits::default(), stop).unwrap_or_default();
+    let limits = Limits {
+        time: Some(time),
+        ..Limits::default()
+    };
+    for depth in 2..=32 {
+        match score_root_moves(pos, eval, depth, &mut tt, limits, stop) {
+            Some(deeper) => scores = deeper,
+            None => break,
+        }
+    }
+    scores.iter().map(|s| (pos.move_text(s.mv), s.score)).collect()
+}
+
 fn texts<P: Position>(pos: &P, moves: &[P::Move]) -> Vec<String> {
     let mut p = pos.clone();
     moves
@@ -214,6 +269,22 @@ pub fn think_typed<P: Position + Hash, E: Evaluator<P>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn score_moves_scores_symmetric_moves_alike_and_every_move_once() {
+        let game = gridplay_games::registry().game("reversi").unwrap();
+        let scores = score_moves(game.start().as_ref(), Duration::from_millis(50), &StopFlag::new()).unwrap();
+        assert_eq!(scores.len(), 4);
+        // The four first moves of Reversi are one move up to symmetry.
+        assert!(scores.iter().all(|s| s.1 == scores[0].1), "{scores:?}");
+        let game = gridplay_games::registry().game("checkers").unwrap();
+        let scores = score_moves(game.start().as_ref(), Duration::from_millis(50), &StopFlag::new()).unwrap();
+        assert_eq!(scores.len(), 7);
+        assert!(
+            scores.windows(2).all(|w| w[0].1 >= w[1].1),
+            "best first: {scores:?}"
+        );
+    }
 
     #[test]
     fn every_game_gets_a_legal_move_at_every_level() {

@@ -448,3 +448,22 @@ pub(crate) async fn import_game(
     state.db.create_imported(&row, &rows).await?;
     Ok(Json(json!({ "game": row.id })))
 }
+
+/// The engine's analysis of a game (computed on the first request, which may take up to about 30 s).
+pub(crate) async fn game_analysis(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    if id.len() > 16 {
+        return Err(ApiError::not_found("game"));
+    }
+    let game = state.hub.state(&id).await.map_err(|e| live_error(&e))?;
+    if game.over.is_none() {
+        return Err(ApiError::conflict(
+            "ongoing",
+            "the engine analyses a game once it is over",
+        ));
+    }
+    let a = state.hub.analysis(&id).await.map_err(|e| live_error(&e))?;
+    Ok(Json(json!(&*a)))
+}

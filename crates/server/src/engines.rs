@@ -2,9 +2,9 @@
 //! `threads` at once; the others wait their turn. Each search has its level's time budget and stops early
 //! when its game moves on.
 
-use std::sync::Arc;
+use std::{sync::Arc, time::Duration};
 
-use gridplay_core::DynPosition;
+use gridplay_core::{DynPosition, Outcome, Player};
 use gridplay_engine::Request;
 use gridplay_search::StopFlag;
 use tokio::sync::Semaphore;
@@ -53,4 +53,60 @@ impl EnginePool {
             }
         }
     }
+
+    /// Analyses a game: for each position, the best move's score and the score of the move played (for the
+    /// side to move, in hundredths of a game unit, bounded by `clamp`), with `per_position` of search each, on
+    /// one blocking thread. Ended games score their result.
+    pub async fn analyse(
+        &self,
+        positions: Vec<Box<dyn DynPosition>>,
+        played: Vec<String>,
+        per_position: Duration,
+        clamp: i32,
+    ) -> Option<Vec<PositionScore>> {
+        let _permit = self.permits.clone().acquire_owned().await.ok()?;
+        tokio::task::spawn_blocking(move || {
+            positions
+                .iter()
+                .enumerate()
+                .map(|(n, pos)| {
+                    if let Some(outcome) = pos.outcome() {
+                        let best = match outcome {
+                            Outcome::Win { winner } if winner == pos.turn() => clamp,
+                            Outcome::Win { .. } => -clamp,
+                            Outcome::Draw => 0,
+                        };
+                        return PositionScore {
+                            turn: pos.turn(),
+                            best,
+                            played: None,
+                        };
+                    }
+                    let scores = gridplay_engine::score_moves(pos.as_ref(), per_position, &StopFlag::new())
+                        .unwrap_or_default();
+                    let best = scores.iter().map(|s| s.1).max().unwrap_or(0).clamp(-clamp, clamp);
+                    let played = played
+                        .get(n)
+                        .and_then(|m| scores.iter().find(|s| &s.0 == m))
+                        .map(|s| s.1.clamp(-clamp, clamp));
+                    PositionScore {
+                        turn: pos.turn(),
+                        best,
+                        played,
+                    }
+                })
+                .collect()
+        })
+        .await
+        .ok()
+    }
+}
+
+/// One position of an analysis, scores for its side to move.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionScore {
+    pub turn: Player,
+    pub best: i32,
+    /// The move played from here, if any.
+    pub played: Option<i32>,
 }

@@ -126,6 +126,7 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}", get(api::game_state))
         .route("/games/{id}/ply/{n}", get(api::game_ply))
         .route("/games/{id}/export", get(api::game_export))
+        .route("/games/{id}/analysis", get(api::game_analysis))
         .route(
             "/import",
             post(api::import_game).layer(DefaultBodyLimit::max(300 * 1024)),

@@ -13,7 +13,8 @@ use std::{
 };
 
 use gridplay_core::{
-    BoardView, DynGame, GameRecord, MoveView, Outcome, Player, RecordError, Registry, SideInfo, Termination,
+    BoardView, DynGame, DynPosition, GameRecord, MoveView, Outcome, Player, RecordError, Registry, SideInfo,
+    Termination,
 };
 use serde::Serialize;
 use tokio::sync::{Mutex, broadcast, mpsc, oneshot};
@@ -210,7 +211,27 @@ enum Cmd {
     Export {
         reply: oneshot::Sender<(String, String)>,
     },
+    Positions {
+        reply: oneshot::Sender<(Vec<Box<dyn DynPosition>>, Vec<String>)>,
+    },
 }
+
+/// An engine's look at a whole game: a score for the first player after each move, and the moves that lost
+/// much.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// `scores[n]` is the position after `n` moves, for the first player, in hundredths of a game unit.
+    pub scores: Vec<i32>,
+    /// Per move (index `n` is move `n + 1`): `null`, `"?"` (a mistake) or `"??"` (a blunder).
+    pub marks: Vec<Option<&'static str>>,
+    /// The bound of the scores (a won position scores this).
+    pub clamp: i32,
+    pub per_position_ms: u64,
+}
+
+/// Scores lost by a move that make it a mistake, and a blunder.
+pub const MISTAKE: i32 = 200;
+pub const BLUNDER: i32 = 500;
 
 /// A position of a game's replay: the board after `n` moves and the move that led there.
 #[derive(Clone, Debug, Serialize)]
@@ -231,6 +252,7 @@ struct HubInner {
     engines: EnginePool,
     lobby: Lobby,
     games: Mutex<HashMap<String, mpsc::Sender<Cmd>>>,
+    analyses: Mutex<HashMap<String, Arc<Analysis>>>,
 }
 
 impl GameHub {
@@ -242,6 +264,7 @@ impl GameHub {
             engines,
             lobby,
             games: Mutex::new(HashMap::new()),
+            analyses: Mutex::new(HashMap::new()),
         }))
     }
 
@@ -307,6 +330,54 @@ impl GameHub {
     /// The position after `n` moves, or `None` past the last move.
     pub async fn ply(&self, id: &str, n: usize) -> Result<Option<PlyJson>, LiveError> {
         self.ask(id, |reply| Cmd::Ply { n, reply }).await
+    }
+
+    /// The engine's analysis of a game, computed once and kept while the server runs.
+    pub async fn analysis(&self, id: &str) -> Result<Arc<Analysis>, LiveError> {
+        if let Some(a) = self.0.analyses.lock().await.get(id) {
+            return Ok(a.clone());
+        }
+        let (positions, played) = self.ask(id, |reply| Cmd::Positions { reply }).await?;
+        // About 30 s of search at most in all, and at least 20 ms a position.
+        let per = Duration::from_millis((30_000 / positions.len().max(1) as u64).clamp(20, 150));
+        let clamp = 3_000;
+        let scored = self
+            .0
+            .engines
+            .analyse(positions, played, per, clamp)
+            .await
+            .ok_or(LiveError::Internal)?;
+        let scores = scored
+            .iter()
+            .map(|s| if s.turn == Player::First { s.best } else { -s.best })
+            .collect();
+        // A move's loss: the best move's score minus the played one's, both from the same search.
+        let marks = scored
+            .iter()
+            .take(scored.len().saturating_sub(1))
+            .map(|s| {
+                let lost = s.played.map_or(0, |p| s.best - p);
+                if lost >= BLUNDER {
+                    Some("??")
+                } else if lost >= MISTAKE {
+                    Some("?")
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let analysis = Arc::new(Analysis {
+            scores,
+            marks,
+            clamp,
+            per_position_ms: per.as_millis() as u64,
+        });
+        self.0
+            .analyses
+            .lock()
+            .await
+            .insert(id.to_owned(), analysis.clone());
+        Ok(analysis)
     }
 
     /// The game as a file: its name and text (`transcript.rs`).
@@ -571,6 +642,17 @@ impl Actor {
             }
             Cmd::Ply { n, reply } => {
                 let _ = reply.send(self.ply(n));
+            }
+            Cmd::Positions { reply } => {
+                let mut pos = self.record.start().box_clone();
+                let mut all = vec![pos.box_clone()];
+                for m in self.record.moves() {
+                    if pos.play(m).is_err() {
+                        break;
+                    }
+                    all.push(pos.box_clone());
+                }
+                let _ = reply.send((all, self.record.moves().to_vec()));
             }
             Cmd::Export { reply } => {
                 let names = [0, 1].map(|i| {

@@ -524,6 +524,12 @@ async fn finished_games_replay_export_and_import() {
         assert!(res.headers()[header::CONTENT_DISPOSITION].to_str().unwrap().contains(".txt"));
         let text = String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
         assert!(text.contains("[Result \"0-1\"]") && text.contains("f5d6c3d3c4"), "{text}");
+        // The engine analyses the finished game: a score for each position, the start included.
+        let (s, an, _) = app.call("GET", &format!("/api/games/{game}/analysis"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{an}");
+        assert_eq!(an["scores"].as_array().unwrap().len(), 6);
+        assert_eq!(an["marks"].as_array().unwrap().len(), 5);
+        assert!(an["scores"].as_array().unwrap().iter().all(|v| v.as_i64().unwrap().abs() <= 3000));
         // Bad files are refused with the reason; visitors cannot import.
         let (s, j, _) = app.call("POST", "/api/import", Some(&alice), Some(json!({"text": "f5f5"}))).await;
         assert_eq!(s, StatusCode::BAD_REQUEST);
@@ -538,6 +544,8 @@ async fn finished_games_replay_export_and_import() {
         assert_eq!(st["game"], "checkers");
         assert_eq!(st["moves"].as_array().unwrap().len(), 6);
         assert_eq!(st["over"], Value::Null);
+        let (s, j, _) = app.call("GET", &format!("/api/games/{}/analysis", st["id"].as_str().unwrap()), None, None).await;
+        assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("ongoing")), "no analysis of a game in play");
     })
     .await;
 }

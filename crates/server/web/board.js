@@ -136,11 +136,6 @@ export class Board {
       if (marks.last && marks.last.has(i)) g.append(s('rect', { width: 1, height: 1, class: 'tint-last' }));
       if (marks.reach && marks.reach.has(i)) g.append(s('rect', { width: 1, height: 1, class: 'tint-reach' }));
       if (marks.hoverTint && marks.legal && marks.legal.has(i)) g.append(s('rect', { width: 1, height: 1, class: 'tint-legal' }));
-      if (cells[i].label) {
-        const t = s('text', { x: 0.06, y: 0.26, class: 'label' });
-        t.textContent = cells[i].label;
-        g.append(t);
-      }
       if (cells[i].piece) {
         const p = pieceNode(cells[i].piece, state.sides);
         const before = this.prev && this.prev[i] && this.prev[i].piece;
@@ -148,6 +143,12 @@ export class Board {
         if (this.prev && (!before || before.owner !== now.owner || before.kind !== now.kind) && i !== marks.movedTo) p.classList.add('pop');
         if (i === marks.movedTo) p.dataset.moved = '1';
         g.append(p);
+      }
+      if (cells[i].label) {
+        // Drawn over the piece, small, in the corner: the square's number stays readable.
+        const t = s('text', { x: 0.05, y: 0.22, class: 'label' });
+        t.textContent = cells[i].label;
+        g.append(t);
       }
       if (marks.legal && marks.legal.has(i) && !marks.hoverTint) g.append(s('circle', { cx: 0.5, cy: 0.5, r: cells[i].piece ? 0.46 : 0.14, class: 'cell-hint', fill: cells[i].piece ? 'none' : undefined, stroke: cells[i].piece ? 'rgba(20,20,20,.35)' : undefined, 'stroke-width': cells[i].piece ? 0.06 : undefined }));
       if (marks.targets && marks.targets.has(i)) g.append(s('rect', { x: 0.05, y: 0.05, width: 0.9, height: 0.9, rx: 0.12, class: marks.targets.get(i) === 'heal' ? 'tint-heal' : 'tint-target' }));

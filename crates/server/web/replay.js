@@ -14,6 +14,43 @@ export function replayPage(main, id) {
   main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox), panel));
   const board = new Board(boardBox, { onCell() {}, onDrop() {} });
 
+  let analysis = null;
+  let analysing = false;
+
+  async function analyse() {
+    analysing = true;
+    renderPanel(current);
+    try {
+      analysis = await api(`/games/${id}/analysis`);
+    } catch (e) { toast(e.message); }
+    analysing = false;
+    renderPanel(current);
+  }
+
+  /** The evaluation graph: the first player's advantage up, one point per position, mistakes marked. */
+  function graph() {
+    const NS = 'http://www.w3.org/2000/svg';
+    const el = (tag, attrs) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v)); return e; };
+    const w = 300, hgt = 90, pts = analysis.scores, max = analysis.clamp;
+    const x = (i) => (pts.length > 1 ? (i / (pts.length - 1)) * w : 0);
+    const y = (v) => hgt / 2 - (v / max) * (hgt / 2 - 4);
+    const svg = el('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'eval-graph', id: 'eval-graph', role: 'img', 'aria-label': 'Evaluation graph' });
+    svg.append(el('rect', { x: 0, y: 0, width: w, height: hgt / 2, fill: meta.sides[0].color === 'black' ? '#3a3a3a' : '#eee', opacity: 0.18 }));
+    svg.append(el('line', { x1: 0, y1: hgt / 2, x2: w, y2: hgt / 2, stroke: '#999', 'stroke-width': 0.5 }));
+    svg.append(el('polyline', { points: pts.map((v, i) => `${x(i)},${y(v)}`).join(' '), fill: 'none', stroke: '#2f6f4f', 'stroke-width': 1.5 }));
+    analysis.marks.forEach((m, i) => {
+      if (m) svg.append(el('circle', { cx: x(i + 1), cy: y(pts[i + 1]), r: m === '??' ? 3.2 : 2.4, fill: m === '??' ? '#b3261e' : '#e08a00', class: 'mistake', 'data-ply': i + 1 }));
+    });
+    svg.append(el('line', { x1: x(n), y1: 0, x2: x(n), y2: hgt, stroke: '#f0b400', 'stroke-width': 1 }));
+    svg.addEventListener('click', (e) => {
+      const r = svg.getBoundingClientRect();
+      stop();
+      go(Math.round(((e.clientX - r.left) / r.width) * (pts.length - 1)));
+    });
+    return svg;
+  }
+
+  let current = null;
   async function ply(k) {
     if (!cache.has(k)) cache.set(k, api(`/games/${id}/ply/${k}`));
     return cache.get(k);
@@ -25,6 +62,7 @@ export function replayPage(main, id) {
     let p;
     try { p = await ply(k); } catch (e) { toast(e.message); stop(); return; }
     n = k;
+    current = p;
     const lm = p.last_move;
     const last = new Set();
     if (lm) { if (lm.from != null) last.add(lm.from); lm.path.forEach((c) => last.add(c)); if (lm.target != null) last.add(lm.target); }
@@ -66,7 +104,7 @@ export function replayPage(main, id) {
     const list = h('div', { class: 'moves', id: 'moves' });
     meta.moves.forEach((m, k) => list.append(
       h('span', { class: 'n' }, `${k + 1}.`),
-      h('button', { class: 'small ' + (k + 1 === n ? '' : 'secondary'), 'data-ply': k + 1, onclick: () => { stop(); go(k + 1); } }, m),
+      h('button', { class: 'small ' + (k + 1 === n ? '' : 'secondary'), 'data-ply': k + 1, onclick: () => { stop(); go(k + 1); } }, m + ((analysis && analysis.marks[k]) || '')),
       h('span', {})));
     panel.replaceChildren(
       h('h1', {}, `Replay · ${meta.title}`),
@@ -75,6 +113,8 @@ export function replayPage(main, id) {
       h('p', { class: 'status', id: 'ply' }, `Move ${n} of ${meta.moves.length}`),
       meta.over ? h('p', {}, meta.over.text) : h('p', { class: 'muted' }, 'The game is still going on.'),
       controls,
+      analysis ? graph() : (meta.over ? h('button', { class: 'secondary', id: 'analyse', disabled: analysing, onclick: analyse }, analysing ? 'The engine is analysing…' : 'Analyse with the engine') : null),
+      analysis ? h('p', { class: 'muted' }, `Score ${(analysis.scores[n] / 100).toFixed(1)} for ${meta.sides[0].name} (${analysis.per_position_ms} ms a position); ? a mistake, ?? a blunder.`) : null,
       h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, 'Download the game'), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, 'Game page')),
       h('h2', {}, 'Moves'), list);
     renderControls();
