@@ -212,7 +212,7 @@ enum Cmd {
         reply: oneshot::Sender<(String, String)>,
     },
     Positions {
-        reply: oneshot::Sender<(Vec<Box<dyn DynPosition>>, Vec<String>)>,
+        reply: oneshot::Sender<GameLine>,
     },
 }
 
@@ -232,6 +232,9 @@ pub struct Analysis {
 /// Scores lost by a move that make it a mistake, and a blunder.
 pub const MISTAKE: i32 = 200;
 pub const BLUNDER: i32 = 500;
+
+/// Every position of a game from its start, and the moves played between them.
+type GameLine = (Vec<Box<dyn DynPosition>>, Vec<String>);
 
 /// A position of a game's replay: the board after `n` moves and the move that led there.
 #[derive(Clone, Debug, Serialize)]
