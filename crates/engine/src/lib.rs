@@ -106,24 +106,30 @@ pub fn think(pos: &dyn DynPosition, request: &Request, stop: &StopFlag) -> Resul
     think_with(pos, request, stop)
 }
 
+/// Calls `$f(typed_position, &evaluation, $args...)` for the position's game, or returns
+/// `Err(EngineError::UnknownGame)` for a game without an engine. The one list of games and their evaluations.
+macro_rules! with_typed_engine {
+    ($pos:expr, $f:ident($($arg:expr),*)) => {{
+        let any = $pos.as_any();
+        if let Some(p) = any.downcast_ref::<gridplay_games::reversi::ReversiPosition>() {
+            Ok($f(p, &reversi::Eval, $($arg),*))
+        } else if let Some(p) = any.downcast_ref::<gridplay_games::checkers::CheckersPosition>() {
+            Ok($f(p, &checkers::Eval, $($arg),*))
+        } else if let Some(p) = any.downcast_ref::<gridplay_games::cornered::CorneredPosition>() {
+            Ok($f(p, &cornered::Eval, $($arg),*))
+        } else if let Some(p) = any.downcast_ref::<gridplay_games::ywf::YwfPosition>() {
+            Ok($f(p, &ywf::Eval, $($arg),*))
+        } else if let Some(p) = any.downcast_ref::<gridplay_games::tactics::TacticsPosition>() {
+            Ok($f(p, &tactics::Eval, $($arg),*))
+        } else {
+            Err(EngineError::UnknownGame)
+        }
+    }};
+}
+
 /// Dispatches to the typed engine of the position's game.
 fn think_with(pos: &dyn DynPosition, request: &Request, stop: &StopFlag) -> Result<Reply, EngineError> {
-    let any = pos.as_any();
-    macro_rules! dispatch {
-        ($($ty:ty => $eval:expr),* $(,)?) => {
-            $(if let Some(p) = any.downcast_ref::<$ty>() {
-                return Ok(think_typed(p, &$eval, request, stop));
-            })*
-        };
-    }
-    dispatch! {
-        gridplay_games::reversi::ReversiPosition => reversi::Eval,
-        gridplay_games::checkers::CheckersPosition => checkers::Eval,
-        gridplay_games::cornered::CorneredPosition => cornered::Eval,
-        gridplay_games::ywf::YwfPosition => ywf::Eval,
-        gridplay_games::tactics::TacticsPosition => tactics::Eval,
-    }
-    Err(EngineError::UnknownGame)
+    with_typed_engine!(pos, think_typed(request, stop))
 }
 
 /// Scores every legal move for the side to move, in hundredths of a game unit, best first. Every move is
@@ -142,22 +148,7 @@ pub fn score_moves(
     if pos.outcome().is_some() {
         return Err(EngineError::GameOver);
     }
-    let any = pos.as_any();
-    macro_rules! dispatch {
-        ($($ty:ty => $eval:expr),* $(,)?) => {
-            $(if let Some(p) = any.downcast_ref::<$ty>() {
-                return Ok(score_typed(p, &$eval, time, stop));
-            })*
-        };
-    }
-    dispatch! {
-        gridplay_games::reversi::ReversiPosition => reversi::Eval,
-        gridplay_games::checkers::CheckersPosition => checkers::Eval,
-        gridplay_games::cornered::CorneredPosition => cornered::Eval,
-        gridplay_games::ywf::YwfPosition => ywf::Eval,
-        gridplay_games::tactics::TacticsPosition => tactics::Eval,
-    }
-    Err(EngineError::UnknownGame)
+    with_typed_engine!(pos, score_typed(time, stop))
 }
 
 fn score_typed<P: Position + Hash, E: Evaluator<P>>(

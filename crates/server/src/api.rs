@@ -205,7 +205,12 @@ pub(crate) async fn create_challenge(
     Ok(Json(challenge_json(&row)))
 }
 
-fn new_game(spec: String, game: String, users: [Option<User>; 2], levels: [Option<u8>; 2]) -> GameRow {
+pub(crate) fn new_game(
+    spec: String,
+    game: String,
+    users: [Option<User>; 2],
+    levels: [Option<u8>; 2],
+) -> GameRow {
     let now = now_ms();
     GameRow {
         id: ids::short(8),
@@ -224,17 +229,21 @@ fn new_game(spec: String, game: String, users: [Option<User>; 2], levels: [Optio
     }
 }
 
+async fn open_challenge(state: &AppState, id: &str) -> ApiResult<ChallengeRow> {
+    state
+        .db
+        .challenge(id)
+        .await?
+        .filter(|c| c.status == "open")
+        .ok_or_else(|| ApiError::not_found("open challenge"))
+}
+
 pub(crate) async fn accept_challenge(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let c = state
-        .db
-        .challenge(&id)
-        .await?
-        .filter(|c| c.status == "open")
-        .ok_or_else(|| ApiError::not_found("open challenge"))?;
+    let c = open_challenge(&state, &id).await?;
     if c.creator.id == me.id {
         return Err(ApiError::bad_request(
             "own-challenge",
@@ -264,12 +273,7 @@ pub(crate) async fn decline_challenge(
     SignedIn(me): SignedIn,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let c = state
-        .db
-        .challenge(&id)
-        .await?
-        .filter(|c| c.status == "open")
-        .ok_or_else(|| ApiError::not_found("open challenge"))?;
+    let c = open_challenge(&state, &id).await?;
     let status = if c.creator.id == me.id {
         "cancelled"
     } else if c.target.as_ref().is_some_and(|t| t.id == me.id) {

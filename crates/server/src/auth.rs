@@ -143,7 +143,7 @@ fn limit(state: &AppState, ip: IpAddr) -> ApiResult<()> {
     })
 }
 
-async fn start_session(state: &AppState, jar: CookieJar, user: &User) -> ApiResult<CookieJar> {
+async fn start_session(state: &AppState, jar: CookieJar, user: User) -> ApiResult<(CookieJar, Json<Me>)> {
     let token = ids::token();
     state
         .db
@@ -156,7 +156,12 @@ async fn start_session(state: &AppState, jar: CookieJar, user: &User) -> ApiResu
         .path("/")
         .max_age(time_days(SESSION_DAYS))
         .build();
-    Ok(jar.add(cookie))
+    Ok((
+        jar.add(cookie),
+        Json(Me {
+            user: Some(user.into()),
+        }),
+    ))
 }
 
 fn time_days(days: i64) -> time::Duration {
@@ -195,13 +200,7 @@ pub(crate) async fn signup(
     if !state.db.create_user(&user, &hash).await? {
         return Err(ApiError::conflict("name-taken", "that name is taken"));
     }
-    let jar = start_session(&state, jar, &user).await?;
-    Ok((
-        jar,
-        Json(Me {
-            user: Some(user.into()),
-        }),
-    ))
+    start_session(&state, jar, user).await
 }
 
 pub(crate) async fn signin(
@@ -227,13 +226,7 @@ pub(crate) async fn signin(
     if !verify(c.password, stored).await? {
         return Err(wrong());
     }
-    let jar = start_session(&state, jar, &user).await?;
-    Ok((
-        jar,
-        Json(Me {
-            user: Some(user.into()),
-        }),
-    ))
+    start_session(&state, jar, user).await
 }
 
 pub(crate) async fn signout(

@@ -23,7 +23,7 @@ use tokio_tungstenite::{
 
 use crate::{
     Config,
-    db::{GameRow, User, now_ms},
+    db::{User, now_ms},
     ids,
 };
 
@@ -278,21 +278,12 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
     let mut latencies = Vec::new();
     let mut n = 0u64;
     while !ctx.stop.load(Ordering::Relaxed) {
-        let game = GameRow {
-            id: ids::short(8),
-            spec: ctx.spec.clone(),
-            game: ctx.spec.split(':').next().unwrap_or_default().to_owned(),
-            users: [Some(users[0].clone()), Some(users[1].clone())],
-            levels: [None, None],
-            labels: [None, None],
-            status: "active".into(),
-            turn: Some("first".into()),
-            winner: None,
-            termination: None,
-            version: 0,
-            created_at: now_ms(),
-            updated_at: now_ms(),
-        };
+        let game = crate::api::new_game(
+            ctx.spec.clone(),
+            ctx.spec.split(':').next().unwrap_or_default().to_owned(),
+            [Some(users[0].clone()), Some(users[1].clone())],
+            [None, None],
+        );
         ctx.state.db.create_game(&game).await.map_err(|e| e.to_string())?;
         let mut state = StateMsg::default();
         for ws in &mut sockets {

@@ -31,19 +31,6 @@ pub struct Imported {
     pub result: Option<Outcome>,
 }
 
-fn result_token(result: Option<Outcome>) -> &'static str {
-    match result {
-        Some(Outcome::Win {
-            winner: Player::First,
-        }) => "1-0",
-        Some(Outcome::Win {
-            winner: Player::Second,
-        }) => "0-1",
-        Some(Outcome::Draw) => "1/2-1/2",
-        None => "*",
-    }
-}
-
 fn parse_result(token: &str) -> Option<Outcome> {
     match token.trim() {
         "1-0" | "2-0" => Some(Outcome::Win {
@@ -83,15 +70,7 @@ pub fn export(
     }
     let start = record.start().as_any();
     if let Some(start) = start.downcast_ref::<CheckersPosition>() {
-        let mut pos = *start;
-        let mut moves = Vec::new();
-        for text in record.moves() {
-            // The record holds only moves it played, so each one reads and plays again.
-            if let Ok(m) = pos.parse_move(text) {
-                pos.play_unchecked(m);
-                moves.push(m);
-            }
-        }
+        let moves = typed_moves(start, record.moves());
         let mut named = vec![
             ("Black".to_owned(), names[0].to_owned()),
             ("White".to_owned(), names[1].to_owned()),
@@ -103,23 +82,29 @@ pub fn export(
     for (name, value) in &tags {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
     }
-    out.push_str(&format!("[Result \"{}\"]\n\n", result_token(outcome)));
+    out.push_str(&format!("[Result \"{}\"]\n\n", pdn::result_token(outcome)));
     let body = if let Some(start) = start.downcast_ref::<ReversiPosition>() {
-        let mut pos = *start;
-        let mut moves = Vec::new();
-        for text in record.moves() {
-            if let Ok(m) = pos.parse_move(text) {
-                pos.play_unchecked(m);
-                moves.push(m);
-            }
-        }
-        ReversiPosition::transcript(&moves)
+        ReversiPosition::transcript(&typed_moves(start, record.moves()))
     } else {
         record.moves().join(" ")
     };
     out.push_str(&wrap(&body));
     out.push('\n');
     (format!("{id}.txt"), out)
+}
+
+/// A record's moves as a game's own moves. The record holds only moves it played, so each one reads and plays
+/// again.
+fn typed_moves<P: Position>(start: &P, texts: &[String]) -> Vec<P::Move> {
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for text in texts {
+        if let Ok(m) = pos.parse_move(text) {
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+    }
+    moves
 }
 
 /// Breaks a long line of moves at spaces (or every 60 characters for a compact transcript).
