@@ -1,0 +1,408 @@
+//! One game's actor: the only writer of its game, which checks, commits and publishes every action.
+
+use std::{collections::VecDeque, sync::Arc};
+
+use gridplay_core::{BoardView, DynGame, GameRecord, MoveView, Outcome, Player, RecordError};
+use tokio::sync::{broadcast, mpsc};
+
+use super::{
+    Action, Cmd, ENGINE_MIN, GameHub, IDLE, KEEP_ACKS, KEEP_EVENTS, LiveError, PlyJson, Published, Watch,
+    state::{ActionJson, EventJson, GameState, build_state, rotation, side_name, termination_name},
+};
+use crate::db::{ActionRow, GameRow, GameUpdate};
+
+pub(super) struct Actor {
+    hub: GameHub,
+    me: mpsc::WeakSender<Cmd>,
+    row: GameRow,
+    game: Box<dyn DynGame>,
+    record: GameRecord,
+    version: u64,
+    state: Arc<GameState>,
+    events: VecDeque<Published>,
+    feed: broadcast::Sender<Published>,
+    acks: VecDeque<(String, String, u64)>,
+    engine: Option<(u64, gridplay_search::StopFlag)>,
+    rotate: [bool; 2],
+}
+
+fn apply(record: &mut GameRecord, side: Player, action: &Action) -> Result<String, LiveError> {
+    Ok(match action {
+        Action::Move(text) => {
+            if record.outcome().is_some() {
+                return Err(RecordError::GameOver.into());
+            }
+            if record.position().turn() != side {
+                return Err(LiveError::NotYourTurn);
+            }
+            record.play(text)?
+        }
+        Action::Resign => {
+            record.resign(side)?;
+            String::new()
+        }
+        Action::OfferDraw => {
+            record.offer_draw(side)?;
+            String::new()
+        }
+        Action::AcceptDraw => {
+            record.accept_draw(side)?;
+            String::new()
+        }
+        Action::DeclineDraw => {
+            record.decline_draw(side)?;
+            String::new()
+        }
+    })
+}
+
+impl Actor {
+    pub(super) async fn load(hub: GameHub, id: &str, me: mpsc::WeakSender<Cmd>) -> Result<Actor, LiveError> {
+        let internal = |what: String| {
+            tracing::error!("game {id}: {what}");
+            LiveError::Internal
+        };
+        let db = &hub.0.db;
+        let row = db
+            .game(id)
+            .await
+            .map_err(|e| internal(e.to_string()))?
+            .ok_or(LiveError::NotFound)?;
+        let game = hub
+            .0
+            .registry
+            .game(&row.spec)
+            .map_err(|e| internal(format!("bad spec {}: {e}", row.spec)))?;
+        let actions = db.actions(id).await.map_err(|e| internal(e.to_string()))?;
+        let rotate = rotation(&game.start().view());
+        let mut record = GameRecord::new(game.start());
+        let mut last_move = None;
+        for a in &actions {
+            let side = match a.side.as_str() {
+                "first" => Player::First,
+                "second" => Player::Second,
+                s => return Err(internal(format!("action {} has side {s:?}", a.seq))),
+            };
+            let action = Action::from_row(&a.kind, &a.body)
+                .ok_or_else(|| internal(format!("action {} has kind {:?}", a.seq, a.kind)))?;
+            let before = matches!(action, Action::Move(_)).then(|| record.position().view());
+            let text = apply(&mut record, side, &action)
+                .map_err(|e| internal(format!("action {} does not replay: {e:?}", a.seq)))?;
+            if let Some(view) = before {
+                last_move = view.moves.into_iter().find(|m| m.text == text);
+            }
+        }
+        let version = actions.len() as u64;
+        let view = record.position().view();
+        let (feed, _) = broadcast::channel(64);
+        let mut actor = Actor {
+            state: Arc::new(build_state(
+                &row,
+                game.as_ref(),
+                &record,
+                version,
+                rotate,
+                view,
+                last_move,
+            )),
+            hub,
+            me,
+            row,
+            game,
+            record,
+            version,
+            events: VecDeque::new(),
+            feed,
+            acks: VecDeque::new(),
+            engine: None,
+            rotate,
+        };
+        actor.maybe_engine();
+        Ok(actor)
+    }
+
+    fn ply(&self, n: usize) -> Option<PlyJson> {
+        let moves = self.record.moves();
+        if n > moves.len() {
+            return None;
+        }
+        let mut pos = self.record.start().box_clone();
+        let mut last_move = None;
+        for (i, m) in moves[..n].iter().enumerate() {
+            if i + 1 == n {
+                last_move = pos.view().moves.into_iter().find(|v| &v.text == m);
+            }
+            pos.play(m).ok()?;
+        }
+        Some(PlyJson {
+            n,
+            view: pos.view(),
+            last_move,
+        })
+    }
+
+    fn make_state(&self, view: BoardView, last_move: Option<MoveView>) -> GameState {
+        build_state(
+            &self.row,
+            self.game.as_ref(),
+            &self.record,
+            self.version,
+            self.rotate,
+            view,
+            last_move,
+        )
+    }
+
+    fn sync_json(&self) -> Arc<str> {
+        let msg = serde_json::json!({ "t": "sync", "game": self.row.id, "state": &*self.state });
+        Arc::from(msg.to_string())
+    }
+
+    pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        loop {
+            match tokio::time::timeout(IDLE, rx.recv()).await {
+                Ok(Some(cmd)) => self.handle(cmd).await,
+                Ok(None) => break,
+                Err(_) if self.feed.receiver_count() == 0 && self.engine.is_none() => {
+                    let mut games = self.hub.0.games.lock().await;
+                    if let Some(tx) = self.me.upgrade()
+                        && games.get(&self.row.id).is_some_and(|t| t.same_channel(&tx))
+                    {
+                        games.remove(&self.row.id);
+                    }
+                    drop(games);
+                    rx.close();
+                    while let Some(cmd) = rx.recv().await {
+                        self.handle(cmd).await;
+                    }
+                    break;
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
+    async fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Watch { since, reply } => {
+                let feed = self.feed.subscribe();
+                let catchup = match since {
+                    Some(v) if v == self.version => Vec::new(),
+                    Some(v)
+                        if v < self.version && self.events.front().is_some_and(|e| e.version <= v + 1) =>
+                    {
+                        self.events
+                            .iter()
+                            .filter(|e| e.version > v)
+                            .map(|e| e.json.clone())
+                            .collect()
+                    }
+                    _ => vec![self.sync_json()],
+                };
+                let _ = reply.send(Watch {
+                    catchup,
+                    feed,
+                    version: self.version,
+                });
+            }
+            Cmd::State { reply } => {
+                let _ = reply.send(self.state.clone());
+            }
+            Cmd::Ply { n, reply } => {
+                let _ = reply.send(self.ply(n));
+            }
+            Cmd::Positions { reply } => {
+                let mut pos = self.record.start().box_clone();
+                let mut all = vec![pos.box_clone()];
+                for m in self.record.moves() {
+                    if pos.play(m).is_err() {
+                        break;
+                    }
+                    all.push(pos.box_clone());
+                }
+                let _ = reply.send((all, self.record.moves().to_vec()));
+            }
+            Cmd::Export { reply } => {
+                let names = [0, 1].map(|i| {
+                    let p = &self.state.players[i];
+                    p.name.clone().unwrap_or_else(|| {
+                        p.level
+                            .map_or_else(|| "?".into(), |l| format!("gridplay level {l}"))
+                    })
+                });
+                let file = crate::transcript::export(
+                    &self.row.id,
+                    &self.row.spec,
+                    [&names[0], &names[1]],
+                    &self.record,
+                    self.state.over.as_ref().map(|o| termination_name(o.termination)),
+                );
+                let _ = reply.send(file);
+            }
+            Cmd::Act {
+                user,
+                action,
+                ack,
+                base,
+                reply,
+            } => {
+                let result = self.act_as_user(&user, action, ack, base).await;
+                let _ = reply.send(result);
+            }
+            Cmd::Engine { version, best } => {
+                if self.engine.as_ref().is_some_and(|(v, _)| *v == version) {
+                    self.engine = None;
+                }
+                if version != self.version {
+                    return;
+                }
+                let side = self.record.position().turn();
+                match best {
+                    Some(mv) if self.row.levels[side.index()].is_some() => {
+                        if let Err(e) = self.commit(side, Action::Move(mv)).await {
+                            tracing::error!("game {}: the engine's move was refused: {e:?}", self.row.id);
+                        }
+                    }
+                    _ => tracing::error!("game {}: the engine found no move", self.row.id),
+                }
+            }
+        }
+    }
+
+    async fn act_as_user(
+        &mut self,
+        user: &str,
+        action: Action,
+        ack: Option<String>,
+        base: Option<u64>,
+    ) -> Result<u64, LiveError> {
+        if let Some(ack) = &ack
+            && let Some((_, _, v)) = self.acks.iter().find(|(u, a, _)| u == user && a == ack)
+        {
+            return Ok(*v);
+        }
+        let sides: Vec<Player> = Player::BOTH
+            .into_iter()
+            .filter(|p| self.row.users[p.index()].as_ref().is_some_and(|u| u.id == user))
+            .collect();
+        let side = match (sides.as_slice(), &action) {
+            ([], _) => return Err(LiveError::NotAPlayer),
+            ([one], _) => *one,
+            // One user on both sides (a game against oneself) moves for the side to move.
+            (_, _) => self.record.position().turn(),
+        };
+        if let Some(base) = base
+            && base != self.version
+        {
+            return Err(LiveError::Stale {
+                version: self.version,
+            });
+        }
+        let version = self.commit(side, action).await?;
+        if let Some(ack) = ack {
+            if self.acks.len() == KEEP_ACKS {
+                self.acks.pop_front();
+            }
+            self.acks.push_back((user.to_owned(), ack, version));
+        }
+        Ok(version)
+    }
+
+    /// Checks, commits, publishes.
+    async fn commit(&mut self, side: Player, action: Action) -> Result<u64, LiveError> {
+        let mut next = self.record.clone();
+        let text = apply(&mut next, side, &action)?;
+        let version = self.version + 1;
+        let end = next.outcome();
+        let turn = end.is_none().then(|| next.position().turn());
+        let row = ActionRow {
+            seq: version as i64,
+            side: side_name(side).to_owned(),
+            kind: action.kind().to_owned(),
+            body: text.clone(),
+        };
+        let update = GameUpdate {
+            status: if end.is_some() { "finished" } else { "active" },
+            turn: turn.map(side_name),
+            winner: end.map(|(o, _)| match o {
+                Outcome::Win { winner } => side_name(winner),
+                Outcome::Draw => "draw",
+            }),
+            termination: end.map(|(_, t)| termination_name(t)),
+        };
+        if let Err(e) = self.hub.0.db.append_action(&self.row.id, &row, &update).await {
+            tracing::error!("game {}: cannot store action {version}: {e}", self.row.id);
+            return Err(LiveError::Internal);
+        }
+        let last_move = match &action {
+            Action::Move(_) => self.state.view.moves.iter().find(|m| m.text == text).cloned(),
+            _ => self.state.last_move.clone(),
+        };
+        self.record = next;
+        self.version = version;
+        self.state = Arc::new(self.make_state(self.record.position().view(), last_move));
+        let event = EventJson {
+            t: "event",
+            game: &self.row.id,
+            v: version,
+            action: ActionJson {
+                kind: action.kind(),
+                side,
+                text: &text,
+            },
+            state: &self.state,
+        };
+        let json: Arc<str> = match serde_json::to_string(&event) {
+            Ok(s) => Arc::from(s),
+            Err(_) => return Err(LiveError::Internal),
+        };
+        let published = Published { version, json };
+        if self.events.len() == KEEP_EVENTS {
+            self.events.pop_front();
+        }
+        self.events.push_back(published.clone());
+        let _ = self.feed.send(published);
+        if let Some((_, stop)) = self.engine.take() {
+            stop.stop();
+        }
+        if end.is_some() {
+            self.hub.0.lobby.changed();
+        } else {
+            self.maybe_engine();
+        }
+        Ok(version)
+    }
+
+    /// Starts the engine if it is to move.
+    fn maybe_engine(&mut self) {
+        if self.record.outcome().is_some() || self.engine.is_some() {
+            return;
+        }
+        let side = self.record.position().turn();
+        let Some(level) = self.row.levels[side.index()] else {
+            return;
+        };
+        let stop = gridplay_search::StopFlag::new();
+        self.engine = Some((self.version, stop.clone()));
+        let pos = self.record.position().box_clone();
+        let me = self.me.clone();
+        let version = self.version;
+        let engines = self.hub.0.engines.clone();
+        let seed = seed_of(&self.row.id, version);
+        tokio::spawn(async move {
+            let started = tokio::time::Instant::now();
+            let best = engines.best_move(pos, level, seed, stop).await;
+            tokio::time::sleep_until(started + ENGINE_MIN).await;
+            if let Some(tx) = me.upgrade() {
+                let _ = tx.send(Cmd::Engine { version, best }).await;
+            }
+        });
+    }
+}
+
+/// A seed for the engine from the game and the version: the same game replays the same engine choices.
+fn seed_of(id: &str, version: u64) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    }) ^ version.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}

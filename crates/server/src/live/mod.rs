@@ -1,0 +1,328 @@
+//! Live games: one actor (a tokio task) per game in play holds its record and is the only writer of its rows.
+//!
+//! An action (a move, a resignation, a draw offer or answer) goes to the actor, which checks it against the
+//! rules library, commits it to the database, and only then broadcasts the new version to every watcher and
+//! acknowledges it. A watcher that comes back with the last version it saw gets the events it missed from the
+//! actor's recent history, or a full state when the gap is older. Actors load from the database when first
+//! needed, so a restart loses nothing that was acknowledged, and stop after a while with no one watching.
+
+use std::{collections::HashMap, sync::Arc, time::Duration};
+
+use gridplay_core::{DynPosition, Player, RecordError, Registry};
+use tokio::sync::{Mutex, broadcast, mpsc, oneshot};
+
+mod actor;
+mod state;
+
+use actor::Actor;
+
+pub use state::{Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson};
+
+use crate::{
+    db::{Db, User},
+    engines::EnginePool,
+    lobby::Lobby,
+};
+
+/// How many recent events an actor keeps for watchers that reconnect.
+const KEEP_EVENTS: usize = 32;
+/// How many acknowledged action ids an actor remembers, to answer a resent action without playing it twice.
+const KEEP_ACKS: usize = 64;
+/// An actor with no watcher and nothing to do stops after this long.
+const IDLE: Duration = Duration::from_secs(300);
+/// The engine never answers faster than this, so that its moves can be seen.
+const ENGINE_MIN: Duration = Duration::from_millis(250);
+
+/// What a player asks of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Move(String),
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+}
+
+impl Action {
+    fn kind(&self) -> &'static str {
+        match self {
+            Action::Move(_) => "move",
+            Action::Resign => "resign",
+            Action::OfferDraw => "offer-draw",
+            Action::AcceptDraw => "accept-draw",
+            Action::DeclineDraw => "decline-draw",
+        }
+    }
+
+    fn from_row(kind: &str, body: &str) -> Option<Action> {
+        Some(match kind {
+            "move" => Action::Move(body.to_owned()),
+            "resign" => Action::Resign,
+            "offer-draw" => Action::OfferDraw,
+            "accept-draw" => Action::AcceptDraw,
+            "decline-draw" => Action::DeclineDraw,
+            _ => return None,
+        })
+    }
+}
+
+/// Why an action or a watch was refused; `code` is stable for clients.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LiveError {
+    NotFound,
+    NotAPlayer,
+    NotYourTurn,
+    /// The action was made on an older version than the game's.
+    Stale {
+        version: u64,
+    },
+    Refused(String),
+    Internal,
+}
+
+impl LiveError {
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            LiveError::NotFound => "not-found",
+            LiveError::NotAPlayer => "not-a-player",
+            LiveError::NotYourTurn => "not-your-turn",
+            LiveError::Stale { .. } => "stale",
+            LiveError::Refused(_) => "refused",
+            LiveError::Internal => "internal",
+        }
+    }
+
+    #[must_use]
+    pub fn message(&self) -> String {
+        match self {
+            LiveError::NotFound => "no such game".into(),
+            LiveError::NotAPlayer => "you are not a player of this game".into(),
+            LiveError::NotYourTurn => "it is not your turn".into(),
+            LiveError::Stale { version } => {
+                format!("the game has moved on to version {version}: look again and retry")
+            }
+            LiveError::Refused(why) => why.clone(),
+            LiveError::Internal => "internal error".into(),
+        }
+    }
+}
+
+impl From<RecordError> for LiveError {
+    fn from(e: RecordError) -> LiveError {
+        LiveError::Refused(e.to_string())
+    }
+}
+
+/// A message for watchers, serialized once for all of them.
+#[derive(Clone, Debug)]
+pub struct Published {
+    pub version: u64,
+    pub json: Arc<str>,
+}
+
+/// What a new watcher gets: messages to send first (missed events, or one full state), then the live feed.
+#[derive(Debug)]
+pub struct Watch {
+    pub catchup: Vec<Arc<str>>,
+    pub feed: broadcast::Receiver<Published>,
+    pub version: u64,
+}
+
+enum Cmd {
+    Watch {
+        since: Option<u64>,
+        reply: oneshot::Sender<Watch>,
+    },
+    State {
+        reply: oneshot::Sender<Arc<GameState>>,
+    },
+    Act {
+        user: String,
+        action: Action,
+        ack: Option<String>,
+        base: Option<u64>,
+        reply: oneshot::Sender<Result<u64, LiveError>>,
+    },
+    Engine {
+        version: u64,
+        best: Option<String>,
+    },
+    Ply {
+        n: usize,
+        reply: oneshot::Sender<Option<PlyJson>>,
+    },
+    Export {
+        reply: oneshot::Sender<(String, String)>,
+    },
+    Positions {
+        reply: oneshot::Sender<GameLine>,
+    },
+}
+
+/// Every position of a game from its start, and the moves played between them.
+type GameLine = (Vec<Box<dyn DynPosition>>, Vec<String>);
+
+/// The live games of this server.
+#[derive(Clone, Debug)]
+pub struct GameHub(Arc<HubInner>);
+
+#[derive(Debug)]
+struct HubInner {
+    db: Db,
+    registry: &'static Registry,
+    engines: EnginePool,
+    lobby: Lobby,
+    games: Mutex<HashMap<String, mpsc::Sender<Cmd>>>,
+    analyses: Mutex<HashMap<String, Arc<Analysis>>>,
+}
+
+impl GameHub {
+    #[must_use]
+    pub fn new(db: Db, registry: &'static Registry, engines: EnginePool, lobby: Lobby) -> GameHub {
+        GameHub(Arc::new(HubInner {
+            db,
+            registry,
+            engines,
+            lobby,
+            games: Mutex::new(HashMap::new()),
+            analyses: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    async fn sender(&self, id: &str) -> Result<mpsc::Sender<Cmd>, LiveError> {
+        let mut games = self.0.games.lock().await;
+        if let Some(tx) = games.get(id).filter(|tx| !tx.is_closed()) {
+            return Ok(tx.clone());
+        }
+        let (tx, rx) = mpsc::channel(256);
+        let actor = Actor::load(self.clone(), id, tx.downgrade()).await?;
+        games.insert(id.to_owned(), tx.clone());
+        tokio::spawn(actor.run(rx));
+        Ok(tx)
+    }
+
+    /// Sends a command to the game's actor, loading it if needed, and waits for the answer.
+    async fn ask<T>(&self, id: &str, make: impl Fn(oneshot::Sender<T>) -> Cmd) -> Result<T, LiveError> {
+        // An actor may stop between the lookup and the send; then load it again once.
+        for _ in 0..2 {
+            let tx = self.sender(id).await?;
+            let (reply, answer) = oneshot::channel();
+            if tx.send(make(reply)).await.is_err() {
+                self.0.games.lock().await.remove(id);
+                continue;
+            }
+            if let Ok(a) = answer.await {
+                return Ok(a);
+            }
+        }
+        Err(LiveError::Internal)
+    }
+
+    /// Watches a game from version `since` (the last one the client saw), or from scratch.
+    pub async fn watch(&self, id: &str, since: Option<u64>) -> Result<Watch, LiveError> {
+        self.ask(id, |reply| Cmd::Watch { since, reply }).await
+    }
+
+    /// The game's current state.
+    pub async fn state(&self, id: &str) -> Result<Arc<GameState>, LiveError> {
+        self.ask(id, |reply| Cmd::State { reply }).await
+    }
+
+    /// `user` acts in a game. `ack` names the action so that a resent one is answered, not replayed; `base` is
+    /// the version the player saw, and an action on an older one is refused as stale. Returns the new version.
+    pub async fn act(
+        &self,
+        id: &str,
+        user: &User,
+        action: Action,
+        ack: Option<String>,
+        base: Option<u64>,
+    ) -> Result<u64, LiveError> {
+        self.ask(id, |reply| Cmd::Act {
+            user: user.id.clone(),
+            action: action.clone(),
+            ack: ack.clone(),
+            base,
+            reply,
+        })
+        .await?
+    }
+
+    /// The position after `n` moves, or `None` past the last move.
+    pub async fn ply(&self, id: &str, n: usize) -> Result<Option<PlyJson>, LiveError> {
+        self.ask(id, |reply| Cmd::Ply { n, reply }).await
+    }
+
+    /// The engine's analysis of a game, computed once and kept while the server runs.
+    pub async fn analysis(&self, id: &str) -> Result<Arc<Analysis>, LiveError> {
+        if let Some(a) = self.0.analyses.lock().await.get(id) {
+            return Ok(a.clone());
+        }
+        let (positions, played) = self.ask(id, |reply| Cmd::Positions { reply }).await?;
+        // About 30 s of search at most in all, and at least 20 ms a position.
+        let per = Duration::from_millis((30_000 / positions.len().max(1) as u64).clamp(20, 150));
+        let clamp = 3_000;
+        let scored = self
+            .0
+            .engines
+            .analyse(positions, played, per, clamp)
+            .await
+            .ok_or(LiveError::Internal)?;
+        let scores = scored
+            .iter()
+            .map(|s| if s.turn == Player::First { s.best } else { -s.best })
+            .collect();
+        // A move's loss: the best move's score minus the played one's, both from the same search.
+        let marks = scored
+            .iter()
+            .take(scored.len().saturating_sub(1))
+            .map(|s| {
+                let lost = s.played.map_or(0, |p| s.best - p);
+                if lost >= BLUNDER {
+                    Some("??")
+                } else if lost >= MISTAKE {
+                    Some("?")
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let analysis = Arc::new(Analysis {
+            scores,
+            marks,
+            clamp,
+            per_position_ms: per.as_millis() as u64,
+        });
+        self.0
+            .analyses
+            .lock()
+            .await
+            .insert(id.to_owned(), analysis.clone());
+        Ok(analysis)
+    }
+
+    /// The game as a file: its name and text (`transcript.rs`).
+    pub async fn export(&self, id: &str) -> Result<(String, String), LiveError> {
+        self.ask(id, |reply| Cmd::Export { reply }).await
+    }
+
+    /// Loads the game's actor, so that an engine to move starts thinking.
+    pub async fn wake(&self, id: &str) -> Result<(), LiveError> {
+        self.sender(id).await.map(drop)
+    }
+
+    /// Wakes every active game with an engine side (after a restart).
+    pub async fn wake_engine_games(&self) {
+        match self.0.db.active_engine_games().await {
+            Ok(ids) => {
+                for id in ids {
+                    if let Err(e) = self.wake(&id).await {
+                        tracing::error!("cannot resume game {id}: {e:?}");
+                    }
+                }
+            }
+            Err(e) => tracing::error!("cannot list the engine games to resume: {e}"),
+        }
+    }
+}
