@@ -209,6 +209,15 @@ await test('a reversi game ends by resignation, confirmed in a dialog', async ()
   await accept.click();
   await bob.waitForURL(/\/game\//);
   await alice.waitForURL(/\/game\//, { timeout: 10000 });
+  // A hint rings the engine's move; the legal-move toggle hides the dots.
+  await alice.click('#hint');
+  await alice.waitForSelector('#board [data-hint]');
+  assert.match(await alice.textContent('#hint'), /Hint: [a-h][1-8]/);
+  const dots = await alice.locator('#board .cell-hint').count();
+  assert.ok(dots >= 4, `legal moves shown (${dots})`);
+  await alice.uncheck('#show-legal');
+  assert.equal(await alice.locator('#board .cell-hint').count(), 0);
+  await alice.check('#show-legal');
   await move(alice, 'd3');
   await move(bob, 'c3');
   await waitVersion(alice, 2);

@@ -471,3 +471,20 @@ pub(crate) async fn game_analysis(
     let a = state.hub.analysis(&id).await.map_err(|e| live_error(&e))?;
     Ok(Json(json!(&*a)))
 }
+
+/// The engine's suggested move for the player to move (casual games; every game is casual until ratings come).
+pub(crate) async fn game_hint(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    if id.len() > 16 {
+        return Err(ApiError::not_found("game"));
+    }
+    match state.hub.hint(&id, &me).await {
+        Ok(mv) => Ok(Json(json!({ "move": mv }))),
+        Err(LiveError::NotFound) => Err(ApiError::not_found("game")),
+        Err(LiveError::Internal) => Err(ApiError::internal()),
+        Err(e) => Err(ApiError::conflict(e.code(), e.message())),
+    }
+}

@@ -127,6 +127,7 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/ply/{n}", get(api::game_ply))
         .route("/games/{id}/export", get(api::game_export))
         .route("/games/{id}/analysis", get(api::game_analysis))
+        .route("/games/{id}/hint", get(api::game_hint))
         .route(
             "/import",
             post(api::import_game).layer(DefaultBodyLimit::max(300 * 1024)),

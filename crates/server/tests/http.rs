@@ -549,3 +549,53 @@ async fn finished_games_replay_export_and_import() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn hints_are_for_the_player_to_move() {
+    let app = App::new("sqlite::memory:", 1000).await;
+    let (alice, bob) = (app.signup("alice").await, app.signup("bob").await);
+    let (_, c, _) = app
+        .call(
+            "POST",
+            "/api/challenges",
+            Some(&alice),
+            Some(json!({"spec": "reversi", "color": "first"})),
+        )
+        .await;
+    let (_, g, _) = app
+        .call(
+            "POST",
+            &format!("/api/challenges/{}/accept", c["id"].as_str().unwrap()),
+            Some(&bob),
+            Some(json!({})),
+        )
+        .await;
+    let game = g["game"].as_str().unwrap();
+    let (s, h, _) = app
+        .call("GET", &format!("/api/games/{game}/hint"), Some(&alice), None)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{h}");
+    assert!(
+        ["d3", "c4", "f5", "e6"].contains(&h["move"].as_str().unwrap()),
+        "{h}"
+    );
+    let (s, h, _) = app
+        .call("GET", &format!("/api/games/{game}/hint"), Some(&bob), None)
+        .await;
+    assert_eq!(
+        (s, h["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("not-your-turn"))
+    );
+    let carol = app.signup("carol").await;
+    let (s, h, _) = app
+        .call("GET", &format!("/api/games/{game}/hint"), Some(&carol), None)
+        .await;
+    assert_eq!(
+        (s, h["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("not-a-player"))
+    );
+    let (s, _, _) = app
+        .call("GET", &format!("/api/games/{game}/hint"), None, None)
+        .await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+}

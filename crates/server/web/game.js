@@ -2,7 +2,7 @@
 // server's list of legal moves (state.view.moves); this page decides how a player enters one of them.
 
 import { Board } from './board.js';
-import { h, toast, confirmDialog } from './util.js';
+import { h, api, toast, confirmDialog, navigate } from './util.js';
 
 const SIDES = ['first', 'second'];
 const idx = (side) => (side === 'first' ? 0 : 1);
@@ -21,6 +21,29 @@ export function gamePage(main, id, ctx) {
   let dest = null; // chosen destination (unit games)
   let mode = null; // placement kind when a cell has several (YWF's place and change)
   let lastRendered = -1;
+  let hint = null; // the engine's suggested move text, until the position changes
+  let showLegal = localStorage.getItem('gridplay.showLegal') !== 'off';
+  let nextGame = null; // another game of mine where it is my turn
+  let nextTimer = null;
+
+  function refreshNext() {
+    clearTimeout(nextTimer);
+    nextTimer = setTimeout(async () => {
+      try {
+        const lobby = await api('/lobby');
+        const g = (lobby.games || []).find((x) => x.my_turn && x.id !== id);
+        const found = g ? g.id : null;
+        if (found !== nextGame) { nextGame = found; if (state) renderPanel(); }
+      } catch { /* the next render tries again */ }
+    }, 300);
+  }
+
+  async function askHint() {
+    try {
+      hint = (await api(`/games/${id}/hint`)).move;
+      render();
+    } catch (e) { toast(e.message); }
+  }
 
   const boardBox = h('div', { class: 'board-wrap', id: 'board' });
   const panel = h('aside', { class: 'card' });
@@ -153,9 +176,15 @@ export function gamePage(main, id, ctx) {
     if (lastRendered === state.version) { m.movedFrom = null; m.movedTo = null; }
     const place = ms.filter((mv) => mv.from == null && mv.path.length === 1);
     const kinds = [...new Set(place.map((mv) => mv.kind))];
-    for (const mv of place) if (kinds.length === 1 || mv.kind === (mode || kinds[0])) m.legal.add(mv.path[0]);
+    if (showLegal) for (const mv of place) if (kinds.length === 1 || mv.kind === (mode || kinds[0])) m.legal.add(mv.path[0]);
+    const hinted = hint && ms.find((mv) => mv.text === hint);
+    if (hinted) {
+      m.hint = new Set([hinted.from, ...hinted.path, hinted.target].filter((c) => c != null));
+    }
     const piece = ms.filter((mv) => mv.from != null);
     for (const mv of piece) m.draggable.add(mv.from);
+    // With legal moves shown, every piece that can move is ringed until one is chosen.
+    if (showLegal && sel == null) for (const mv of piece) m.legal.add(mv.from);
     if (sel != null) {
       m.selected = sel;
       if (stepwise()) {
@@ -243,6 +272,19 @@ export function gamePage(main, id, ctx) {
       }
       actions.append(h('button', { class: 'secondary', onclick: () => { dest = null; render(); } }, 'Undo'));
     }
+    if (myTurn() && !busy) {
+      actions.append(h('button', { class: 'secondary', id: 'hint', onclick: askHint }, hint ? `Hint: ${hint}` : 'Hint'));
+    }
+    if (side && !state.over) {
+      actions.append(h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'show-legal', checked: showLegal, onchange: (e) => {
+        showLegal = e.target.checked;
+        localStorage.setItem('gridplay.showLegal', showLegal ? 'on' : 'off');
+        render();
+      } }), 'Show legal moves'));
+    }
+    if (nextGame && !myTurn()) {
+      actions.append(h('button', { id: 'next-game', onclick: () => navigate(`/game/${nextGame}`) }, 'Next game waiting for you'));
+    }
     if (side && !state.over) {
       const vsEngine = state.players.some((p) => p.level && !p.name);
       if (state.draw_offer && state.draw_offer !== side) {
@@ -267,7 +309,8 @@ export function gamePage(main, id, ctx) {
     if (msg.t === 'sync' || msg.t === 'event') {
       const changed = !state || msg.state.version !== state.version;
       state = msg.state;
-      if (changed) { reset(); mode = null; }
+      if (changed) { reset(); mode = null; hint = null; }
+      if (mySide() && !myTurn()) refreshNext();
       render();
     } else if (msg.t === 'error' && !msg.ack) {
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'Game unavailable'), h('p', {}, msg.message), h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
@@ -277,5 +320,6 @@ export function gamePage(main, id, ctx) {
   document.addEventListener('keydown', onKey);
   live.watch(id);
   return () => {
+    clearTimeout(nextTimer);
     document.removeEventListener('keydown', onKey); off(); live.unwatch(); document.title = 'gridplay'; };
 }

@@ -211,6 +211,9 @@ impl Actor {
             Cmd::Ply { n, reply } => {
                 let _ = reply.send(self.ply(n));
             }
+            Cmd::Current { reply } => {
+                let _ = reply.send(self.record.position().box_clone());
+            }
             Cmd::Positions { reply } => {
                 let mut pos = self.record.start().box_clone();
                 let mut all = vec![pos.box_clone()];

@@ -158,6 +158,9 @@ enum Cmd {
     Positions {
         reply: oneshot::Sender<GameLine>,
     },
+    Current {
+        reply: oneshot::Sender<Box<dyn DynPosition>>,
+    },
 }
 
 /// Every position of a game from its start, and the moves played between them.
@@ -300,6 +303,29 @@ impl GameHub {
             .await
             .insert(id.to_owned(), analysis.clone());
         Ok(analysis)
+    }
+
+    /// The engine's suggestion for `user`, whose turn it must be: the move's text. It searches at level 6.
+    pub async fn hint(&self, id: &str, user: &User) -> Result<String, LiveError> {
+        let state = self.state(id).await?;
+        let side = state
+            .players
+            .iter()
+            .position(|p| p.id.as_deref() == Some(user.id.as_str()))
+            .ok_or(LiveError::NotAPlayer)?;
+        if state.over.is_some() {
+            return Err(RecordError::GameOver.into());
+        }
+        if state.view.turn != Some(Player::BOTH[side]) {
+            return Err(LiveError::NotYourTurn);
+        }
+        let pos = self.ask(id, |reply| Cmd::Current { reply }).await?;
+        let seed = state.version;
+        self.0
+            .engines
+            .best_move(pos, 6, seed, gridplay_search::StopFlag::new())
+            .await
+            .ok_or(LiveError::Internal)
     }
 
     /// The game as a file: its name and text (`transcript.rs`).
