@@ -259,8 +259,9 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
 impl Db {
     /// Connects to `url` (`sqlite://FILE`, `sqlite::memory:` or `postgres://...`) and runs the migrations.
     ///
-    /// A SQLite file's directory is created if missing. SQLite runs in WAL mode through `connections`
-    /// connections (one serializes all writes, which is what SQLite does anyway, without lock waits).
+    /// A SQLite file's directory is created if missing. SQLite runs in WAL mode with `synchronous = FULL` (a
+    /// commit is on disk before anyone hears of it) through `connections` connections (one serializes all
+    /// writes, which is what SQLite does anyway, without lock waits).
     pub async fn connect(url: &str, connections: u32) -> Result<Db, DbError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
@@ -295,7 +296,7 @@ impl Db {
                 .after_connect(|conn, _| {
                     Box::pin(async move {
                         sqlx::raw_sql(
-                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
                              PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
                         )
                         .execute(conn)
