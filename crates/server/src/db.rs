@@ -44,7 +44,6 @@ pub fn now_ms() -> i64 {
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: AnyPool,
-    backend: Backend,
     /// Game actions go through one writer task that commits whatever is waiting in one transaction (group
     /// commit): under load, many games' moves share a commit; alone, a move is committed at once.
     writer: mpsc::Sender<WriteJob>,
@@ -132,7 +131,7 @@ async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>) {
 
 /// Which database runs underneath.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
+enum Backend {
     Sqlite,
     Postgres,
 }
@@ -313,14 +312,8 @@ impl Db {
         tokio::spawn(writer(pool.clone(), rx));
         Ok(Db {
             pool,
-            backend,
             writer: writer_tx,
         })
-    }
-
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        self.backend
     }
 
     /// Creates a user. Returns `false` if the name (in any case) is taken.

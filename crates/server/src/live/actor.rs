@@ -199,11 +199,7 @@ impl Actor {
                     }
                     _ => vec![self.sync_json()],
                 };
-                let _ = reply.send(Watch {
-                    catchup,
-                    feed,
-                    version: self.version,
-                });
+                let _ = reply.send(Watch { catchup, feed });
             }
             Cmd::State { reply } => {
                 let _ = reply.send(self.state.clone());

@@ -126,7 +126,6 @@ pub struct Published {
 pub struct Watch {
     pub catchup: Vec<Arc<str>>,
     pub feed: broadcast::Receiver<Published>,
-    pub version: u64,
 }
 
 enum Cmd {
