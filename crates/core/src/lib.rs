@@ -39,6 +39,6 @@ pub use movelist::MoveList;
 pub use player::{Outcome, Player, Score};
 pub use position::Position;
 pub use record::{GameRecord, HistoryRules, RecordError, Termination};
-pub use registry::{Registry, RegistryEntry, SettingDoc};
+pub use registry::{Registry, RegistryEntry, RuleExample, SettingDoc};
 pub use spec::{GameSpec, Settings, SpecError};
 pub use view::{BoardView, Cell, Grid, MoveView, Piece, Status, letter_files};

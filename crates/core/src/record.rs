@@ -28,6 +28,10 @@ pub enum Termination {
     /// A draw offered and accepted.
     Agreement,
     Resignation,
+    /// A player's clock ran out.
+    Timeout,
+    /// A player let the time for a move pass, and the opponent claimed the game.
+    Abandoned,
 }
 
 /// A request that the record refused.
@@ -192,6 +196,14 @@ impl GameRecord {
             return Err(RecordError::NoDrawOffer);
         }
         self.draw_offer = None;
+        Ok(())
+    }
+
+    /// `loser` loses on time: by its clock running out ([`Termination::Timeout`]) or by letting a
+    /// correspondence deadline pass, claimed by the opponent ([`Termination::Abandoned`]).
+    pub fn forfeit(&mut self, loser: Player, why: Termination) -> Result<(), RecordError> {
+        self.check_open()?;
+        self.ended = Some((Outcome::Win { winner: !loser }, why));
         Ok(())
     }
 

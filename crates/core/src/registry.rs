@@ -17,7 +17,22 @@ pub struct RegistryEntry {
     pub title: &'static str,
     pub about: &'static str,
     pub settings: &'static [SettingDoc],
+    /// Small positions that show the rules, for the rules pages.
+    pub examples: &'static [RuleExample],
     build: fn(&GameSpec) -> Result<Box<dyn DynGame>, SpecError>,
+}
+
+/// A position that shows a rule: the game variant, the moves that lead there from the start, and what to see.
+/// The board and its legal moves always come from the rules library, so an example cannot disagree with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleExample {
+    pub title: &'static str,
+    /// What the example shows, and what to try.
+    pub text: &'static str,
+    /// A game spec (`reversi`, `tactics:size=16`...).
+    pub spec: &'static str,
+    /// The moves from the start position.
+    pub moves: &'static [&'static str],
 }
 
 /// The games by name. The server and the command line pick a game with a spec string through it.
@@ -46,6 +61,7 @@ impl Registry {
         title: &'static str,
         about: &'static str,
         settings: &'static [SettingDoc],
+        examples: &'static [RuleExample],
     ) -> &mut Registry {
         assert!(self.entry(G::NAME).is_none(), "game {} registered twice", G::NAME);
         self.entries.push(RegistryEntry {
@@ -53,6 +69,7 @@ impl Registry {
             title,
             about,
             settings,
+            examples,
             build: build::<G>,
         });
         self

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use crate::{
     AppState,
     auth::{MaybeUser, SignedIn},
+    clock::{TimeControl, TimeInput},
     db::{ChallengeRow, GameRow, User, now_ms},
     error::{ApiError, ApiResult},
     ids,
@@ -58,10 +59,12 @@ fn challenge_json(c: &ChallengeRow) -> Value {
         "spec": c.spec,
         "color": c.color,
         "created_at": c.created_at,
+        "rated": c.rated,
+        "time": c.time.label(),
     })
 }
 
-fn game_summary(g: &GameRow, me: Option<&str>) -> Value {
+pub(crate) fn game_summary(g: &GameRow, me: Option<&str>) -> Value {
     let name = |i: usize| match (&g.users[i], g.levels[i]) {
         (Some(u), _) => u.name.clone(),
         (None, Some(l)) => format!("Engine level {l}"),
@@ -84,6 +87,9 @@ fn game_summary(g: &GameRow, me: Option<&str>) -> Value {
         "termination": g.termination,
         "version": g.version,
         "updated_at": g.updated_at,
+        "rated": g.rated,
+        "time": g.time.label(),
+        "tournament": g.tournament.as_ref().map(|t| t.0.clone()),
     })
 }
 
@@ -114,7 +120,7 @@ pub(crate) async fn lobby(
 }
 
 /// A game spec from a client: parsed and built by the registry, and written back in canonical form.
-fn check_spec(state: &AppState, spec: &str) -> ApiResult<(String, String)> {
+pub(crate) fn check_spec(state: &AppState, spec: &str) -> ApiResult<(String, String)> {
     if spec.len() > 200 {
         return Err(ApiError::bad_request(
             "bad-spec",
@@ -164,6 +170,26 @@ pub(crate) struct NewChallenge {
     color: Color,
     /// A player's name for a direct challenge; none for an open one.
     opponent: Option<String>,
+    #[serde(default)]
+    rated: bool,
+    /// Correspondence, 3 days per move, when not given.
+    time: Option<TimeInput>,
+}
+
+/// The time control of a game between people: a clock or days per move, never untimed (a game must be
+/// claimable if one side leaves).
+pub(crate) fn people_time(time: Option<TimeInput>) -> ApiResult<TimeControl> {
+    let tc = time
+        .unwrap_or(TimeInput::Correspondence { days: 3 })
+        .check()
+        .map_err(|e| ApiError::bad_request("bad-time", e))?;
+    if tc == TimeControl::Untimed {
+        return Err(ApiError::bad_request(
+            "bad-time",
+            "a game between people needs a clock or days per move",
+        ));
+    }
+    Ok(tc)
 }
 
 pub(crate) async fn create_challenge(
@@ -172,6 +198,7 @@ pub(crate) async fn create_challenge(
     Json(c): Json<NewChallenge>,
 ) -> ApiResult<Json<Value>> {
     let (spec, _) = check_spec(&state, &c.spec)?;
+    let time = people_time(c.time)?;
     let target = match c.opponent.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
         None => None,
         Some(name) => {
@@ -199,6 +226,8 @@ pub(crate) async fn create_challenge(
         status: "open".into(),
         game_id: None,
         created_at: now_ms(),
+        rated: c.rated,
+        time,
     };
     state.db.create_challenge(&row).await?;
     state.lobby.changed();
@@ -226,6 +255,9 @@ pub(crate) fn new_game(
         version: 0,
         created_at: now,
         updated_at: now,
+        rated: false,
+        time: TimeControl::Untimed,
+        tournament: None,
     }
 }
 
@@ -260,7 +292,9 @@ pub(crate) async fn accept_challenge(
     } else {
         [Some(me.clone()), Some(c.creator.clone())]
     };
-    let game = new_game(spec, name, users, [None, None]);
+    let mut game = new_game(spec, name, users, [None, None]);
+    game.rated = c.rated;
+    game.time = c.time;
     if !state.db.accept_challenge(&c.id, &game).await? {
         return Err(ApiError::conflict("taken", "the challenge is no longer open"));
     }
@@ -295,6 +329,8 @@ pub(crate) struct NewComputerGame {
     spec: String,
     level: u8,
     color: Color,
+    /// Untimed when not given.
+    time: Option<TimeInput>,
 }
 
 pub(crate) async fn play_computer(
@@ -312,7 +348,12 @@ pub(crate) async fn play_computer(
     } else {
         ([None, Some(me)], [Some(c.level), None])
     };
-    let game = new_game(spec, name, users, levels);
+    let mut game = new_game(spec, name, users, levels);
+    game.time = c
+        .time
+        .unwrap_or(TimeInput::Untimed)
+        .check()
+        .map_err(|e| ApiError::bad_request("bad-time", e))?;
     state.db.create_game(&game).await?;
     if let Err(e) = state.hub.wake(&game.id).await {
         tracing::error!("game {}: {e:?}", game.id);
@@ -438,6 +479,9 @@ pub(crate) async fn import_game(
         version: actions.len() as i64,
         created_at: now,
         updated_at: now,
+        rated: false,
+        time: TimeControl::Untimed,
+        tournament: None,
     };
     let rows: Vec<crate::db::ActionRow> = actions
         .into_iter()
@@ -447,6 +491,8 @@ pub(crate) async fn import_game(
             side: side.as_str().to_owned(),
             kind: kind.to_owned(),
             body,
+            at: now,
+            clock: None,
         })
         .collect();
     state.db.create_imported(&row, &rows).await?;
@@ -487,4 +533,75 @@ pub(crate) async fn game_hint(
         Err(LiveError::Internal) => Err(ApiError::internal()),
         Err(e) => Err(ApiError::conflict(e.code(), e.message())),
     }
+}
+
+/// A rematch of a finished game, colours swapped: against the engine a new game at once; against a person a
+/// direct challenge with the same settings, which the opponent's pages hear of.
+pub(crate) async fn rematch(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    if id.len() > 16 {
+        return Err(ApiError::not_found("game"));
+    }
+    let g = state
+        .db
+        .game(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let Some(mine) = g
+        .users
+        .iter()
+        .position(|u| u.as_ref().is_some_and(|u| u.id == me.id))
+    else {
+        return Err(ApiError::forbidden("you did not play this game"));
+    };
+    if g.status == "active" {
+        return Err(ApiError::conflict("ongoing", "the game is not over yet"));
+    }
+    if g.tournament.is_some() {
+        return Err(ApiError::conflict(
+            "tournament",
+            "tournament games are paired by the tournament",
+        ));
+    }
+    let other = 1 - mine;
+    if let Some(level) = g.levels[other] {
+        // The engine accepts at once: the player takes the other side.
+        let mut users = [None, None];
+        let mut levels = [None, None];
+        users[other] = Some(me);
+        levels[mine] = Some(level);
+        let mut game = new_game(g.spec.clone(), g.game.clone(), users, levels);
+        game.time = g.time;
+        state.db.create_game(&game).await?;
+        if let Err(e) = state.hub.wake(&game.id).await {
+            tracing::error!("game {}: {e:?}", game.id);
+        }
+        return Ok(Json(json!({ "game": game.id })));
+    }
+    let Some(opponent) = g.users[other].clone() else {
+        return Err(ApiError::conflict(
+            "no-opponent",
+            "this game has no opponent to ask",
+        ));
+    };
+    let row = ChallengeRow {
+        id: ids::short(8),
+        creator: me.clone(),
+        target: Some(opponent.clone()),
+        spec: g.spec.clone(),
+        // The rematch swaps colours: the asker takes the side the opponent had.
+        color: if other == 0 { "first" } else { "second" }.into(),
+        status: "open".into(),
+        game_id: None,
+        created_at: now_ms(),
+        rated: g.rated,
+        time: g.time,
+    };
+    state.db.create_challenge(&row).await?;
+    state.lobby.rematch(&opponent.id, &g.id, &row.id, &me.name);
+    state.lobby.changed();
+    Ok(Json(json!({ "challenge": row.id })))
 }

@@ -7,6 +7,7 @@
 mod api;
 mod assets;
 mod auth;
+pub mod clock;
 pub mod config;
 pub mod db;
 pub mod engines;
@@ -15,6 +16,9 @@ mod ids;
 pub mod live;
 pub mod loadtest;
 pub mod lobby;
+mod players;
+mod rules;
+pub mod tournament;
 pub mod transcript;
 mod ws;
 
@@ -128,6 +132,21 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/export", get(api::game_export))
         .route("/games/{id}/analysis", get(api::game_analysis))
         .route("/games/{id}/hint", get(api::game_hint))
+        .route("/games/{id}/rematch", post(api::rematch))
+        .route("/live", get(players::live_games))
+        .route("/my-games", get(players::my_games))
+        .route("/players/{name}", get(players::profile))
+        .route("/leaderboard/{game}", get(players::leaderboard))
+        .route("/rules/{game}", get(rules::rules))
+        .route("/rules-try", post(rules::try_moves))
+        .route(
+            "/tournaments",
+            get(tournament::api::list).post(tournament::api::create),
+        )
+        .route("/tournaments/{id}", get(tournament::api::show))
+        .route("/tournaments/{id}/join", post(tournament::api::join))
+        .route("/tournaments/{id}/withdraw", post(tournament::api::withdraw))
+        .route("/tournaments/{id}/start", post(tournament::api::start))
         .route(
             "/import",
             post(api::import_game).layer(DefaultBodyLimit::max(300 * 1024)),
@@ -139,6 +158,14 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(assets::page))
         .route("/game/{id}", get(assets::page))
         .route("/replay/{id}", get(assets::page))
+        .route("/games", get(assets::page))
+        .route("/watch", get(assets::page))
+        .route("/player/{name}", get(assets::page))
+        .route("/leaderboard", get(assets::page))
+        .route("/leaderboard/{game}", get(assets::page))
+        .route("/rules/{game}", get(assets::page))
+        .route("/tournaments", get(assets::page))
+        .route("/tournament/{id}", get(assets::page))
         .route("/assets/{*path}", get(assets::asset))
         .fallback(|| async { ApiError::not_found("page") })
         .layer(middleware::from_fn(check_origin))

@@ -25,6 +25,7 @@ use crate::{
     auth::MaybeUser,
     db::User,
     live::{Action, LiveError, Published},
+    lobby::Viewing,
 };
 
 /// The largest message a client may send.
@@ -52,6 +53,14 @@ enum ClientMsg {
     Draw {
         game: String,
         answer: DrawAnswer,
+        ack: Option<String>,
+    },
+    Abort {
+        game: String,
+        ack: Option<String>,
+    },
+    Claim {
+        game: String,
         ack: Option<String>,
     },
     Ping,
@@ -103,10 +112,10 @@ fn error_msg(ack: Option<&str>, code: &str, message: &str) -> Message {
 }
 
 async fn next_game_event(
-    feed: &mut Option<(String, broadcast::Receiver<Published>)>,
+    feed: &mut Option<Watching>,
 ) -> Option<Result<Published, broadcast::error::RecvError>> {
     match feed {
-        Some((_, rx)) => Some(rx.recv().await),
+        Some(w) => Some(w.feed.recv().await),
         None => std::future::pending().await,
     }
 }
@@ -122,14 +131,16 @@ async fn next_lobby(
 
 async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
-    if let Some(u) = &user {
-        state.lobby.join(u);
-    }
+    let mut personal = user.as_ref().map(|u| state.lobby.join(u));
+    // Who this page is among a game's viewers: its user, or a key of its own for a visitor.
+    let viewer = user
+        .as_ref()
+        .map_or_else(|| format!("visitor-{}", crate::ids::short(12)), |u| u.id.clone());
     let per_second = NonZeroU32::new(state.config.ws_per_second.max(1)).unwrap_or(NonZeroU32::MIN);
     let burst = NonZeroU32::new(state.config.ws_burst.max(1)).unwrap_or(NonZeroU32::MIN);
     let limiter = RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst));
     let mut lobby: Option<broadcast::Receiver<Arc<str>>> = None;
-    let mut game: Option<(String, broadcast::Receiver<Published>)> = None;
+    let mut game: Option<Watching> = None;
     let hello = json!({ "t": "hello", "user": user.as_ref().map(|u| json!({"id": u.id, "name": u.name})) });
     let mut ok = sink.send(text(hello.to_string())).await.is_ok();
     while ok {
@@ -144,7 +155,7 @@ async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
                     ok = sink.send(error_msg(None, "rate-limited", "too many messages: slow down")).await.is_ok();
                     continue;
                 }
-                let replies = handle(&state, user.as_ref(), &msg, &mut lobby, &mut game).await;
+                let replies = handle(&state, user.as_ref(), &viewer, &msg, &mut lobby, &mut game).await;
                 for r in replies {
                     if sink.send(r).await.is_err() {
                         ok = false;
@@ -157,16 +168,16 @@ async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
                     Some(Ok(p)) => ok = sink.send(text(p.json.to_string())).await.is_ok(),
                     Some(Err(broadcast::error::RecvError::Lagged(_))) => {
                         // Too far behind: start again from a full state.
-                        let id = game.take().map(|(id, _)| id).unwrap_or_default();
-                        let replies = watch(&state, &id, None, &mut game).await;
+                        let id = game.take().map(|w| w.id).unwrap_or_default();
+                        let replies = watch(&state, &id, &viewer, None, &mut game).await;
                         for r in replies {
                             ok = ok && sink.send(r).await.is_ok();
                         }
                     }
                     Some(Err(broadcast::error::RecvError::Closed)) | None => {
                         // The actor stopped; watch again, which reloads it.
-                        let id = game.take().map(|(id, _)| id).unwrap_or_default();
-                        let replies = watch(&state, &id, None, &mut game).await;
+                        let id = game.take().map(|w| w.id).unwrap_or_default();
+                        let replies = watch(&state, &id, &viewer, None, &mut game).await;
                         for r in replies {
                             ok = ok && sink.send(r).await.is_ok();
                         }
@@ -182,6 +193,15 @@ async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
                     Err(broadcast::error::RecvError::Closed) => lobby = None,
                 }
             }
+            ev = next_lobby(&mut personal) => {
+                match ev {
+                    Ok(m) => ok = sink.send(text(m.to_string())).await.is_ok(),
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        ok = sink.send(text(r#"{"t":"lobby"}"#)).await.is_ok();
+                    }
+                    Err(broadcast::error::RecvError::Closed) => personal = None,
+                }
+            }
         }
     }
     if let Some(u) = &user {
@@ -189,15 +209,29 @@ async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
     }
 }
 
+/// The game a page follows: its feed, and its place among the game's viewers.
+struct Watching {
+    id: String,
+    feed: broadcast::Receiver<Published>,
+    _viewing: Viewing,
+}
+
 async fn watch(
     state: &AppState,
     id: &str,
+    viewer: &str,
     since: Option<u64>,
-    game: &mut Option<(String, broadcast::Receiver<Published>)>,
+    game: &mut Option<Watching>,
 ) -> Vec<Message> {
+    // Drop the old place first, so a page never counts twice.
+    *game = None;
     match state.hub.watch(id, since).await {
         Ok(w) => {
-            *game = Some((id.to_owned(), w.feed));
+            *game = Some(Watching {
+                id: id.to_owned(),
+                feed: w.feed,
+                _viewing: state.lobby.viewing(id, viewer),
+            });
             w.catchup.iter().map(|j| text(j.to_string())).collect()
         }
         Err(e) => {
@@ -210,9 +244,10 @@ async fn watch(
 async fn handle(
     state: &AppState,
     user: Option<&User>,
+    viewer: &str,
     msg: &str,
     lobby: &mut Option<broadcast::Receiver<Arc<str>>>,
-    game: &mut Option<(String, broadcast::Receiver<Published>)>,
+    game: &mut Option<Watching>,
 ) -> Vec<Message> {
     let msg: ClientMsg = match serde_json::from_str(msg) {
         Ok(m) => m,
@@ -230,9 +265,11 @@ async fn handle(
             *lobby = Some(state.lobby.subscribe());
             return Vec::new();
         }
-        ClientMsg::Watch { game: id, v } => return watch(state, &id, v, game).await,
+        ClientMsg::Watch { game: id, v } => return watch(state, &id, viewer, v, game).await,
         ClientMsg::Move { game, mv, ack, v } => (game, Action::Move(mv), ack, v),
         ClientMsg::Resign { game, ack } => (game, Action::Resign, ack, None),
+        ClientMsg::Abort { game, ack } => (game, Action::Abort, ack, None),
+        ClientMsg::Claim { game, ack } => (game, Action::Claim, ack, None),
         ClientMsg::Draw { game, answer, ack } => {
             let action = match answer {
                 DrawAnswer::Offer => Action::OfferDraw,

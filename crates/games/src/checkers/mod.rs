@@ -13,7 +13,8 @@ mod tests;
 
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, HistoryRules, IllegalMove, MoveView, Outcome,
-    ParseMoveError, Piece, Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError,
+    ParseMoveError, Piece, Player, Position, PositionError, RuleExample, Score, SettingDoc, SideInfo,
+    SpecError,
 };
 
 use self::{
@@ -21,6 +22,22 @@ use self::{
     movegen::{Move, Moves},
     notation::Written,
 };
+
+pub const EXAMPLES: &[RuleExample] = &[
+    RuleExample {
+        title: "The start",
+        text: "Black (the dark men, squares 1-12) moves first, one square diagonally forward onto a free dark square.",
+        spec: "checkers",
+        moves: &[],
+    },
+    RuleExample {
+        title: "Captures are compulsory",
+        text: "After 11-15 22-18, Black has one legal move: the jump 15x22. When a capture exists, a quiet move is \
+               not allowed.",
+        spec: "checkers",
+        moves: &["11-15", "22-18"],
+    },
+];
 
 pub const SETTINGS: &[SettingDoc] = &[];
 

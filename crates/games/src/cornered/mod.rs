@@ -12,7 +12,7 @@ mod tests;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
-    Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError,
+    Player, Position, PositionError, RuleExample, Score, SettingDoc, SideInfo, SpecError,
 };
 
 use self::board::{Board, Cross, MAX_CELLS, MAX_SIZE};
@@ -44,6 +44,14 @@ impl Default for Cornered {
         }
     }
 }
+
+pub const EXAMPLES: &[RuleExample] = &[RuleExample {
+    title: "The start",
+    text: "Pieces go on the crosses. Only the marked crosses are legal: a piece never flips, and the lines that \
+           hold pieces decide where the next one may go.",
+    spec: "cornered",
+    moves: &[],
+}];
 
 pub const SETTINGS: &[SettingDoc] = &[
     SettingDoc {

@@ -12,7 +12,8 @@ mod tests;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveError, MoveView, Outcome,
-    ParseMoveError, Piece, Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError,
+    ParseMoveError, Piece, Player, Position, PositionError, RuleExample, Score, SettingDoc, SideInfo,
+    SpecError,
 };
 
 use self::bitboard::{Board, Square};
@@ -43,6 +44,23 @@ impl Default for Reversi {
         Reversi { first: Colour::Black }
     }
 }
+
+pub const EXAMPLES: &[RuleExample] = &[
+    RuleExample {
+        title: "The start",
+        text: "Black moves first. A disc must flank a line of white discs between itself and another black disc: \
+               only the four marked squares do. Try one: the flanked disc turns black.",
+        spec: "reversi",
+        moves: &[],
+    },
+    RuleExample {
+        title: "Flipping in several directions",
+        text: "After f5 d6 c3 d3 c4 (the Tiger opening), White to move. A disc flips every flanked line at once, \
+               in all eight directions: some of White's moves here flip more than one line.",
+        spec: "reversi",
+        moves: &["f5", "d6", "c3", "d3", "c4"],
+    },
+];
 
 pub const SETTINGS: &[SettingDoc] = &[SettingDoc {
     key: "first",

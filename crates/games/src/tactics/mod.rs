@@ -15,7 +15,7 @@ pub mod units;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
-    Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError,
+    Player, Position, PositionError, RuleExample, Score, SettingDoc, SideInfo, SpecError,
 };
 
 use self::{
@@ -76,6 +76,14 @@ impl Tactics {
         }
     }
 }
+
+pub const EXAMPLES: &[RuleExample] = &[RuleExample {
+    title: "The armies",
+    text: "Each side's warriors, archers and healers stand mirrored. One activation moves a unit along a path within \
+           its move budget, then it attacks, uses its ability, or does nothing; end the turn when done.",
+    spec: "tactics:size=16",
+    moves: &[],
+}];
 
 pub const SETTINGS: &[SettingDoc] = &[
     SettingDoc {

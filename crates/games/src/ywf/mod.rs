@@ -12,7 +12,7 @@ mod tests;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
-    Player, Position, PositionError, Score, SettingDoc, SideInfo, SpecError,
+    Player, Position, PositionError, RuleExample, Score, SettingDoc, SideInfo, SpecError,
 };
 
 use self::board::{Board, SQUARES, Square};
@@ -31,6 +31,14 @@ pub enum Move {
 /// The default initial layout of RULINGS.md: the central 3x3 block, one piece of each kind in every row and
 /// column.
 pub const DEFAULT_LAYOUT: &str = "9/9/9/3YWF3/3WFY3/3FYW3/9/9/9";
+
+pub const EXAMPLES: &[RuleExample] = &[RuleExample {
+    title: "The start",
+    text: "The board starts with Yoi-ko, Warui-ko and Futsu-no-ko pieces in the centre. Play a piece to convert \
+           lines of neutral and enemy pieces; the token allows a Change.",
+    spec: "ywf",
+    moves: &[],
+}];
 
 pub const SETTINGS: &[SettingDoc] = &[SettingDoc {
     key: "layout",

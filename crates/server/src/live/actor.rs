@@ -1,15 +1,20 @@
 //! One game's actor: the only writer of its game, which checks, commits and publishes every action.
 
-use std::{collections::VecDeque, sync::Arc};
+use std::{collections::VecDeque, sync::Arc, time::Duration};
 
-use gridplay_core::{BoardView, DynGame, GameRecord, MoveView, Outcome, Player, RecordError};
+use gridplay_core::{BoardView, DynGame, GameRecord, MoveView, Outcome, Player, RecordError, Termination};
 use tokio::sync::{broadcast, mpsc};
 
 use super::{
     Action, Cmd, ENGINE_MIN, GameHub, IDLE, KEEP_ACKS, KEEP_EVENTS, LiveError, PlyJson, Published, Watch,
-    state::{ActionJson, EventJson, GameState, build_state, rotation, side_name, termination_name},
+    state::{
+        ActionJson, EventJson, GameState, LiveFacts, build_state, rotation, side_name, termination_name,
+    },
 };
-use crate::db::{ActionRow, GameRow, GameUpdate};
+use crate::{
+    clock::{Clocks, DAY_MS, TimeControl},
+    db::{ActionRow, GameRow, GameUpdate, RateJob, RatingRow, now_ms},
+};
 
 pub(super) struct Actor {
     hub: GameHub,
@@ -24,6 +29,11 @@ pub(super) struct Actor {
     acks: VecDeque<(String, String, u64)>,
     engine: Option<(u64, gridplay_search::StopFlag)>,
     rotate: [bool; 2],
+    clocks: Clocks,
+    /// Whether each side has made a move.
+    moved: [bool; 2],
+    aborted: bool,
+    ratings: [Option<RatingRow>; 2],
 }
 
 fn apply(record: &mut GameRecord, side: Player, action: &Action) -> Result<String, LiveError> {
@@ -53,6 +63,20 @@ fn apply(record: &mut GameRecord, side: Player, action: &Action) -> Result<Strin
             record.decline_draw(side)?;
             String::new()
         }
+        Action::Timeout => {
+            record.forfeit(side, Termination::Timeout)?;
+            String::new()
+        }
+        Action::Claim => {
+            record.forfeit(!side, Termination::Abandoned)?;
+            String::new()
+        }
+        Action::Abort => {
+            if record.outcome().is_some() {
+                return Err(RecordError::GameOver.into());
+            }
+            String::new()
+        }
     })
 }
 
@@ -77,6 +101,9 @@ impl Actor {
         let rotate = rotation(&game.start().view());
         let mut record = GameRecord::new(game.start());
         let mut last_move = None;
+        let mut clocks = Clocks::new(row.time, row.created_at);
+        let mut moved = [false; 2];
+        let mut aborted = false;
         for a in &actions {
             let side = match a.side.as_str() {
                 "first" => Player::First,
@@ -90,21 +117,55 @@ impl Actor {
                 .map_err(|e| internal(format!("action {} does not replay: {e:?}", a.seq)))?;
             if let Some(view) = before {
                 last_move = view.moves.into_iter().find(|m| m.text == text);
+                moved[side.index()] = true;
+                let next = record.outcome().is_none().then(|| record.position().turn());
+                clocks.replay_move(side, a.clock, a.at, next, moved[0] && moved[1]);
+            } else if action == Action::Abort {
+                aborted = true;
+                clocks.running = None;
+            } else if record.outcome().is_some() {
+                clocks.stop(a.at);
+            }
+        }
+        let users: Vec<Option<String>> = row
+            .users
+            .iter()
+            .map(|u| u.as_ref().map(|u| u.id.clone()))
+            .collect();
+        let mut ratings = [None, None];
+        for (i, u) in users.iter().enumerate() {
+            if let Some(u) = u {
+                ratings[i] = db
+                    .rating(u, &row.game)
+                    .await
+                    .map_err(|e| internal(e.to_string()))?;
             }
         }
         let version = actions.len() as u64;
         let view = record.position().view();
         let (feed, _) = broadcast::channel(64);
+        let facts = LiveFacts {
+            aborted,
+            clocks: &clocks,
+            both_moved: moved[0] && moved[1],
+            ratings: &ratings,
+        };
+        let state = Arc::new(build_state(
+            &row,
+            game.as_ref(),
+            &record,
+            version,
+            rotate,
+            view,
+            last_move,
+            &facts,
+        ));
         let mut actor = Actor {
-            state: Arc::new(build_state(
-                &row,
-                game.as_ref(),
-                &record,
-                version,
-                rotate,
-                view,
-                last_move,
-            )),
+            state,
+            clocks,
+            moved,
+            aborted,
+            ratings,
             hub,
             me,
             row,
@@ -142,6 +203,12 @@ impl Actor {
     }
 
     fn make_state(&self, view: BoardView, last_move: Option<MoveView>) -> GameState {
+        let facts = LiveFacts {
+            aborted: self.aborted,
+            clocks: &self.clocks,
+            both_moved: self.moved[0] && self.moved[1],
+            ratings: &self.ratings,
+        };
         build_state(
             &self.row,
             self.game.as_ref(),
@@ -150,19 +217,48 @@ impl Actor {
             self.rotate,
             view,
             last_move,
+            &facts,
         )
     }
 
     fn sync_json(&self) -> Arc<str> {
-        let msg = serde_json::json!({ "t": "sync", "game": self.row.id, "state": &*self.state });
+        let msg =
+            serde_json::json!({ "t": "sync", "game": self.row.id, "now": now_ms(), "state": &*self.state });
         Arc::from(msg.to_string())
+    }
+
+    fn over(&self) -> bool {
+        self.aborted || self.record.outcome().is_some()
+    }
+
+    /// When the live clock of the side to move runs out.
+    fn flag_at(&self) -> Option<i64> {
+        match self.row.time {
+            TimeControl::Live { .. } if !self.over() => self.clocks.deadline(),
+            _ => None,
+        }
+    }
+
+    /// Ends the game on time if the clock of the side to move has run out.
+    async fn check_flag(&mut self) {
+        if self.flag_at().is_some_and(|at| now_ms() >= at) {
+            let side = self.record.position().turn();
+            if let Err(e) = self.commit(side, Action::Timeout).await {
+                tracing::error!("game {}: cannot flag: {e:?}", self.row.id);
+            }
+        }
     }
 
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         loop {
-            match tokio::time::timeout(IDLE, rx.recv()).await {
+            let flag = self.flag_at();
+            let wait = flag.map_or(IDLE, |at| {
+                Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0)).min(IDLE)
+            });
+            match tokio::time::timeout(wait, rx.recv()).await {
                 Ok(Some(cmd)) => self.handle(cmd).await,
                 Ok(None) => break,
+                Err(_) if flag.is_some() => self.check_flag().await,
                 Err(_) if self.feed.receiver_count() == 0 && self.engine.is_none() => {
                     let mut games = self.hub.0.games.lock().await;
                     if let Some(tx) = self.me.upgrade()
@@ -234,7 +330,7 @@ impl Actor {
                     &self.row.spec,
                     [&names[0], &names[1]],
                     &self.record,
-                    self.state.over.as_ref().map(|o| termination_name(o.termination)),
+                    self.state.over.as_ref().map(|o| o.termination),
                 );
                 let _ = reply.send(file);
             }
@@ -253,6 +349,10 @@ impl Actor {
                     self.engine = None;
                 }
                 if version != self.version {
+                    return;
+                }
+                self.check_flag().await;
+                if self.version != version {
                     return;
                 }
                 let side = self.record.position().turn();
@@ -297,6 +397,8 @@ impl Actor {
                 version: self.version,
             });
         }
+        // A clock that ran out ends the game before anything else is played.
+        self.check_flag().await;
         let version = self.commit(side, action).await?;
         if let Some(ack) = ack {
             if self.acks.len() == KEEP_ACKS {
@@ -307,31 +409,133 @@ impl Actor {
         Ok(version)
     }
 
+    /// Checks what only the server's clock can tell: aborts, claims and flags.
+    fn check_timing(&self, side: Player, action: &Action, now: i64) -> Result<(), LiveError> {
+        match action {
+            Action::Abort if self.over() => Err(RecordError::GameOver.into()),
+            Action::Abort if self.row.tournament.is_some() => {
+                Err(LiveError::Refused("a tournament game cannot be aborted".into()))
+            }
+            Action::Abort if self.moved[0] && self.moved[1] => Err(LiveError::Refused(
+                "a game can be aborted only until both sides have moved".into(),
+            )),
+            Action::Claim => {
+                let TimeControl::Correspondence { days } = self.row.time else {
+                    return Err(LiveError::Refused(
+                        "only a correspondence game can be claimed".into(),
+                    ));
+                };
+                if self.over() {
+                    return Err(RecordError::GameOver.into());
+                }
+                if self.record.position().turn() == side {
+                    return Err(LiveError::Refused(
+                        "it is your move: there is nothing to claim".into(),
+                    ));
+                }
+                if now < self.clocks.since + days * DAY_MS {
+                    return Err(LiveError::Refused(
+                        "your opponent still has time for this move".into(),
+                    ));
+                }
+                Ok(())
+            }
+            Action::Timeout if self.flag_at().is_none_or(|at| now < at) => {
+                Err(LiveError::Refused("the clock has not run out".into()))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Checks, commits, publishes.
     async fn commit(&mut self, side: Player, action: Action) -> Result<u64, LiveError> {
+        let now = now_ms();
+        if self.aborted {
+            return Err(RecordError::GameOver.into());
+        }
+        self.check_timing(side, &action, now)?;
         let mut next = self.record.clone();
         let text = apply(&mut next, side, &action)?;
         let version = self.version + 1;
+        let aborted = action == Action::Abort;
         let end = next.outcome();
-        let turn = end.is_none().then(|| next.position().turn());
+        let turn = (end.is_none() && !aborted).then(|| next.position().turn());
+        let mut clocks = self.clocks;
+        let mut moved = self.moved;
+        let mut clock = None;
+        if let Action::Move(_) = action {
+            moved[side.index()] = true;
+            let left = clocks.on_move(self.row.time, side, now, turn, moved[0] && moved[1]);
+            clock = matches!(self.row.time, TimeControl::Live { .. }).then_some(left);
+        } else if aborted || end.is_some() {
+            clocks.stop(now);
+        }
         let row = ActionRow {
             seq: version as i64,
             side: side_name(side).to_owned(),
             kind: action.kind().to_owned(),
             body: text.clone(),
+            at: now,
+            clock,
         };
         let update = GameUpdate {
-            status: if end.is_some() { "finished" } else { "active" },
+            status: if aborted {
+                "aborted"
+            } else if end.is_some() {
+                "finished"
+            } else {
+                "active"
+            },
             turn: turn.map(side_name),
             winner: end.map(|(o, _)| match o {
                 Outcome::Win { winner } => side_name(winner),
                 Outcome::Draw => "draw",
             }),
-            termination: end.map(|(_, t)| termination_name(t)),
+            termination: if aborted {
+                Some("aborted")
+            } else {
+                end.map(|(_, t)| termination_name(t))
+            },
         };
-        if let Err(e) = self.hub.0.db.append_action(&self.row.id, &row, &update).await {
+        let rate = match (&self.row.users, end) {
+            ([Some(a), Some(b)], Some((outcome, _))) if self.row.rated && a.id != b.id => Some(RateJob {
+                game: self.row.game.clone(),
+                users: [a.id.clone(), b.id.clone()],
+                first_score: match outcome {
+                    Outcome::Win {
+                        winner: Player::First,
+                    } => 1.0,
+                    Outcome::Win {
+                        winner: Player::Second,
+                    } => 0.0,
+                    Outcome::Draw => 0.5,
+                },
+            }),
+            _ => None,
+        };
+        let rated = rate.is_some();
+        if let Err(e) = self
+            .hub
+            .0
+            .db
+            .append_action(&self.row.id, &row, &update, rate)
+            .await
+        {
             tracing::error!("game {}: cannot store action {version}: {e}", self.row.id);
             return Err(LiveError::Internal);
+        }
+        self.clocks = clocks;
+        self.moved = moved;
+        self.aborted = aborted;
+        if rated {
+            for i in 0..2 {
+                if let Some(u) = &self.row.users[i] {
+                    match self.hub.0.db.rating(&u.id, &self.row.game).await {
+                        Ok(r) => self.ratings[i] = r,
+                        Err(e) => tracing::error!("game {}: cannot read the new rating: {e}", self.row.id),
+                    }
+                }
+            }
         }
         let last_move = match &action {
             Action::Move(_) => self.state.view.moves.iter().find(|m| m.text == text).cloned(),
@@ -343,6 +547,7 @@ impl Actor {
         let event = EventJson {
             t: "event",
             game: &self.row.id,
+            now,
             v: version,
             action: ActionJson {
                 kind: action.kind(),
@@ -364,17 +569,28 @@ impl Actor {
         if let Some((_, stop)) = self.engine.take() {
             stop.stop();
         }
-        if end.is_some() {
+        if end.is_some() || aborted {
             self.hub.0.lobby.changed();
+            if let Some((t, _)) = &self.row.tournament {
+                self.hub.tournament_changed(t);
+            }
         } else {
             self.maybe_engine();
+            // The player to move hears of it on every page (the "your turn" marks).
+            if let Some(turn) = turn
+                && matches!(action, Action::Move(_))
+                && turn != side
+                && let Some(u) = &self.row.users[turn.index()]
+            {
+                self.hub.0.lobby.notify(&u.id, &self.row.id);
+            }
         }
         Ok(version)
     }
 
     /// Starts the engine if it is to move.
     fn maybe_engine(&mut self) {
-        if self.record.outcome().is_some() || self.engine.is_some() {
+        if self.over() || self.engine.is_some() {
             return;
         }
         let side = self.record.position().turn();

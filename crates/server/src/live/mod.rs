@@ -16,7 +16,7 @@ mod state;
 
 use actor::Actor;
 
-pub use state::{Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson};
+pub use state::{Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson, TournamentRef};
 
 use crate::{
     db::{Db, User},
@@ -41,6 +41,12 @@ pub enum Action {
     OfferDraw,
     AcceptDraw,
     DeclineDraw,
+    /// Ends the game without result, before both sides have moved.
+    Abort,
+    /// Claims the game when the opponent has let a correspondence deadline pass.
+    Claim,
+    /// The server's: the side's live clock ran out.
+    Timeout,
 }
 
 impl Action {
@@ -51,6 +57,9 @@ impl Action {
             Action::OfferDraw => "offer-draw",
             Action::AcceptDraw => "accept-draw",
             Action::DeclineDraw => "decline-draw",
+            Action::Abort => "abort",
+            Action::Claim => "claim",
+            Action::Timeout => "timeout",
         }
     }
 
@@ -61,6 +70,9 @@ impl Action {
             "offer-draw" => Action::OfferDraw,
             "accept-draw" => Action::AcceptDraw,
             "decline-draw" => Action::DeclineDraw,
+            "abort" => Action::Abort,
+            "claim" => Action::Claim,
+            "timeout" => Action::Timeout,
             _ => return None,
         })
     }
@@ -177,6 +189,8 @@ struct HubInner {
     lobby: Lobby,
     games: Mutex<HashMap<String, mpsc::Sender<Cmd>>>,
     analyses: Mutex<HashMap<String, Arc<Analysis>>>,
+    /// Pairs tournament rounds one at a time.
+    director: Mutex<()>,
 }
 
 impl GameHub {
@@ -189,7 +203,30 @@ impl GameHub {
             lobby,
             games: Mutex::new(HashMap::new()),
             analyses: Mutex::new(HashMap::new()),
+            director: Mutex::new(()),
         }))
+    }
+
+    #[must_use]
+    pub fn db(&self) -> &Db {
+        &self.0.db
+    }
+
+    #[must_use]
+    pub fn lobby(&self) -> &Lobby {
+        &self.0.lobby
+    }
+
+    /// The tournament director's lock.
+    pub(crate) async fn director(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.0.director.lock().await
+    }
+
+    /// A tournament game ended, or a player withdrew: pair the next round if the current one is over.
+    pub fn tournament_changed(&self, id: &str) {
+        let hub = self.clone();
+        let id = id.to_owned();
+        tokio::spawn(async move { crate::tournament::advance(&hub, &id).await });
     }
 
     async fn sender(&self, id: &str) -> Result<mpsc::Sender<Cmd>, LiveError> {
@@ -315,6 +352,11 @@ impl GameHub {
         if state.over.is_some() {
             return Err(RecordError::GameOver.into());
         }
+        if !state.hints {
+            return Err(LiveError::Refused(
+                "hints are off in rated and tournament games".into(),
+            ));
+        }
         if state.view.turn != Some(Player::BOTH[side]) {
             return Err(LiveError::NotYourTurn);
         }
@@ -337,8 +379,17 @@ impl GameHub {
         self.sender(id).await.map(drop)
     }
 
-    /// Wakes every active game with an engine side (after a restart).
+    /// Wakes every active game with an engine side or a live clock (after a restart), and looks at every
+    /// running tournament for a round to pair.
     pub async fn wake_engine_games(&self) {
+        match self.0.db.running_tournaments().await {
+            Ok(ids) => {
+                for id in ids {
+                    crate::tournament::advance(self, &id).await;
+                }
+            }
+            Err(e) => tracing::error!("cannot list the running tournaments: {e}"),
+        }
         match self.0.db.active_engine_games().await {
             Ok(ids) => {
                 for id in ids {

@@ -3,7 +3,10 @@
 use gridplay_core::{BoardView, DynGame, GameRecord, MoveView, Outcome, Player, SideInfo, Termination};
 use serde::Serialize;
 
-use crate::db::GameRow;
+use crate::{
+    clock::{Clocks, DAY_MS, TimeControl},
+    db::{GameRow, RatingRow},
+};
 
 /// One player slot as clients see it.
 #[derive(Clone, Debug, Serialize)]
@@ -12,6 +15,10 @@ pub struct PlayerJson {
     pub name: Option<String>,
     /// The engine's level when the engine plays this side.
     pub level: Option<u8>,
+    /// The player's rating in this game (rounded), if rated before.
+    pub rating: Option<i64>,
+    /// Whether that rating is still provisional.
+    pub provisional: bool,
 }
 
 /// How a game ended, in words and in data.
@@ -19,8 +26,16 @@ pub struct PlayerJson {
 pub struct OverJson {
     /// `None` for a draw.
     pub winner: Option<Player>,
-    pub termination: Termination,
+    /// `rules`, `repetition`, `quiet-moves`, `agreement`, `resignation`, `timeout`, `abandoned` or `aborted`.
+    pub termination: &'static str,
     pub text: String,
+}
+
+/// A tournament game's tournament and round.
+#[derive(Clone, Debug, Serialize)]
+pub struct TournamentRef {
+    pub id: String,
+    pub round: i64,
 }
 
 /// Everything a page needs to show a game: the board view from the rules library, the players, the moves.
@@ -41,6 +56,30 @@ pub struct GameState {
     /// For each side, whether its player sees the board turned half a turn, so that its own pieces start at
     /// the bottom (read from where the start position puts each side's pieces).
     pub rotate: [bool; 2],
+    pub time: TimeControl,
+    /// `5+3`, `3 days` or `untimed`.
+    pub time_label: String,
+    /// The live clocks. A running clock's time left is `remaining[side] - (now - since)`, where `now` is the
+    /// server time sent with every message.
+    pub clock: Option<Clocks>,
+    /// When the side to move runs out of time (a live clock's flag, or a correspondence deadline).
+    pub deadline: Option<i64>,
+    /// Whether the side not to move may claim the game once `deadline` has passed (correspondence games).
+    pub claimable: bool,
+    pub rated: bool,
+    pub tournament: Option<TournamentRef>,
+    /// Whether the game can still be aborted (neither a tournament game nor one where both sides have moved).
+    pub abortable: bool,
+    /// Whether players may ask the engine for hints (casual games only).
+    pub hints: bool,
+}
+
+/// What the actor knows besides the record: the clocks, whether both sides moved, the players' ratings.
+pub(super) struct LiveFacts<'a> {
+    pub(super) aborted: bool,
+    pub(super) clocks: &'a Clocks,
+    pub(super) both_moved: bool,
+    pub(super) ratings: &'a [Option<RatingRow>; 2],
 }
 
 /// One committed action as watchers receive it.
@@ -48,6 +87,8 @@ pub struct GameState {
 pub(super) struct EventJson<'a> {
     pub(super) t: &'static str,
     pub(super) game: &'a str,
+    /// The server's time, for the clocks.
+    pub(super) now: i64,
     pub(super) v: u64,
     pub(super) action: ActionJson<'a>,
     pub(super) state: &'a GameState,
@@ -96,6 +137,8 @@ pub(super) fn termination_name(t: Termination) -> &'static str {
         Termination::QuietMoves => "quiet-moves",
         Termination::Agreement => "agreement",
         Termination::Resignation => "resignation",
+        Termination::Timeout => "timeout",
+        Termination::Abandoned => "abandoned",
     }
 }
 
@@ -111,6 +154,8 @@ pub(super) fn over_json(sides: &[SideInfo; 2], end: Option<(Outcome, Termination
         Termination::QuietMoves => " by the quiet-move rule",
         Termination::Agreement => " by agreement",
         Termination::Resignation => " by resignation",
+        Termination::Timeout => " on time",
+        Termination::Abandoned => ": the opponent let the time for a move pass",
     };
     let text = match winner {
         Some(w) => format!("{} wins{how}", sides[w.index()].name),
@@ -118,7 +163,7 @@ pub(super) fn over_json(sides: &[SideInfo; 2], end: Option<(Outcome, Termination
     };
     Some(OverJson {
         winner,
-        termination,
+        termination: termination_name(termination),
         text,
     })
 }
@@ -132,15 +177,37 @@ pub(super) fn build_state(
     rotate: [bool; 2],
     view: BoardView,
     last_move: Option<MoveView>,
+    facts: &LiveFacts<'_>,
 ) -> GameState {
     let info = game.info();
+    let over = if facts.aborted {
+        Some(OverJson {
+            winner: None,
+            termination: "aborted",
+            text: "Game aborted".into(),
+        })
+    } else {
+        over_json(&info.sides, record.outcome())
+    };
+    let deadline = match row.time {
+        _ if over.is_some() => None,
+        TimeControl::Live { .. } => facts.clocks.deadline(),
+        TimeControl::Correspondence { days } => Some(facts.clocks.since + days * DAY_MS),
+        TimeControl::Untimed => None,
+    };
+    let claimable = matches!(row.time, TimeControl::Correspondence { .. }) && deadline.is_some();
+    let abortable =
+        over.is_none() && !facts.both_moved && row.tournament.is_none() && row.status != "imported";
     GameState {
         id: row.id.clone(),
         spec: row.spec.clone(),
         game: info.name.clone(),
         title: info.title.clone(),
-        players: [player_json(row, 0), player_json(row, 1)],
-        over: over_json(&info.sides, record.outcome()),
+        players: [
+            player_json(row, 0, facts.ratings),
+            player_json(row, 1, facts.ratings),
+        ],
+        over,
         sides: info.sides,
         version,
         moves: record.moves().to_vec(),
@@ -148,11 +215,25 @@ pub(super) fn build_state(
         last_move,
         draw_offer: record.draw_offer(),
         rotate,
+        time: row.time,
+        time_label: row.time.label(),
+        clock: matches!(row.time, TimeControl::Live { .. }).then_some(*facts.clocks),
+        deadline,
+        claimable,
+        rated: row.rated,
+        tournament: row.tournament.as_ref().map(|(id, round)| TournamentRef {
+            id: id.clone(),
+            round: *round,
+        }),
+        abortable,
+        hints: !row.rated && row.tournament.is_none(),
     }
 }
 
-pub(super) fn player_json(row: &GameRow, i: usize) -> PlayerJson {
+pub(super) fn player_json(row: &GameRow, i: usize, ratings: &[Option<RatingRow>; 2]) -> PlayerJson {
     PlayerJson {
+        rating: ratings[i].as_ref().map(|r| r.rating.round() as i64),
+        provisional: ratings[i].as_ref().is_none_or(|r| r.provisional),
         id: row.users[i].as_ref().map(|u| u.id.clone()),
         name: row.users[i]
             .as_ref()

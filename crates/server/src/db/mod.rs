@@ -17,6 +17,14 @@ use sqlx::{
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::clock::TimeControl;
+
+mod ratings;
+mod tournaments;
+
+pub use ratings::{RateJob, RatingRow, StatsRow};
+pub use tournaments::{TournamentBye, TournamentPlayer, TournamentRow};
+
 /// A database failure. Its text goes to the log, never to a client.
 #[derive(Debug, Error)]
 pub enum DbError {
@@ -58,24 +66,17 @@ struct WriteJob {
     turn: Option<String>,
     winner: Option<String>,
     termination: Option<String>,
+    /// The game ended rated: the players' ratings change in the same transaction.
+    rate: Option<RateJob>,
     done: oneshot::Sender<Result<(), String>>,
 }
 
 /// The most actions one group commit takes.
 const GROUP_MAX: usize = 256;
 
-async fn write_one(conn: &mut sqlx::AnyConnection, job: &WriteJob, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO actions (game_id, seq, side, kind, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(&job.game_id)
-    .bind(job.action.seq)
-    .bind(&job.action.side)
-    .bind(&job.action.kind)
-    .bind(&job.action.body)
-    .bind(now)
-    .execute(&mut *conn)
-    .await?;
+async fn write_one(conn: &mut sqlx::AnyConnection, job: &WriteJob) -> Result<(), sqlx::Error> {
+    insert_action(&mut *conn, &job.game_id, &job.action).await?;
+    let now = job.action.at;
     sqlx::query(
         "UPDATE games SET version = $1, status = $2, winner = $3, termination = $4, updated_at = $5, \
          turn = $7 WHERE id = $6",
@@ -89,14 +90,36 @@ async fn write_one(conn: &mut sqlx::AnyConnection, job: &WriteJob, now: i64) -> 
     .bind(job.turn.clone())
     .execute(&mut *conn)
     .await?;
+    if let Some(rate) = &job.rate {
+        ratings::apply(&mut *conn, &job.game_id, rate, now).await?;
+    }
+    Ok(())
+}
+
+async fn insert_action<'e, E>(executor: E, game_id: &str, a: &ActionRow) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "INSERT INTO actions (game_id, seq, side, kind, body, created_at, clock) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(game_id)
+    .bind(a.seq)
+    .bind(&a.side)
+    .bind(&a.kind)
+    .bind(&a.body)
+    .bind(a.at)
+    .bind(a.clock)
+    .execute(executor)
+    .await?;
     Ok(())
 }
 
 async fn write_group(pool: &AnyPool, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
-    let now = now_ms();
     let mut tx = pool.begin().await?;
     for job in jobs {
-        write_one(&mut tx, job, now).await?;
+        write_one(&mut tx, job).await?;
     }
     tx.commit().await
 }
@@ -160,6 +183,10 @@ pub struct GameRow {
     pub version: i64,
     pub created_at: i64,
     pub updated_at: i64,
+    pub rated: bool,
+    pub time: TimeControl,
+    /// The tournament and round of a tournament game.
+    pub tournament: Option<(String, i64)>,
 }
 
 /// A row of `actions`: one move or one decision of a player.
@@ -169,6 +196,10 @@ pub struct ActionRow {
     pub side: String,
     pub kind: String,
     pub body: String,
+    /// When it was played, in Unix ms.
+    pub at: i64,
+    /// The mover's time left after a move, with a live clock.
+    pub clock: Option<i64>,
 }
 
 /// What an action changes in its game's row.
@@ -191,15 +222,19 @@ pub struct ChallengeRow {
     pub status: String,
     pub game_id: Option<String>,
     pub created_at: i64,
+    pub rated: bool,
+    pub time: TimeControl,
 }
 
 const GAME_COLUMNS: &str = "g.id, g.spec, g.game, g.first_user, u1.name AS first_name, g.second_user, \
      u2.name AS second_name, g.first_level, g.second_level, g.first_label, g.second_label, g.status, g.turn, g.winner, g.termination, g.version, \
-     g.created_at, g.updated_at FROM games g LEFT JOIN users u1 ON u1.id = g.first_user \
+     g.created_at, g.updated_at, g.rated, g.clock_initial, g.clock_increment, g.days_per_move, g.tournament_id, \
+     g.round FROM games g LEFT JOIN users u1 ON u1.id = g.first_user \
      LEFT JOIN users u2 ON u2.id = g.second_user";
 
 const CHALLENGE_COLUMNS: &str = "c.id, c.creator, u1.name AS creator_name, c.target, u2.name AS target_name, \
-     c.spec, c.color, c.status, c.game_id, c.created_at FROM challenges c JOIN users u1 ON u1.id = c.creator \
+     c.spec, c.color, c.status, c.game_id, c.created_at, c.rated, c.clock_initial, c.clock_increment, \
+     c.days_per_move FROM challenges c JOIN users u1 ON u1.id = c.creator \
      LEFT JOIN users u2 ON u2.id = c.target";
 
 fn user_of(row: &AnyRow, id: &str, name: &str) -> Result<Option<User>, sqlx::Error> {
@@ -213,7 +248,17 @@ fn level_of(row: &AnyRow, col: &str) -> Result<Option<u8>, sqlx::Error> {
     Ok(level.and_then(|l| u8::try_from(l).ok()))
 }
 
-fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+fn time_of(row: &AnyRow) -> Result<TimeControl, sqlx::Error> {
+    Ok(TimeControl::from_columns(
+        row.try_get("clock_initial")?,
+        row.try_get("clock_increment")?,
+        row.try_get("days_per_move")?,
+    ))
+}
+
+pub(crate) fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+    let tournament: Option<String> = row.try_get("tournament_id")?;
+    let round: Option<i64> = row.try_get("round")?;
     Ok(GameRow {
         id: row.try_get("id")?,
         spec: row.try_get("spec")?,
@@ -231,6 +276,9 @@ fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         version: row.try_get("version")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        time: time_of(row)?,
+        tournament: tournament.map(|t| (t, round.unwrap_or(0))),
     })
 }
 
@@ -247,6 +295,8 @@ fn challenge_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
         status: row.try_get("status")?,
         game_id: row.try_get("game_id")?,
         created_at: row.try_get("created_at")?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        time: time_of(row)?,
     })
 }
 
@@ -420,10 +470,12 @@ impl Db {
 
     /// A game's actions in order.
     pub async fn actions(&self, game_id: &str) -> Result<Vec<ActionRow>, DbError> {
-        let rows = sqlx::query("SELECT seq, side, kind, body FROM actions WHERE game_id = $1 ORDER BY seq")
-            .bind(game_id)
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT seq, side, kind, body, created_at, clock FROM actions WHERE game_id = $1 ORDER BY seq",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|r| {
                 Ok(ActionRow {
@@ -431,6 +483,8 @@ impl Db {
                     side: r.try_get("side")?,
                     kind: r.try_get("kind")?,
                     body: r.try_get("body")?,
+                    at: r.try_get("created_at")?,
+                    clock: r.try_get("clock")?,
                 })
             })
             .collect()
@@ -444,6 +498,7 @@ impl Db {
         game_id: &str,
         action: &ActionRow,
         update: &GameUpdate<'_>,
+        rate: Option<RateJob>,
     ) -> Result<(), DbError> {
         let (done, result) = oneshot::channel();
         let job = WriteJob {
@@ -453,6 +508,7 @@ impl Db {
             turn: update.turn.map(str::to_owned),
             winner: update.winner.map(str::to_owned),
             termination: update.termination.map(str::to_owned),
+            rate,
             done,
         };
         self.writer
@@ -469,19 +525,8 @@ impl Db {
     pub async fn create_imported(&self, g: &GameRow, actions: &[ActionRow]) -> Result<(), DbError> {
         let mut tx = self.pool.begin().await?;
         insert_game(&mut *tx, g).await?;
-        let now = now_ms();
         for a in actions {
-            sqlx::query(
-                "INSERT INTO actions (game_id, seq, side, kind, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(&g.id)
-            .bind(a.seq)
-            .bind(&a.side)
-            .bind(&a.kind)
-            .bind(&a.body)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            insert_action(&mut *tx, &g.id, a).await?;
         }
         tx.commit().await?;
         Ok(())
@@ -489,8 +534,8 @@ impl Db {
 
     pub async fn create_challenge(&self, c: &ChallengeRow) -> Result<(), DbError> {
         sqlx::query(
-            "INSERT INTO challenges (id, creator, target, spec, color, status, game_id, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO challenges (id, creator, target, spec, color, status, game_id, created_at, rated, \
+             clock_initial, clock_increment, days_per_move) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
         )
         .bind(&c.id)
         .bind(&c.creator.id)
@@ -500,6 +545,10 @@ impl Db {
         .bind(&c.status)
         .bind(c.game_id.clone())
         .bind(c.created_at)
+        .bind(i64::from(c.rated))
+        .bind(c.time.columns()[0])
+        .bind(c.time.columns()[1])
+        .bind(c.time.columns()[2])
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -556,10 +605,12 @@ impl Db {
         Ok(true)
     }
 
-    /// Active games with an engine on one side: at start the server wakes them so that engines to move move.
+    /// Active games with an engine on one side or a live clock: at start the server wakes them so that
+    /// engines to move move and clocks flag.
     pub async fn active_engine_games(&self) -> Result<Vec<String>, DbError> {
         let rows = sqlx::query(
-            "SELECT id FROM games WHERE status = 'active' AND (first_level IS NOT NULL OR second_level IS NOT NULL)",
+            "SELECT id FROM games WHERE status = 'active' AND (first_level IS NOT NULL OR second_level IS NOT NULL \
+             OR clock_initial IS NOT NULL)",
         )
         .fetch_all(&self.pool)
         .await?;
@@ -581,14 +632,15 @@ impl Db {
     }
 }
 
-async fn insert_game<'e, E>(executor: E, g: &GameRow) -> Result<(), DbError>
+pub(crate) async fn insert_game<'e, E>(executor: E, g: &GameRow) -> Result<(), DbError>
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
     sqlx::query(
         "INSERT INTO games (id, spec, game, first_user, second_user, first_level, second_level, status, turn, \
-         winner, termination, version, created_at, updated_at, first_label, second_label) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+         winner, termination, version, created_at, updated_at, first_label, second_label, rated, clock_initial, \
+         clock_increment, days_per_move, tournament_id, round) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)",
     )
     .bind(&g.id)
     .bind(&g.spec)
@@ -606,6 +658,12 @@ where
     .bind(g.updated_at)
     .bind(g.labels[0].clone())
     .bind(g.labels[1].clone())
+    .bind(i64::from(g.rated))
+    .bind(g.time.columns()[0])
+    .bind(g.time.columns()[1])
+    .bind(g.time.columns()[2])
+    .bind(g.tournament.as_ref().map(|t| t.0.clone()))
+    .bind(g.tournament.as_ref().map(|t| t.1))
     .execute(executor)
     .await?;
     Ok(())

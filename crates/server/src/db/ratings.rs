@@ -1,0 +1,264 @@
+//! Glicko-2 ratings, per player and game, and the statistics of a player's games.
+//!
+//! A rated game's end and the new ratings are written in one transaction (the action writer's), so a rating
+//! can never count a game twice or miss one. The maths is skillratings's, with lichess's settings: players start
+//! at 1500 with a deviation of 500 and a volatility of 0.09, tau is 0.75, and a rating is provisional while its
+//! deviation is 110 or more.
+
+use skillratings::{
+    Outcomes,
+    glicko2::{Glicko2Config, Glicko2Rating, glicko2},
+};
+use sqlx::{AssertSqlSafe, Row};
+
+use super::{Db, DbError, GAME_COLUMNS, GameRow, game_row};
+
+/// A rating is provisional while its deviation is at least this.
+pub(super) const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+const START: Glicko2Rating = Glicko2Rating {
+    rating: 1500.0,
+    deviation: 500.0,
+    volatility: 0.09,
+};
+
+fn config() -> Glicko2Config {
+    Glicko2Config {
+        tau: 0.75,
+        ..Glicko2Config::new()
+    }
+}
+
+/// A rated game's result, for the writer.
+#[derive(Clone, Debug)]
+pub struct RateJob {
+    /// The game's name (`reversi`, `checkers`...): ratings are per game.
+    pub game: String,
+    /// The players' ids, first and second.
+    pub users: [String; 2],
+    /// The first player's score: 1, 0.5 or 0.
+    pub first_score: f64,
+}
+
+/// A player's rating in one game.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RatingRow {
+    pub user_id: String,
+    pub name: String,
+    pub game: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub games: i64,
+    pub provisional: bool,
+}
+
+/// A player's results in one game.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StatsRow {
+    pub game: String,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+    /// Games the player resigned.
+    pub resigned: i64,
+}
+
+async fn load(
+    conn: &mut sqlx::AnyConnection,
+    user: &str,
+    game: &str,
+) -> Result<(Glicko2Rating, i64), sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT rating, deviation, volatility, games FROM ratings WHERE user_id = $1 AND game = $2",
+    )
+    .bind(user)
+    .bind(game)
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(match row {
+        Some(r) => (
+            Glicko2Rating {
+                rating: r.try_get("rating")?,
+                deviation: r.try_get("deviation")?,
+                volatility: r.try_get("volatility")?,
+            },
+            r.try_get("games")?,
+        ),
+        None => (START, 0),
+    })
+}
+
+/// Applies a rated result inside the writer's transaction.
+pub(super) async fn apply(
+    conn: &mut sqlx::AnyConnection,
+    game_id: &str,
+    job: &RateJob,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let (a, na) = load(conn, &job.users[0], &job.game).await?;
+    let (b, nb) = load(conn, &job.users[1], &job.game).await?;
+    let outcome = if job.first_score > 0.75 {
+        Outcomes::WIN
+    } else if job.first_score < 0.25 {
+        Outcomes::LOSS
+    } else {
+        Outcomes::DRAW
+    };
+    let (a2, b2) = glicko2(&a, &b, &outcome, &config());
+    for (user, r, n) in [(&job.users[0], a2, na), (&job.users[1], b2, nb)] {
+        sqlx::query(
+            "INSERT INTO ratings (user_id, game, rating, deviation, volatility, games, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, game) DO UPDATE SET rating = $3, \
+             deviation = $4, volatility = $5, games = $6, updated_at = $7",
+        )
+        .bind(user)
+        .bind(&job.game)
+        .bind(r.rating)
+        .bind(r.deviation)
+        .bind(r.volatility)
+        .bind(n + 1)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+        sqlx::query(
+            "INSERT INTO rating_history (user_id, game, game_id, rating, deviation, at) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(user)
+        .bind(&job.game)
+        .bind(game_id)
+        .bind(r.rating)
+        .bind(r.deviation)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+fn rating_row(r: &sqlx::any::AnyRow) -> Result<RatingRow, sqlx::Error> {
+    let deviation: f64 = r.try_get("deviation")?;
+    Ok(RatingRow {
+        user_id: r.try_get("user_id")?,
+        name: r.try_get("name")?,
+        game: r.try_get("game")?,
+        rating: r.try_get("rating")?,
+        deviation,
+        games: r.try_get("games")?,
+        provisional: deviation >= PROVISIONAL_DEVIATION,
+    })
+}
+
+const RATING_COLUMNS: &str = "r.user_id, u.name, r.game, r.rating, r.deviation, r.games FROM ratings r JOIN users u ON u.id = r.user_id";
+
+impl Db {
+    /// A player's rating in a game, or the starting one (provisional, no games).
+    pub async fn rating(&self, user: &str, game: &str) -> Result<Option<RatingRow>, DbError> {
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {RATING_COLUMNS} WHERE r.user_id = $1 AND r.game = $2"
+        )))
+        .bind(user)
+        .bind(game)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(rating_row).transpose()?)
+    }
+
+    /// Every rating of a player.
+    pub async fn ratings_of(&self, user: &str) -> Result<Vec<RatingRow>, DbError> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {RATING_COLUMNS} WHERE r.user_id = $1 ORDER BY r.game"
+        )))
+        .bind(user)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(rating_row).collect::<Result<_, _>>()?)
+    }
+
+    /// A game's leaderboard: established ratings first, best first, then provisional ones.
+    pub async fn leaderboard(&self, game: &str, limit: i64) -> Result<Vec<RatingRow>, DbError> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {RATING_COLUMNS} WHERE r.game = $1 ORDER BY CASE WHEN r.deviation < $2 THEN 0 ELSE 1 END, \
+             r.rating DESC, u.name_key LIMIT $3"
+        )))
+        .bind(game)
+        .bind(PROVISIONAL_DEVIATION)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(rating_row).collect::<Result<_, _>>()?)
+    }
+
+    /// A player's ratings over time in one game: (Unix ms, rating), oldest first.
+    pub async fn rating_history(&self, user: &str, game: &str) -> Result<Vec<(i64, f64)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT at, rating FROM rating_history WHERE user_id = $1 AND game = $2 ORDER BY at, game_id LIMIT 2000",
+        )
+        .bind(user)
+        .bind(game)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("at")?, r.try_get("rating")?)))
+            .collect()
+    }
+
+    /// A player's wins, losses, draws and resignations per game, over every finished game.
+    pub async fn stats(&self, user: &str) -> Result<Vec<StatsRow>, DbError> {
+        let rows = sqlx::query(
+            "SELECT game, \
+             SUM(CASE WHEN (winner = 'first' AND first_user = $1) OR (winner = 'second' AND second_user = $1) \
+                 THEN 1 ELSE 0 END) AS wins, \
+             SUM(CASE WHEN (winner = 'first' AND second_user = $1) OR (winner = 'second' AND first_user = $1) \
+                 THEN 1 ELSE 0 END) AS losses, \
+             SUM(CASE WHEN winner = 'draw' THEN 1 ELSE 0 END) AS draws, \
+             SUM(CASE WHEN termination = 'resignation' AND ((winner = 'first' AND second_user = $1) \
+                 OR (winner = 'second' AND first_user = $1)) THEN 1 ELSE 0 END) AS resigned \
+             FROM games WHERE status = 'finished' AND (first_user = $1 OR second_user = $1) \
+             GROUP BY game ORDER BY game",
+        )
+        .bind(user)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(StatsRow {
+                    game: r.try_get("game")?,
+                    wins: r.try_get("wins")?,
+                    losses: r.try_get("losses")?,
+                    draws: r.try_get("draws")?,
+                    resigned: r.try_get("resigned")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The games in play, the most recently moved first (for spectators).
+    pub async fn live_games(&self, limit: i64) -> Result<Vec<GameRow>, DbError> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {GAME_COLUMNS} WHERE g.status = 'active' ORDER BY g.updated_at DESC LIMIT $1"
+        )))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    /// The current ratings of some players in one game, by user id.
+    pub async fn ratings_in(
+        &self,
+        game: &str,
+        users: &[&str],
+    ) -> Result<std::collections::HashMap<String, RatingRow>, DbError> {
+        let mut out = std::collections::HashMap::new();
+        // A handful of players per page: one indexed lookup each keeps the query the same on both backends.
+        for u in users {
+            if out.contains_key(*u) {
+                continue;
+            }
+            if let Some(r) = self.rating(u, game).await? {
+                out.insert((*u).to_owned(), r);
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,291 @@
+//! Tournaments: their rows, players, games and byes. The pairing and the standings are in `tournament.rs`.
+
+use sqlx::{AssertSqlSafe, Row};
+
+use super::{Db, DbError, GAME_COLUMNS, GameRow, User, game_row, insert_game, now_ms, time_of};
+use crate::clock::TimeControl;
+
+/// A row of `tournaments`, with its creator.
+#[derive(Clone, Debug)]
+pub struct TournamentRow {
+    pub id: String,
+    pub name: String,
+    pub spec: String,
+    pub game: String,
+    /// `swiss` or `round-robin`.
+    pub kind: String,
+    pub rounds: i64,
+    pub rated: bool,
+    pub time: TimeControl,
+    pub creator: User,
+    /// `open`, `running` or `finished`.
+    pub status: String,
+    /// The round in play (0 before the start).
+    pub round: i64,
+    pub created_at: i64,
+}
+
+/// A player of a tournament.
+#[derive(Clone, Debug)]
+pub struct TournamentPlayer {
+    pub user: User,
+    pub joined_at: i64,
+    /// The round after which the player withdrew (0 before the start).
+    pub withdrawn: Option<i64>,
+}
+
+/// Points without a game: a bye, or a forfeit win when the opponent withdrew.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentBye {
+    pub round: i64,
+    pub user_id: String,
+    pub kind: String,
+    pub half_points: i64,
+}
+
+fn tournament_row(r: &sqlx::any::AnyRow) -> Result<TournamentRow, sqlx::Error> {
+    Ok(TournamentRow {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        spec: r.try_get("spec")?,
+        game: r.try_get("game")?,
+        kind: r.try_get("kind")?,
+        rounds: r.try_get("rounds")?,
+        rated: r.try_get::<i64, _>("rated")? != 0,
+        time: time_of(r)?,
+        creator: User {
+            id: r.try_get("creator")?,
+            name: r.try_get("creator_name")?,
+        },
+        status: r.try_get("status")?,
+        round: r.try_get("round")?,
+        created_at: r.try_get("created_at")?,
+    })
+}
+
+const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.spec, t.game, t.kind, t.rounds, t.rated, t.clock_initial, \
+     t.clock_increment, t.days_per_move, t.creator, u.name AS creator_name, t.status, t.round, t.created_at \
+     FROM tournaments t JOIN users u ON u.id = t.creator";
+
+impl Db {
+    pub async fn create_tournament(&self, t: &TournamentRow) -> Result<(), DbError> {
+        let [initial, increment, days] = t.time.columns();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO tournaments (id, name, spec, game, kind, rounds, rated, clock_initial, clock_increment, \
+             days_per_move, creator, status, round, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)",
+        )
+        .bind(&t.id)
+        .bind(&t.name)
+        .bind(&t.spec)
+        .bind(&t.game)
+        .bind(&t.kind)
+        .bind(t.rounds)
+        .bind(i64::from(t.rated))
+        .bind(initial)
+        .bind(increment)
+        .bind(days)
+        .bind(&t.creator.id)
+        .bind(&t.status)
+        .bind(t.round)
+        .bind(t.created_at)
+        .execute(&mut *tx)
+        .await?;
+        // Its creator plays in it.
+        sqlx::query("INSERT INTO tournament_players (tournament_id, user_id, joined_at) VALUES ($1, $2, $3)")
+            .bind(&t.id)
+            .bind(&t.creator.id)
+            .bind(t.created_at)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, DbError> {
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {TOURNAMENT_COLUMNS} WHERE t.id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(tournament_row).transpose()?)
+    }
+
+    /// Open and running tournaments, then the latest finished ones.
+    pub async fn tournaments(&self, limit: i64) -> Result<Vec<TournamentRow>, DbError> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {TOURNAMENT_COLUMNS} ORDER BY CASE t.status WHEN 'running' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, \
+             t.created_at DESC LIMIT $1"
+        )))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(tournament_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Adds a player to an open tournament. Returns `false` if it is not open or the player is in already.
+    pub async fn join_tournament(&self, id: &str, user: &str) -> Result<bool, DbError> {
+        let r = sqlx::query(
+            "INSERT INTO tournament_players (tournament_id, user_id, joined_at) SELECT $1, $2, $3 \
+             WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'open') \
+             AND NOT EXISTS (SELECT 1 FROM tournament_players WHERE tournament_id = $1 AND user_id = $2)",
+        )
+        .bind(id)
+        .bind(user)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// Before the start a player leaves the list; after it, the player is marked withdrawn after `round`.
+    pub async fn withdraw(&self, id: &str, user: &str, started: bool, round: i64) -> Result<bool, DbError> {
+        let r = if started {
+            sqlx::query(
+                "UPDATE tournament_players SET withdrawn = $3 WHERE tournament_id = $1 AND user_id = $2 \
+                 AND withdrawn IS NULL",
+            )
+            .bind(id)
+            .bind(user)
+            .bind(round)
+            .execute(&self.pool)
+            .await?
+        } else {
+            sqlx::query("DELETE FROM tournament_players WHERE tournament_id = $1 AND user_id = $2")
+                .bind(id)
+                .bind(user)
+                .execute(&self.pool)
+                .await?
+        };
+        Ok(r.rows_affected() == 1)
+    }
+
+    pub async fn tournament_players(&self, id: &str) -> Result<Vec<TournamentPlayer>, DbError> {
+        let rows = sqlx::query(
+            "SELECT p.user_id, u.name, p.joined_at, p.withdrawn FROM tournament_players p \
+             JOIN users u ON u.id = p.user_id WHERE p.tournament_id = $1 ORDER BY p.joined_at, u.name_key",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TournamentPlayer {
+                    user: User {
+                        id: r.try_get("user_id")?,
+                        name: r.try_get("name")?,
+                    },
+                    joined_at: r.try_get("joined_at")?,
+                    withdrawn: r.try_get("withdrawn")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The games of a tournament, by round.
+    pub async fn tournament_games(&self, id: &str) -> Result<Vec<GameRow>, DbError> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {GAME_COLUMNS} WHERE g.tournament_id = $1 ORDER BY g.round, g.created_at, g.id"
+        )))
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    /// The byes and forfeits of a tournament.
+    pub async fn tournament_byes(&self, id: &str) -> Result<Vec<TournamentBye>, DbError> {
+        let rows = sqlx::query(
+            "SELECT round, user_id, kind, half_points FROM tournament_byes WHERE tournament_id = $1 \
+             ORDER BY round, user_id",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TournamentBye {
+                    round: r.try_get("round")?,
+                    user_id: r.try_get("user_id")?,
+                    kind: r.try_get("kind")?,
+                    half_points: r.try_get("half_points")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Starts round `round` with its games and byes, in one transaction, if the tournament is still at the
+    /// round before (so two directors cannot pair one round twice). Returns whether it did.
+    pub async fn start_round(
+        &self,
+        id: &str,
+        round: i64,
+        games: &[GameRow],
+        byes: &[TournamentBye],
+    ) -> Result<bool, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let r = sqlx::query(
+            "UPDATE tournaments SET round = $1, status = 'running', updated_at = $3 WHERE id = $2 AND round = $4 \
+             AND status <> 'finished'",
+        )
+        .bind(round)
+        .bind(id)
+        .bind(now_ms())
+        .bind(round - 1)
+        .execute(&mut *tx)
+        .await?;
+        if r.rows_affected() != 1 {
+            return Ok(false);
+        }
+        for g in games {
+            insert_game(&mut *tx, g).await?;
+        }
+        for b in byes {
+            sqlx::query(
+                "INSERT INTO tournament_byes (tournament_id, round, user_id, kind, half_points) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(id)
+            .bind(b.round)
+            .bind(&b.user_id)
+            .bind(&b.kind)
+            .bind(b.half_points)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Closes joining and fixes the number of rounds. Returns `false` if the tournament was not open.
+    pub async fn open_tournament_run(&self, id: &str, rounds: i64) -> Result<bool, DbError> {
+        let r = sqlx::query(
+            "UPDATE tournaments SET status = 'running', rounds = $2, updated_at = $3 WHERE id = $1 AND status = 'open'",
+        )
+        .bind(id)
+        .bind(rounds)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    pub async fn finish_tournament(&self, id: &str) -> Result<(), DbError> {
+        sqlx::query("UPDATE tournaments SET status = 'finished', updated_at = $2 WHERE id = $1")
+            .bind(id)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Tournaments that are running (after a restart, each is checked for a round to pair).
+    pub async fn running_tournaments(&self) -> Result<Vec<String>, DbError> {
+        let rows = sqlx::query("SELECT id FROM tournaments WHERE status = 'running'")
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>()?)
+    }
+}

@@ -1,0 +1,154 @@
+//! Players and the games people watch: the list of games in play, a player's profile (ratings, results, the
+//! rating history, games), the leaderboards, and "my games".
+
+use std::collections::HashMap;
+
+use axum::{
+    Json,
+    extract::{Path, State},
+};
+use serde_json::{Value, json};
+
+use crate::{
+    AppState,
+    api::game_summary,
+    auth::SignedIn,
+    db::{GameRow, RatingRow},
+    error::{ApiError, ApiResult},
+};
+
+fn rating_json(r: Option<&RatingRow>) -> Value {
+    match r {
+        Some(r) => json!({ "rating": r.rating.round() as i64, "provisional": r.provisional }),
+        None => Value::Null,
+    }
+}
+
+/// A game summary with each player's current rating in that game and the number of spectators.
+async fn with_ratings(state: &AppState, games: &[GameRow], me: Option<&str>) -> ApiResult<Vec<Value>> {
+    let mut cache: HashMap<(String, String), Option<RatingRow>> = HashMap::new();
+    let mut out = Vec::with_capacity(games.len());
+    for g in games {
+        let mut j = game_summary(g, me);
+        let mut ratings = Vec::new();
+        for u in &g.users {
+            let r = match u {
+                Some(u) => {
+                    let key = (u.id.clone(), g.game.clone());
+                    if !cache.contains_key(&key) {
+                        let r = state.db.rating(&u.id, &g.game).await?;
+                        cache.insert(key.clone(), r);
+                    }
+                    cache[&key].clone()
+                }
+                None => None,
+            };
+            ratings.push(rating_json(r.as_ref()));
+        }
+        let players: Vec<&str> = g.users.iter().flatten().map(|u| u.id.as_str()).collect();
+        j["ratings"] = json!(ratings);
+        j["spectators"] = json!(state.lobby.spectators(&g.id, &players));
+        j["names"] = json!(
+            g.users
+                .iter()
+                .map(|u| u.as_ref().map(|u| u.name.clone()))
+                .collect::<Vec<_>>()
+        );
+        out.push(j);
+    }
+    Ok(out)
+}
+
+/// The games in play, for spectators: players, ratings, time control and how many watch.
+pub(crate) async fn live_games(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+    let games = state.db.live_games(50).await?;
+    Ok(Json(
+        json!({ "games": with_ratings(&state, &games, None).await? }),
+    ))
+}
+
+/// The signed-in player's games: those in play (marked where it is their turn) and the latest finished.
+pub(crate) async fn my_games(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+) -> ApiResult<Json<Value>> {
+    let active = state.db.games_of(&me.id, "active", 200).await?;
+    let finished = state.db.games_of(&me.id, "finished", 30).await?;
+    let active = with_ratings(&state, &active, Some(&me.id)).await?;
+    let waiting = active.iter().filter(|g| g["my_turn"] == json!(true)).count();
+    Ok(Json(json!({
+        "waiting": waiting,
+        "active": active,
+        "finished": with_ratings(&state, &finished, Some(&me.id)).await?,
+    })))
+}
+
+/// A player's profile: ratings per game (provisional marked), wins, losses, draws and resignations, the rating
+/// history of every rated game, the games in play and the latest finished ones.
+pub(crate) async fn profile(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<Value>> {
+    if name.len() > 20 {
+        return Err(ApiError::not_found("player"));
+    }
+    let user = state
+        .db
+        .user_named(&name)
+        .await?
+        .ok_or_else(|| ApiError::not_found("player"))?;
+    let ratings = state.db.ratings_of(&user.id).await?;
+    let mut history = serde_json::Map::new();
+    for r in &ratings {
+        let points = state.db.rating_history(&user.id, &r.game).await?;
+        history.insert(
+            r.game.clone(),
+            json!(
+                points
+                    .iter()
+                    .map(|(at, rating)| json!([at, rating.round() as i64]))
+                    .collect::<Vec<_>>()
+            ),
+        );
+    }
+    let active = state.db.games_of(&user.id, "active", 50).await?;
+    let finished = state.db.games_of(&user.id, "finished", 20).await?;
+    Ok(Json(json!({
+        "name": user.name,
+        "online": state.lobby.names().iter().any(|n| n == &user.name),
+        "ratings": ratings.iter().map(|r| json!({
+            "game": r.game,
+            "rating": r.rating.round() as i64,
+            "deviation": r.deviation.round() as i64,
+            "games": r.games,
+            "provisional": r.provisional,
+        })).collect::<Vec<_>>(),
+        "stats": state.db.stats(&user.id).await?,
+        "history": history,
+        "active": with_ratings(&state, &active, None).await?,
+        "recent": with_ratings(&state, &finished, None).await?,
+    })))
+}
+
+/// The best rated players of one game; provisional ratings come after the established ones.
+pub(crate) async fn leaderboard(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let Some(entry) = state.registry.entries().iter().find(|e| e.name == game) else {
+        return Err(ApiError::not_found("game"));
+    };
+    let rows = state.db.leaderboard(entry.name, 100).await?;
+    Ok(Json(json!({
+        "game": entry.name,
+        "title": entry.title,
+        "players": rows.iter().enumerate().map(|(i, r)| json!({
+            "rank": i + 1,
+            "name": r.name,
+            "rating": r.rating.round() as i64,
+            "deviation": r.deviation.round() as i64,
+            "games": r.games,
+            "provisional": r.provisional,
+        })).collect::<Vec<_>>(),
+    })))
+}

@@ -1,0 +1,114 @@
+//! The rules pages: each game's rules (its document in `docs/rules/`) and small interactive examples. The
+//! examples come from the rules library ([`gridplay_core::RuleExample`]): the board, the legal moves and every
+//! position after a move the reader tries are the library's, so the page cannot disagree with the game.
+
+use axum::{
+    Json,
+    extract::{Path, State},
+};
+use gridplay_core::{GameSpec, MoveView};
+use pulldown_cmark::{Event, Options, Parser, html};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::{
+    AppState,
+    error::{ApiError, ApiResult},
+};
+
+fn document(game: &str) -> Option<&'static str> {
+    Some(match game {
+        "reversi" => include_str!("../../../docs/rules/reversi.md"),
+        "cornered" => include_str!("../../../docs/rules/cornered.md"),
+        "ywf" => include_str!("../../../docs/rules/ywf.md"),
+        "checkers" => include_str!("../../../docs/rules/checkers.md"),
+        "tactics" => include_str!("../../../docs/rules/tactics.md"),
+        _ => return None,
+    })
+}
+
+/// Markdown to HTML, with any raw HTML in the source shown as text.
+fn render(markdown: &str) -> String {
+    let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES).map(|e| match e {
+        Event::Html(t) | Event::InlineHtml(t) => Event::Text(t),
+        e => e,
+    });
+    let mut out = String::new();
+    html::push_html(&mut out, parser);
+    out
+}
+
+/// The position after `moves` from the start of `spec`, as the board view with its legal moves.
+fn play_out(state: &AppState, spec: &str, moves: &[String]) -> ApiResult<Value> {
+    let parsed: GameSpec = spec
+        .parse()
+        .map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))?;
+    let game = state
+        .registry
+        .build(&parsed)
+        .map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))?;
+    let mut pos = game.start();
+    let mut last_move: Option<MoveView> = None;
+    let mut played = Vec::with_capacity(moves.len());
+    for (i, m) in moves.iter().enumerate() {
+        let view = pos.view();
+        let text = pos
+            .normalize_move(m)
+            .map_err(|e| ApiError::bad_request("bad-move", format!("move {} ({m}): {e}", i + 1)))?;
+        pos.play(&text)
+            .map_err(|e| ApiError::bad_request("bad-move", format!("move {} ({m}): {e}", i + 1)))?;
+        last_move = view.moves.into_iter().find(|v| v.text == text);
+        played.push(text);
+    }
+    Ok(json!({
+        "spec": game.spec().to_string(),
+        "moves": played,
+        "view": pos.view(),
+        "last_move": last_move,
+        "title": game.info().title,
+    }))
+}
+
+/// A game's rules as HTML, and its examples with their boards.
+pub(crate) async fn rules(State(state): State<AppState>, Path(game): Path<String>) -> ApiResult<Json<Value>> {
+    let entry = state
+        .registry
+        .entry(&game)
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let doc = document(entry.name).ok_or_else(|| ApiError::not_found("rules document"))?;
+    let mut examples = Vec::new();
+    for x in entry.examples {
+        let moves: Vec<String> = x.moves.iter().map(|m| (*m).to_owned()).collect();
+        let mut board = play_out(&state, x.spec, &moves)?;
+        board["title"] = json!(x.title);
+        board["text"] = json!(x.text);
+        examples.push(board);
+    }
+    Ok(Json(json!({
+        "name": entry.name,
+        "title": entry.title,
+        "about": entry.about,
+        "html": render(doc),
+        "examples": examples,
+    })))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct TryMoves {
+    spec: String,
+    moves: Vec<String>,
+}
+
+/// The position after some moves from the start: what the examples show when a reader tries a move.
+pub(crate) async fn try_moves(
+    State(state): State<AppState>,
+    Json(t): Json<TryMoves>,
+) -> ApiResult<Json<Value>> {
+    if t.spec.len() > 200 || t.moves.len() > 300 || t.moves.iter().any(|m| m.len() > 200) {
+        return Err(ApiError::bad_request(
+            "too-long",
+            "at most 300 moves of 200 characters, and a spec of 200",
+        ));
+    }
+    Ok(Json(play_out(&state, &t.spec, &t.moves)?))
+}
