@@ -66,6 +66,8 @@ fn play_out(state: &AppState, spec: &str, moves: &[String]) -> ApiResult<Value> 
         "view": pos.view(),
         "last_move": last_move,
         "title": game.info().title,
+        "game": game.info().name,
+        "sides": game.info().sides,
     }))
 }
 

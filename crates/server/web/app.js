@@ -1,31 +1,53 @@
-// The app shell: who is signed in, the page for the current path, and the one WebSocket all pages share.
+// The app shell: who is signed in, the navigation, the page for the current path, and the one WebSocket all
+// pages share. Notices for this user (your turn, a game started, a rematch offer) arrive on every page.
 
 import { h, api, navigate } from './util.js';
 import { Live } from './live.js';
 import { lobbyPage } from './lobby.js';
 import { gamePage } from './game.js';
 import { replayPage } from './replay.js';
+import { myGamesPage, watchPage, playerPage, leaderboardPage } from './people.js';
+import { tournamentsPage, tournamentPage } from './tournaments.js';
+import { rulesPage } from './rules.js';
 
 const main = document.getElementById('main');
 const who = document.getElementById('who');
+const nav = document.getElementById('nav');
 let live = null;
 let leave = null;
 
 const ctx = {
   me: null,
   live: null,
+  waiting: 0,
   setUser(user) {
     ctx.me = user;
     // The socket knows its user from the cookie at connection time: open a new one.
     if (live && live.ws) live.ws.close();
     header();
+    refreshWaiting();
     route();
   },
+  /** The page's own title; the count of games waiting for the user goes in front. */
+  title(text) {
+    ctx.pageTitle = text;
+    document.title = (ctx.waiting ? `(${ctx.waiting}) ` : '') + text;
+  },
+  refreshWaiting() { refreshWaiting(); },
 };
 
 function header() {
+  const link = (href, text, id) => h('a', { href, 'data-link': true, id }, text);
+  nav.replaceChildren(
+    link('/', 'Play', 'nav-play'),
+    link('/watch', 'Watch', 'nav-watch'),
+    link('/tournaments', 'Tournaments', 'nav-tournaments'),
+    link('/leaderboard', 'Leaderboards', 'nav-leaderboard'),
+    link('/rules/reversi', 'Rules', 'nav-rules'),
+    ctx.me ? h('a', { href: '/games', 'data-link': true, id: 'nav-games' }, 'My games', ctx.waiting ? h('span', { class: 'badge', id: 'waiting-count' }, String(ctx.waiting)) : null) : null,
+  );
   if (ctx.me) {
-    who.replaceChildren(h('span', { id: 'me' }, ctx.me.name), h('button', { class: 'small secondary', id: 'signout', onclick: async () => {
+    who.replaceChildren(h('a', { href: `/player/${ctx.me.name}`, 'data-link': true, id: 'me' }, ctx.me.name), h('button', { class: 'small secondary', id: 'signout', onclick: async () => {
       await api('/signout', {});
       ctx.setUser(null);
       navigate('/');
@@ -35,13 +57,39 @@ function header() {
   }
 }
 
+let waitingTimer = null;
+function refreshWaiting() {
+  clearTimeout(waitingTimer);
+  waitingTimer = setTimeout(async () => {
+    let n = 0;
+    if (ctx.me) {
+      try { n = (await api('/my-games')).waiting; } catch { n = ctx.waiting; }
+    }
+    if (n !== ctx.waiting) {
+      ctx.waiting = n;
+      header();
+      if (ctx.pageTitle) ctx.title(ctx.pageTitle);
+    }
+  }, 200);
+}
+
 function route() {
   if (leave) leave();
-  const m = location.pathname.match(/^\/game\/([A-Za-z0-9]{1,16})$/);
-  const r = location.pathname.match(/^\/replay\/([A-Za-z0-9]{1,16})$/);
-  if (m) leave = gamePage(main, m[1], ctx);
-  else if (r) leave = replayPage(main, r[1]);
+  const p = location.pathname;
+  const m = (re) => p.match(re);
+  let r;
+  ctx.title('gridplay');
+  if ((r = m(/^\/game\/([A-Za-z0-9]{1,16})$/))) leave = gamePage(main, r[1], ctx);
+  else if ((r = m(/^\/replay\/([A-Za-z0-9]{1,16})$/))) leave = replayPage(main, r[1], ctx);
+  else if (p === '/games') leave = myGamesPage(main, ctx);
+  else if (p === '/watch') leave = watchPage(main, ctx);
+  else if ((r = m(/^\/player\/([A-Za-z0-9_-]{1,20})$/))) leave = playerPage(main, r[1], ctx);
+  else if ((r = m(/^\/leaderboard(?:\/([a-z]{1,20}))?$/))) leave = leaderboardPage(main, r[1] || 'reversi', ctx);
+  else if (p === '/tournaments') leave = tournamentsPage(main, ctx);
+  else if ((r = m(/^\/tournament\/([A-Za-z0-9]{1,16})$/))) leave = tournamentPage(main, r[1], ctx);
+  else if ((r = m(/^\/rules\/([a-z]{1,20})$/))) leave = rulesPage(main, r[1], ctx);
   else leave = lobbyPage(main, ctx);
+  for (const a of nav.querySelectorAll('a')) a.classList.toggle('here', a.getAttribute('href') === p || (p.startsWith('/rules') && a.id === 'nav-rules'));
 }
 
 document.addEventListener('click', (e) => {
@@ -57,6 +105,10 @@ window.addEventListener('popstate', route);
   try { ctx.me = (await api('/me')).user; } catch { ctx.me = null; }
   live = new Live();
   ctx.live = live;
+  live.on((m) => {
+    if (m.t === 'turn' || m.t === 'started' || m.t === 'lobby' || m.t === 'event') refreshWaiting();
+  });
   header();
+  refreshWaiting();
   route();
 })();

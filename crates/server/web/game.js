@@ -3,6 +3,7 @@
 
 import { Board } from './board.js';
 import { h, api, toast, confirmDialog, navigate } from './util.js';
+import { playerLink } from './people.js';
 
 const SIDES = ['first', 'second'];
 const idx = (side) => (side === 'first' ? 0 : 1);
@@ -25,6 +26,10 @@ export function gamePage(main, id, ctx) {
   let showLegal = localStorage.getItem('gridplay.showLegal') !== 'off';
   let nextGame = null; // another game of mine where it is my turn
   let nextTimer = null;
+  let offset = 0; // the server's clock minus ours
+  let rematchOffer = null; // {challenge, from} when the opponent asks for a rematch
+  let claimOpen = false;
+  const serverNow = () => Date.now() + offset;
 
   function refreshNext() {
     clearTimeout(nextTimer);
@@ -63,10 +68,53 @@ export function gamePage(main, id, ctx) {
 
   function name(i) {
     const p = state.players[i];
+    if (p.name && p.id) return playerLink(p.name, p.rating ? { rating: p.rating, provisional: p.provisional } : null);
     if (p.name) return p.name;
     if (p.level) return `Engine · level ${p.level}`;
     return '?';
   }
+
+  /** A side's time left now, in ms, or null without a live clock. */
+  function timeLeft(i) {
+    const c = state.clock;
+    if (!c) return null;
+    const run = c.running === SIDES[i] ? serverNow() - c.since : 0;
+    return Math.max(0, c.remaining[i] - run);
+  }
+
+  function fmtClock(ms) {
+    const s = Math.ceil(ms / 1000);
+    if (ms < 10000) return `0:${(ms / 1000).toFixed(1).padStart(4, '0')}`;
+    const m = Math.floor(s / 60);
+    return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}` : `${m}:${String(s % 60).padStart(2, '0')}`;
+  }
+
+  function fmtSpan(ms) {
+    if (ms <= 0) return 'time is up';
+    const hrs = Math.floor(ms / 3600000);
+    if (hrs >= 24) return `${Math.floor(hrs / 24)} d ${hrs % 24} h left`;
+    if (hrs >= 1) return `${hrs} h ${Math.floor((ms % 3600000) / 60000)} min left`;
+    return `${Math.ceil(ms / 60000)} min left`;
+  }
+
+  const canClaim = () => state && !state.over && state.claimable && mySide() && state.view.turn !== mySide() && state.deadline != null && serverNow() >= state.deadline;
+
+  /** Updates the clocks in place, several times a second, without redrawing the page. */
+  function tick() {
+    if (!state) return;
+    for (const i of [0, 1]) {
+      const el = panel.querySelector(`[data-clock="${SIDES[i]}"]`);
+      const t = timeLeft(i);
+      if (el && t != null) {
+        el.textContent = fmtClock(t);
+        el.classList.toggle('low', t < 20000);
+      }
+    }
+    const d = panel.querySelector('#deadline');
+    if (d && state.deadline != null && !state.clock) d.textContent = fmtSpan(state.deadline - serverNow());
+    if (canClaim() !== claimOpen) renderPanel();
+  }
+  const ticker = setInterval(tick, 200);
 
   async function send(m) {
     busy = true;
@@ -217,7 +265,7 @@ export function gamePage(main, id, ctx) {
     const rotate = side ? state.rotate[idx(side)] : false;
     board.render(state, rotate, marks());
     lastRendered = state.version;
-    document.title = (myTurn() ? '● Your turn · ' : '') + `${state.title} · gridplay`;
+    ctx.title((myTurn() ? '● Your turn · ' : '') + `${state.title} · gridplay`);
     renderPanel();
   }
 
@@ -228,20 +276,32 @@ export function gamePage(main, id, ctx) {
     const players = h('div', { class: 'players' }, [0, 1].map((i) => h('div', { class: 'player' + (turn === SIDES[i] ? ' turn' : ''), 'data-side': SIDES[i] },
       h('span', { class: 'swatch', style: `background:${state.sides[i].color}` }),
       h('span', {}, h('strong', {}, state.sides[i].name), ' ', name(i), side === SIDES[i] ? ' (you)' : ''),
+      state.clock ? h('span', { class: 'clock' + (state.clock.running === SIDES[i] ? ' running' : ''), 'data-clock': SIDES[i] }, fmtClock(timeLeft(i))) : null,
       h('span', { class: 'score', 'data-score': SIDES[i] }, i === 0 ? score.first : score.second))));
+    claimOpen = canClaim();
+    const tags = [state.time_label, state.rated ? 'rated' : 'casual'];
     let status;
     if (state.over) status = state.over.text;
     else if (myTurn()) status = busy ? 'Sending…' : 'Your turn';
     else if (turn && state.players[idx(turn)].level && !state.players[idx(turn)].name) status = 'The engine is thinking…';
     else status = turn ? `${state.sides[idx(turn)].name} to move` : '';
-    const children = [h('h1', {}, state.title), h('p', { class: 'muted' }, state.spec), players, h('p', { class: 'status', id: 'status' }, status)];
+    const meta = h('p', { class: 'muted', id: 'game-meta' }, `${state.spec} · ${tags.join(' · ')}`,
+      state.tournament ? [' · ', h('a', { href: `/tournament/${state.tournament.id}`, 'data-link': true }, `tournament round ${state.tournament.round}`)] : null,
+      side ? null : ' · you are watching');
+    const children = [h('h1', {}, state.title), meta, players, h('p', { class: 'status', id: 'status' }, status)];
+    if (!state.over && !state.clock && state.deadline != null) {
+      children.push(h('p', { class: 'muted' }, 'Time for this move: ', h('span', { id: 'deadline' }, fmtSpan(state.deadline - serverNow()))));
+    }
     if (!connected) children.push(h('p', { class: 'connection' }, 'Connection lost: reconnecting…'));
     if (state.view.info.length) children.push(h('dl', { class: 'info' }, state.view.info.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])));
     if (state.over) {
       children.push(h('div', { class: 'banner', id: 'game-over' }, h('strong', {}, state.over.text),
         h('a', { href: '/', 'data-link': true }, 'Back to the lobby'), ' · ',
         h('a', { href: `/replay/${id}`, 'data-link': true, id: 'replay-link' }, 'Replay'), ' · ',
-        h('a', { href: `/api/games/${id}/export`, download: true }, 'Download')));
+        h('a', { href: `/api/games/${id}/export`, download: true }, 'Download'),
+        side && !state.tournament ? h('div', { class: 'actions' }, h('button', { id: 'rematch', onclick: rematch }, 'Rematch')) : null,
+        rematchOffer ? h('div', { class: 'actions', id: 'rematch-offer' }, h('span', {}, `${rematchOffer.from} offers a rematch.`),
+          h('button', { onclick: acceptRematch }, 'Accept'), h('button', { class: 'secondary', onclick: declineRematch }, 'Decline')) : null));
     }
     const actions = h('div', { class: 'actions' });
     const ms = moves();
@@ -272,8 +332,11 @@ export function gamePage(main, id, ctx) {
       }
       actions.append(h('button', { class: 'secondary', onclick: () => { dest = null; render(); } }, 'Undo'));
     }
-    if (myTurn() && !busy) {
+    if (myTurn() && !busy && state.hints) {
       actions.append(h('button', { class: 'secondary', id: 'hint', onclick: askHint }, hint ? `Hint: ${hint}` : 'Hint'));
+    }
+    if (claimOpen) {
+      actions.append(h('button', { id: 'claim', onclick: () => act({ t: 'claim' }, 'Your opponent let the time for the move pass. Claim the win?') }, 'Claim the win'));
     }
     if (side && !state.over) {
       actions.append(h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'show-legal', checked: showLegal, onchange: (e) => {
@@ -293,7 +356,8 @@ export function gamePage(main, id, ctx) {
       } else if (!vsEngine) {
         actions.append(h('button', { class: 'secondary', disabled: state.draw_offer === side, onclick: () => act({ t: 'draw', answer: 'offer' }) }, state.draw_offer === side ? 'Draw offered' : 'Offer draw'));
       }
-      actions.append(h('button', { class: 'danger', id: 'resign', onclick: () => act({ t: 'resign' }, 'Resign this game?') }, 'Resign'));
+      if (state.abortable) actions.append(h('button', { class: 'secondary', id: 'abort', onclick: () => act({ t: 'abort' }, 'Abort this game? It will not count.') }, 'Abort'));
+      else actions.append(h('button', { class: 'danger', id: 'resign', onclick: () => act({ t: 'resign' }, 'Resign this game?') }, 'Resign'));
     }
     children.push(actions);
     const list = h('div', { class: 'moves', id: 'moves' });
@@ -303,9 +367,34 @@ export function gamePage(main, id, ctx) {
     list.scrollTop = list.scrollHeight;
   }
 
+  async function rematch() {
+    try {
+      const r = await api(`/games/${id}/rematch`, {});
+      if (r.game) navigate(`/game/${r.game}`);
+      else toast('Rematch offered: the game starts when your opponent accepts.');
+    } catch (e) { toast(e.message); }
+  }
+
+  async function acceptRematch() {
+    try {
+      const r = await api(`/challenges/${rematchOffer.challenge}/accept`, {});
+      navigate(`/game/${r.game}`);
+    } catch (e) { toast(e.message); rematchOffer = null; renderPanel(); }
+  }
+
+  async function declineRematch() {
+    try { await api(`/challenges/${rematchOffer.challenge}/decline`, {}); } catch (e) { toast(e.message); }
+    rematchOffer = null;
+    renderPanel();
+  }
+
   const off = live.on((msg) => {
     if (msg.t === 'connection') { connected = msg.open; if (state) renderPanel(); return; }
+    // A rematch (or any new game of mine) started: go there once this one is over.
+    if (msg.t === 'started' && state && state.over && mySide()) { navigate(`/game/${msg.game}`); return; }
+    if (msg.t === 'rematch' && msg.game === id) { rematchOffer = { challenge: msg.challenge, from: msg.from }; if (state) renderPanel(); return; }
     if (msg.game !== id) return;
+    if (msg.now) offset = msg.now - Date.now();
     if (msg.t === 'sync' || msg.t === 'event') {
       const changed = !state || msg.state.version !== state.version;
       state = msg.state;
@@ -321,5 +410,6 @@ export function gamePage(main, id, ctx) {
   live.watch(id);
   return () => {
     clearTimeout(nextTimer);
-    document.removeEventListener('keydown', onKey); off(); live.unwatch(); document.title = 'gridplay'; };
+    clearInterval(ticker);
+    document.removeEventListener('keydown', onKey); off(); live.unwatch(); ctx.title('gridplay'); };
 }

@@ -24,8 +24,31 @@ function authForm(kind, ctx) {
   return h('div', { class: 'card' }, form);
 }
 
+const CLOCKS = [['c1', 'Correspondence · 1 day a move'], ['c3', 'Correspondence · 3 days a move'], ['c7', 'Correspondence · 7 days a move'],
+  ['1+0', 'Live · 1+0'], ['3+2', 'Live · 3+2'], ['5+3', 'Live · 5+3'], ['10+5', 'Live · 10+5'], ['15+10', 'Live · 15+10'], ['30+20', 'Live · 30+20'], ['custom', 'Live · custom clock…']];
+
+/** A time-control chooser; returns {node, value()} where value() is what the API takes. */
+export function timePicker(prefix, untimed) {
+  const opts = untimed ? [['untimed', 'No clock'], ...CLOCKS] : CLOCKS;
+  const select = h('select', { id: `${prefix}-time` }, opts.map(([v, t]) => h('option', { value: v, selected: v === (untimed ? 'untimed' : 'c3') }, t)));
+  const minutes = h('input', { id: `${prefix}-minutes`, type: 'number', min: 0.05, max: 180, step: 'any', value: 5 });
+  const inc = h('input', { id: `${prefix}-increment`, type: 'number', min: 0, max: 180, value: 3 });
+  const custom = h('div', { class: 'row' }, h('label', {}, 'Minutes', minutes), h('label', {}, 'Increment (s)', inc));
+  custom.hidden = true;
+  select.addEventListener('change', () => { custom.hidden = select.value !== 'custom'; });
+  const value = () => {
+    const v = select.value;
+    if (v === 'untimed') return 'untimed';
+    if (v.startsWith('c')) return { correspondence: { days: Number(v.slice(1)) } };
+    if (v === 'custom') return { live: { initial: Math.round(Number(minutes.value) * 60), increment: Math.round(Number(inc.value)) } };
+    const [m, i] = v.split('+').map(Number);
+    return { live: { initial: m * 60, increment: i } };
+  };
+  return { node: h('div', { class: 'stack tight' }, h('label', {}, 'Time control', select), custom), value };
+}
+
 /** A game chooser with its settings; returns {node, spec()}. */
-function specPicker(catalog, prefix) {
+export function specPicker(catalog, prefix) {
   const select = h('select', { name: 'game', id: prefix + '-game' }, catalog.games.map((g) => h('option', { value: g.name }, g.title)));
   const settingsBox = h('div', { class: 'stack' });
   let inputs = [];
@@ -82,28 +105,32 @@ export function lobbyPage(main, ctx) {
     const picker = specPicker(catalog, 'challenge');
     const color = h('select', { name: 'color', id: 'challenge-color' }, COLORS.map(([v, t]) => h('option', { value: v }, t)));
     const err = h('p', { class: 'error', role: 'alert' });
+    const time = timePicker('challenge', false);
+    const rated = h('input', { type: 'checkbox', id: 'challenge-rated' });
     const create = h('form', { class: 'card stack', id: 'new-challenge', onsubmit: async (e) => {
       e.preventDefault();
       err.textContent = '';
       try {
-        await api('/challenges', { spec: picker.spec(), color: color.value, opponent: opponent.value.trim() || null });
+        await api('/challenges', { spec: picker.spec(), color: color.value, opponent: opponent.value.trim() || null, time: time.value(), rated: rated.checked });
         toast('Challenge created: it waits in the lobby.');
         opponent.value = '';
         load();
       } catch (x) { err.textContent = x.message; }
-    } }, h('h2', {}, 'New challenge'), picker.node, h('label', {}, 'You play', color), h('label', {}, 'Opponent', opponent, h('small', {}, 'a player’s name, or empty for an open challenge')), h('button', { type: 'submit' }, 'Create challenge'), err);
+    } }, h('h2', {}, 'New challenge'), picker.node, h('label', {}, 'You play', color), time.node,
+    h('label', { class: 'toggle' }, rated, 'Rated (no hints; the result changes both ratings)'), h('label', {}, 'Opponent', opponent, h('small', {}, 'a player’s name, or empty for an open challenge')), h('button', { type: 'submit' }, 'Create challenge'), err);
     const aiPicker = specPicker(catalog, 'computer');
     const level = h('select', { name: 'level', id: 'computer-level' }, catalog.levels.map((l) => h('option', { value: l, selected: l === 3 }, `Level ${l}`)));
     const aiColor = h('select', { name: 'color', id: 'computer-color' }, COLORS.map(([v, t]) => h('option', { value: v }, t)));
     const aiErr = h('p', { class: 'error', role: 'alert' });
+    const aiTime = timePicker('computer', true);
     const computer = h('form', { class: 'card stack', id: 'play-computer', onsubmit: async (e) => {
       e.preventDefault();
       aiErr.textContent = '';
       try {
-        const r = await api('/computer', { spec: aiPicker.spec(), level: Number(level.value), color: aiColor.value });
+        const r = await api('/computer', { spec: aiPicker.spec(), level: Number(level.value), color: aiColor.value, time: aiTime.value() });
         navigate(`/game/${r.game}`);
       } catch (x) { aiErr.textContent = x.message; }
-    } }, h('h2', {}, 'Play the computer'), aiPicker.node, h('label', {}, 'Level', level, h('small', {}, '1 is a beginner, 8 is full strength')), h('label', {}, 'You play', aiColor), h('button', { type: 'submit' }, 'Play'), aiErr);
+    } }, h('h2', {}, 'Play the computer'), aiPicker.node, h('label', {}, 'Level', level, h('small', {}, '1 is a beginner, 8 is full strength')), h('label', {}, 'You play', aiColor), aiTime.node, h('button', { type: 'submit' }, 'Play'), aiErr);
     const recent = h('div', { class: 'card' }, h('h2', {}, 'Recently finished'), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
       h('a', { href: `/replay/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`), h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : `${g.winner} won`)))) : h('p', { class: 'muted' }, 'None yet.'));
     const importText = h('textarea', { id: 'import-text', rows: 5, placeholder: 'PDN for checkers, a transcript such as f5d6c3 for Reversi, or a gridplay game file', maxlength: 262144 });
@@ -123,7 +150,7 @@ export function lobbyPage(main, ctx) {
 
   function openList(data, signedIn) {
     const items = data.challenges.map((c) => {
-      const what = `${c.spec} · ${c.creator}${c.target ? ' → ' + c.target : ''} · creator plays ${c.color}`;
+      const what = `${c.spec} · ${c.time} · ${c.rated ? 'rated' : 'casual'} · ${c.creator}${c.target ? ' → ' + c.target : ''} · creator plays ${c.color}`;
       const buttons = [];
       if (signedIn && c.mine) buttons.push(h('button', { class: 'small secondary', onclick: () => close(c.id) }, 'Cancel'));
       if (signedIn && !c.mine) {
@@ -149,7 +176,7 @@ export function lobbyPage(main, ctx) {
 
   const off = live.on((m) => {
     if (m.t === 'lobby') { clearTimeout(timer); timer = setTimeout(load, 150); }
-    if (m.t === 'started' && ctx.me && m.users.includes(ctx.me.id)) navigate(`/game/${m.game}`);
+    if (m.t === 'started' && ctx.me) navigate(`/game/${m.game}`);
   });
   live.watchLobby();
   load();

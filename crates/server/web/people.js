@@ -1,0 +1,157 @@
+// Pages about people and the games they play: my games, games to watch, a player's profile with the rating
+// chart, and the leaderboards. They show what /api returns; the live ones refetch when the server says so.
+
+import { h, api } from './util.js';
+
+const GAMES = [['reversi', 'Reversi'], ['cornered', 'Cornered Reversi'], ['ywf', 'YWF'], ['checkers', 'Checkers'], ['tactics', 'Grid Tactics']];
+const titleOf = (g) => (GAMES.find(([n]) => n === g) || [g, g])[1];
+
+/** A player's name linked to the profile, with the rating (a ? when provisional). */
+export function playerLink(name, rating) {
+  if (!name) return h('span', {}, '?');
+  const r = rating ? ` (${rating.rating}${rating.provisional ? '?' : ''})` : '';
+  return h('span', {}, h('a', { href: `/player/${name}`, 'data-link': true, class: 'player-link' }, name), r);
+}
+
+function who(g, i) {
+  if (g.names && g.names[i]) return playerLink(g.names[i], g.ratings && g.ratings[i]);
+  return h('span', {}, g.players[i]);
+}
+
+/** One game in a list: players, game, time control, and where it links. */
+export function gameItem(g, opts = {}) {
+  const href = g.status === 'active' ? `/game/${g.id}` : `/replay/${g.id}`;
+  const tags = [g.time, g.rated ? 'rated' : 'casual'].filter(Boolean).join(' · ');
+  const right = [];
+  if (opts.spectators) right.push(h('span', { class: 'muted', title: 'spectators' }, `👁 ${g.spectators}`));
+  if (g.my_turn) right.push(h('span', { class: 'badge' }, 'your turn'));
+  else if (g.status === 'active' && opts.mine) right.push(h('span', { class: 'muted' }, 'waiting'));
+  if (g.status !== 'active') right.push(h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : g.winner ? `${g.winner} won` : g.status));
+  return h('li', { 'data-game': g.id },
+    h('span', {}, h('a', { href, 'data-link': true }, g.spec), ' ', who(g, 0), ' vs ', who(g, 1), h('small', { class: 'muted' }, ` ${tags}`)),
+    h('span', { class: 'row' }, right));
+}
+
+function list(games, opts, empty) {
+  return games.length ? h('ul', { class: 'list' }, games.map((g) => gameItem(g, opts))) : h('p', { class: 'muted' }, empty);
+}
+
+/** Refetches with `load` when the server says something changed. */
+function livePage(ctx, load, kinds = ['lobby', 'turn', 'started']) {
+  let timer = null;
+  const off = ctx.live.on((m) => {
+    if (kinds.includes(m.t)) { clearTimeout(timer); timer = setTimeout(load, 150); }
+  });
+  ctx.live.watchLobby();
+  load();
+  return () => { off(); clearTimeout(timer); };
+}
+
+export function myGamesPage(main, ctx) {
+  ctx.title('My games · gridplay');
+  if (!ctx.me) {
+    main.replaceChildren(h('div', { class: 'card' }, h('p', {}, 'Sign in to see your games.'), h('a', { href: '/', 'data-link': true }, 'Sign in')));
+    return () => {};
+  }
+  async function load() {
+    let d;
+    try { d = await api('/my-games'); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, e.message)); return; }
+    const waiting = d.active.filter((g) => g.my_turn);
+    const others = d.active.filter((g) => !g.my_turn);
+    main.replaceChildren(h('h1', {}, 'My games'),
+      h('div', { class: 'grid' },
+        h('div', { class: 'card', id: 'waiting-games' }, h('h2', {}, `Your turn (${waiting.length})`), list(waiting, { mine: true }, 'No game waits for you.')),
+        h('div', { class: 'card', id: 'other-games' }, h('h2', {}, `Their turn (${others.length})`), list(others, { mine: true }, 'None.')),
+        h('div', { class: 'card', id: 'finished-games' }, h('h2', {}, 'Finished'), list(d.finished, {}, 'None yet.'))));
+  }
+  return livePage(ctx, load);
+}
+
+export function watchPage(main, ctx) {
+  ctx.title('Watch · gridplay');
+  async function load() {
+    let d;
+    try { d = await api('/live'); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, e.message)); return; }
+    main.replaceChildren(h('h1', {}, 'Games in play'),
+      h('div', { class: 'card', id: 'live-games' }, list(d.games, { spectators: true }, 'No game is being played right now.')));
+  }
+  const stop = livePage(ctx, load);
+  // Spectator counts change without a lobby notice: look again now and then.
+  const poll = setInterval(load, 5000);
+  return () => { stop(); clearInterval(poll); };
+}
+
+const NS = 'http://www.w3.org/2000/svg';
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** The rating history as an SVG line chart: one point per rated game. */
+export function ratingChart(points, game) {
+  const w = 420, hgt = 160, pad = 34;
+  const svg = svgEl('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'rating-chart', id: `rating-chart-${game}`, role: 'img', 'aria-label': `${titleOf(game)} rating history` });
+  const ratings = [1500, ...points.map((p) => p[1])];
+  let lo = Math.min(...ratings), hi = Math.max(...ratings);
+  if (hi - lo < 40) { lo -= 20; hi += 20; }
+  const x = (i) => pad + (ratings.length > 1 ? (i / (ratings.length - 1)) * (w - pad - 8) : 0);
+  const y = (r) => 8 + (1 - (r - lo) / (hi - lo)) * (hgt - 28);
+  for (const r of [lo, (lo + hi) / 2, hi]) {
+    svg.append(svgEl('line', { x1: pad, x2: w - 8, y1: y(r), y2: y(r), stroke: '#e3e0d8' }));
+    svg.append(svgEl('text', { x: pad - 4, y: y(r) + 4, 'text-anchor': 'end', class: 'chart-label' }, Math.round(r)));
+  }
+  svg.append(svgEl('polyline', { points: ratings.map((r, i) => `${x(i)},${y(r)}`).join(' '), fill: 'none', stroke: '#2f6f4f', 'stroke-width': 2 }));
+  ratings.forEach((r, i) => svg.append(svgEl('circle', { cx: x(i), cy: y(r), r: 3, fill: '#2f6f4f' }, undefined)));
+  svg.append(svgEl('text', { x: w / 2, y: hgt - 4, 'text-anchor': 'middle', class: 'chart-label' }, `${points.length} rated game${points.length === 1 ? '' : 's'}`));
+  return svg;
+}
+
+export function playerPage(main, name, ctx) {
+  async function load() {
+    let d;
+    try { d = await api(`/players/${encodeURIComponent(name)}`); } catch (e) {
+      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'No such player'), h('p', {}, e.message)));
+      return;
+    }
+    ctx.title(`${d.name} · gridplay`);
+    const ratings = h('div', { class: 'card', id: 'ratings' }, h('h2', {}, 'Ratings'),
+      d.ratings.length ? h('table', { class: 'table' }, h('thead', {}, h('tr', {}, ['Game', 'Rating', 'Deviation', 'Rated games'].map((t) => h('th', {}, t)))),
+        h('tbody', {}, d.ratings.map((r) => h('tr', {}, h('td', {}, h('a', { href: `/leaderboard/${r.game}`, 'data-link': true }, titleOf(r.game))),
+          h('td', {}, String(r.rating), r.provisional ? h('span', { class: 'muted', title: 'provisional: fewer games than needed for a settled rating' }, ' ?') : null),
+          h('td', {}, `±${r.deviation}`), h('td', {}, String(r.games))))))
+        : h('p', { class: 'muted' }, 'No rated game yet.'));
+    const stats = h('div', { class: 'card', id: 'stats' }, h('h2', {}, 'Results'),
+      d.stats.length ? h('table', { class: 'table' }, h('thead', {}, h('tr', {}, ['Game', 'Wins', 'Losses', 'Draws', 'Resigned'].map((t) => h('th', {}, t)))),
+        h('tbody', {}, d.stats.map((s) => h('tr', {}, h('td', {}, titleOf(s.game)), h('td', {}, String(s.wins)), h('td', {}, String(s.losses)), h('td', {}, String(s.draws)), h('td', {}, String(s.resigned))))))
+        : h('p', { class: 'muted' }, 'No finished game yet.'));
+    const charts = h('div', { class: 'card', id: 'charts' }, h('h2', {}, 'Rating history'),
+      Object.keys(d.history).length ? Object.entries(d.history).map(([g, pts]) => h('figure', { class: 'chart' }, h('figcaption', {}, titleOf(g)), ratingChart(pts, g)))
+        : h('p', { class: 'muted' }, 'The chart appears after the first rated game.'));
+    main.replaceChildren(h('h1', {}, d.name, d.online ? h('span', { class: 'badge online' }, 'online') : null),
+      h('div', { class: 'grid' }, ratings, stats),
+      h('div', { class: 'grid', style: 'margin-top:1rem' }, charts,
+        h('div', { class: 'stack' },
+          h('div', { class: 'card', id: 'ongoing' }, h('h2', {}, 'Playing now'), list(d.active, { spectators: true }, 'No game in play.')),
+          h('div', { class: 'card', id: 'recent' }, h('h2', {}, 'Recent games'), list(d.recent, {}, 'None yet.')))));
+  }
+  return livePage(ctx, load, ['lobby']);
+}
+
+export function leaderboardPage(main, game, ctx) {
+  ctx.title(`Leaderboard · gridplay`);
+  async function load() {
+    let d;
+    try { d = await api(`/leaderboard/${game}`); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, e.message)); return; }
+    const tabs = h('div', { class: 'tabs' }, GAMES.map(([n, t]) => h('a', { href: `/leaderboard/${n}`, 'data-link': true, class: n === game ? 'here' : '' }, t)));
+    main.replaceChildren(h('h1', {}, `${d.title} leaderboard`), tabs,
+      h('div', { class: 'card', id: 'leaderboard' }, d.players.length ? h('table', { class: 'table' },
+        h('thead', {}, h('tr', {}, ['#', 'Player', 'Rating', 'Games'].map((t) => h('th', {}, t)))),
+        h('tbody', {}, d.players.map((p) => h('tr', {}, h('td', {}, p.provisional ? '–' : String(p.rank)), h('td', {}, playerLink(p.name)),
+          h('td', {}, String(p.rating), p.provisional ? h('span', { class: 'muted', title: 'provisional' }, ' ?') : null), h('td', {}, String(p.games))))))
+        : h('p', { class: 'muted' }, 'No rated game of this kind yet.')),
+      h('p', { class: 'muted' }, 'Glicko-2 ratings. A rating marked ? is provisional (deviation 110 or more) and is listed after the settled ones.'));
+  }
+  return livePage(ctx, load, ['lobby']);
+}
