@@ -362,6 +362,186 @@ await test('the game page fits a phone screen', async () => {
   await phone.context().close();
 });
 
+/** Alice challenges Bob with the given time control (a value of #challenge-time) and both go to the game. */
+async function challengeBob(time, { minutes, rated = false, game = 'reversi' } = {}) {
+  await alice.goto(BASE + '/');
+  await alice.selectOption('#challenge-game', game);
+  await alice.selectOption('#challenge-color', 'first');
+  await alice.selectOption('#challenge-time', time);
+  if (minutes !== undefined) await alice.fill('#challenge-minutes', String(minutes));
+  if (minutes !== undefined) await alice.fill('#challenge-increment', '0');
+  if (rated) await alice.check('#challenge-rated');
+  await alice.fill('#opponent', 'bob');
+  await alice.click('#new-challenge button[type=submit]');
+  await bob.goto(BASE + '/');
+  const accept = bob.locator('#challenges button[data-accept]');
+  await accept.waitFor({ timeout: 10000 });
+  await accept.click();
+  await bob.waitForURL(/\/game\//);
+  await alice.waitForURL(/\/game\//, { timeout: 10000 });
+  await alice.waitForSelector('#board svg');
+  await bob.waitForSelector('#board svg');
+}
+
+await test('a spectator finds a live game in the list, watches the moves arrive, and cannot move', async () => {
+  await challengeBob('10+5');
+  const gameUrl = alice.url();
+  const visitor = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
+  await visitor.goto(BASE + '/watch');
+  const link = visitor.locator(`#live-games a[href="${new URL(gameUrl).pathname}"]`);
+  await link.waitFor({ timeout: 10000 });
+  await shot(visitor, 'watch.png');
+  await link.click();
+  await visitor.waitForSelector('#board svg');
+  assert.match(await visitor.textContent('#game-meta'), /you are watching/);
+  assert.equal(await visitor.locator('#resign, #abort, #hint').count(), 0, 'no action for a spectator');
+  await move(alice, 'd3');
+  await waitVersion(visitor, 1);
+  await move(bob, 'c3');
+  await waitVersion(visitor, 2);
+  // The clocks run once both have moved; the spectator sees them.
+  await visitor.waitForSelector('.clock.running');
+  // A click on a legal square does nothing for a spectator.
+  const st = await state(visitor);
+  await clickCell(visitor, st.view.moves[0].path[0]);
+  await visitor.waitForTimeout(300);
+  assert.equal((await state(visitor)).version, 2);
+  // The list counts the spectator.
+  const live = await (await fetch(BASE + '/api/live')).json();
+  const row = live.games.find((g) => gameUrl.endsWith(g.id));
+  assert.ok(row.spectators >= 1, `spectators: ${row.spectators}`);
+  await shot(visitor, 'spectator.png');
+  await visitor.context().close();
+  // Leave the game resigned.
+  await alice.click('#resign');
+  await alice.click('#confirm button[value=yes]');
+  await bob.waitForSelector('#game-over');
+});
+
+await test('a live clock runs out: the server flags it; a rematch is offered, accepted, then aborted', async () => {
+  await challengeBob('custom', { minutes: 0.05 });
+  await move(alice, 'd3');
+  await move(bob, 'c3');
+  await alice.waitForSelector('.clock.running');
+  await shot(alice, 'clock.png');
+  await alice.waitForSelector('#game-over', { timeout: 10000 });
+  assert.match(await alice.textContent('#game-over strong'), /White wins on time/);
+  await bob.waitForSelector('#game-over');
+  assert.equal((await state(bob)).over.termination, 'timeout');
+  await shot(bob, 'flagged.png');
+  // Bob asks for a rematch; Alice accepts in her game page; both land on the new game, colours swapped.
+  const old = alice.url();
+  await bob.click('#rematch');
+  await alice.waitForSelector('#rematch-offer', { timeout: 10000 });
+  await shot(alice, 'rematch-offer.png');
+  await alice.click('#rematch-offer button:text("Accept")');
+  await alice.waitForURL((u) => u.href !== old && /\/game\//.test(u.href));
+  await bob.waitForURL((u) => u.href !== old && /\/game\//.test(u.href), { timeout: 10000 });
+  const st = await state(alice);
+  assert.deepEqual(st.players.map((p) => p.name), ['bob', 'alice']);
+  // Before both have moved the game can be aborted, and then counts for nobody.
+  await alice.waitForSelector('#abort');
+  await alice.click('#abort');
+  await alice.click('#confirm button[value=yes]');
+  await bob.waitForSelector('#game-over', { timeout: 10000 });
+  assert.match(await bob.textContent('#game-over strong'), /Game aborted/);
+});
+
+await test('a correspondence game shows the time per move and survives a restart', async () => {
+  await challengeBob('c1');
+  await move(alice, 'd3');
+  assert.match(await bob.textContent('#deadline'), /23 h|1 d|24 h/);
+  await stopServer();
+  await startServer();
+  await bob.waitForFunction(() => !document.querySelector('.connection'), null, { timeout: 20000 });
+  await move(bob, 'c3');
+  await waitVersion(alice, 2);
+  assert.deepEqual((await state(alice)).moves, ['d3', 'c3']);
+  // My games marks the game where it is Alice's turn; the page title counts the games waiting.
+  await alice.goto(BASE + '/games');
+  await alice.waitForSelector('#waiting-games li');
+  await alice.waitForFunction(() => /^\(\d+\) /.test(document.title), null, { timeout: 10000 });
+  await shot(alice, 'my-games.png');
+  await alice.goBack();
+  await alice.waitForSelector('#resign');
+  await alice.click('#resign');
+  await alice.click('#confirm button[value=yes]');
+  await alice.waitForSelector('#game-over');
+});
+
+await test('a four-player rated Swiss runs to its end; the profile shows the rating chart', async () => {
+  const carol = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
+  const dave = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
+  await signUp(carol, 'carol');
+  await signUp(dave, 'dave');
+  const pages = { alice, bob, carol, dave };
+  await alice.goto(BASE + '/tournaments');
+  await alice.fill('#t-name', 'Sunday Swiss');
+  await alice.selectOption('#t-game', 'checkers');
+  await alice.selectOption('#t-kind', 'swiss');
+  await alice.fill('#t-rounds', '3');
+  await alice.click('#new-tournament button[type=submit]');
+  await alice.waitForURL(/\/tournament\//);
+  const tid = alice.url().split('/').pop();
+  for (const p of [bob, carol, dave]) {
+    await p.goto(alice.url());
+    await p.click('#t-join');
+    await p.waitForSelector('#t-withdraw');
+  }
+  await alice.waitForFunction(() => /Players \(4\)/.test(document.body.textContent), null, { timeout: 10000 });
+  await shot(alice, 'tournament-open.png');
+  await alice.click('#t-start');
+  for (let round = 1; round <= 3; round++) {
+    let t;
+    await waitFor(async () => { t = await (await fetch(`${BASE}/api/tournaments/${tid}`)).json(); return t.round === round; }, 10000, `round ${round}`);
+    for (const g of t.rounds_played[round - 1].games) {
+      const p = pages[g.players[0]];
+      await p.goto(`${BASE}/game/${g.id}`);
+      await p.waitForSelector('#resign');
+      assert.equal(await p.locator('#hint').count(), 0, 'no hints in tournament games');
+      if (round === 2 && g === t.rounds_played[1].games[0]) await shot(p, 'tournament-game.png');
+      await p.click('#resign');
+      await p.click('#confirm button[value=yes]');
+      // The last game of a round pairs the next, and the page goes on to the player's new game at once: wait
+      // for the server's word, not for the banner.
+      await waitFor(async () => (await (await fetch(`${BASE}/api/games/${g.id}`)).json()).over, 10000, `game ${g.id} to end`);
+    }
+  }
+  await waitFor(async () => (await (await fetch(`${BASE}/api/tournaments/${tid}`)).json()).status === 'finished', 10000, 'the tournament to finish');
+  await carol.goto(`${BASE}/tournament/${tid}`);
+  await carol.waitForFunction(() => document.querySelector('#t-status')?.textContent === 'Finished', null, { timeout: 10000 });
+  assert.equal(await carol.locator('#standings tbody tr').count(), 4);
+  await shot(carol, 'tournament.png', true);
+  // Every player has a rated checkers history of three games.
+  await carol.goto(`${BASE}/player/alice`);
+  await carol.waitForSelector('#rating-chart-checkers');
+  assert.equal(await carol.locator('#rating-chart-checkers circle').count(), 4, 'the start and three games');
+  await shot(carol, 'profile.png', true);
+  await carol.goto(`${BASE}/leaderboard/checkers`);
+  await carol.waitForSelector('#leaderboard tbody tr');
+  assert.equal(await carol.locator('#leaderboard tbody tr').count(), 4);
+  await shot(carol, 'leaderboard.png');
+  await carol.context().close();
+  await dave.context().close();
+});
+
+await test('a rules page shows the library’s examples, and a reader tries the forced capture', async () => {
+  await alice.goto(BASE + '/rules/checkers');
+  await alice.waitForSelector('#examples .example svg');
+  assert.ok((await alice.textContent('#rules-doc')).length > 500, 'the rules text is shown');
+  const forced = alice.locator('#examples .example').nth(1);
+  const options = await forced.locator('select.example-moves option').allTextContents();
+  assert.deepEqual(options.slice(1), ['15x22'], 'only the capture is legal');
+  await forced.locator('select.example-moves').selectOption('15x22');
+  await alice.waitForFunction(() => document.querySelectorAll('#examples .example-status')[1]?.textContent.includes('15x22'));
+  await shot(alice, 'rules.png');
+  for (const game of ['reversi', 'cornered', 'ywf', 'tactics']) {
+    await alice.goto(`${BASE}/rules/${game}`);
+    await alice.waitForSelector('#examples .example svg');
+  }
+  await shot(alice, 'rules-tactics.png');
+});
+
 await browser.close();
 await stopServer();
 rmSync(dataDir, { recursive: true, force: true });

@@ -39,8 +39,8 @@ export function timePicker(prefix, untimed) {
   const value = () => {
     const v = select.value;
     if (v === 'untimed') return 'untimed';
-    if (v.startsWith('c')) return { correspondence: { days: Number(v.slice(1)) } };
     if (v === 'custom') return { live: { initial: Math.round(Number(minutes.value) * 60), increment: Math.round(Number(inc.value)) } };
+    if (v.startsWith('c')) return { correspondence: { days: Number(v.slice(1)) } };
     const [m, i] = v.split('+').map(Number);
     return { live: { initial: m * 60, increment: i } };
   };
@@ -132,7 +132,7 @@ export function lobbyPage(main, ctx) {
       } catch (x) { aiErr.textContent = x.message; }
     } }, h('h2', {}, 'Play the computer'), aiPicker.node, h('label', {}, 'Level', level, h('small', {}, '1 is a beginner, 8 is full strength')), h('label', {}, 'You play', aiColor), aiTime.node, h('button', { type: 'submit' }, 'Play'), aiErr);
     const recent = h('div', { class: 'card' }, h('h2', {}, 'Recently finished'), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
-      h('a', { href: `/replay/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`), h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : `${g.winner} won`)))) : h('p', { class: 'muted' }, 'None yet.'));
+      h('a', { href: `/replay/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`), h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : g.winner ? `${g.players[g.winner === 'first' ? 0 : 1]} won` : g.status)))) : h('p', { class: 'muted' }, 'None yet.'));
     const importText = h('textarea', { id: 'import-text', rows: 5, placeholder: 'PDN for checkers, a transcript such as f5d6c3 for Reversi, or a gridplay game file', maxlength: 262144 });
     const importFile = h('input', { type: 'file', id: 'import-file', accept: '.pdn,.txt,text/plain' });
     importFile.addEventListener('change', async () => { if (importFile.files[0]) importText.value = await importFile.files[0].text(); });

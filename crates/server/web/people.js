@@ -23,10 +23,11 @@ export function gameItem(g, opts = {}) {
   const href = g.status === 'active' ? `/game/${g.id}` : `/replay/${g.id}`;
   const tags = [g.time, g.rated ? 'rated' : 'casual'].filter(Boolean).join(' · ');
   const right = [];
-  if (opts.spectators) right.push(h('span', { class: 'muted', title: 'spectators' }, `👁 ${g.spectators}`));
+  if (opts.spectators && g.spectators) right.push(h('span', { class: 'muted spectators' }, `${g.spectators} watching`));
   if (g.my_turn) right.push(h('span', { class: 'badge' }, 'your turn'));
   else if (g.status === 'active' && opts.mine) right.push(h('span', { class: 'muted' }, 'waiting'));
-  if (g.status !== 'active') right.push(h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : g.winner ? `${g.winner} won` : g.status));
+  const named = (i) => (g.names && g.names[i]) || g.players[i];
+  if (g.status !== 'active') right.push(h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : g.winner ? `${named(g.winner === 'first' ? 0 : 1)} won` : g.status));
   return h('li', { 'data-game': g.id },
     h('span', {}, h('a', { href, 'data-link': true }, g.spec), ' ', who(g, 0), ' vs ', who(g, 1), h('small', { class: 'muted' }, ` ${tags}`)),
     h('span', { class: 'row' }, right));

@@ -53,7 +53,7 @@ function example(x) {
     const lm = cur.last_move;
     if (lm) { if (lm.from != null) marks.last.add(lm.from); for (const c of lm.path) marks.last.add(c); }
     board.render({ view: cur.view, sides: cur.sides, game: cur.game, title: cur.title }, false, marks);
-    choose.replaceChildren(h('option', { value: '' }, ms.length ? `${ms.length} legal move${ms.length === 1 ? '' : 's'}…` : 'No legal move'), ms.map((m) => h('option', { value: m.text }, m.text)));
+    choose.replaceChildren(h('option', { value: '' }, ms.length ? `${ms.length} legal move${ms.length === 1 ? '' : 's'}…` : 'No legal move'), ...ms.map((m) => h('option', { value: m.text }, m.text)));
     const played = cur.moves.slice(start.length);
     status.textContent = cur.view.status && cur.view.status.over ? 'The game is over.' : played.length ? `You played: ${played.join(' ')}` : `${cur.view.turn === 'first' ? cur.sides[0].name : cur.sides[1].name} to move.`;
   }

@@ -61,10 +61,13 @@ export async function api(path, body) {
     throw new ApiError(0, 'network', 'the server cannot be reached');
   }
   let data = null;
-  try { data = await res.json(); } catch { /* not JSON */ }
+  let text = '';
+  try { text = await res.text(); data = JSON.parse(text); } catch { /* not JSON */ }
   if (!res.ok) {
     const e = data && data.error;
-    throw new ApiError(res.status, e ? e.code : 'http', e ? e.message : `the server answered ${res.status}`);
+    // axum answers a body it cannot read with a plain sentence: show it.
+    const plain = text && text.length < 300 ? text : `the server answered ${res.status}`;
+    throw new ApiError(res.status, e ? e.code : 'http', e ? e.message : plain);
   }
   return data;
 }

@@ -26,13 +26,14 @@ use self::{
 pub const EXAMPLES: &[RuleExample] = &[
     RuleExample {
         title: "The start",
-        text: "Black (the dark men, squares 1-12) moves first, one square diagonally forward onto a free dark square.",
+        text: "Red (the men on squares 1-12) moves first: a man steps one square diagonally forward onto a free dark \
+               square.",
         spec: "checkers",
         moves: &[],
     },
     RuleExample {
         title: "Captures are compulsory",
-        text: "After 11-15 22-18, Black has one legal move: the jump 15x22. When a capture exists, a quiet move is \
+        text: "After 11-15 22-18, Red has one legal move: the jump 15x22. When a capture exists, a quiet move is \
                not allowed.",
         spec: "checkers",
         moves: &["11-15", "22-18"],

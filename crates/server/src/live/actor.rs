@@ -145,21 +145,14 @@ impl Actor {
         let view = record.position().view();
         let (feed, _) = broadcast::channel(64);
         let facts = LiveFacts {
+            version,
+            rotate,
             aborted,
             clocks: &clocks,
             both_moved: moved[0] && moved[1],
             ratings: &ratings,
         };
-        let state = Arc::new(build_state(
-            &row,
-            game.as_ref(),
-            &record,
-            version,
-            rotate,
-            view,
-            last_move,
-            &facts,
-        ));
+        let state = Arc::new(build_state(&row, game.as_ref(), &record, view, last_move, &facts));
         let mut actor = Actor {
             state,
             clocks,
@@ -204,6 +197,8 @@ impl Actor {
 
     fn make_state(&self, view: BoardView, last_move: Option<MoveView>) -> GameState {
         let facts = LiveFacts {
+            version: self.version,
+            rotate: self.rotate,
             aborted: self.aborted,
             clocks: &self.clocks,
             both_moved: self.moved[0] && self.moved[1],
@@ -213,8 +208,6 @@ impl Actor {
             &self.row,
             self.game.as_ref(),
             &self.record,
-            self.version,
-            self.rotate,
             view,
             last_move,
             &facts,

@@ -76,6 +76,8 @@ pub struct GameState {
 
 /// What the actor knows besides the record: the clocks, whether both sides moved, the players' ratings.
 pub(super) struct LiveFacts<'a> {
+    pub(super) version: u64,
+    pub(super) rotate: [bool; 2],
     pub(super) aborted: bool,
     pub(super) clocks: &'a Clocks,
     pub(super) both_moved: bool,
@@ -173,8 +175,6 @@ pub(super) fn build_state(
     row: &GameRow,
     game: &dyn DynGame,
     record: &GameRecord,
-    version: u64,
-    rotate: [bool; 2],
     view: BoardView,
     last_move: Option<MoveView>,
     facts: &LiveFacts<'_>,
@@ -209,12 +209,12 @@ pub(super) fn build_state(
         ],
         over,
         sides: info.sides,
-        version,
+        version: facts.version,
         moves: record.moves().to_vec(),
         view,
         last_move,
         draw_offer: record.draw_offer(),
-        rotate,
+        rotate: facts.rotate,
         time: row.time,
         time_label: row.time.label(),
         clock: matches!(row.time, TimeControl::Live { .. }).then_some(*facts.clocks),

@@ -219,10 +219,11 @@ pub(crate) async fn withdraw(
     if started {
         for g in state.db.tournament_games(&id).await? {
             let plays = g.users.iter().flatten().any(|u| u.id == me.id);
-            if g.status == "active" && plays {
-                if let Err(e) = state.hub.act(&g.id, &me, Action::Resign, None, None).await {
-                    tracing::error!("tournament {id}: cannot resign game {}: {e:?}", g.id);
-                }
+            if g.status == "active"
+                && plays
+                && let Err(e) = state.hub.act(&g.id, &me, Action::Resign, None, None).await
+            {
+                tracing::error!("tournament {id}: cannot resign game {}: {e:?}", g.id);
             }
         }
         state.hub.tournament_changed(&id);

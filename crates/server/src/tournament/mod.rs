@@ -411,7 +411,7 @@ mod tests {
                     }
                     match (a, b) {
                         (Some(a), Some(b)) => {
-                            assert!(met.insert((a.min(b), a.max(b))), "n={n}: {a}-{b} again")
+                            assert!(met.insert((a.min(b), a.max(b))), "n={n}: {a}-{b} again");
                         }
                         (Some(x), None) | (None, Some(x)) => rests[x] += 1,
                         (None, None) => unreachable!(),
