@@ -159,11 +159,12 @@ impl Clocks {
             return 0;
         };
         let i = mover.index();
+        // Only a running clock is charged, and earns the increment when the turn passes.
         if self.running == Some(mover) {
             self.remaining[i] -= now - self.since;
-        }
-        if next != Some(mover) && both_moved {
-            self.remaining[i] += increment_ms;
+            if next != Some(mover) {
+                self.remaining[i] += increment_ms;
+            }
         }
         self.since = now;
         self.running = if both_moved { next } else { None };
@@ -219,8 +220,9 @@ mod tests {
             300_000
         );
         assert_eq!(c.deadline(), None);
-        // Second's first move: now First's clock runs.
+        // Second's first move: now First's clock runs; Second's did not run, so it earns nothing.
         c.on_move(FIVE_PLUS_THREE, Player::Second, 20_000, Some(Player::First), true);
+        assert_eq!(c.remaining[1], 300_000);
         assert_eq!(c.running, Some(Player::First));
         assert_eq!(c.deadline(), Some(20_000 + 300_000));
         // First thinks 7 s: 300 - 7 + 3.

@@ -44,7 +44,7 @@ function header() {
     link('/tournaments', 'Tournaments', 'nav-tournaments'),
     link('/leaderboard', 'Leaderboards', 'nav-leaderboard'),
     link('/rules/reversi', 'Rules', 'nav-rules'),
-    ctx.me ? h('a', { href: '/games', 'data-link': true, id: 'nav-games' }, 'My games', ctx.waiting ? h('span', { class: 'badge', id: 'waiting-count' }, String(ctx.waiting)) : null) : null,
+    ...(ctx.me ? [h('a', { href: '/games', 'data-link': true, id: 'nav-games' }, 'My games', ctx.waiting ? h('span', { class: 'badge', id: 'waiting-count' }, String(ctx.waiting)) : null)] : []),
   );
   if (ctx.me) {
     who.replaceChildren(h('a', { href: `/player/${ctx.me.name}`, 'data-link': true, id: 'me' }, ctx.me.name), h('button', { class: 'small secondary', id: 'signout', onclick: async () => {
