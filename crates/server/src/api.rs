@@ -119,8 +119,8 @@ pub(crate) async fn lobby(
     Ok(Json(body))
 }
 
-/// A game spec from a client: parsed and built by the registry, and written back in canonical form.
-pub(crate) fn check_spec(state: &AppState, spec: &str) -> ApiResult<(String, String)> {
+/// A game spec from a client, parsed and built by the registry.
+pub(crate) fn build_spec(state: &AppState, spec: &str) -> ApiResult<Box<dyn gridplay_core::DynGame>> {
     if spec.len() > 200 {
         return Err(ApiError::bad_request(
             "bad-spec",
@@ -130,10 +130,15 @@ pub(crate) fn check_spec(state: &AppState, spec: &str) -> ApiResult<(String, Str
     let parsed: GameSpec = spec
         .parse()
         .map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))?;
-    let game = state
+    state
         .registry
         .build(&parsed)
-        .map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))?;
+        .map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))
+}
+
+/// A game spec from a client, written back in canonical form, with the game's name.
+pub(crate) fn check_spec(state: &AppState, spec: &str) -> ApiResult<(String, String)> {
+    let game = build_spec(state, spec)?;
     Ok((game.spec().to_string(), game.info().name))
 }
 

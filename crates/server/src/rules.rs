@@ -6,7 +6,7 @@ use axum::{
     Json,
     extract::{Path, State},
 };
-use gridplay_core::{GameSpec, MoveView};
+use gridplay_core::MoveView;
 use pulldown_cmark::{Event, Options, Parser, html};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -40,13 +40,7 @@ fn render(markdown: &str) -> String {
 
 /// The position after `moves` from the start of `spec`, as the board view with its legal moves.
 fn play_out(state: &AppState, spec: &str, moves: &[String]) -> ApiResult<Value> {
-    let parsed: GameSpec = spec
-        .parse()
-        .map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))?;
-    let game = state
-        .registry
-        .build(&parsed)
-        .map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))?;
+    let game = crate::api::build_spec(state, spec)?;
     let mut pos = game.start();
     let mut last_move: Option<MoveView> = None;
     let mut played = Vec::with_capacity(moves.len());
@@ -106,10 +100,10 @@ pub(crate) async fn try_moves(
     State(state): State<AppState>,
     Json(t): Json<TryMoves>,
 ) -> ApiResult<Json<Value>> {
-    if t.spec.len() > 200 || t.moves.len() > 300 || t.moves.iter().any(|m| m.len() > 200) {
+    if t.moves.len() > 300 || t.moves.iter().any(|m| m.len() > 200) {
         return Err(ApiError::bad_request(
             "too-long",
-            "at most 300 moves of 200 characters, and a spec of 200",
+            "at most 300 moves of 200 characters each",
         ));
     }
     Ok(Json(play_out(&state, &t.spec, &t.moves)?))
