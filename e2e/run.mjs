@@ -57,6 +57,16 @@ async function test(name, fn) {
   } catch (e) {
     results.push([name, 'FAILED', Date.now() - t0]);
     console.log(`FAIL ${name}\n${e.stack}`);
+    // Every open page as it was when the test failed.
+    const slug = name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+    let k = 0;
+    for (const context of browser.contexts()) {
+      for (const page of context.pages()) {
+        k += 1;
+        await page.screenshot({ path: join(ART, `FAILED-${slug}-${k}.png`) }).catch(() => {});
+        console.log(`  page ${k}: ${page.url()}`);
+      }
+    }
   }
 }
 
@@ -139,7 +149,10 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true
 await startServer();
 const alice = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
 const bob = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
-for (const p of [alice, bob]) p.on('pageerror', (e) => console.log('page error:', e.message));
+for (const p of [alice, bob]) {
+  p.on('pageerror', (e) => console.log('page error:', e.message));
+  p.on('console', (m) => { if (m.type() === 'error') console.log('console error:', m.text()); });
+}
 
 await test('a visitor sees how many are online, not who', async () => {
   const visitor = await (await browser.newContext()).newPage();
@@ -153,8 +166,12 @@ await test('a visitor sees how many are online, not who', async () => {
 
 await test('two users sign up and see each other online', async () => {
   await signUp(alice, 'alice');
+  // What Alice is typing survives the lobby update that Bob's arrival sends.
+  await alice.fill('#opponent', 'someone');
   await signUp(bob, 'bob');
   await alice.waitForFunction(() => document.querySelector('#online')?.textContent.includes('bob'), null, { timeout: 10000 });
+  assert.equal(await alice.inputValue('#opponent'), 'someone');
+  await alice.fill('#opponent', '');
   await shot(alice, 'lobby.png');
 });
 

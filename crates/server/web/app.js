@@ -10,7 +10,7 @@ import { myGamesPage, watchPage, playerPage, leaderboardPage } from './people.js
 import { tournamentsPage, tournamentPage } from './tournaments.js';
 import { rulesPage } from './rules.js';
 
-const main = document.getElementById('main');
+const root = document.getElementById('main');
 const who = document.getElementById('who');
 const nav = document.getElementById('nav');
 let live = null;
@@ -75,6 +75,10 @@ function refreshWaiting() {
 
 function route() {
   if (leave) leave();
+  // Each page draws into its own element: a page that finishes loading after the user has moved on draws
+  // into a detached element, never over the page that replaced it.
+  const main = h('div', { class: 'page' });
+  root.replaceChildren(main);
   const p = location.pathname;
   const m = (re) => p.match(re);
   let r;

@@ -77,31 +77,54 @@ export function lobbyPage(main, ctx) {
     try {
       [data, catalog] = await Promise.all([api('/lobby'), catalog ? Promise.resolve(catalog) : api('/catalog')]);
     } catch (e) {
-      main.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'error' }, e.message)));
+      if (shell) toast(e.message);
+      else main.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'error' }, e.message)));
       return;
     }
     draw(data);
   }
 
+  // The page is built once; a lobby update replaces only the lists, so that what a user is typing in a form
+  // is never lost.
+  let shell = null;
+  const swap = (key, node) => { shell[key].replaceWith(node); shell[key] = node; };
+
   function draw(data) {
     const me = ctx.me;
     if (!me) {
-      main.replaceChildren(
-        h('h1', {}, 'Play grid board games'),
-        h('p', { class: 'muted', id: 'online-count' }, `${data.online_count} player${data.online_count === 1 ? '' : 's'} online. Sign in to see who, to challenge them, or to play the computer.`),
-        h('div', { class: 'grid' }, authForm('signin', ctx), authForm('signup', ctx)),
-        openList(data, false));
+      if (!shell) {
+        shell = { count: h('p', { class: 'muted', id: 'online-count' }), open: h('div') };
+        main.replaceChildren(
+          h('h1', {}, 'Play grid board games'),
+          shell.count,
+          h('div', { class: 'grid' }, authForm('signin', ctx), authForm('signup', ctx)),
+          shell.open);
+      }
+      shell.count.textContent = `${data.online_count} player${data.online_count === 1 ? '' : 's'} online. Sign in to see who, to challenge them, or to play the computer.`;
+      swap('open', openList(data, false));
       return;
     }
+    if (!shell) {
+      shell = { games: h('div'), open: h('div'), online: h('div'), recent: h('div') };
+      const { create, computer, importer } = forms();
+      main.replaceChildren(h('div', { class: 'grid' }, shell.games, shell.open, shell.online), h('div', { class: 'grid', style: 'margin-top:1rem' }, create, computer, h('div', { class: 'stack' }, shell.recent, importer)));
+    }
     const mine = data.games || [];
-    const games = h('div', { class: 'card', id: 'my-games' }, h('h2', {}, 'Your games'),
+    swap('games', h('div', { class: 'card', id: 'my-games' }, h('h2', {}, 'Your games'),
       mine.length ? h('ul', { class: 'list' }, mine.map((g) => h('li', {},
         h('a', { href: `/game/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`),
-        g.my_turn ? h('span', { class: 'badge' }, 'your turn') : h('span', { class: 'muted' }, 'waiting')))) : h('p', { class: 'muted' }, 'No game in progress.'));
-    const finished = data.finished || [];
-    const online = h('div', { class: 'card', id: 'online' }, h('h2', {}, `Online (${data.online.length})`),
+        g.my_turn ? h('span', { class: 'badge' }, 'your turn') : h('span', { class: 'muted' }, 'waiting')))) : h('p', { class: 'muted' }, 'No game in progress.')));
+    swap('open', openList(data, true));
+    swap('online', h('div', { class: 'card', id: 'online' }, h('h2', {}, `Online (${data.online.length})`),
       h('ul', { class: 'list' }, data.online.map((n) => h('li', {}, h('span', {}, n), n === me.name ? h('span', { class: 'muted' }, 'you')
-        : h('button', { class: 'small secondary', onclick: () => { opponent.value = n; opponent.focus(); } }, 'Challenge')))));
+        : h('button', { class: 'small secondary', onclick: () => { opponent.value = n; opponent.focus(); } }, 'Challenge'))))));
+    const finished = data.finished || [];
+    swap('recent', h('div', { class: 'card' }, h('h2', {}, 'Recently finished'), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
+      h('a', { href: `/replay/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`), h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : g.winner ? `${g.players[g.winner === 'first' ? 0 : 1]} won` : g.status)))) : h('p', { class: 'muted' }, 'None yet.')));
+  }
+
+  /** The three forms of the signed-in lobby, built once. */
+  function forms() {
     const picker = specPicker(catalog, 'challenge');
     const color = h('select', { name: 'color', id: 'challenge-color' }, COLORS.map(([v, t]) => h('option', { value: v }, t)));
     const err = h('p', { class: 'error', role: 'alert' });
@@ -131,8 +154,6 @@ export function lobbyPage(main, ctx) {
         navigate(`/game/${r.game}`);
       } catch (x) { aiErr.textContent = x.message; }
     } }, h('h2', {}, 'Play the computer'), aiPicker.node, h('label', {}, 'Level', level, h('small', {}, '1 is a beginner, 8 is full strength')), h('label', {}, 'You play', aiColor), aiTime.node, h('button', { type: 'submit' }, 'Play'), aiErr);
-    const recent = h('div', { class: 'card' }, h('h2', {}, 'Recently finished'), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
-      h('a', { href: `/replay/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`), h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : g.winner ? `${g.players[g.winner === 'first' ? 0 : 1]} won` : g.status)))) : h('p', { class: 'muted' }, 'None yet.'));
     const importText = h('textarea', { id: 'import-text', rows: 5, placeholder: 'PDN for checkers, a transcript such as f5d6c3 for Reversi, or a gridplay game file', maxlength: 262144 });
     const importFile = h('input', { type: 'file', id: 'import-file', accept: '.pdn,.txt,text/plain' });
     importFile.addEventListener('change', async () => { if (importFile.files[0]) importText.value = await importFile.files[0].text(); });
@@ -145,7 +166,7 @@ export function lobbyPage(main, ctx) {
         navigate(`/replay/${r.game}`);
       } catch (x) { importErr.textContent = x.message; }
     } }, h('h2', {}, 'Import a game'), h('label', {}, 'Game file', importFile), h('label', {}, 'or paste it', importText), h('button', { type: 'submit' }, 'Open the replay'), importErr);
-    main.replaceChildren(h('div', { class: 'grid' }, games, openList(data, true), online), h('div', { class: 'grid', style: 'margin-top:1rem' }, create, computer, h('div', { class: 'stack' }, recent, importer)));
+    return { create, computer, importer };
   }
 
   function openList(data, signedIn) {

@@ -9,15 +9,21 @@ export function tournamentsPage(main, ctx) {
   ctx.title('Tournaments · gridplay');
   let catalog = null;
   let timer = null;
+  // Drawn once; a lobby update replaces only the list, never the form someone is filling in.
+  let list = null;
   async function load() {
     let d;
     try { [d, catalog] = await Promise.all([api('/tournaments'), catalog ? Promise.resolve(catalog) : api('/catalog')]); } catch (e) {
-      main.replaceChildren(h('p', { class: 'error' }, e.message)); return;
+      if (list) toast(e.message);
+      else main.replaceChildren(h('p', { class: 'error' }, e.message));
+      return;
     }
     const items = d.tournaments.map((t) => h('li', { 'data-tournament': t.id },
       h('span', {}, h('a', { href: `/tournament/${t.id}`, 'data-link': true }, t.name), h('small', { class: 'muted' }, ` ${t.kind === 'swiss' ? 'Swiss' : 'Round-robin'} · ${t.spec} · ${t.time} · ${t.rated ? 'rated' : 'casual'}`)),
       h('span', { class: 'muted' }, `${t.players} player${t.players === 1 ? '' : 's'} · ${t.status === 'running' ? `round ${t.round}/${t.rounds}` : t.status}`)));
     const listCard = h('div', { class: 'card', id: 'tournament-list' }, h('h2', {}, 'Tournaments'), items.length ? h('ul', { class: 'list' }, items) : h('p', { class: 'muted' }, 'None yet: create the first.'));
+    if (list) { list.replaceWith(listCard); list = listCard; return; }
+    list = listCard;
     if (!ctx.me) { main.replaceChildren(h('h1', {}, 'Tournaments'), listCard); return; }
     const name = h('input', { name: 'name', id: 't-name', maxlength: 60, required: true, placeholder: 'Friday Swiss' });
     const picker = specPicker(catalog, 't');
