@@ -18,6 +18,7 @@ pub(crate) struct MatchArgs {
     /// The game spec.
     spec: String,
     /// Player A: `level=1..8`, `depth=N`, `time=MS` (alpha-beta), `mcts=MS` (Monte Carlo tree search), `random`,
+    /// `greedy` (the Grid Tactics reference player),
     /// `cmd=PROGRAM` for an external engine that speaks the gridplay protocol (docs/protocol.md), or, for
     /// Reversi, `nboard=PROGRAM` for an engine that speaks the NBoard protocol (Edax, NTest, `gridplay engine
     /// --nboard`).
@@ -97,14 +98,27 @@ impl Drop for External {
 enum Side {
     Engine(Request),
     Random,
-    External { engine: Box<External>, move_time: u64 },
-    Nboard { engine: Box<External> },
+    /// The greedy reference player of Grid Tactics (`gridplay_games::tactics::policy`).
+    Greedy,
+    External {
+        engine: Box<External>,
+        move_time: u64,
+    },
+    Nboard {
+        engine: Box<External>,
+    },
 }
 
 impl Side {
     fn parse(text: &str, spec: &str, move_time: u64, nboard_depth: u32) -> Result<Side, String> {
         if text == "random" {
             return Ok(Side::Random);
+        }
+        if text == "greedy" {
+            if spec.split(':').next() != Some("tactics") {
+                return Err(format!("the greedy player plays Grid Tactics only, not `{spec}`"));
+            }
+            return Ok(Side::Greedy);
         }
         if let Some(cmd) = text.strip_prefix("nboard=") {
             if spec.split(':').next() != Some("reversi") {
@@ -125,8 +139,8 @@ impl Side {
         }
         let bad = || {
             format!(
-                "`{text}` is not a player: use level=1..8, depth=N, time=MS, mcts=MS, random, cmd=PROGRAM \
-                 or nboard=PROGRAM"
+                "`{text}` is not a player: use level=1..8, depth=N, time=MS, mcts=MS, random, greedy (Grid Tactics), \
+                 cmd=PROGRAM or nboard=PROGRAM"
             )
         };
         let (key, value) = text.split_once('=').ok_or_else(bad)?;
@@ -153,6 +167,14 @@ impl Side {
     ) -> Result<String, String> {
         match self {
             Side::Random => pos.random_move(rng).ok_or_else(|| "no move".into()),
+            Side::Greedy => {
+                let p = pos
+                    .as_any()
+                    .downcast_ref::<gridplay_games::tactics::TacticsPosition>()
+                    .ok_or("the greedy player plays Grid Tactics only")?;
+                let m = gridplay_games::tactics::policy::greedy_move(p, rng).ok_or("no move")?;
+                Ok(gridplay_core::Position::move_text(p, m))
+            }
             Side::Engine(request) => {
                 let request = Request { seed, ..*request };
                 gridplay_engine::think(pos, &request, &StopFlag::new())

@@ -24,6 +24,9 @@ pub(crate) struct SelfplayArgs {
     /// Seed of the first game; game i uses seed + i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Print every game's moves, final position and result.
+    #[arg(long)]
+    show: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -85,6 +88,7 @@ pub(crate) fn play_games(
     policy: Policy,
     seed: u64,
     depth: u32,
+    show: &mut dyn FnMut(&str),
 ) -> Result<Tally, String> {
     let game = gridplay_games::registry().game(spec).map_err(|e| e.to_string())?;
     let tactics = game.as_any().downcast_ref::<Tactics>();
@@ -98,15 +102,20 @@ pub(crate) fn play_games(
             (Policy::Greedy, Some(t)) => {
                 let mut pos: TacticsPosition = gridplay_core::Game::start(t);
                 let mut plies = 0;
+                let mut moves = Vec::new();
                 while let Some(m) = policy::greedy_move(&pos, &mut rng) {
+                    moves.push(Position::move_text(&pos, m));
                     pos.play_unchecked(m);
                     plies += 1;
                 }
-                tally.add(Position::outcome(&pos), plies);
+                let outcome = Position::outcome(&pos);
+                show(&game_report(i, &moves, &Position::to_text(&pos), outcome));
+                tally.add(outcome, plies);
             }
             _ => {
                 let mut pos = game.start();
                 let mut plies = 0;
+                let mut moves = Vec::new();
                 let request = gridplay_engine::Request {
                     limits: gridplay_search::Limits::depth(depth.max(1)),
                     ..Default::default()
@@ -121,18 +130,53 @@ pub(crate) fn play_games(
                     };
                     let Some(m) = chosen else { break };
                     pos.play(&m).map_err(|e| e.to_string())?;
+                    moves.push(m);
                     plies += 1;
                 }
-                tally.add(DynPosition::outcome(pos.as_ref()), plies);
+                let outcome = DynPosition::outcome(pos.as_ref());
+                show(&game_report(i, &moves, &pos.to_text(), outcome));
+                tally.add(outcome, plies);
             }
         }
     }
     Ok(tally)
 }
 
+/// One game for `--show`: its number, moves, final position and result.
+fn game_report(index: u32, moves: &[String], end: &str, outcome: Option<Outcome>) -> String {
+    let result = match outcome {
+        Some(Outcome::Win {
+            winner: Player::First,
+        }) => "first player wins",
+        Some(Outcome::Win {
+            winner: Player::Second,
+        }) => "second player wins",
+        Some(Outcome::Draw) => "draw",
+        None => "unfinished",
+    };
+    format!(
+        "game {}: {}\n  moves: {}\n  final: {end}\n",
+        index + 1,
+        result,
+        moves.join(" ")
+    )
+}
+
 pub(crate) fn run(args: &SelfplayArgs) -> Result<(), String> {
     let started = Instant::now();
-    let tally = play_games(&args.spec, args.games, args.policy, args.seed, args.depth)?;
+    let mut show = |text: &str| {
+        if args.show {
+            print!("{text}");
+        }
+    };
+    let tally = play_games(
+        &args.spec,
+        args.games,
+        args.policy,
+        args.seed,
+        args.depth,
+        &mut show,
+    )?;
     let minutes = started.elapsed().as_secs_f64() / 60.0;
     let (score, margin) = tally.first_score();
     let mut out = std::io::stdout().lock();
@@ -166,12 +210,12 @@ mod tests {
 
     #[test]
     fn selfplay_counts_every_game() {
-        let t = play_games("cornered:size=3", 20, Policy::Random, 1, 2).unwrap();
+        let t = play_games("cornered:size=3", 20, Policy::Random, 1, 2, &mut |_| {}).unwrap();
         assert_eq!(t.games(), 20);
-        let t = play_games("tactics", 2, Policy::Greedy, 1, 2).unwrap();
+        let t = play_games("tactics", 2, Policy::Greedy, 1, 2, &mut |_| {}).unwrap();
         assert_eq!(t.games(), 2);
         assert!(
-            play_games("reversi", 1, Policy::Greedy, 1, 2)
+            play_games("reversi", 1, Policy::Greedy, 1, 2, &mut |_| {})
                 .unwrap_err()
                 .contains("Grid Tactics only")
         );

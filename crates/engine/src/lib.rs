@@ -120,7 +120,7 @@ macro_rules! with_typed_engine {
         } else if let Some(p) = any.downcast_ref::<gridplay_games::ywf::YwfPosition>() {
             Ok($f(p, &ywf::Eval, $($arg),*))
         } else if let Some(p) = any.downcast_ref::<gridplay_games::tactics::TacticsPosition>() {
-            Ok($f(p, &tactics::Eval, $($arg),*))
+            Ok($f(p, &tactics::Eval::attacking(Position::turn(p)), $($arg),*))
         } else {
             Err(EngineError::UnknownGame)
         }

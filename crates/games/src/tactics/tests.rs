@@ -4,7 +4,7 @@ use gridplay_core::{Game, GameSpec, Outcome, Player, Position, testkit};
 
 use super::{
     Action, Move, QUIET_LIMIT, TURN_LIMIT, Tactics, TacticsPosition, army, notation,
-    units::{Class, HEAL_AMOUNT},
+    units::{Class, HEAL_AMOUNT, SHOOT_DAMAGE},
 };
 
 fn game() -> Tactics {
@@ -50,9 +50,9 @@ fn rule_2_units_and_classes() {
         assert_eq!(u.health, s.health);
         assert_eq!(u.sprite(), u.class.name());
     }
-    assert_eq!(Class::Warrior.stats().health, 10);
+    assert_eq!(Class::Warrior.stats().health, 11);
     assert_eq!(Class::Archer.stats().moves, 4);
-    assert_eq!(Class::Healer.stats().attack, 2);
+    assert_eq!(Class::Healer.stats().attack, 3);
 }
 
 #[test]
@@ -94,7 +94,7 @@ fn rule_3_army_settings() {
 #[test]
 fn rule_4_steps_are_orthogonal_into_empty_squares() {
     // An archer (4 moves) walled in on three sides reaches squares only through the open side.
-    let p = pos("0.Ah8:8,1.Wg8:10,2.Wi8:10,3.Wh7:10,4.wa16:10");
+    let p = pos("0.Ah8:7,1.Wg8:10,2.Wi8:10,3.Wh7:10,4.wa16:10");
     let reach: Vec<String> = p
         .reach(0)
         .squares
@@ -171,29 +171,31 @@ fn rule_6_end_turn_early() {
 
 #[test]
 fn rule_7_cleave_hits_every_adjacent_enemy() {
-    let mut p = pos("0.Wh8:10,1.wg9:10,2.ai7:8,3.hh10:10");
+    let mut p = pos("0.Wh8:10,1.wg9:10,2.ai7:7,3.hh10:10");
     assert_eq!(
         refusal(&pos("0.Wh8:10,1.wa16:10"), "h8-h8*"),
         "Cleave needs an enemy next to the warrior"
     );
     p.play_text("h8-h8*").unwrap();
     let health = |s: &str| p.units()[p.unit_at(sq(s)).unwrap()].health;
-    assert_eq!((health("g9"), health("i7"), health("h10")), (8, 6, 10));
+    assert_eq!((health("g9"), health("i7"), health("h10")), (8, 5, 10));
 }
 
 #[test]
-fn rule_7_shoot_hits_at_distance_two_to_four() {
-    let p = pos("0.Ah8:8,1.wh12:10,2.wh9:10,3.wa16:10");
+fn rule_7_shoot_hits_at_distance_two_to_three() {
+    let p = pos("0.Ah8:7,1.wh11:10,2.wh9:10,3.wa16:10,4.wl8:10");
     let m = texts(&p);
-    assert!(m.contains(&"h8-h8*h12".to_owned()), "distance 4");
+    assert!(m.contains(&"h8-h8*h11".to_owned()), "distance 3");
     assert!(
         !m.contains(&"h8-h8*h9".to_owned()),
         "distance 1 is an attack, not a shot"
     );
-    assert!(refusal(&p, "h8-h8*h9").contains("Shoot reaches 2 to 4"));
+    assert!(refusal(&p, "h8-h8*h9").contains("Shoot reaches 2 to 3"));
+    assert!(!m.contains(&"h8-h8*l8".to_owned()), "distance 4 is out of range");
+    assert!(refusal(&p, "h8-h8*l8").contains("Shoot reaches 2 to 3"));
     let mut p = p;
-    p.play_text("h8-h8*h12").unwrap();
-    assert_eq!(p.units()[p.unit_at(sq("h12")).unwrap()].health, 7);
+    p.play_text("h8-h8*h11").unwrap();
+    assert_eq!(p.units()[p.unit_at(sq("h11")).unwrap()].health, 10 - SHOOT_DAMAGE);
 }
 
 #[test]
@@ -321,7 +323,7 @@ fn rule_10_notation_round_trips_and_explains_errors() {
 
 #[test]
 fn view_gives_reach_paths_and_targets_for_the_browser() {
-    let p = pos("0.Ah8:8,1.wh12:10,2.wa16:10");
+    let p = pos("0.Ah8:7,1.wh12:10,2.wa16:10");
     let view = p.view();
     let from = u32::from(sq("h8"));
     let mine: Vec<_> = view.moves.iter().filter(|m| m.from == Some(from)).collect();
@@ -338,7 +340,7 @@ fn view_gives_reach_paths_and_targets_for_the_browser() {
     assert_eq!(shot.target, Some(u32::from(sq("h12"))));
     assert_eq!(view.moves.last().unwrap().kind, "end-turn");
     let cell = view.cells[from as usize].piece.as_ref().unwrap();
-    assert_eq!((cell.kind.as_str(), cell.label.as_deref()), ("archer", Some("8")));
+    assert_eq!((cell.kind.as_str(), cell.label.as_deref()), ("archer", Some("7")));
 }
 
 #[test]

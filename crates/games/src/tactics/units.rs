@@ -18,9 +18,9 @@ pub const CLEAVE_DAMAGE: i32 = 2;
 /// Shoot's damage.
 pub const SHOOT_DAMAGE: i32 = 3;
 /// Shoot's longest distance (Chebyshev: diagonals count as one).
-pub const SHOOT_RANGE: u32 = 4;
+pub const SHOOT_RANGE: u32 = 3;
 /// Heal's amount.
-pub const HEAL_AMOUNT: i32 = 5;
+pub const HEAL_AMOUNT: i32 = 4;
 
 /// A class's fixed figures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,19 +37,19 @@ impl Class {
     pub const fn stats(self) -> Stats {
         match self {
             Class::Warrior => Stats {
-                health: 10,
+                health: 11,
                 moves: 3,
                 attack: 3,
             },
             Class::Archer => Stats {
-                health: 8,
+                health: 7,
                 moves: 4,
                 attack: 2,
             },
             Class::Healer => Stats {
                 health: 10,
                 moves: 4,
-                attack: 2,
+                attack: 3,
             },
         }
     }

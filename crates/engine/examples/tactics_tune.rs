@@ -1,0 +1,112 @@
+//! Grid Tactics evaluation weights, for tuning (`docs/engines.md`, "Grid Tactics"):
+//!
+//! `cargo run --release -p gridplay-engine --example tactics_tune -- SPEC GAMES DEPTH A [B]`
+//!
+//! where A and B are `now,next,approach` weights. With one weight set, self-play: first-player wins, second-player
+//! wins, draws and how many games ended by elimination. With two, A plays B with the colours swapped in each
+//! pair of games (same random opening), and A's score is printed. Each side's search charges its own distance
+//! (`Eval::attacker`). Four random activations open each game.
+
+use gridplay_core::{Game, Outcome, Player, Position, playout};
+use gridplay_engine::tactics::Eval;
+use gridplay_games::tactics::{Tactics, TacticsPosition};
+use gridplay_search::{Limits, Search, StopFlag, TranspositionTable};
+use rand::seq::IndexedRandom;
+
+fn weights(text: &str) -> Eval {
+    let w: Vec<i32> = text
+        .split(',')
+        .map(|v| v.parse().expect("weights are now,next,approach"))
+        .collect();
+    Eval {
+        now: w[0],
+        next: w[1],
+        approach: w[2],
+        attacker: None,
+    }
+}
+
+/// Plays one game with `evals[0]` for the first player; returns the outcome, turns played and whether it ended
+/// by elimination.
+fn play(tactics: &Tactics, evals: [Eval; 2], depth: u32, seed: u64) -> (Option<Outcome>, u64, bool) {
+    let mut rng = playout::seeded(seed);
+    let mut pos: TacticsPosition = Game::start(tactics);
+    let mut tts = [TranspositionTable::new(16), TranspositionTable::new(16)];
+    let mut plies = 0;
+    while pos.outcome().is_none() {
+        let m = if plies < 4 {
+            *pos.legal_moves().choose(&mut rng).expect("a legal move")
+        } else {
+            let side = pos.turn();
+            let eval = Eval {
+                attacker: Some(side),
+                ..evals[side.index()]
+            };
+            Search::new(
+                &eval,
+                &mut tts[side.index()],
+                Limits::depth(depth),
+                StopFlag::new(),
+            )
+            .run(&pos)
+            .best
+            .expect("a move")
+        };
+        pos.play_unchecked(m);
+        plies += 1;
+    }
+    let text = pos.to_text();
+    let fields: Vec<&str> = text.split(' ').collect();
+    let units = fields[5];
+    let elimination = !units.chars().any(|c| "WAH".contains(c)) || !units.chars().any(|c| "wah".contains(c));
+    (pos.outcome(), fields[2].parse().unwrap_or(0), elimination)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 5 {
+        eprintln!("usage: tactics_tune SPEC GAMES DEPTH NOW,NEXT,APPROACH [NOW,NEXT,APPROACH]");
+        std::process::exit(2);
+    }
+    let spec = &args[1];
+    let games: u64 = args[2].parse().expect("GAMES");
+    let depth: u32 = args[3].parse().expect("DEPTH");
+    let a = weights(&args[4]);
+    let game = gridplay_games::registry().game(spec).expect("a game spec");
+    let tactics = game
+        .as_any()
+        .downcast_ref::<Tactics>()
+        .expect("a tactics spec")
+        .clone();
+    let (mut wins, mut losses, mut draws, mut elim, mut turns) = (0, 0, 0, 0, 0);
+    let b = args.get(5).map(|t| weights(t));
+    for g in 0..games {
+        // A duel swaps colours within a pair of games sharing one opening.
+        let (evals, a_side) = match b {
+            Some(b) if g % 2 == 1 => ([b, a], Player::Second),
+            Some(b) => ([a, b], Player::First),
+            None => ([a, a], Player::First),
+        };
+        let seed = if b.is_some() { g / 2 + 1 } else { g + 1 };
+        let (outcome, t, e) = play(&tactics, evals, depth, seed);
+        turns += t;
+        elim += u64::from(e);
+        match outcome.and_then(Outcome::winner) {
+            Some(w) if w == a_side => wins += 1,
+            Some(_) => losses += 1,
+            None => draws += 1,
+        }
+    }
+    let label = if b.is_some() {
+        "A wins, losses"
+    } else {
+        "first wins, second wins"
+    };
+    println!(
+        "{spec} depth {depth} {} {}: {label} {wins} {losses} draws {draws}; score {:.1}%; eliminations {elim}; {:.1} turns a game",
+        args[4],
+        args.get(5).map_or("", String::as_str),
+        100.0 * (wins as f64 + 0.5 * draws as f64) / games as f64,
+        turns as f64 / games as f64
+    );
+}
