@@ -10,6 +10,7 @@ mod render;
 mod selfplay;
 mod serve;
 mod solve;
+mod train;
 
 use std::process::ExitCode;
 
@@ -40,6 +41,8 @@ enum Command {
     Match(matches::MatchArgs),
     /// Solve Reversi endgame problems exactly and check them against the scores in the file (`.obf`).
     Solve(solve::SolveArgs),
+    /// Train the Reversi pattern evaluation from self-play games labelled by the exact solver.
+    Train(train::TrainArgs),
     /// List the games and their settings.
     Games,
     /// Benchmarks of the whole program: `gridplay bench server` load-tests the web platform.
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Match(args) => matches::run(&args),
+        Command::Train(args) => train::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Games => {

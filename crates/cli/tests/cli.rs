@@ -88,3 +88,47 @@ fn an_nboard_engine_plays_a_reversi_match() {
     ]);
     assert!(!ok && err.contains("Reversi only"), "{err}");
 }
+
+#[test]
+fn train_writes_weights_the_engine_can_read() {
+    let out_path = std::env::temp_dir().join(format!("gridplay-train-{}.bin", std::process::id()));
+    let out_text = out_path.to_str().unwrap();
+    let (ok, out, err) = gridplay(&[
+        "train",
+        "reversi",
+        "--games",
+        "40",
+        "--rounds",
+        "1",
+        "--epochs",
+        "3",
+        "--check-pairs",
+        "2",
+        "--check-depth",
+        "1",
+        "--out",
+        out_text,
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("trained vs hand-written at depth 1: +"), "{out}");
+    let bytes = std::fs::read(&out_path).unwrap();
+    let weights = gridplay_engine::reversi::pattern::Weights::from_bytes(&bytes).unwrap();
+    assert!(
+        weights.values.iter().any(|&w| w != 0),
+        "training moved some weights"
+    );
+    std::fs::remove_file(&out_path).ok();
+    let (ok, _, err) = gridplay(&["train", "checkers", "--out", out_text]);
+    assert!(!ok);
+    assert!(err.contains("only `reversi` can be trained"), "{err}");
+}
+
+#[test]
+fn selfplay_shows_each_game_on_request() {
+    let (ok, out, err) = gridplay(&[
+        "selfplay", "tactics", "--games", "2", "--policy", "greedy", "--show",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(out.matches("\n  final: 16 ").count(), 2, "{out}");
+    assert!(out.contains("game 1: ") && out.contains("game 2: "), "{out}");
+}

@@ -1,9 +1,11 @@
-//! A first Reversi evaluation: mobility, corners, X-squares next to empty corners and frontier discs, turning
-//! to the disc count near the end; [`endgame`] solves positions exactly. The trained pattern evaluation is
-//! still to come.
+//! Reversi: the trained pattern evaluation ([`pattern`], trained by [`train`]), the first hand-written
+//! evaluation it replaced ([`HandEval`]: mobility, corners, X-squares next to empty corners and frontier
+//! discs), and the exact endgame solver ([`endgame`]).
 
 pub mod endgame;
 pub mod obf;
+pub mod pattern;
+pub mod train;
 
 use gridplay_games::reversi::{Move, ReversiPosition, bitboard::get_moves, notation::square_name};
 use gridplay_search::Evaluator;
@@ -30,9 +32,26 @@ pub fn solve_reply(pos: &ReversiPosition) -> Reply {
     }
 }
 
-/// The evaluation.
+/// The evaluation: the shipped pattern weights.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Eval;
+
+impl Evaluator<ReversiPosition> for Eval {
+    fn evaluate(&self, pos: &ReversiPosition) -> i32 {
+        pattern::Weights::shipped().evaluate(pos.board())
+    }
+
+    fn order_hint(&self, _pos: &ReversiPosition, m: Move) -> i32 {
+        match m {
+            Move::Place(sq) => SQUARE_ORDER[usize::from(sq)],
+            Move::Pass => 0,
+        }
+    }
+}
+
+/// The first, hand-written evaluation, kept to measure the trained one against.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HandEval;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// (X-square, its corner): b2/a1, g2/h1, b7/a8, g7/h8.
@@ -66,9 +85,10 @@ fn frontier(discs: u64, empty: u64) -> u32 {
     (discs & near).count_ones()
 }
 
-impl Evaluator<ReversiPosition> for Eval {
-    fn evaluate(&self, pos: &ReversiPosition) -> i32 {
-        let b = pos.board();
+impl HandEval {
+    /// The hand-written score of a board for the side to move.
+    #[must_use]
+    pub fn score(b: gridplay_games::reversi::bitboard::Board) -> i32 {
         let (p, o) = (b.player, b.opponent);
         let empty = b.empty();
         let discs = p.count_ones() as i32 - o.count_ones() as i32;
@@ -85,6 +105,12 @@ impl Evaluator<ReversiPosition> for Eval {
         }
         let front = frontier(p, empty) as i32 - frontier(o, empty) as i32;
         mobility * 120 + corners * 800 - x * 300 - front * 30
+    }
+}
+
+impl Evaluator<ReversiPosition> for HandEval {
+    fn evaluate(&self, pos: &ReversiPosition) -> i32 {
+        HandEval::score(pos.board())
     }
 
     fn order_hint(&self, _pos: &ReversiPosition, m: Move) -> i32 {

@@ -1,0 +1,330 @@
+//! The pattern evaluation of Reversi, in the manner of Logistello and Edax: the board is cut into lines,
+//! edges and corner regions, each seen in all its rotations and reflections; every configuration of every
+//! pattern (each square empty, mine or the opponent's: a base-3 index) has a weight per game stage, and the
+//! evaluation is the sum of the weights plus a mobility term. It predicts the final disc difference for the
+//! side to move, in hundredths of a disc.
+//!
+//! The weights are trained by `gridplay train reversi` (see [`crate::reversi::train`]) from the project's own
+//! self-play games, labelled by the exact endgame solver, and shipped in `weights.bin` next to this file.
+
+use std::sync::OnceLock;
+
+use gridplay_games::reversi::bitboard::{Board, get_moves};
+
+/// A pattern's squares, as (file, rank) from a1 = (0, 0); its images under the board's eight symmetries
+/// share its weights.
+const BASE_PATTERNS: &[&[(u8, u8)]] = &[
+    // The edge with both X-squares.
+    &[
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (3, 0),
+        (4, 0),
+        (5, 0),
+        (6, 0),
+        (7, 0),
+        (1, 1),
+        (6, 1),
+    ],
+    // The corner's 3x3 block.
+    &[
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (0, 2),
+        (1, 2),
+        (2, 2),
+    ],
+    // The corner's 2x5 block.
+    &[
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (3, 0),
+        (4, 0),
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (4, 1),
+    ],
+    // The second, third and fourth lines.
+    &[(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1)],
+    &[(0, 2), (1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2)],
+    &[(0, 3), (1, 3), (2, 3), (3, 3), (4, 3), (5, 3), (6, 3), (7, 3)],
+    // Diagonals of 8, 7, 6, 5 and 4 squares.
+    &[(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 7)],
+    &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7)],
+    &[(0, 2), (1, 3), (2, 4), (3, 5), (4, 6), (5, 7)],
+    &[(0, 3), (1, 4), (2, 5), (3, 6), (4, 7)],
+    &[(0, 4), (1, 5), (2, 6), (3, 7)],
+];
+
+/// Game stages: positions are grouped by discs on the board, five plies a stage.
+pub const STAGES: usize = 13;
+
+/// The stage of a position with `empties` empty squares.
+#[must_use]
+pub fn stage(empties: u32) -> usize {
+    ((60 - empties.min(60)) / 5) as usize
+}
+
+/// One pattern instance: its squares in order and where its group's weights start.
+#[derive(Clone, Debug)]
+struct Instance {
+    squares: Vec<u8>,
+    offset: usize,
+}
+
+/// The patterns, laid out: every instance and the size of one stage's weight table.
+#[derive(Debug)]
+pub struct Layout {
+    instances: Vec<Instance>,
+    /// Pattern weights per stage, then the scalar features.
+    pub per_stage: usize,
+}
+
+/// Scalar features after the pattern weights in each stage: a constant, and the mobility of each side.
+pub const SCALARS: usize = 3;
+
+fn transform(t: u8, (x, y): (u8, u8)) -> (u8, u8) {
+    let (x, y) = if t & 4 != 0 { (y, x) } else { (x, y) };
+    let x = if t & 1 != 0 { 7 - x } else { x };
+    let y = if t & 2 != 0 { 7 - y } else { y };
+    (x, y)
+}
+
+impl Layout {
+    fn build() -> Layout {
+        let mut instances = Vec::new();
+        let mut offset = 0;
+        for base in BASE_PATTERNS {
+            let mut seen: Vec<Vec<u8>> = Vec::new();
+            for t in 0..8 {
+                let squares: Vec<u8> = base
+                    .iter()
+                    .map(|&p| {
+                        let (x, y) = transform(t, p);
+                        y * 8 + x
+                    })
+                    .collect();
+                let mut set = squares.clone();
+                set.sort_unstable();
+                if seen.contains(&set) {
+                    continue;
+                }
+                seen.push(set);
+                instances.push(Instance { squares, offset });
+            }
+            offset += 3usize.pow(base.len() as u32);
+        }
+        Layout {
+            instances,
+            per_stage: offset + SCALARS,
+        }
+    }
+
+    /// The layout (built once).
+    pub fn get() -> &'static Layout {
+        static LAYOUT: OnceLock<Layout> = OnceLock::new();
+        LAYOUT.get_or_init(Layout::build)
+    }
+
+    /// How many pattern instances a position has.
+    #[must_use]
+    pub fn instances(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// The weight indices (within a stage) of a position's features, for the side to move `p`: one per
+    /// pattern instance, then the scalars, written to `out`; returns the scalar values.
+    pub fn features(&self, p: u64, o: u64, out: &mut Vec<u32>) -> [i32; SCALARS] {
+        out.clear();
+        for inst in &self.instances {
+            let mut index = 0usize;
+            for &sq in &inst.squares {
+                let bit = 1u64 << sq;
+                index = index * 3
+                    + if p & bit != 0 {
+                        1
+                    } else if o & bit != 0 {
+                        2
+                    } else {
+                        0
+                    };
+            }
+            out.push((inst.offset + index) as u32);
+        }
+        let base = self.per_stage - SCALARS;
+        for k in 0..SCALARS {
+            out.push((base + k) as u32);
+        }
+        [
+            1,
+            get_moves(p, o).count_ones() as i32,
+            get_moves(o, p).count_ones() as i32,
+        ]
+    }
+}
+
+/// Trained weights: `STAGES` tables of `Layout::per_stage` values in hundredths of a disc (the scalar
+/// features' weights multiply their values).
+#[derive(Clone, Debug)]
+pub struct Weights {
+    pub values: Vec<i16>,
+}
+
+/// The shipped weights file: a magic line, then for each non-zero weight its index (u32, little-endian) and
+/// value (i16).
+const MAGIC: &[u8; 16] = b"gridplay-rev-pw1";
+
+/// Why a weights file could not be read.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum WeightsError {
+    #[error("not a gridplay Reversi weights file (the first 16 bytes are not `gridplay-rev-pw1`)")]
+    Magic,
+    #[error("the weights file is cut short at byte {0}")]
+    Truncated(usize),
+    #[error("weight index {0} is beyond the {1} weights of this layout")]
+    Index(u32, usize),
+}
+
+impl Weights {
+    /// All weights zero.
+    #[must_use]
+    pub fn zero() -> Weights {
+        Weights {
+            values: vec![0; STAGES * Layout::get().per_stage],
+        }
+    }
+
+    /// Reads the sparse file format.
+    ///
+    /// # Errors
+    ///
+    /// A wrong header, a short file, or an index outside the layout.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        let rest = bytes.strip_prefix(MAGIC.as_slice()).ok_or(WeightsError::Magic)?;
+        let mut w = Weights::zero();
+        let len = w.values.len();
+        for (i, chunk) in rest.chunks(6).enumerate() {
+            if chunk.len() != 6 {
+                return Err(WeightsError::Truncated(MAGIC.len() + i * 6));
+            }
+            let index = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            let value = i16::from_le_bytes([chunk[4], chunk[5]]);
+            *w.values
+                .get_mut(index as usize)
+                .ok_or(WeightsError::Index(index, len))? = value;
+        }
+        Ok(w)
+    }
+
+    /// Writes the sparse file format.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        for (i, &v) in self.values.iter().enumerate() {
+            if v != 0 {
+                out.extend_from_slice(&(i as u32).to_le_bytes());
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// The shipped weights.
+    pub fn shipped() -> &'static Weights {
+        static SHIPPED: OnceLock<Weights> = OnceLock::new();
+        SHIPPED.get_or_init(|| {
+            Weights::from_bytes(include_bytes!("weights.bin")).expect("the shipped weights file is valid")
+        })
+    }
+
+    /// The evaluation of `board` for the side to move, in hundredths of a disc.
+    #[must_use]
+    pub fn evaluate(&self, board: Board) -> i32 {
+        let layout = Layout::get();
+        let (p, o) = (board.player, board.opponent);
+        let base = stage(board.empty().count_ones()) * layout.per_stage;
+        let w = &self.values[base..base + layout.per_stage];
+        let mut sum = 0i32;
+        for inst in &layout.instances {
+            let mut index = 0usize;
+            for &sq in &inst.squares {
+                let bit = 1u64 << sq;
+                index = index * 3 + usize::from(p & bit != 0) + 2 * usize::from(o & bit != 0);
+            }
+            sum += i32::from(w[inst.offset + index]);
+        }
+        let scalars = layout.per_stage - SCALARS;
+        sum += i32::from(w[scalars]);
+        sum += i32::from(w[scalars + 1]) * get_moves(p, o).count_ones() as i32;
+        sum += i32::from(w[scalars + 2]) * get_moves(o, p).count_ones() as i32;
+        sum
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reversi::{HandEval, obf};
+
+    #[test]
+    fn the_file_format_round_trips_and_refuses_bad_files() {
+        let mut w = Weights::zero();
+        w.values[7] = -300;
+        w.values[Layout::get().per_stage * 5 + 2] = 41;
+        let bytes = w.to_bytes();
+        assert_eq!(bytes.len(), 16 + 2 * 6);
+        assert_eq!(Weights::from_bytes(&bytes).unwrap().values, w.values);
+        assert_eq!(
+            Weights::from_bytes(b"not weights at all").unwrap_err(),
+            WeightsError::Magic
+        );
+        assert_eq!(
+            Weights::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err(),
+            WeightsError::Truncated(22)
+        );
+        let mut far = MAGIC.to_vec();
+        far.extend_from_slice(&u32::MAX.to_le_bytes());
+        far.extend_from_slice(&1i16.to_le_bytes());
+        assert!(matches!(
+            Weights::from_bytes(&far),
+            Err(WeightsError::Index(u32::MAX, _))
+        ));
+    }
+
+    /// The shipped weights against the exact scores of the FFO problems (20-34 empties, none of them in the
+    /// training games): the trained evaluation must predict the winner and the margin better than the
+    /// hand-written one, which knows no disc counts at all.
+    #[test]
+    fn the_shipped_weights_predict_ffo_scores() {
+        let mut problems = Vec::new();
+        for file in ["fforum-1-19.obf", "fforum-20-39.obf", "fforum-40-59.obf"] {
+            let path = format!("{}/tests/data/ffo/{file}", env!("CARGO_MANIFEST_DIR"));
+            problems.extend(obf::parse(&std::fs::read_to_string(path).unwrap()).unwrap());
+        }
+        let w = Weights::shipped();
+        let (mut right, mut error, mut hand_right) = (0, 0.0, 0);
+        for p in &problems {
+            let exact = p.best_score().unwrap();
+            let board = p.position.board();
+            let predicted = w.evaluate(board);
+            right += usize::from((predicted > 0) == (exact > 0));
+            hand_right += usize::from((HandEval::score(board) > 0) == (exact > 0));
+            error += (f64::from(predicted) / 100.0 - f64::from(exact)).abs();
+        }
+        let mean_error = error / problems.len() as f64;
+        println!(
+            "{right}/{} winners right (hand: {hand_right}), mean error {mean_error:.1} discs",
+            problems.len()
+        );
+        assert!(right > hand_right, "trained {right}, hand {hand_right}");
+        assert!(mean_error < 12.0, "mean error {mean_error:.1} discs");
+    }
+}

@@ -1,0 +1,486 @@
+//! Training the pattern weights ([`super::pattern`]) from the project's own games: `gridplay train reversi`.
+//!
+//! 1. **Games.** Each game opens with up to `random_plies` random moves, then both sides play a shallow
+//!    negamax with the current evaluation (the previous weights, or the hand-written evaluation for the first
+//!    round), with a few random moves mixed in for variety.
+//! 2. **Labels.** At `solve_at` empty squares the exact solver takes over: every position from there on is
+//!    labelled with its exact score, and every earlier position of the game with the exact score of the
+//!    first solved one (from its own side's view).
+//! 3. **Fit.** Each stage's weights are fitted by least squares on the positions of that stage and its two
+//!    neighbours, by gradient steps in which each weight moves by the average error of the positions it
+//!    appears in (Buro's method), with rarely seen configurations shrunk towards zero.
+
+use gridplay_games::reversi::bitboard::{Board, get_moves};
+use rand::{RngExt, SeedableRng, rngs::SmallRng};
+
+use super::{
+    endgame::Solver,
+    pattern::{Layout, SCALARS, STAGES, Weights, stage},
+};
+
+/// One labelled position: the side to move holds `player`, and `score` is the final disc difference
+/// for it (the exact solver's, or the game's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub player: u64,
+    pub opponent: u64,
+    pub score: i8,
+}
+
+/// How to make the games.
+#[derive(Clone, Copy, Debug)]
+pub struct GameConfig {
+    pub seed: u64,
+    /// Random plies at the start of a game: 0 to this many.
+    pub random_plies: u32,
+    /// Search depth of the self-play players.
+    pub depth: u32,
+    /// Share of random moves after the opening, in percent.
+    pub noise: u32,
+    /// Empty squares at which the exact solver takes over.
+    pub solve_at: u32,
+}
+
+impl Default for GameConfig {
+    fn default() -> GameConfig {
+        GameConfig {
+            seed: 1,
+            random_plies: 12,
+            depth: 2,
+            noise: 5,
+            solve_at: 14,
+        }
+    }
+}
+
+fn final_discs(b: Board) -> i32 {
+    let (p, o) = (b.player.count_ones() as i32, b.opponent.count_ones() as i32);
+    let empty = 64 - p - o;
+    match p.cmp(&o) {
+        std::cmp::Ordering::Greater => p - o + empty,
+        std::cmp::Ordering::Less => p - o - empty,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// Plain negamax with alpha-beta, in hundredths of a disc.
+fn negamax(b: Board, depth: u32, mut alpha: i32, beta: i32, eval: &dyn Fn(Board) -> i32) -> i32 {
+    if depth == 0 {
+        return eval(b);
+    }
+    let mut moves = b.moves();
+    if moves == 0 {
+        if get_moves(b.opponent, b.player) == 0 {
+            return final_discs(b) * 100;
+        }
+        return -negamax(b.pass(), depth, -beta, -alpha, eval);
+    }
+    let mut best = i32::MIN + 1;
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as u8;
+        moves &= moves - 1;
+        let v = -negamax(b.play(sq), depth - 1, -beta, -alpha, eval);
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The self-play move: the best by negamax at `depth` (ties broken at random).
+fn choose(b: Board, depth: u32, eval: &dyn Fn(Board) -> i32, rng: &mut SmallRng) -> u8 {
+    let mut moves = b.moves();
+    let mut best = (i32::MIN, 0u8, 0u32);
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as u8;
+        moves &= moves - 1;
+        let v = -negamax(b.play(sq), depth - 1, -30_000, 30_000, eval);
+        let tie: u32 = rng.random();
+        if v > best.0 || (v == best.0 && tie > best.2) {
+            best = (v, sq, tie);
+        }
+    }
+    best.1
+}
+
+fn random_move(b: Board, rng: &mut SmallRng) -> u8 {
+    let moves = b.moves();
+    let mut k = rng.random_range(0..moves.count_ones());
+    let mut m = moves;
+    while k > 0 {
+        m &= m - 1;
+        k -= 1;
+    }
+    m.trailing_zeros() as u8
+}
+
+/// Plays one game (number `index`) and labels its positions.
+pub fn play_game(
+    index: u64,
+    config: &GameConfig,
+    eval: &dyn Fn(Board) -> i32,
+    solver: &mut Solver,
+) -> Vec<Sample> {
+    let mut rng = SmallRng::seed_from_u64(config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index);
+    let opening = rng.random_range(0..=config.random_plies);
+    let mut b = Board::START;
+    // Positions before the solver takes over, with the side that moved in each (flipped at every ply).
+    let mut early: Vec<(Board, bool)> = Vec::new();
+    let mut side = false;
+    let mut ply = 0;
+    let mut out = Vec::new();
+    loop {
+        if b.is_over() {
+            let s = final_discs(b);
+            for (pos, who) in early {
+                out.push(sample(pos, if who == side { s } else { -s }));
+            }
+            return out;
+        }
+        if b.moves() == 0 {
+            b = b.pass();
+            side = !side;
+            continue;
+        }
+        if b.empty().count_ones() <= config.solve_at {
+            break;
+        }
+        early.push((b, side));
+        let sq = if ply < opening || rng.random_range(0..100) < config.noise {
+            random_move(b, &mut rng)
+        } else {
+            choose(b, config.depth.max(1), eval, &mut rng)
+        };
+        b = b.play(sq);
+        side = !side;
+        ply += 1;
+    }
+    // The exact part: the solver's line from here, each position labelled exactly.
+    let first = solver.solve(b);
+    for (pos, who) in early {
+        out.push(sample(pos, if who == side { first.score } else { -first.score }));
+    }
+    let mut solution = first;
+    loop {
+        out.push(sample(b, solution.score));
+        let Some(sq) = solution.best else { break };
+        b = b.play(sq);
+        if b.is_over() {
+            break;
+        }
+        if b.moves() == 0 {
+            b = b.pass();
+        }
+        solution = solver.solve(b);
+    }
+    out
+}
+
+fn sample(b: Board, score: i32) -> Sample {
+    Sample {
+        player: b.player,
+        opponent: b.opponent,
+        score: score.clamp(-64, 64) as i8,
+    }
+}
+
+/// Plays `games` games on `threads` threads; `progress` is told after each game.
+pub fn generate(
+    games: u64,
+    threads: usize,
+    config: &GameConfig,
+    eval: &(dyn Fn(Board) -> i32 + Sync),
+    progress: &(dyn Fn() + Sync),
+) -> Vec<Sample> {
+    let threads = threads.max(1) as u64;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut solver = Solver::new(16);
+                    let mut out = Vec::new();
+                    let mut i = t;
+                    while i < games {
+                        out.extend(play_game(i, config, eval, &mut solver));
+                        progress();
+                        i += threads;
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a training thread panicked"))
+            .collect()
+    })
+}
+
+/// The fit of one stage, for reporting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StageFit {
+    pub stage: usize,
+    pub samples: usize,
+    /// Root mean square error in discs on the stage's own positions, after fitting.
+    pub rmse: f64,
+}
+
+/// Fits the weights to the samples; `progress` is told after each stage.
+pub fn fit(samples: &[Sample], epochs: usize, progress: &dyn Fn(StageFit)) -> Weights {
+    let layout = Layout::get();
+    let per = layout.per_stage;
+    let mut weights = Weights::zero();
+    let mut buckets: Vec<Vec<&Sample>> = vec![Vec::new(); STAGES];
+    for s in samples {
+        let st = stage((!(s.player | s.opponent)).count_ones());
+        buckets[st].push(s);
+    }
+    let width = layout.instances() + SCALARS;
+    let mut features = Vec::with_capacity(width);
+    for (st, own) in buckets.iter().enumerate() {
+        // The stage's positions and its neighbours'.
+        let lo = st.saturating_sub(1);
+        let hi = (st + 1).min(STAGES - 1);
+        let set: Vec<&Sample> = buckets[lo..=hi].iter().flatten().copied().collect();
+        if set.is_empty() {
+            continue;
+        }
+        let mut index: Vec<u32> = Vec::with_capacity(set.len() * width);
+        let mut scalars: Vec<[f32; SCALARS]> = Vec::with_capacity(set.len());
+        let mut seen = vec![0f32; per];
+        for s in &set {
+            let values = layout.features(s.player, s.opponent, &mut features);
+            index.extend_from_slice(&features);
+            let v = values.map(|x| x as f32);
+            scalars.push(v);
+            let scalar_base = per - SCALARS;
+            for &f in &features[..features.len() - SCALARS] {
+                seen[f as usize] += 1.0;
+            }
+            for k in 0..SCALARS {
+                seen[scalar_base + k] += v[k] * v[k];
+            }
+        }
+        let mut w = vec![0f32; per];
+        let mut grad = vec![0f32; per];
+        let step = 1.5 / width as f32;
+        let shrink = 3.0;
+        let predict = |w: &[f32], i: usize| -> f32 {
+            let f = &index[i * width..(i + 1) * width];
+            let patterns: f32 = f[..width - SCALARS].iter().map(|&x| w[x as usize]).sum();
+            let base = per - SCALARS;
+            patterns + (0..SCALARS).map(|k| w[base + k] * scalars[i][k]).sum::<f32>()
+        };
+        for _ in 0..epochs {
+            grad.iter_mut().for_each(|g| *g = 0.0);
+            for (i, s) in set.iter().enumerate() {
+                let err = f32::from(s.score) - predict(&w, i);
+                let f = &index[i * width..(i + 1) * width];
+                for &x in &f[..width - SCALARS] {
+                    grad[x as usize] += err;
+                }
+                let base = per - SCALARS;
+                for k in 0..SCALARS {
+                    grad[base + k] += err * scalars[i][k];
+                }
+            }
+            for ((wi, g), n) in w.iter_mut().zip(&grad).zip(&seen) {
+                if *n > 0.0 {
+                    *wi += step * g / (n + shrink);
+                }
+            }
+        }
+        let own_set: Vec<usize> = set
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| stage((!(s.player | s.opponent)).count_ones()) == st)
+            .map(|(i, _)| i)
+            .collect();
+        let mse = own_set
+            .iter()
+            .map(|&i| f64::from(f32::from(set[i].score) - predict(&w, i)).powi(2))
+            .sum::<f64>()
+            / own_set.len().max(1) as f64;
+        for (k, x) in w.iter().enumerate() {
+            weights.values[st * per + k] = (x * 100.0).round().clamp(-32_000.0, 32_000.0) as i16;
+        }
+        progress(StageFit {
+            stage: st,
+            samples: own.len(),
+            rmse: mse.sqrt(),
+        });
+    }
+    weights
+}
+
+/// A's result in a match between two evaluations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Duel {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Duel {
+    /// A's score, from 0 to 1.
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        let n = f64::from(self.wins + self.draws + self.losses).max(1.0);
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / n
+    }
+}
+
+/// Plays `pairs` pairs of games between evaluations `a` and `b`, both searching `depth` plies, from the same
+/// random openings of `opening` plies with the colours swapped; both play perfectly from `solve_at` empty
+/// squares. Runs on `threads` threads.
+#[allow(clippy::too_many_arguments)]
+pub fn duel(
+    a: &(dyn Fn(Board) -> i32 + Sync),
+    b: &(dyn Fn(Board) -> i32 + Sync),
+    pairs: u64,
+    depth: u32,
+    opening: u32,
+    solve_at: u32,
+    seed: u64,
+    threads: usize,
+) -> Duel {
+    let threads = threads.max(1) as u64;
+    let results: Vec<Duel> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut solver = Solver::new(16);
+                    let mut d = Duel::default();
+                    let mut i = t;
+                    while i < pairs {
+                        let mut rng = SmallRng::seed_from_u64(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ i);
+                        let mut start = Board::START;
+                        for _ in 0..opening {
+                            if start.moves() == 0 {
+                                break;
+                            }
+                            start = start.play(random_move(start, &mut rng));
+                        }
+                        for a_first in [true, false] {
+                            let mut b_now = start;
+                            // Whether the side to move is A.
+                            let mut a_to_move = a_first;
+                            while !b_now.is_over() {
+                                if b_now.moves() == 0 {
+                                    b_now = b_now.pass();
+                                    a_to_move = !a_to_move;
+                                    continue;
+                                }
+                                let sq = if b_now.empty().count_ones() <= solve_at {
+                                    solver
+                                        .solve(b_now)
+                                        .best
+                                        .expect("a position with moves has a best move")
+                                } else if a_to_move {
+                                    choose(b_now, depth, a, &mut rng)
+                                } else {
+                                    choose(b_now, depth, b, &mut rng)
+                                };
+                                b_now = b_now.play(sq);
+                                a_to_move = !a_to_move;
+                            }
+                            // The side to move at the end: A if a_to_move.
+                            let s = final_discs(b_now) * if a_to_move { 1 } else { -1 };
+                            match s.signum() {
+                                1 => d.wins += 1,
+                                0 => d.draws += 1,
+                                _ => d.losses += 1,
+                            }
+                        }
+                        i += threads;
+                    }
+                    d
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a match thread panicked"))
+            .collect()
+    });
+    results.iter().fold(Duel::default(), |acc, d| Duel {
+        wins: acc.wins + d.wins,
+        draws: acc.draws + d.draws,
+        losses: acc.losses + d.losses,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_labelled_exactly_from_the_solver_on() {
+        let config = GameConfig {
+            solve_at: 10,
+            ..GameConfig::default()
+        };
+        let mut solver = Solver::new(4);
+        let eval = |b: Board| (b.moves().count_ones() as i32 - b.pass().moves().count_ones() as i32) * 100;
+        let samples = play_game(3, &config, &eval, &mut solver);
+        assert!(samples.len() > 40, "{}", samples.len());
+        for s in samples
+            .iter()
+            .filter(|s| (!(s.player | s.opponent)).count_ones() <= 10)
+        {
+            let board = Board {
+                player: s.player,
+                opponent: s.opponent,
+            };
+            assert_eq!(i32::from(s.score), Solver::new(4).solve(board).score);
+        }
+    }
+
+    #[test]
+    fn a_duel_plays_both_colours_and_counts_every_game() {
+        let mobility =
+            |b: Board| (b.moves().count_ones() as i32 - b.pass().moves().count_ones() as i32) * 100;
+        let nothing = |_: Board| 0;
+        let d = duel(&mobility, &nothing, 6, 2, 4, 8, 1, 2);
+        assert_eq!(d.wins + d.draws + d.losses, 12);
+        assert!(d.score() > 0.5, "mobility beats nothing: {d:?}");
+    }
+
+    #[test]
+    fn fitting_learns_a_simple_rule() {
+        // Label every position by the corner count difference: the fit must learn the corner patterns.
+        let config = GameConfig {
+            solve_at: 0,
+            ..GameConfig::default()
+        };
+        let mut solver = Solver::new(4);
+        let eval = |_: Board| 0;
+        let corners = 0x8100_0000_0000_0081u64;
+        let mut samples: Vec<Sample> = (0..60)
+            .flat_map(|i| play_game(i, &config, &eval, &mut solver))
+            .collect();
+        for s in &mut samples {
+            s.score =
+                ((s.player & corners).count_ones() as i8 - (s.opponent & corners).count_ones() as i8) * 8;
+        }
+        let worst = std::sync::Mutex::new(0f64);
+        let weights = fit(&samples, 60, &|f| {
+            let mut w = worst.lock().unwrap();
+            *w = w.max(f.rmse);
+        });
+        assert!(*worst.lock().unwrap() < 2.0, "rmse {}", worst.lock().unwrap());
+        let s = samples.iter().find(|s| s.score != 0).unwrap();
+        let board = Board {
+            player: s.player,
+            opponent: s.opponent,
+        };
+        let got = weights.evaluate(board);
+        assert!(
+            (got - i32::from(s.score) * 100).abs() < 300,
+            "{got} vs {}",
+            s.score
+        );
+    }
+}
