@@ -44,8 +44,11 @@ pub(crate) struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Where to write the weights (the shipped file is crates/engine/src/reversi/weights.bin).
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(long, required_unless_present = "check")]
+    out: Option<PathBuf>,
+    /// Train nothing: play the closing match of this weights file against the hand-written evaluation.
+    #[arg(long, conflicts_with = "out")]
+    check: Option<PathBuf>,
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {
@@ -71,6 +74,47 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     }
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
+    let weights = match (&args.check, &args.out) {
+        (Some(path), _) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+            Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        (None, Some(path)) => {
+            let weights = train(args, &mut out)?;
+            std::fs::write(path, weights.to_bytes())
+                .map_err(|e| format!("writing {}: {e}", path.display()))?;
+            writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)?;
+            weights
+        }
+        (None, None) => return Err("give --out to train, or --check to measure a weights file".into()),
+    };
+    if args.check_pairs > 0 {
+        let d = train::duel(
+            &|b: Board| weights.evaluate(b),
+            &HandEval::score,
+            args.check_pairs,
+            args.check_depth,
+            8,
+            12,
+            args.seed + 77,
+            args.threads,
+        );
+        writeln!(
+            out,
+            "trained vs hand-written at depth {} (both exact from 12 empties): +{} ={} -{} ({:.1}%)",
+            args.check_depth,
+            d.wins,
+            d.draws,
+            d.losses,
+            100.0 * d.score()
+        )
+        .map_err(crate::output_error)?;
+    }
+    writeln!(out, "{:.1} minutes", started.elapsed().as_secs_f64() / 60.0).map_err(crate::output_error)
+}
+
+/// The training rounds; returns the fitted weights.
+fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
     let mut samples = Vec::new();
     let mut weights: Option<Weights> = None;
     for round in 1..=args.rounds {
@@ -109,31 +153,5 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
         });
         weights = Some(fitted);
     }
-    let weights = weights.expect("at least one round ran");
-    std::fs::write(&args.out, weights.to_bytes())
-        .map_err(|e| format!("writing {}: {e}", args.out.display()))?;
-    writeln!(out, "wrote {}", args.out.display()).map_err(crate::output_error)?;
-    if args.check_pairs > 0 {
-        let d = train::duel(
-            &|b: Board| weights.evaluate(b),
-            &HandEval::score,
-            args.check_pairs,
-            args.check_depth,
-            8,
-            12,
-            args.seed + 77,
-            args.threads,
-        );
-        writeln!(
-            out,
-            "trained vs hand-written at depth {}: +{} ={} -{} ({:.1}%)",
-            args.check_depth,
-            d.wins,
-            d.draws,
-            d.losses,
-            100.0 * d.score()
-        )
-        .map_err(crate::output_error)?;
-    }
-    writeln!(out, "{:.1} minutes", started.elapsed().as_secs_f64() / 60.0).map_err(crate::output_error)
+    Ok(weights.expect("at least one round ran"))
 }

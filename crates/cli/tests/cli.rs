@@ -110,7 +110,10 @@ fn train_writes_weights_the_engine_can_read() {
         out_text,
     ]);
     assert!(ok, "{err}");
-    assert!(out.contains("trained vs hand-written at depth 1: +"), "{out}");
+    assert!(
+        out.contains("trained vs hand-written at depth 1 (both exact from 12 empties): +"),
+        "{out}"
+    );
     let bytes = std::fs::read(&out_path).unwrap();
     let weights = gridplay_engine::reversi::pattern::Weights::from_bytes(&bytes).unwrap();
     assert!(

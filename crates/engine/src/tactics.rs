@@ -8,8 +8,8 @@
 //! - **strikes next**: the best blow each enemy unit can land on its next turn, counted at a discount because
 //!   the side to move may still kill or dodge first;
 //! - **approach**: the units of the side the search plays for (the attacker) are drawn towards their
-//!   preferred distance from the nearest enemy (warriors 1, healers 2, archers 4), the harder the more turns
-//!   have passed without damage.
+//!   preferred distance from the nearest enemy (warriors 1, healers 2, archers Shoot's range), the harder
+//!   the more turns have passed without damage.
 //!
 //! The approach term is not zero-sum, on purpose. Distance between two armies is shared: any measure of it
 //! that both sides pay for cancels out, and a zero-sum search then waits, because in a mirrored position the
@@ -132,7 +132,10 @@ impl Eval {
                 let at = coords(e.square, n);
                 if e.owner == a.owner {
                     // A healer can mend a hurt ally it reaches.
-                    if a.class == Class::Healer && !std::ptr::eq(a, e) && steps_to_range(from, at, 1) <= 4 {
+                    if a.class == Class::Healer
+                        && !std::ptr::eq(a, e)
+                        && steps_to_range(from, at, 1) <= a.class.stats().moves as i32
+                    {
                         let missing = e.class.stats().health - e.health;
                         best = best.max(missing.min(HEAL_AMOUNT) * 100 / 2);
                     }
@@ -197,8 +200,8 @@ mod tests {
     #[test]
     fn a_blow_in_reach_counts_for_the_side_to_move() {
         // A first-player warrior three steps from an enemy archer: it can reach and strike now.
-        let near = pos("16 1 0 0 - 0.Wc2:10,1.ac6:8");
-        let far = pos("16 1 0 0 - 0.Wc2:10,1.ac12:8");
+        let near = pos("16 1 0 0 - 0.Wc2:10,1.ac6:7");
+        let far = pos("16 1 0 0 - 0.Wc2:10,1.ac12:7");
         let e = Eval::default();
         assert!(
             e.score(&near) > e.score(&far) + 100,

@@ -80,10 +80,21 @@ struct Instance {
     offset: usize,
 }
 
+/// A base pattern's weight table and the reorderings of its squares under the symmetries that map its square
+/// set onto itself (the edge read backwards, the corner block read along the other side).
+#[derive(Clone, Debug)]
+struct Group {
+    offset: usize,
+    len: usize,
+    /// For each such symmetry: the position in the pattern that square `j` is carried to.
+    perms: Vec<Vec<usize>>,
+}
+
 /// The patterns, laid out: every instance and the size of one stage's weight table.
 #[derive(Debug)]
 pub struct Layout {
     instances: Vec<Instance>,
+    groups: Vec<Group>,
     /// Pattern weights per stage, then the scalar features.
     pub per_stage: usize,
 }
@@ -101,9 +112,24 @@ fn transform(t: u8, (x, y): (u8, u8)) -> (u8, u8) {
 impl Layout {
     fn build() -> Layout {
         let mut instances = Vec::new();
+        let mut groups = Vec::new();
         let mut offset = 0;
         for base in BASE_PATTERNS {
             let mut seen: Vec<Vec<u8>> = Vec::new();
+            let mut perms = Vec::new();
+            for t in 1..8 {
+                let image: Vec<(u8, u8)> = base.iter().map(|&p| transform(t, p)).collect();
+                let perm: Option<Vec<usize>> =
+                    image.iter().map(|q| base.iter().position(|p| p == q)).collect();
+                if let Some(perm) = perm {
+                    perms.push(perm);
+                }
+            }
+            groups.push(Group {
+                offset,
+                len: base.len(),
+                perms,
+            });
             for t in 0..8 {
                 let squares: Vec<u8> = base
                     .iter()
@@ -124,6 +150,7 @@ impl Layout {
         }
         Layout {
             instances,
+            groups,
             per_stage: offset + SCALARS,
         }
     }
@@ -202,7 +229,51 @@ impl Weights {
         }
     }
 
-    /// Reads the sparse file format.
+    /// Makes the evaluation exactly symmetric: a pattern read in another order by a symmetry that maps its
+    /// squares onto themselves (an edge read backwards) gets one weight, the rounded mean of its readings.
+    /// Without this, the four first moves of Reversi, which are one move up to symmetry, scored differently.
+    pub fn symmetrize(&mut self) {
+        let layout = Layout::get();
+        for stage in 0..STAGES {
+            let base = stage * layout.per_stage;
+            for g in &layout.groups {
+                let table = &mut self.values[base + g.offset..base + g.offset + 3usize.pow(g.len as u32)];
+                let mut done = vec![false; table.len()];
+                let mut digits = vec![0usize; g.len];
+                for index in 0..table.len() {
+                    if done[index] {
+                        continue;
+                    }
+                    // The digits of `index`, most significant first, as `features` reads them.
+                    let mut rest = index;
+                    for d in digits.iter_mut().rev() {
+                        *d = rest % 3;
+                        rest /= 3;
+                    }
+                    let mut orbit = vec![index];
+                    for perm in &g.perms {
+                        let mut moved = vec![0usize; g.len];
+                        for (j, &to) in perm.iter().enumerate() {
+                            moved[to] = digits[j];
+                        }
+                        let image = moved.iter().fold(0, |acc, &d| acc * 3 + d);
+                        if !orbit.contains(&image) {
+                            orbit.push(image);
+                        }
+                    }
+                    let sum: i32 = orbit.iter().map(|&i| i32::from(table[i])).sum();
+                    let n = orbit.len() as i32;
+                    let mean = (sum + sum.signum() * n / 2) / n;
+                    for &i in &orbit {
+                        table[i] = i16::try_from(mean).unwrap_or(i16::MAX);
+                        done[i] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the sparse file format; the weights are made symmetric ([`Weights::symmetrize`]).
     ///
     /// # Errors
     ///
@@ -221,6 +292,7 @@ impl Weights {
                 .get_mut(index as usize)
                 .ok_or(WeightsError::Index(index, len))? = value;
         }
+        w.symmetrize();
         Ok(w)
     }
 
@@ -279,8 +351,11 @@ mod tests {
         let mut w = Weights::zero();
         w.values[7] = -300;
         w.values[Layout::get().per_stage * 5 + 2] = 41;
+        w.symmetrize();
         let bytes = w.to_bytes();
-        assert_eq!(bytes.len(), 16 + 2 * 6);
+        let nonzero = w.values.iter().filter(|&&v| v != 0).count();
+        assert!(nonzero >= 2);
+        assert_eq!(bytes.len(), 16 + nonzero * 6);
         assert_eq!(Weights::from_bytes(&bytes).unwrap().values, w.values);
         assert_eq!(
             Weights::from_bytes(b"not weights at all").unwrap_err(),
@@ -288,7 +363,7 @@ mod tests {
         );
         assert_eq!(
             Weights::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err(),
-            WeightsError::Truncated(22)
+            WeightsError::Truncated(bytes.len() - 6)
         );
         let mut far = MAGIC.to_vec();
         far.extend_from_slice(&u32::MAX.to_le_bytes());
@@ -326,5 +401,42 @@ mod tests {
         );
         assert!(right > hand_right, "trained {right}, hand {hand_right}");
         assert!(mean_error < 12.0, "mean error {mean_error:.1} discs");
+    }
+
+    /// The board under symmetry `t` of `transform`.
+    fn image(t: u8, board: Board) -> Board {
+        let map = |bits: u64| {
+            (0..64u8)
+                .filter(|&sq| bits & (1 << sq) != 0)
+                .map(|sq| {
+                    let (x, y) = transform(t, (sq % 8, sq / 8));
+                    1u64 << (y * 8 + x)
+                })
+                .fold(0, |acc, b| acc | b)
+        };
+        Board {
+            player: map(board.player),
+            opponent: map(board.opponent),
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_the_same_under_every_symmetry_of_the_board() {
+        use rand::{SeedableRng, seq::IndexedRandom};
+        let w = Weights::shipped();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        for _ in 0..40 {
+            let mut board = Board::START;
+            let plies = *[3usize, 10, 20, 30, 45].choose(&mut rng).unwrap();
+            for _ in 0..plies {
+                let moves: Vec<u8> = (0..64u8).filter(|&sq| board.moves() & (1 << sq) != 0).collect();
+                let Some(&sq) = moves.choose(&mut rng) else { break };
+                board = board.play(sq);
+            }
+            let score = w.evaluate(board);
+            for t in 1..8 {
+                assert_eq!(w.evaluate(image(t, board)), score, "symmetry {t} of {board:?}");
+            }
+        }
     }
 }

@@ -312,6 +312,7 @@ pub fn fit(samples: &[Sample], epochs: usize, progress: &dyn Fn(StageFit)) -> We
             rmse: mse.sqrt(),
         });
     }
+    weights.symmetrize();
     weights
 }
 

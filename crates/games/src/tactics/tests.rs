@@ -203,14 +203,14 @@ fn rule_7_heal_restores_an_adjacent_ally_up_to_full() {
     let mut p = pos("0.Hh8:10,1.Wh9:3,2.Wg7:9,3.wa16:10");
     p.play_text("h8-h8*h9").unwrap();
     assert_eq!(p.units()[p.unit_at(sq("h9")).unwrap()].health, 3 + HEAL_AMOUNT);
-    let q = pos("0.Hh8:10,1.Wh9:10,2.wa16:10");
+    let q = pos("0.Hh8:10,1.Wh9:11,2.wa16:10");
     assert_eq!(refusal(&q, "h8-h8*h9"), "that unit already has full health");
     assert!(refusal(&q, "h8-h8*h8").contains("no other unit of yours"));
     let mut r = pos("0.Hh8:10,1.Wg7:9,2.wa16:10");
     r.play_text("h8-h8*g7").unwrap();
     assert_eq!(
         r.units()[r.unit_at(sq("g7")).unwrap()].health,
-        10,
+        Class::Warrior.stats().health,
         "never above the maximum"
     );
 }
@@ -310,7 +310,7 @@ fn rule_10_notation_round_trips_and_explains_errors() {
         ("16 3 0 0 - 0.Wa1:10", "side to move"),
         ("16 1 0 0 x 0.Wa1:10", "must be d"),
         ("16 1 0 0 - 0.Qa1:10", "class must be"),
-        ("16 1 0 0 - 0.Wa1:11", "health is 1 to 10"),
+        ("16 1 0 0 - 0.Wa1:12", "health is 1 to 11"),
         ("16 1 0 0 - 0.Wa1:10,1.wa1:10", "two units stand"),
         ("16 1 0 0 - 0.Wa1:10,0.wa2:10", "same id"),
         ("16 1 0 0 - 0.wa1:10!", "only units of the side to move"),
