@@ -78,6 +78,109 @@ pub fn stage(empties: u32) -> usize {
 struct Instance {
     squares: Vec<u8>,
     offset: usize,
+    /// How [`Weights::evaluate`] reads the index: a few bytes of the board, each looked up in a table.
+    lanes: Vec<Lane>,
+}
+
+/// One byte of a board (or of its transpose) and what each of its bits adds to a pattern's base-3 index
+/// when it is set for the side to move; the opponent's disc there adds twice as much.
+#[derive(Clone, Debug)]
+struct Lane {
+    transposed: bool,
+    /// `Some(mask)`: the masked squares, one per file, gathered into a byte by file; `None`: rank `rank`.
+    gather: Option<u64>,
+    rank: u8,
+    table: Box<[u16; 256]>,
+}
+
+impl Lane {
+    #[inline]
+    fn byte(&self, b: u64) -> usize {
+        match self.gather {
+            Some(mask) => ((b & mask).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize,
+            None => ((b >> (8 * self.rank)) & 0xFF) as usize,
+        }
+    }
+}
+
+/// The board mirrored in the a1-h8 diagonal: (file, rank) becomes (rank, file).
+fn transpose(mut x: u64) -> u64 {
+    let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^ t ^ (t >> 7)
+}
+
+/// The fewest lanes that read a pattern with these squares (in index order): one gathered byte if no two
+/// squares share a file (or, on the transposed board, a rank), else one byte per rank or per file.
+fn lanes(squares: &[u8]) -> Vec<Lane> {
+    let k = squares.len();
+    let weight = |i: usize| 3u16.pow((k - 1 - i) as u32);
+    let mut best: Option<Vec<Lane>> = None;
+    for transposed in [false, true] {
+        // (file, rank) of each square on the board read.
+        let at: Vec<(u8, u8)> = squares
+            .iter()
+            .map(|&sq| {
+                if transposed {
+                    (sq / 8, sq % 8)
+                } else {
+                    (sq % 8, sq / 8)
+                }
+            })
+            .collect();
+        let mut files: Vec<u8> = at.iter().map(|a| a.0).collect();
+        files.sort_unstable();
+        files.dedup();
+        let candidate = if files.len() == k {
+            let mut table = Box::new([0u16; 256]);
+            for (byte, entry) in table.iter_mut().enumerate() {
+                *entry = at
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| byte & (1 << a.0) != 0)
+                    .map(|(i, _)| weight(i))
+                    .sum();
+            }
+            let mask = at.iter().fold(0u64, |m, a| m | 1 << (a.1 * 8 + a.0));
+            vec![Lane {
+                transposed,
+                gather: Some(mask),
+                rank: 0,
+                table,
+            }]
+        } else {
+            let mut ranks: Vec<u8> = at.iter().map(|a| a.1).collect();
+            ranks.sort_unstable();
+            ranks.dedup();
+            ranks
+                .into_iter()
+                .map(|rank| {
+                    let mut table = Box::new([0u16; 256]);
+                    for (byte, entry) in table.iter_mut().enumerate() {
+                        *entry = at
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, a)| a.1 == rank && byte & (1 << a.0) != 0)
+                            .map(|(i, _)| weight(i))
+                            .sum();
+                    }
+                    Lane {
+                        transposed,
+                        gather: None,
+                        rank,
+                        table,
+                    }
+                })
+                .collect()
+        };
+        if best.as_ref().is_none_or(|b| candidate.len() < b.len()) {
+            best = Some(candidate);
+        }
+    }
+    best.unwrap_or_default()
 }
 
 /// A base pattern's weight table and the reorderings of its squares under the symmetries that map its square
@@ -144,7 +247,12 @@ impl Layout {
                     continue;
                 }
                 seen.push(set);
-                instances.push(Instance { squares, offset });
+                let lanes = lanes(&squares);
+                instances.push(Instance {
+                    squares,
+                    offset,
+                    lanes,
+                });
             }
             offset += 3usize.pow(base.len() as u32);
         }
@@ -239,7 +347,8 @@ impl Weights {
             for g in &layout.groups {
                 let table = &mut self.values[base + g.offset..base + g.offset + 3usize.pow(g.len as u32)];
                 let mut done = vec![false; table.len()];
-                let mut digits = vec![0usize; g.len];
+                let mut digits = [0usize; 10];
+                let digits = &mut digits[..g.len];
                 for index in 0..table.len() {
                     if done[index] {
                         continue;
@@ -250,9 +359,11 @@ impl Weights {
                         *d = rest % 3;
                         rest /= 3;
                     }
-                    let mut orbit = vec![index];
+                    let mut orbit: arrayvec::ArrayVec<usize, 8> = arrayvec::ArrayVec::new();
+                    orbit.push(index);
                     for perm in &g.perms {
-                        let mut moved = vec![0usize; g.len];
+                        let mut moved = [0usize; 10];
+                        let moved = &mut moved[..g.len];
                         for (j, &to) in perm.iter().enumerate() {
                             moved[to] = digits[j];
                         }
@@ -324,14 +435,15 @@ impl Weights {
         let (p, o) = (board.player, board.opponent);
         let base = stage(board.empty().count_ones()) * layout.per_stage;
         let w = &self.values[base..base + layout.per_stage];
+        let (pt, ot) = (transpose(p), transpose(o));
         let mut sum = 0i32;
         for inst in &layout.instances {
-            let mut index = 0usize;
-            for &sq in &inst.squares {
-                let bit = 1u64 << sq;
-                index = index * 3 + usize::from(p & bit != 0) + 2 * usize::from(o & bit != 0);
+            let mut index = inst.offset;
+            for lane in &inst.lanes {
+                let (p, o) = if lane.transposed { (pt, ot) } else { (p, o) };
+                index += usize::from(lane.table[lane.byte(p)]) + 2 * usize::from(lane.table[lane.byte(o)]);
             }
-            sum += i32::from(w[inst.offset + index]);
+            sum += i32::from(w[index]);
         }
         let scalars = layout.per_stage - SCALARS;
         sum += i32::from(w[scalars]);
@@ -438,5 +550,34 @@ mod tests {
                 assert_eq!(w.evaluate(image(t, board)), score, "symmetry {t} of {board:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_lanes_read_the_same_index_as_the_squares() {
+        use rand::{RngExt, SeedableRng};
+        let layout = Layout::get();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+        let mut lanes = 0;
+        for _ in 0..2000 {
+            let p: u64 = rng.random();
+            let o: u64 = rng.random::<u64>() & !p;
+            let (pt, ot) = (transpose(p), transpose(o));
+            let mut features = Vec::new();
+            layout.features(p, o, &mut features);
+            for (inst, &want) in layout.instances.iter().zip(&features) {
+                let mut index = inst.offset;
+                for lane in &inst.lanes {
+                    let (p, o) = if lane.transposed { (pt, ot) } else { (p, o) };
+                    index +=
+                        usize::from(lane.table[lane.byte(p)]) + 2 * usize::from(lane.table[lane.byte(o)]);
+                }
+                assert_eq!(index, want as usize, "{:?}", inst.squares);
+            }
+        }
+        for inst in &layout.instances {
+            lanes += inst.lanes.len();
+        }
+        // Lines and diagonals take one gathered byte, the edge two ranks, the corner blocks two or three.
+        assert_eq!(lanes, 18 + 12 + 4 * 2 + 4 * 3 + 8 * 2, "{lanes}");
     }
 }
