@@ -47,8 +47,8 @@ pub struct Solver {
     nodes: u64,
 }
 
-/// The score of a finished game for the side holding `p`.
-fn final_score(p: u64, o: u64) -> i32 {
+/// The score of a finished game for the side holding `p` (empty squares go to the winner).
+pub(crate) fn final_score(p: u64, o: u64) -> i32 {
     let (pc, oc) = (p.count_ones() as i32, o.count_ones() as i32);
     let empties = 64 - pc - oc;
     match pc.cmp(&oc) {

@@ -14,7 +14,7 @@ use gridplay_games::reversi::bitboard::{Board, get_moves};
 use rand::{RngExt, SeedableRng, rngs::SmallRng};
 
 use super::{
-    endgame::Solver,
+    endgame::{self, Solver},
     pattern::{Layout, SCALARS, STAGES, Weights, stage},
 };
 
@@ -54,13 +54,7 @@ impl Default for GameConfig {
 }
 
 fn final_discs(b: Board) -> i32 {
-    let (p, o) = (b.player.count_ones() as i32, b.opponent.count_ones() as i32);
-    let empty = 64 - p - o;
-    match p.cmp(&o) {
-        std::cmp::Ordering::Greater => p - o + empty,
-        std::cmp::Ordering::Less => p - o - empty,
-        std::cmp::Ordering::Equal => 0,
-    }
+    endgame::final_score(b.player, b.opponent)
 }
 
 /// Plain negamax with alpha-beta, in hundredths of a disc.
