@@ -15,7 +15,7 @@ pub(crate) struct SolveArgs {
     #[arg(long)]
     problems: Option<String>,
     /// Size of the transposition table in megabytes.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 64)]
     table_mb: usize,
 }
 

@@ -1,25 +1,57 @@
 //! The exact Reversi endgame solver.
 //!
 //! It finds the final disc difference under perfect play, with empty squares going to the winner (the World
-//! Othello Federation rule, which the FFO problems use). The search is principal-variation alpha-beta with:
-//! - a transposition table that keeps a lower and an upper bound per position;
-//! - fastest-first ordering (the move that leaves the opponent fewest replies first, corners ahead) above
-//!   [`SHALLOW`] empties, plus the trained evaluation from 14 empties up, and quadrant parity ordering below
-//!   [`SHALLOW`];
-//! - a stability cut-off: the opponent's stable discs bound the score from above;
+//! Othello Federation rule, which the FFO problems use). Such scores are always even. The search is:
+//! - at the root, MTD(f): null-window tests at odd bounds, starting from a 4-ply midgame estimate, each
+//!   settling the score above or below an even value;
+//! - below it, principal-variation alpha-beta with a transposition table of two-slot buckets (a lower and an
+//!   upper bound per position, deeper entries kept) from [`SHALLOW`] + 1 empties, prefetched while the
+//!   parent orders its moves, and enhanced transposition cut-offs from [`ETC_EMPTIES`];
+//! - fastest-first ordering (the move that leaves the opponent fewest replies first, corners ahead), plus the
+//!   trained evaluation of the position reached from [`EVAL_ORDER_EMPTIES`] empties and a short midgame
+//!   search of it from [`SORT_SEARCH_EMPTIES`];
+//! - a stability cut-off: the opponent's stable discs ([`super::stability`]) bound the score from above,
+//!   tried when alpha is high enough for it to cut;
+//! - quadrant-parity ordering at [`SHALLOW`] empties and fewer, and at [`SMALL`] and fewer no move
+//!   generation: each empty square next to an opponent disc is tried directly;
 //! - a direct count for the last empty square.
+//!
+//! `docs/engines.md` has the figures on the FFO problems and what each step gained.
 
 use gridplay_games::reversi::bitboard::{Board, flips, get_moves};
 
+use super::pattern::Weights;
+use super::stability::stable;
+
 /// At this many empties or fewer the solver stops using the table and sorting moves.
 pub const SHALLOW: u32 = 7;
+/// At this many empties or fewer it stops generating moves and tries each empty square.
+pub const SMALL: u32 = 4;
 /// From this many empty squares after the move, the ordering also counts the trained evaluation of the
 /// position reached (hundredths of a disc, divided by [`EVAL_ORDER_DIVISOR`]; lower is better, as it is the
-/// opponent's). On FFO #40-#44 this cut the nodes searched from 716M to 516M (`docs/engines.md`).
-const EVAL_ORDER_EMPTIES: u32 = 14;
+/// opponent's).
+pub const EVAL_ORDER_EMPTIES: u32 = 12;
 const EVAL_ORDER_DIVISOR: i32 = 12;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// The stability bound is tried only when alpha is at least this, by empties (thresholds modelled on
+/// Edax's): below them the bound rarely cuts and counting stable discs costs more than it saves. They
+/// decide only when to look, never the bound itself.
+const STABILITY_THRESHOLD: [i32; 65] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 48, 50,
+    50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64, 99, 99, 99, 99, 99,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+];
+
+/// Enhanced transposition cut-offs (a child's stored bound that already refutes the parent) are looked for
+/// from this many empties.
+pub const ETC_EMPTIES: u32 = 12;
+
+/// Moves of positions with at least this many empties after the move are ordered by a midgame search of the
+/// position reached, [`SORT_DEPTH_STEP`] plies deeper per that many more empties.
+pub const SORT_SEARCH_EMPTIES: u32 = 17;
+const SORT_DEPTH_STEP: u32 = 3;
 
 /// The solved value of a position and a best move (`None` when the side to move must pass or the game is over).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,12 +69,19 @@ struct Slot {
     lower: i8,
     upper: i8,
     best: u8,
+    /// Empty squares of the position: deeper entries are kept in preference.
+    empties: u8,
 }
+
+/// Two slots in one cache line.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
+struct Bucket([Slot; 2]);
 
 /// A solver with its transposition table; reuse it across positions to keep the table warm.
 #[derive(Debug)]
 pub struct Solver {
-    table: Vec<Slot>,
+    table: Vec<Bucket>,
     mask: usize,
     nodes: u64,
 }
@@ -58,34 +97,6 @@ pub(crate) fn final_score(p: u64, o: u64) -> i32 {
     }
 }
 
-/// The opponent's discs that can never flip, found from the corners along the edges: a disc is taken when the
-/// edge run from a corner to it is all of its colour. A lower bound on true stability, cheap to compute.
-fn edge_stable(o: u64) -> u64 {
-    // Rays from each corner along its two edges, as steps of bit positions.
-    const RAYS: [(u32, i32); 8] = [
-        (0, 1),
-        (0, 8),
-        (7, -1),
-        (7, 8),
-        (56, 1),
-        (56, -8),
-        (63, -1),
-        (63, -8),
-    ];
-    let mut stable = 0u64;
-    for (start, step) in RAYS {
-        let mut sq = start as i32;
-        for _ in 0..8 {
-            if o & (1u64 << sq) == 0 {
-                break;
-            }
-            stable |= 1u64 << sq;
-            sq += step;
-        }
-    }
-    stable
-}
-
 /// The squares next to any square of `b`.
 fn neighbours(b: u64) -> u64 {
     const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
@@ -93,6 +104,69 @@ fn neighbours(b: u64) -> u64 {
     let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
     let row = b | h;
     h | (row << 8) | (row >> 8)
+}
+
+const MID_INF: i32 = 100_000;
+const SORT_DIVISOR: i32 = 8;
+
+/// A plain alpha-beta midgame search to `depth` plies with the trained evaluation (hundredths of a disc, for
+/// the side holding `p`), used only to order moves.
+fn midgame(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return Weights::shipped().evaluate(Board {
+            player: p,
+            opponent: o,
+        });
+    }
+    let mut moves = get_moves(p, o);
+    if moves == 0 {
+        if get_moves(o, p) == 0 {
+            return final_score(p, o) * 100;
+        }
+        return -midgame(o, p, depth, -beta, -alpha);
+    }
+    let mut best = -MID_INF;
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as u8;
+        moves &= moves - 1;
+        let f = flips(sq, p, o);
+        let score = -midgame(o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
+        if score > best {
+            best = score;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// For each square, its neighbours: a move there needs an opponent disc among them.
+const NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let b = 1u64 << sq;
+        let h = ((b << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((b >> 1) & 0x7F7F_7F7F_7F7F_7F7F);
+        let row = b | h;
+        t[sq] = h | (row << 8) | (row >> 8);
+        sq += 1;
+    }
+    t
+};
+
+/// The quadrants holding an odd number of empty squares.
+fn odd_quadrants(empty: u64) -> u64 {
+    let mut odd = 0;
+    for q in QUADRANTS {
+        if (empty & q).count_ones() % 2 == 1 {
+            odd |= q;
+        }
+    }
+    odd
 }
 
 /// Quadrant masks for parity ordering.
@@ -113,19 +187,56 @@ impl Solver {
     /// A solver with a table of about `megabytes`.
     #[must_use]
     pub fn new(megabytes: usize) -> Solver {
-        let wanted = (megabytes * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1024);
+        let wanted = (megabytes * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1024);
         let entries = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Solver {
-            table: vec![Slot::default(); entries],
+            table: vec![Bucket::default(); entries],
             mask: entries - 1,
             nodes: 0,
         }
     }
 
+    /// A position's bucket.
     fn index(&self, p: u64, o: u64) -> usize {
         let h =
             (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(29);
         (h ^ (h >> 32)) as usize & self.mask
+    }
+
+    fn find(&self, p: u64, o: u64) -> Option<Slot> {
+        self.table[self.index(p, o)]
+            .0
+            .iter()
+            .find(|s| s.player == p && s.opponent == o)
+            .copied()
+    }
+
+    /// Stores `slot` in its bucket: over its own older entry if there is one, else in the first slot if it is
+    /// at least as deep as the entry there (which moves to the second), else in the second.
+    fn store(&mut self, slot: Slot) {
+        let i = self.index(slot.player, slot.opponent);
+        let [first, second] = &mut self.table[i].0;
+        if first.player == slot.player && first.opponent == slot.opponent {
+            *first = slot;
+        } else if slot.empties >= first.empties {
+            *second = *first;
+            *first = slot;
+        } else {
+            *second = slot;
+        }
+    }
+
+    /// Asks the processor to bring a position's table slot into cache ahead of its probe.
+    #[inline]
+    fn prefetch(&self, p: u64, o: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let slot: *const Bucket = &self.table[self.index(p, o)];
+            // SAFETY: a prefetch only hints the cache; SSE is part of every x86-64 processor.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (p, o);
     }
 
     /// Solves `board` (side to move first) exactly.
@@ -145,43 +256,82 @@ impl Solver {
                 nodes: self.nodes,
             };
         }
-        let ordered = self.order(p, o, moves, None);
-        let mut alpha = -65;
+        let Ok(ordered) = self.order(p, o, moves, None, None) else {
+            unreachable!("the root asks for no cut-off");
+        };
+        // MTD(f): null-window tests from a midgame estimate. Final scores are always even (empties go to
+        // the winner), so each test is at an odd bound and settles one even score or more.
+        let guess = midgame(p, o, 4, -MID_INF, MID_INF) / 100;
+        let (mut lo, mut hi) = (-64, 64);
         let mut best = ordered[0];
-        for (i, &sq) in ordered.iter().enumerate() {
-            let f = flips(sq, p, o);
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let score = if i == 0 {
-                -self.search(np, no, -64, -alpha, false)
-            } else {
-                let probe = -self.search(np, no, -alpha - 1, -alpha, false);
-                if probe > alpha {
-                    (-self.search(np, no, -64, -probe + 1, false)).max(probe)
-                } else {
-                    probe
-                }
-            };
-            if score > alpha {
-                alpha = score;
+        let mut bound = (guess & !1) + 1;
+        loop {
+            let bound_now = bound.clamp(lo + 1, hi - 1);
+            let (score, sq) = self.root_test(p, o, &ordered, bound_now);
+            if score >= bound_now {
+                lo = score;
                 best = sq;
+                bound = score + 1;
+            } else {
+                hi = score.max(lo);
+                bound = score - 1;
+            }
+            if lo >= hi {
+                break;
             }
         }
         Solution {
             best: Some(best),
-            score: alpha,
+            score: lo,
             nodes: self.nodes,
         }
     }
 
+    /// Whether the root scores at least `bound`: a null-window search of each move until one reaches it.
+    /// Returns the best score found (fail-soft) and its move.
+    fn root_test(&mut self, p: u64, o: u64, ordered: &[u8], bound: i32) -> (i32, u8) {
+        let (mut best, mut best_sq) = (-65, ordered[0]);
+        for &sq in ordered {
+            let f = flips(sq, p, o);
+            let score = -self.search(o ^ f, p ^ f ^ (1 << sq), -bound, -bound + 1, false);
+            if score > best {
+                (best, best_sq) = (score, sq);
+                if score >= bound {
+                    break;
+                }
+            }
+        }
+        (best, best_sq)
+    }
+
     /// Moves sorted for search: the table's move, then fewest opponent replies (corners counted as two fewer)
-    /// and, far from the end, the trained evaluation.
-    fn order(&self, p: u64, o: u64, mut moves: u64, first: Option<u8>) -> arrayvec::ArrayVec<u8, 64> {
+    /// and, far from the end, the trained evaluation or a short midgame search of the position reached.
+    ///
+    /// With `etc`, a child whose stored upper bound already gives the parent a score of at least `beta` ends
+    /// the node: that score is returned as the error.
+    fn order(
+        &self,
+        p: u64,
+        o: u64,
+        mut moves: u64,
+        first: Option<u8>,
+        etc: Option<i32>,
+    ) -> Result<arrayvec::ArrayVec<u8, 64>, i32> {
         let mut scored: arrayvec::ArrayVec<(i32, u8), 64> = arrayvec::ArrayVec::new();
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
             moves &= moves - 1;
             let f = flips(sq, p, o);
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            if (!(np | no)).count_ones() > SHALLOW {
+                self.prefetch(np, no);
+            }
+            if let Some(beta) = etc
+                && let Some(slot) = self.find(np, no)
+                && -i32::from(slot.upper) >= beta
+            {
+                return Err(-i32::from(slot.upper));
+            }
             // Fastest first: fewest replies, corners counted heavily, then the opponent's potential mobility
             // (empty squares next to our discs).
             let replies = get_moves(np, no);
@@ -192,9 +342,12 @@ impl Solver {
             if CORNERS & (1 << sq) != 0 {
                 key -= 80;
             }
-            if (!(np | no)).count_ones() >= EVAL_ORDER_EMPTIES {
-                let w = crate::reversi::pattern::Weights::shipped();
-                key += w.evaluate(Board {
+            let empties = (!(np | no)).count_ones();
+            if empties >= SORT_SEARCH_EMPTIES {
+                let depth = 1 + (empties - SORT_SEARCH_EMPTIES) / SORT_DEPTH_STEP;
+                key += midgame(np, no, depth, -MID_INF, MID_INF) / SORT_DIVISOR;
+            } else if empties >= EVAL_ORDER_EMPTIES {
+                key += Weights::shipped().evaluate(Board {
                     player: np,
                     opponent: no,
                 }) / EVAL_ORDER_DIVISOR;
@@ -207,7 +360,7 @@ impl Solver {
             }
         }
         scored.sort_unstable_by_key(|&(k, _)| k);
-        scored.into_iter().map(|(_, sq)| sq).collect()
+        Ok(scored.into_iter().map(|(_, sq)| sq).collect())
     }
 
     fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
@@ -220,9 +373,13 @@ impl Solver {
         if n == 1 {
             return self.last(p, o, empty);
         }
-        // Stability: the opponent keeps its stable discs, so we can score at most 64 - 2 * stable.
-        if n >= 10 {
-            let upper = 64 - 2 * edge_stable(o).count_ones() as i32;
+        if n <= SMALL {
+            return self.small(p, o, alpha, beta, empty, n);
+        }
+        // Stability: the opponent keeps its stable discs, so we can score at most 64 - 2 * stable. Counting
+        // them costs, so only when alpha is high enough for the bound to have a chance of cutting.
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let upper = 64 - 2 * stable(o, p).count_ones() as i32;
             if upper <= alpha {
                 return upper;
             }
@@ -238,10 +395,9 @@ impl Solver {
         if n <= SHALLOW {
             return self.shallow(p, o, empty, moves, alpha, beta);
         }
-        let i = self.index(p, o);
-        let slot = self.table[i];
+        let slot = self.find(p, o);
         let mut first = None;
-        if slot.player == p && slot.opponent == o {
+        if let Some(slot) = slot {
             let (lower, upper) = (i32::from(slot.lower), i32::from(slot.upper));
             if lower >= beta {
                 return lower;
@@ -259,7 +415,12 @@ impl Solver {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -65;
         let mut best_sq = 0;
-        for (k, sq) in self.order(p, o, moves, first).into_iter().enumerate() {
+        let etc = (n >= ETC_EMPTIES).then_some(beta);
+        let ordered = match self.order(p, o, moves, first, etc) {
+            Ok(ordered) => ordered,
+            Err(score) => return score,
+        };
+        for (k, sq) in ordered.into_iter().enumerate() {
             let f = flips(sq, p, o);
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
             let score = if k == 0 {
@@ -291,18 +452,72 @@ impl Solver {
         } else {
             upper = best;
         }
-        if slot.player == p && slot.opponent == o {
+        if let Some(slot) = slot {
             lower = lower.max(i32::from(slot.lower));
             upper = upper.min(i32::from(slot.upper));
         }
-        self.table[i] = Slot {
+        self.store(Slot {
             player: p,
             opponent: o,
             lower: lower as i8,
             upper: upper.max(lower) as i8,
             best: best_sq,
-        };
+            empties: n as u8,
+        });
         best
+    }
+
+    /// The last [`SMALL`] empties (at least two): each empty square next to an opponent disc is tried
+    /// directly, without generating moves, odd quadrants first. The caller has counted this node.
+    fn small(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, empty: u64, n: u32) -> i32 {
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let upper = 64 - 2 * stable(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+            beta = beta.min(upper);
+        }
+        let odd = if n >= 3 { odd_quadrants(empty) } else { 0 };
+        let mut best = -65;
+        for set in [empty & odd, empty & !odd] {
+            let mut rest = set;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
+                let f = flips(sq, p, o);
+                if f == 0 {
+                    continue;
+                }
+                let (np, no, left) = (o ^ f, p ^ f ^ (1 << sq), empty ^ (1 << sq));
+                self.nodes += 1;
+                let score = if n == 2 {
+                    -self.last(np, no, left)
+                } else {
+                    -self.small(np, no, -beta, -alpha, left, n - 1)
+                };
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        // No move: pass if the opponent has one, else the game is over.
+        if get_moves(o, p) == 0 {
+            return final_score(p, o);
+        }
+        self.nodes += 1;
+        -self.small(o, p, -beta, -alpha, empty, n)
     }
 
     /// Few empties: plain alpha-beta, moves in odd quadrants first.

@@ -5,6 +5,7 @@
 pub mod endgame;
 pub mod obf;
 pub mod pattern;
+pub mod stability;
 pub mod train;
 
 use gridplay_games::reversi::{Move, ReversiPosition, bitboard::get_moves, notation::square_name};
