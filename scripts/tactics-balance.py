@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Coordinate search over the Grid Tactics class figures (docs/rules/tactics.md, "Balance").
+
+For each candidate it patches crates/games/src/tactics/units.rs in the tree it is run from, rebuilds the
+tactics_tune example (into that tree's target/), and plays the six pairings of the mixed armies wwhhaa,
+wwwwha, whaaaa and whhhha in both seat orders: N1 games per order at depth 1 and N2 at depth 2 (environment,
+defaults 200 and 100). It logs every candidate's twelve scores to tune.log (one JSON line each) and keeps
+a change when it lowers the worst distance from 50% plus 0.3 times the rms distance. units.rs is restored
+when it stops. It edits the source, so run it in a separate worktree:
+
+    git worktree add /tmp/tune HEAD && cd /tmp/tune && python3 scripts/tactics-balance.py ['{"Whp": 12}']
+
+The optional argument is the starting candidate's changes from the shipped figures (BASE below); WORKERS
+(default 2) games run at once.
+"""
+import json, os, re, subprocess, sys, itertools
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+UNITS = os.path.join(ROOT, "crates/games/src/tactics/units.rs")
+ENV = dict(os.environ, CARGO_TARGET_DIR=os.path.join(ROOT, "target"))
+EXE = os.path.join(ROOT, "target/release/examples/tactics_tune")
+ARMIES = ["wwhhaa", "wwwwha", "whaaaa", "whhhha"]
+PAIRS = list(itertools.combinations(ARMIES, 2))
+N1 = int(os.environ.get("N1", 200))
+N2 = int(os.environ.get("N2", 100))
+WORKERS = int(os.environ.get("WORKERS", 2))
+ORIG = open(UNITS).read()
+
+KEYS = ["Whp", "Wmv", "Watk", "cleave", "Ahp", "Amv", "Aatk", "shoot", "range", "Hhp", "Hmv", "Hatk", "heal"]
+BASE = dict(Whp=11, Wmv=3, Watk=3, cleave=2, Ahp=7, Amv=4, Aatk=2, shoot=3, range=3, Hhp=10, Hmv=4, Hatk=3, heal=4)
+
+
+def patch(c):
+    t = ORIG
+    t = re.sub(r"CLEAVE_DAMAGE: i32 = \d+", f"CLEAVE_DAMAGE: i32 = {c['cleave']}", t)
+    t = re.sub(r"SHOOT_DAMAGE: i32 = \d+", f"SHOOT_DAMAGE: i32 = {c['shoot']}", t)
+    t = re.sub(r"SHOOT_RANGE: u32 = \d+", f"SHOOT_RANGE: u32 = {c['range']}", t)
+    t = re.sub(r"HEAL_AMOUNT: i32 = \d+", f"HEAL_AMOUNT: i32 = {c['heal']}", t)
+    for cls, p in [("Warrior", "W"), ("Archer", "A"), ("Healer", "H")]:
+        t = re.sub(
+            r"(Class::%s => Stats \{\s*health: )\d+(,\s*moves: )\d+(,\s*attack: )\d+" % cls,
+            lambda m: f"{m.group(1)}{c[p + 'hp']}{m.group(2)}{c[p + 'mv']}{m.group(3)}{c[p + 'atk']}",
+            t,
+        )
+    open(UNITS, "w").write(t)
+    subprocess.run(
+        ["cargo", "build", "--release", "-q", "-p", "gridplay-engine", "--example", "tactics_tune"],
+        cwd=ROOT, env=ENV, check=True,
+    )
+
+
+def run(spec, n, depth):
+    out = subprocess.run([EXE, spec, str(n), str(depth), "80,20,12"], capture_output=True, text=True, check=True).stdout
+    m = re.search(r"first wins, second wins (\d+) (\d+) draws (\d+)", out)
+    return tuple(int(x) for x in m.groups())
+
+
+def measure(c):
+    patch(c)
+    jobs = []
+    for depth, n in [(1, N1), (2, N2)]:
+        for a, b in PAIRS:
+            jobs.append((depth, a, b, f"tactics:army={a},army2={b}", n))
+            jobs.append((depth, a, b, f"tactics:army={b},army2={a}", n))
+    with ThreadPoolExecutor(WORKERS) as ex:
+        res = list(ex.map(lambda j: run(j[3], j[4], j[0]), jobs))
+    scores = {}
+    for i in range(0, len(jobs), 2):
+        depth, a, b, _, n = jobs[i]
+        f1, s1, d1 = res[i]
+        f2, s2, d2 = res[i + 1]
+        scores[f"{depth}:{a}-{b}"] = round(100 * (f1 + s2 + 0.5 * (d1 + d2)) / (2 * n), 1)
+    worst = max(abs(v - 50) for v in scores.values())
+    rms = (sum((v - 50) ** 2 for v in scores.values()) / len(scores)) ** 0.5
+    rec = dict(cand=c, scores=scores, worst=worst, rms=round(rms, 2), n1=N1, n2=N2)
+    with open(os.path.join(ROOT, "tune.log"), "a") as f:
+        f.write(json.dumps(rec) + "\n")
+    print(json.dumps(rec), flush=True)
+    return worst + 0.3 * rms
+
+
+STEPS = {k: [-1, 1] for k in KEYS}
+ORDER = ["heal", "Hhp", "shoot", "Ahp", "Hatk", "Aatk", "Amv", "Hmv", "Whp", "Watk", "cleave"]
+FIXED = {"range", "Wmv"}
+
+
+def main():
+    best = dict(BASE)
+    if len(sys.argv) > 1:
+        best.update(json.loads(sys.argv[1]))
+    try:
+        fbest = measure(best)
+        improved = True
+        while improved:
+            improved = False
+            for k in ORDER:
+                if k in FIXED:
+                    continue
+                for d in STEPS[k]:
+                    c = dict(best)
+                    c[k] += d
+                    if c[k] < 1:
+                        continue
+                    f = measure(c)
+                    if f < fbest:
+                        best, fbest, improved = c, f, True
+                        print("BEST", fbest, json.dumps(best), flush=True)
+                        break
+    finally:
+        open(UNITS, "w").write(ORIG)
+
+
+if __name__ == "__main__":
+    main()
