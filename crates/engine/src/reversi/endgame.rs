@@ -98,7 +98,7 @@ pub(crate) fn final_score(p: u64, o: u64) -> i32 {
 }
 
 /// The squares next to any square of `b`.
-fn neighbours(b: u64) -> u64 {
+const fn neighbours(b: u64) -> u64 {
     const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
     const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
@@ -106,8 +106,25 @@ fn neighbours(b: u64) -> u64 {
     h | (row << 8) | (row >> 8)
 }
 
+/// The stability cut-off: the opponent keeps its stable discs, so the side to move scores at most
+/// 64 - 2 * their number. Counting them costs, so only when alpha is high enough for the bound to have a
+/// chance of cutting. Returns the bound when it cuts, else lowers `beta` to it.
+fn stability_cut(p: u64, o: u64, n: u32, alpha: i32, beta: &mut i32) -> Option<i32> {
+    if alpha < STABILITY_THRESHOLD[n as usize] {
+        return None;
+    }
+    let upper = 64 - 2 * stable(o, p).count_ones() as i32;
+    if upper <= alpha {
+        return Some(upper);
+    }
+    *beta = (*beta).min(upper);
+    None
+}
+
 const MID_INF: i32 = 100_000;
-const SORT_DIVISOR: i32 = 8;
+/// The sort search's score (hundredths of a disc) is divided by this in the ordering key, where one
+/// opponent reply counts 32.
+const SORT_DIVISOR: i32 = 4;
 
 /// A plain alpha-beta midgame search to `depth` plies with the trained evaluation (hundredths of a disc, for
 /// the side holding `p`), used only to order moves.
@@ -149,10 +166,7 @@ const NEIGHBOURS: [u64; 64] = {
     let mut t = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
-        let b = 1u64 << sq;
-        let h = ((b << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((b >> 1) & 0x7F7F_7F7F_7F7F_7F7F);
-        let row = b | h;
-        t[sq] = h | (row << 8) | (row >> 8);
+        t[sq] = neighbours(1 << sq);
         sq += 1;
     }
     t
@@ -376,14 +390,8 @@ impl Solver {
         if n <= SMALL {
             return self.small(p, o, alpha, beta, empty, n);
         }
-        // Stability: the opponent keeps its stable discs, so we can score at most 64 - 2 * stable. Counting
-        // them costs, so only when alpha is high enough for the bound to have a chance of cutting.
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let upper = 64 - 2 * stable(o, p).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
-            beta = beta.min(upper);
+        if let Some(cut) = stability_cut(p, o, n, alpha, &mut beta) {
+            return cut;
         }
         let moves = get_moves(p, o);
         if moves == 0 {
@@ -470,12 +478,8 @@ impl Solver {
     /// The last [`SMALL`] empties (at least two): each empty square next to an opponent disc is tried
     /// directly, without generating moves, odd quadrants first. The caller has counted this node.
     fn small(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, empty: u64, n: u32) -> i32 {
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let upper = 64 - 2 * stable(o, p).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
-            beta = beta.min(upper);
+        if let Some(cut) = stability_cut(p, o, n, alpha, &mut beta) {
+            return cut;
         }
         let odd = if n >= 3 { odd_quadrants(empty) } else { 0 };
         let mut best = -65;
@@ -522,12 +526,7 @@ impl Solver {
 
     /// Few empties: plain alpha-beta, moves in odd quadrants first.
     fn shallow(&mut self, p: u64, o: u64, empty: u64, moves: u64, mut alpha: i32, beta: i32) -> i32 {
-        let mut odd = 0u64;
-        for q in QUADRANTS {
-            if (empty & q).count_ones() % 2 == 1 {
-                odd |= q;
-            }
-        }
+        let odd = odd_quadrants(empty);
         let mut best = -65;
         for set in [moves & odd, moves & !odd] {
             let mut rest = set;
