@@ -9,11 +9,12 @@
 //!   parent orders its moves, and enhanced transposition cut-offs from [`ETC_EMPTIES`];
 //! - fastest-first ordering (the move that leaves the opponent fewest replies first, corners ahead), plus the
 //!   trained evaluation of the position reached from [`EVAL_ORDER_EMPTIES`] empties and a short midgame
-//!   search of it from [`SORT_SEARCH_EMPTIES`];
+//!   search of it from [`SORT_SEARCH_EMPTIES`], whose window stops telling moves apart well below alpha;
+//! - the table's move searched before the other moves are sorted, so a cut-off by it saves the sorting;
 //! - a stability cut-off: the opponent's stable discs ([`super::stability`]) bound the score from above,
 //!   tried when alpha is high enough for it to cut;
-//! - quadrant-parity ordering at [`SHALLOW`] empties and fewer, and at [`SMALL`] and fewer no move
-//!   generation: each empty square next to an opponent disc is tried directly;
+//! - quadrant-parity ordering at [`SHALLOW`] empties and fewer (and as a small bonus up to 14), and at
+//!   [`SMALL`] and fewer no move generation: each empty square next to an opponent disc is tried directly;
 //! - a direct count for the last empty square.
 //!
 //! `docs/engines.md` has the figures on the FFO problems and what each step gained.
@@ -33,6 +34,11 @@ pub const SMALL: u32 = 4;
 pub const EVAL_ORDER_EMPTIES: u32 = 12;
 const EVAL_ORDER_DIVISOR: i32 = 12;
 
+/// Positions with this many empties also order moves into a quadrant with an odd number of empty squares
+/// half a reply ahead ([`PARITY_WEIGHT`]; one reply counts 32), as Edax does at middle depths.
+const PARITY_ORDER_EMPTIES: std::ops::RangeInclusive<u32> = SHALLOW + 1..=14;
+const PARITY_WEIGHT: i32 = 16;
+
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The stability bound is tried only when alpha is at least this, by empties (thresholds modelled on
@@ -49,8 +55,8 @@ const STABILITY_THRESHOLD: [i32; 65] = [
 pub const ETC_EMPTIES: u32 = 12;
 
 /// Moves of positions with at least this many empties after the move are ordered by a midgame search of the
-/// position reached, [`SORT_DEPTH_STEP`] plies deeper per that many more empties.
-pub const SORT_SEARCH_EMPTIES: u32 = 17;
+/// position reached, two plies deep and one more per [`SORT_DEPTH_STEP`] more empties.
+pub const SORT_SEARCH_EMPTIES: u32 = 16;
 const SORT_DEPTH_STEP: u32 = 3;
 
 /// The solved value of a position and a best move (`None` when the side to move must pass or the game is over).
@@ -122,12 +128,15 @@ fn stability_cut(p: u64, o: u64, n: u32, alpha: i32, beta: &mut i32) -> Option<i
 }
 
 const MID_INF: i32 = 100_000;
+/// Discs below alpha under which the sort search no longer tells moves apart.
+const SORT_ALPHA_DELTA: i32 = 8;
 /// The sort search's score (hundredths of a disc) is divided by this in the ordering key, where one
 /// opponent reply counts 32.
 const SORT_DIVISOR: i32 = 4;
 
-/// A plain alpha-beta midgame search to `depth` plies with the trained evaluation (hundredths of a disc, for
-/// the side holding `p`), used only to order moves.
+/// A fail-soft alpha-beta midgame search to `depth` plies with the trained evaluation (hundredths of a disc,
+/// for the side holding `p`), used only to order moves. From two plies up it tries the replies that leave
+/// the opponent fewest moves first.
 fn midgame(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     if depth == 0 {
         return Weights::shipped().evaluate(Board {
@@ -143,6 +152,32 @@ fn midgame(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         return -midgame(o, p, depth, -beta, -alpha);
     }
     let mut best = -MID_INF;
+    if depth >= 2 {
+        // Fewest replies first.
+        let mut children: arrayvec::ArrayVec<(u32, u64, u64), 64> = arrayvec::ArrayVec::new();
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let f = flips(sq, p, o);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let key = get_moves(np, no).count_ones() * 2 + u32::from(CORNERS & (1 << sq) == 0);
+            children.push((key, np, no));
+        }
+        children.sort_unstable_by_key(|c| c.0);
+        for (_, np, no) in children {
+            let score = -midgame(np, no, depth - 1, -beta, -alpha);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        return best;
+    }
     while moves != 0 {
         let sq = moves.trailing_zeros() as u8;
         moves &= moves - 1;
@@ -270,7 +305,7 @@ impl Solver {
                 nodes: self.nodes,
             };
         }
-        let Ok(ordered) = self.order(p, o, moves, None, None) else {
+        let Ok(ordered) = self.order(p, o, moves, None, -64) else {
             unreachable!("the root asks for no cut-off");
         };
         // MTD(f): null-window tests from a midgame estimate. Final scores are always even (empties go to
@@ -318,7 +353,7 @@ impl Solver {
         (best, best_sq)
     }
 
-    /// Moves sorted for search: the table's move, then fewest opponent replies (corners counted as two fewer)
+    /// Moves sorted for search: fewest opponent replies (corners counted as two fewer)
     /// and, far from the end, the trained evaluation or a short midgame search of the position reached.
     ///
     /// With `etc`, a child whose stored upper bound already gives the parent a score of at least `beta` ends
@@ -328,9 +363,18 @@ impl Solver {
         p: u64,
         o: u64,
         mut moves: u64,
-        first: Option<u8>,
         etc: Option<i32>,
+        alpha: i32,
     ) -> Result<arrayvec::ArrayVec<u8, 64>, i32> {
+        // The sort search tells apart the moves that may reach `alpha` - SORT_ALPHA_DELTA; below that
+        // it may stop at a bound (Edax's sort window).
+        let sort_beta = -100 * (alpha - SORT_ALPHA_DELTA).max(-64);
+        let empty = !(p | o);
+        let odd = if (PARITY_ORDER_EMPTIES).contains(&empty.count_ones()) {
+            odd_quadrants(empty)
+        } else {
+            0
+        };
         let mut scored: arrayvec::ArrayVec<(i32, u8), 64> = arrayvec::ArrayVec::new();
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
@@ -356,18 +400,18 @@ impl Solver {
             if CORNERS & (1 << sq) != 0 {
                 key -= 80;
             }
+            if odd & (1 << sq) != 0 {
+                key -= PARITY_WEIGHT;
+            }
             let empties = (!(np | no)).count_ones();
             if empties >= SORT_SEARCH_EMPTIES {
-                let depth = 1 + (empties - SORT_SEARCH_EMPTIES) / SORT_DEPTH_STEP;
-                key += midgame(np, no, depth, -MID_INF, MID_INF) / SORT_DIVISOR;
+                let depth = 2 + (empties - SORT_SEARCH_EMPTIES) / SORT_DEPTH_STEP;
+                key += midgame(np, no, depth, -MID_INF, sort_beta) / SORT_DIVISOR;
             } else if empties >= EVAL_ORDER_EMPTIES {
                 key += Weights::shipped().evaluate(Board {
                     player: np,
                     opponent: no,
                 }) / EVAL_ORDER_DIVISOR;
-            }
-            if first == Some(sq) {
-                key = i32::MIN;
             }
             if scored.try_push((key, sq)).is_err() {
                 break;
@@ -424,30 +468,39 @@ impl Solver {
         let mut best = -65;
         let mut best_sq = 0;
         let etc = (n >= ETC_EMPTIES).then_some(beta);
-        let ordered = match self.order(p, o, moves, first, etc) {
-            Ok(ordered) => ordered,
-            Err(score) => return score,
-        };
-        for (k, sq) in ordered.into_iter().enumerate() {
-            let f = flips(sq, p, o);
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let score = if k == 0 {
-                -self.search(np, no, -beta, -alpha, false)
-            } else {
-                let probe = -self.search(np, no, -alpha - 1, -alpha, false);
-                if probe > alpha && probe < beta {
-                    -self.search(np, no, -beta, -probe, false)
-                } else {
-                    probe
-                }
+        // The table's move is searched before the others are sorted: when it cuts, as it mostly does,
+        // the sort searches are saved.
+        let mut rest = moves;
+        let mut k = 0;
+        if let Some(sq) = first.filter(|&sq| moves & (1 << sq) != 0) {
+            if let Some(beta) = etc
+                && let Some(cut) = self.etc_cut(p, o, moves, beta)
+            {
+                return cut;
+            }
+            rest ^= 1 << sq;
+            let score = self.child(p, o, sq, k, alpha, beta);
+            k += 1;
+            best = score;
+            best_sq = sq;
+            alpha = alpha.max(score);
+        }
+        if alpha < beta && rest != 0 {
+            let ordered = match self.order(p, o, rest, if k == 0 { etc } else { None }, alpha) {
+                Ok(ordered) => ordered,
+                Err(score) => return score,
             };
-            if score > best {
-                best = score;
-                best_sq = sq;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+            for sq in ordered {
+                let score = self.child(p, o, sq, k, alpha, beta);
+                k += 1;
+                if score > best {
+                    best = score;
+                    best_sq = sq;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
@@ -473,6 +526,38 @@ impl Solver {
             empties: n as u8,
         });
         best
+    }
+
+    /// The score of the move to `sq`, the node's `k`-th: the first with the full window, the others with a
+    /// null window first (principal-variation search).
+    fn child(&mut self, p: u64, o: u64, sq: u8, k: usize, alpha: i32, beta: i32) -> i32 {
+        let f = flips(sq, p, o);
+        let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        if k == 0 {
+            return -self.search(np, no, -beta, -alpha, false);
+        }
+        let probe = -self.search(np, no, -alpha - 1, -alpha, false);
+        if probe > alpha && probe < beta {
+            -self.search(np, no, -beta, -probe, false)
+        } else {
+            probe
+        }
+    }
+
+    /// Enhanced transposition cut-off: a child whose stored upper bound already gives this node a score of
+    /// at least `beta` ends it with that score.
+    fn etc_cut(&self, p: u64, o: u64, mut moves: u64, beta: i32) -> Option<i32> {
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let f = flips(sq, p, o);
+            if let Some(slot) = self.find(o ^ f, p ^ f ^ (1 << sq))
+                && -i32::from(slot.upper) >= beta
+            {
+                return Some(-i32::from(slot.upper));
+            }
+        }
+        None
     }
 
     /// The last [`SMALL`] empties (at least two): each empty square next to an opponent disc is tried
