@@ -305,9 +305,7 @@ impl Solver {
                 nodes: self.nodes,
             };
         }
-        let Ok(ordered) = self.order(p, o, moves, None, -64) else {
-            unreachable!("the root asks for no cut-off");
-        };
+        let ordered = self.order(p, o, moves, -64);
         // MTD(f): null-window tests from a midgame estimate. Final scores are always even (empties go to
         // the winner), so each test is at an odd bound and settles one even score or more.
         let guess = midgame(p, o, 4, -MID_INF, MID_INF) / 100;
@@ -355,17 +353,7 @@ impl Solver {
 
     /// Moves sorted for search: fewest opponent replies (corners counted as two fewer)
     /// and, far from the end, the trained evaluation or a short midgame search of the position reached.
-    ///
-    /// With `etc`, a child whose stored upper bound already gives the parent a score of at least `beta` ends
-    /// the node: that score is returned as the error.
-    fn order(
-        &self,
-        p: u64,
-        o: u64,
-        mut moves: u64,
-        etc: Option<i32>,
-        alpha: i32,
-    ) -> Result<arrayvec::ArrayVec<u8, 64>, i32> {
+    fn order(&self, p: u64, o: u64, mut moves: u64, alpha: i32) -> arrayvec::ArrayVec<u8, 64> {
         // The sort search tells apart the moves that may reach `alpha` - SORT_ALPHA_DELTA; below that
         // it may stop at a bound (Edax's sort window).
         let sort_beta = -100 * (alpha - SORT_ALPHA_DELTA).max(-64);
@@ -383,12 +371,6 @@ impl Solver {
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
             if (!(np | no)).count_ones() > SHALLOW {
                 self.prefetch(np, no);
-            }
-            if let Some(beta) = etc
-                && let Some(slot) = self.find(np, no)
-                && -i32::from(slot.upper) >= beta
-            {
-                return Err(-i32::from(slot.upper));
             }
             // Fastest first: fewest replies, corners counted heavily, then the opponent's potential mobility
             // (empty squares next to our discs).
@@ -418,7 +400,7 @@ impl Solver {
             }
         }
         scored.sort_unstable_by_key(|&(k, _)| k);
-        Ok(scored.into_iter().map(|(_, sq)| sq).collect())
+        scored.into_iter().map(|(_, sq)| sq).collect()
     }
 
     fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
@@ -467,17 +449,16 @@ impl Solver {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -65;
         let mut best_sq = 0;
-        let etc = (n >= ETC_EMPTIES).then_some(beta);
+        if n >= ETC_EMPTIES
+            && let Some(cut) = self.etc_cut(p, o, moves, beta)
+        {
+            return cut;
+        }
         // The table's move is searched before the others are sorted: when it cuts, as it mostly does,
         // the sort searches are saved.
         let mut rest = moves;
         let mut k = 0;
         if let Some(sq) = first.filter(|&sq| moves & (1 << sq) != 0) {
-            if let Some(beta) = etc
-                && let Some(cut) = self.etc_cut(p, o, moves, beta)
-            {
-                return cut;
-            }
             rest ^= 1 << sq;
             let score = self.child(p, o, sq, k, alpha, beta);
             k += 1;
@@ -486,11 +467,7 @@ impl Solver {
             alpha = alpha.max(score);
         }
         if alpha < beta && rest != 0 {
-            let ordered = match self.order(p, o, rest, if k == 0 { etc } else { None }, alpha) {
-                Ok(ordered) => ordered,
-                Err(score) => return score,
-            };
-            for sq in ordered {
+            for sq in self.order(p, o, rest, alpha) {
                 let score = self.child(p, o, sq, k, alpha, beta);
                 k += 1;
                 if score > best {
@@ -545,13 +522,21 @@ impl Solver {
     }
 
     /// Enhanced transposition cut-off: a child whose stored upper bound already gives this node a score of
-    /// at least `beta` ends it with that score.
-    fn etc_cut(&self, p: u64, o: u64, mut moves: u64, beta: i32) -> Option<i32> {
-        while moves != 0 {
-            let sq = moves.trailing_zeros() as u8;
-            moves &= moves - 1;
+    /// at least `beta` ends it with that score. The children's buckets are prefetched first, for the probes
+    /// and for their own search.
+    fn etc_cut(&self, p: u64, o: u64, moves: u64, beta: i32) -> Option<i32> {
+        let mut children: arrayvec::ArrayVec<(u64, u64), 64> = arrayvec::ArrayVec::new();
+        let mut rest = moves;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
             let f = flips(sq, p, o);
-            if let Some(slot) = self.find(o ^ f, p ^ f ^ (1 << sq))
+            let child = (o ^ f, p ^ f ^ (1 << sq));
+            self.prefetch(child.0, child.1);
+            children.push(child);
+        }
+        for (np, no) in children {
+            if let Some(slot) = self.find(np, no)
                 && -i32::from(slot.upper) >= beta
             {
                 return Some(-i32::from(slot.upper));
