@@ -151,38 +151,26 @@ fn midgame(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         }
         return -midgame(o, p, depth, -beta, -alpha);
     }
-    let mut best = -MID_INF;
-    if depth >= 2 {
-        // Fewest replies first.
-        let mut children: arrayvec::ArrayVec<(u32, u64, u64), 64> = arrayvec::ArrayVec::new();
-        while moves != 0 {
-            let sq = moves.trailing_zeros() as u8;
-            moves &= moves - 1;
-            let f = flips(sq, p, o);
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let key = get_moves(np, no).count_ones() * 2 + u32::from(CORNERS & (1 << sq) == 0);
-            children.push((key, np, no));
-        }
-        children.sort_unstable_by_key(|c| c.0);
-        for (_, np, no) in children {
-            let score = -midgame(np, no, depth - 1, -beta, -alpha);
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        return best;
-    }
+    // From two plies up, fewest replies first; at one ply the order does not pay for itself.
+    let mut children: arrayvec::ArrayVec<(u32, u64, u64), 64> = arrayvec::ArrayVec::new();
     while moves != 0 {
         let sq = moves.trailing_zeros() as u8;
         moves &= moves - 1;
         let f = flips(sq, p, o);
-        let score = -midgame(o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
+        let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        let key = if depth >= 2 {
+            get_moves(np, no).count_ones() * 2 + u32::from(CORNERS & (1 << sq) == 0)
+        } else {
+            0
+        };
+        children.push((key, np, no));
+    }
+    if depth >= 2 {
+        children.sort_unstable_by_key(|c| c.0);
+    }
+    let mut best = -MID_INF;
+    for (_, np, no) in children {
+        let score = -midgame(np, no, depth - 1, -beta, -alpha);
         if score > best {
             best = score;
             if score > alpha {
