@@ -339,14 +339,15 @@ impl Solver {
         (best, best_sq)
     }
 
-    /// Moves sorted for search: fewest opponent replies (corners counted as two fewer)
-    /// and, far from the end, the trained evaluation or a short midgame search of the position reached.
+    /// Moves sorted for search: fewest opponent replies (corners counted as two fewer), a small bonus for
+    /// odd quadrants at [`PARITY_ORDER_EMPTIES`] and, far from the end, the trained evaluation or a short
+    /// midgame search of the position reached, windowed at `alpha` - [`SORT_ALPHA_DELTA`].
     fn order(&self, p: u64, o: u64, mut moves: u64, alpha: i32) -> arrayvec::ArrayVec<u8, 64> {
         // The sort search tells apart the moves that may reach `alpha` - SORT_ALPHA_DELTA; below that
         // it may stop at a bound (Edax's sort window).
         let sort_beta = -100 * (alpha - SORT_ALPHA_DELTA).max(-64);
         let empty = !(p | o);
-        let odd = if (PARITY_ORDER_EMPTIES).contains(&empty.count_ones()) {
+        let odd = if PARITY_ORDER_EMPTIES.contains(&empty.count_ones()) {
             odd_quadrants(empty)
         } else {
             0
