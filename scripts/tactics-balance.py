@@ -11,7 +11,9 @@ when it stops. It edits the source, so run it in a separate worktree:
     git worktree add /tmp/tune HEAD && cd /tmp/tune && python3 scripts/tactics-balance.py ['{"Whp": 12}']
 
 The optional argument is the starting candidate's changes from the shipped figures (BASE below); WORKERS
-(default 2) games run at once.
+(default 2) games run at once. To resume a search without playing again what tune.log already holds, set
+FBEST to the starting candidate's known fitness, ORDER to the figures to try (comma-separated, in order),
+and SKIP to a JSON list of candidates (changes from BASE) already measured.
 """
 import json, os, re, subprocess, sys, itertools
 from concurrent.futures import ThreadPoolExecutor
@@ -81,7 +83,8 @@ def measure(c):
 
 
 STEPS = {k: [-1, 1] for k in KEYS}
-ORDER = ["heal", "Hhp", "shoot", "Ahp", "Hatk", "Aatk", "Amv", "Hmv", "Whp", "Watk", "cleave"]
+ORDER = os.environ.get("ORDER", "heal,Hhp,shoot,Ahp,Hatk,Aatk,Amv,Hmv,Whp,Watk,cleave").split(",")
+SKIP = [dict(BASE, **d) for d in json.loads(os.environ.get("SKIP", "[]"))]
 FIXED = {"range", "Wmv"}
 
 
@@ -90,7 +93,7 @@ def main():
     if len(sys.argv) > 1:
         best.update(json.loads(sys.argv[1]))
     try:
-        fbest = measure(best)
+        fbest = float(os.environ["FBEST"]) if "FBEST" in os.environ else measure(best)
         improved = True
         while improved:
             improved = False
@@ -100,7 +103,7 @@ def main():
                 for d in STEPS[k]:
                     c = dict(best)
                     c[k] += d
-                    if c[k] < 1:
+                    if c[k] < 1 or c in SKIP:
                         continue
                     f = measure(c)
                     if f < fbest:
