@@ -127,6 +127,79 @@ fn stability_cut(p: u64, o: u64, n: u32, alpha: i32, beta: &mut i32) -> Option<i
     None
 }
 
+/// `LAST_FLIPS[x][line]` is twice the number of discs flipped along one line of eight squares by a disc
+/// placed at place `x` of it, when `line` holds the mover's discs and every other square of the line but `x`
+/// holds an opponent's: the last empty square of a full board (Edax's `count_last_flip`).
+static LAST_FLIPS: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut x = 0;
+    while x < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut count = 0;
+            // Towards higher places, then lower: the run of opponent discs up to the mover's first disc.
+            let mut i = x + 1;
+            while i < 8 && line & (1 << i) == 0 {
+                i += 1;
+            }
+            if i < 8 {
+                count += i - x - 1;
+            }
+            let mut i = x as i32 - 1;
+            while i >= 0 && line & (1 << i) == 0 {
+                i -= 1;
+            }
+            if i >= 0 {
+                count += x - i as usize - 1;
+            }
+            t[x][line] = 2 * count as u8;
+            line += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// The two diagonals through each square (x - y constant, then x + y constant), square included.
+static DIAGONALS: [[u64; 2]; 64] = {
+    let mut d = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (x, y) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut other = 0;
+        while other < 64 {
+            let (u, v) = ((other % 8) as i32, (other / 8) as i32);
+            if u - v == x - y {
+                d[sq][0] |= 1 << other;
+            }
+            if u + v == x + y {
+                d[sq][1] |= 1 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    d
+};
+
+/// Twice the number of discs flipped by `p` at `sq` on a board full but for `sq` (every other square not in
+/// `p` is the opponent's). Each line through `sq` is gathered into one byte, indexed by column (by row for
+/// the column), and looked up in [`LAST_FLIPS`]. A diagonal's bits land at their own columns; the columns
+/// it does not reach read as 0, as opponent discs beyond its end, which never flip.
+#[inline]
+fn last_flips(sq: usize, p: u64) -> i32 {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    let (x, y) = (sq & 7, sq >> 3);
+    let row = (p >> (8 * y)) as u8;
+    let col = (((p >> x) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    let diag = ((p & DIAGONALS[sq][0]).wrapping_mul(FILE_A) >> 56) as u8;
+    let anti = ((p & DIAGONALS[sq][1]).wrapping_mul(FILE_A) >> 56) as u8;
+    i32::from(LAST_FLIPS[x][row as usize])
+        + i32::from(LAST_FLIPS[y][col as usize])
+        + i32::from(LAST_FLIPS[x][diag as usize])
+        + i32::from(LAST_FLIPS[x][anti as usize])
+}
+
 const MID_INF: i32 = 100_000;
 /// Discs below alpha under which the sort search no longer tells moves apart.
 const SORT_ALPHA_DELTA: i32 = 8;
@@ -608,16 +681,17 @@ impl Solver {
         best
     }
 
-    /// The last empty square: whoever can play there does, else the square goes to the winner.
+    /// The last empty square: whoever can play there does, else the square goes to the winner. The board
+    /// is full but for it, so the flips are counted line by line ([`last_flips`]) without being made.
     fn last(&mut self, p: u64, o: u64, empty: u64) -> i32 {
-        let sq = empty.trailing_zeros() as u8;
-        let f = flips(sq, p, o);
-        if f != 0 {
-            return (p | f).count_ones() as i32 * 2 + 2 - 64;
+        let sq = empty.trailing_zeros() as usize;
+        let c = last_flips(sq, p);
+        if c != 0 {
+            return p.count_ones() as i32 * 2 + c + 2 - 64;
         }
-        let g = flips(sq, o, p);
-        if g != 0 {
-            return 64 - (o | g).count_ones() as i32 * 2 - 2;
+        let c = last_flips(sq, o);
+        if c != 0 {
+            return 64 - o.count_ones() as i32 * 2 - c - 2;
         }
         let d = p.count_ones() as i32 * 2 - 63;
         if d > 0 { d + 1 } else { d - 1 }
@@ -627,6 +701,24 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn last_flips_counts_what_flips_makes_on_a_full_board() {
+        let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let sq = (rng >> 58) as usize;
+            let p = rng.rotate_left(17) & !(1 << sq);
+            let o = !p & !(1 << sq);
+            assert_eq!(
+                last_flips(sq, p),
+                2 * flips(sq as u8, p, o).count_ones() as i32,
+                "{sq} {p:x}"
+            );
+        }
+    }
 
     /// Plain minimax to the end: the reference.
     fn minimax(p: u64, o: u64, passed: bool) -> i32 {
