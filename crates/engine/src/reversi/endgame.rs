@@ -610,6 +610,9 @@ impl Solver {
     /// The last [`SMALL`] empties (at least two): each empty square next to an opponent disc is tried
     /// directly, without generating moves, odd quadrants first. The caller has counted this node.
     fn small(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, empty: u64, n: u32) -> i32 {
+        if n == 2 {
+            return self.two(p, o, alpha, beta, empty);
+        }
         if let Some(cut) = stability_cut(p, o, n, alpha, &mut beta) {
             return cut;
         }
@@ -654,6 +657,54 @@ impl Solver {
         }
         self.nodes += 1;
         -self.small(o, p, -beta, -alpha, empty, n)
+    }
+
+    /// Two empties, `x1` and `x2`: each move is followed by [`Self::last`] directly. When the side to move
+    /// has neither, the opponent's moves are tried the same way, from the side to move's view.
+    fn two(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empty: u64) -> i32 {
+        let (x1, x2) = (empty.trailing_zeros() as u8, 63 - empty.leading_zeros() as u8);
+        let (b1, b2) = (1u64 << x1, 1u64 << x2);
+        let mut best = -65;
+        if NEIGHBOURS[x1 as usize] & o != 0 {
+            let f = flips(x1, p, o);
+            if f != 0 {
+                self.nodes += 1;
+                best = -self.last(o ^ f, p ^ f ^ b1, b2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2 as usize] & o != 0 {
+            let f = flips(x2, p, o);
+            if f != 0 {
+                self.nodes += 1;
+                best = best.max(-self.last(o ^ f, p ^ f ^ b2, b1));
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        // A pass: the opponent plays, and its best is the side to move's least.
+        let mut least = 65;
+        if NEIGHBOURS[x1 as usize] & p != 0 {
+            let f = flips(x1, o, p);
+            if f != 0 {
+                self.nodes += 2;
+                least = self.last(p ^ f, o ^ f ^ b1, b2);
+                if least <= alpha {
+                    return least;
+                }
+            }
+        }
+        if NEIGHBOURS[x2 as usize] & p != 0 {
+            let f = flips(x2, o, p);
+            if f != 0 {
+                self.nodes += if least == 65 { 2 } else { 1 };
+                least = least.min(self.last(p ^ f, o ^ f ^ b2, b1));
+            }
+        }
+        if least < 65 { least } else { final_score(p, o) }
     }
 
     /// Few empties: plain alpha-beta, moves in odd quadrants first.
@@ -738,6 +789,39 @@ mod tests {
             best = best.max(-minimax(o ^ f, p ^ f ^ (1 << sq), false));
         }
         best
+    }
+
+    /// The last plies (one to six empties, passes included) under every kind of window: a fail-soft
+    /// search's value is exact inside the window and a true bound outside it.
+    #[test]
+    fn small_searches_are_fail_soft_bounds_of_minimax() {
+        use gridplay_core::{Game, Position};
+        let mut rng = gridplay_core::playout::seeded(33);
+        let mut solver = Solver::new(1);
+        let mut checked = 0;
+        while checked < 3000 {
+            let plies = 54 + checked % 8;
+            let (pos, _) = gridplay_core::playout::random_playout(
+                &gridplay_games::reversi::Reversi::default().start(),
+                &mut rng,
+                plies,
+                |_| {},
+            );
+            let b = pos.board();
+            let truth = minimax(b.player, b.opponent, false);
+            let alpha = [-64, -65, truth - 3, truth - 1, truth, truth + 1, 10][checked % 7];
+            for beta in [alpha + 1, alpha + 3, 65] {
+                let v = solver.search(b.player, b.opponent, alpha, beta, false);
+                if v <= alpha {
+                    assert!(truth <= v, "{} ({alpha}, {beta}): {v} {truth}", pos.to_text());
+                } else if v >= beta {
+                    assert!(truth >= v, "{} ({alpha}, {beta}): {v} {truth}", pos.to_text());
+                } else {
+                    assert_eq!(v, truth, "{} ({alpha}, {beta})", pos.to_text());
+                }
+            }
+            checked += 1;
+        }
     }
 
     #[test]
