@@ -168,7 +168,7 @@ static DIAGONALS: [[u64; 2]; 64] = {
         let (x, y) = ((sq % 8) as i32, (sq / 8) as i32);
         let mut other = 0;
         while other < 64 {
-            let (u, v) = ((other % 8) as i32, (other / 8) as i32);
+            let (u, v) = (other % 8, other / 8);
             if u - v == x - y {
                 d[sq][0] |= 1 << other;
             }
