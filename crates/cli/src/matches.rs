@@ -9,7 +9,7 @@ use std::{
 
 use clap::Args;
 use gridplay_core::{DynPosition, GameRecord, Outcome, Player, playout};
-use gridplay_engine::Request;
+use gridplay_engine::{MatchScore, Request};
 use gridplay_search::{Limits, StopFlag};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -225,41 +225,6 @@ fn ggf(position: &str) -> Result<String, String> {
     Ok(format!("(;GM[Othello]PC[gridplay]BO[8 {board} {side}];)"))
 }
 
-/// A's results.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Score {
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-}
-
-impl Score {
-    fn games(self) -> u32 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// A's share of the points.
-    pub(crate) fn fraction(self) -> f64 {
-        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
-    }
-
-    /// The Elo difference of A over B with its 95% interval (from the normal approximation of the score).
-    pub(crate) fn elo(self) -> (f64, f64, f64) {
-        let n = f64::from(self.games().max(1));
-        let s = self.fraction();
-        let var = (f64::from(self.wins) * (1.0 - s).powi(2)
-            + f64::from(self.draws) * (0.5 - s).powi(2)
-            + f64::from(self.losses) * s.powi(2))
-            / n;
-        let margin = 1.96 * (var / n).sqrt();
-        let elo = |p: f64| {
-            let p = p.clamp(1e-3, 1.0 - 1e-3);
-            -400.0 * (1.0 / p - 1.0).log10()
-        };
-        (elo(s), elo(s - margin), elo(s + margin))
-    }
-}
-
 /// Plays one game from `opening`; `a_first` says whether A moves first. Returns the outcome for A.
 fn play_game(
     opening: &dyn DynPosition,
@@ -294,14 +259,14 @@ fn play_game(
 }
 
 /// Plays the match and returns A's score.
-pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<Score, String> {
+pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<MatchScore, String> {
     let game = gridplay_games::registry()
         .game(&args.spec)
         .map_err(|e| e.to_string())?;
     let mut a = Side::parse(&args.a, &args.spec, args.move_time, args.nboard_depth)?;
     let mut b = Side::parse(&args.b, &args.spec, args.move_time, args.nboard_depth)?;
     let pairs = args.games.div_ceil(2);
-    let mut score = Score::default();
+    let mut score = MatchScore::default();
     for pair in 0..pairs {
         let seed = args.seed + u64::from(pair) * 1000;
         let mut rng = playout::seeded(seed);
@@ -411,23 +376,5 @@ mod tests {
         ] {
             assert!(Side::parse(bad, "reversi", 10, 4).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn elo_of_an_even_score_is_zero() {
-        let (elo, lo, hi) = Score {
-            wins: 5,
-            draws: 0,
-            losses: 5,
-        }
-        .elo();
-        assert!(elo.abs() < 1e-9 && lo < 0.0 && hi > 0.0);
-        let (elo, ..) = Score {
-            wins: 3,
-            draws: 0,
-            losses: 1,
-        }
-        .elo();
-        assert!((elo - 190.8).abs() < 1.0, "{elo}");
     }
 }

@@ -1,14 +1,15 @@
 //! gridplay's engines: one evaluation per game (a module each) on top of the game-independent
 //! [`gridplay_search`], levels 1-8, and [`think`], which works on any registered game's position.
 //!
-//! The evaluations here are hand-written first versions, in hundredths of a game unit (a disc, a man, a
-//! health point); Reversi also has an exact endgame solver ([`reversi::endgame`]). The trained Reversi
-//! patterns are still to come; `docs/engines.md` records what exists and what was measured.
+//! The evaluations are in hundredths of a game unit (a disc, a man, a health point). Reversi's is a trained
+//! pattern evaluation with an exact endgame solver ([`reversi::endgame`]); the others are hand-written, with
+//! weights chosen by matches. `docs/engines.md` records what exists and what was measured.
 
 pub mod checkers;
 pub mod cornered;
 mod levels;
 pub mod reversi;
+mod score;
 pub mod tactics;
 pub mod ywf;
 
@@ -21,6 +22,7 @@ use gridplay_search::{
 use rand::{RngExt, SeedableRng, rngs::SmallRng};
 
 pub use levels::{LEVELS, Level};
+pub use score::MatchScore;
 
 /// What to think about and for how long.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -114,7 +116,7 @@ macro_rules! with_typed_engine {
         if let Some(p) = any.downcast_ref::<gridplay_games::reversi::ReversiPosition>() {
             Ok($f(p, &reversi::Eval, $($arg),*))
         } else if let Some(p) = any.downcast_ref::<gridplay_games::checkers::CheckersPosition>() {
-            Ok($f(p, &checkers::Eval, $($arg),*))
+            Ok($f(p, &checkers::Eval::default(), $($arg),*))
         } else if let Some(p) = any.downcast_ref::<gridplay_games::cornered::CorneredPosition>() {
             Ok($f(p, &cornered::Eval, $($arg),*))
         } else if let Some(p) = any.downcast_ref::<gridplay_games::ywf::YwfPosition>() {
