@@ -15,7 +15,8 @@
 //!   tried when alpha is high enough for it to cut;
 //! - quadrant-parity ordering at [`SHALLOW`] empties and fewer (and as a small bonus up to 14), and at
 //!   [`SMALL`] and fewer no move generation: each empty square next to an opponent disc is tried directly;
-//! - a direct count for the last empty square.
+//! - two empties played out directly, and at the last empty square the flips counted line by line from a
+//!   table, not made.
 //!
 //! `docs/engines.md` has the figures on the FFO problems and what each step gained.
 
@@ -685,7 +686,8 @@ impl Solver {
         if best > -65 {
             return best;
         }
-        // A pass: the opponent plays, and its best is the side to move's least.
+        // A pass: the opponent plays, and its best is the side to move's least. The pass is counted as a
+        // node with the first reply, as `small` counts it.
         let mut least = 65;
         if NEIGHBOURS[x1 as usize] & p != 0 {
             let f = flips(x1, o, p);
