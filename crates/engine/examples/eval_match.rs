@@ -72,24 +72,27 @@ fn play_match<P: Position + Hash, A: Evaluator<P>, B: Evaluator<P>>(
             }
         }
         for a_side in [Player::First, Player::Second] {
-            let mut pos = opening.clone();
-            // The record applies the draw rules that need the game's history (repetition, quiet moves).
+            // The record holds the game and applies the draw rules that need its history (repetition,
+            // quiet moves); the engines read its typed position.
             let mut record = GameRecord::new(Box::new(opening.clone()));
             while record.outcome().is_none() {
+                let pos: &P = record
+                    .position()
+                    .as_any()
+                    .downcast_ref()
+                    .expect("the record holds a P");
                 let moves = pos.legal_moves();
                 let m = if moves.len() == 1 {
                     moves[0]
-                } else if let Some(m) = exact(&pos) {
+                } else if let Some(m) = exact(pos) {
                     m
                 } else if pos.turn() == a_side {
-                    search(&pos, a, &mut tts[0], ms, &mut tally, 0)
+                    search(pos, a, &mut tts[0], ms, &mut tally, 0)
                 } else {
-                    search(&pos, b, &mut tts[1], ms, &mut tally, 1)
+                    search(pos, b, &mut tts[1], ms, &mut tally, 1)
                 };
-                record
-                    .play(&pos.move_text(m))
-                    .expect("the engine's move is legal");
-                pos.play_unchecked(m);
+                let text = pos.move_text(m);
+                record.play(&text).expect("the engine's move is legal");
             }
             match record.outcome() {
                 Some((Outcome::Win { winner }, _)) if winner == a_side => tally.score.wins += 1,

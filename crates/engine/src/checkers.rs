@@ -83,17 +83,12 @@ impl Eval {
                     .sum::<i32>(),
             ),
         };
-        let mobility = if self.mobility == 0 {
-            0
-        } else {
-            b.count_steps(p) as i32 * self.mobility
-        };
         men.count_ones() as i32 * self.man
             + kings.count_ones() as i32 * self.king
             + back.count_ones() as i32 * self.back
             + advance * self.advance
             + (own & CENTRE).count_ones() as i32 * self.centre
-            + mobility
+            + b.count_steps(p) as i32 * self.mobility
     }
 }
 
