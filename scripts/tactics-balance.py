@@ -4,16 +4,21 @@
 For each candidate it patches crates/games/src/tactics/units.rs in the tree it is run from, rebuilds the
 tactics_tune example (into that tree's target/), and plays the six pairings of the mixed armies wwhhaa,
 wwwwha, whaaaa and whhhha in both seat orders: N1 games per order at depth 1 and N2 at depth 2 (environment,
-defaults 200 and 100). It logs every candidate's twelve scores to tune.log (one JSON line each) and keeps
-a change when it lowers the worst distance from 50% plus 0.3 times the rms distance. units.rs is restored
-when it stops. It edits the source, so run it in a separate worktree:
+defaults 200 and 100; 0 skips a depth, to screen candidates quickly at depth 1). It logs every candidate's
+twelve scores to tune.log (one JSON line each) and keeps a change when it lowers the worst distance from
+50% plus 0.3 times the rms distance. units.rs is restored when it stops. It edits the source, so run it in a separate worktree:
 
-    git worktree add /tmp/tune HEAD && cd /tmp/tune && python3 scripts/tactics-balance.py ['{"Whp": 12}']
+    git worktree add /tmp/tune HEAD && cd /tmp/tune && python3 scripts/tactics-balance.py ['{"Whp": 23}']
+    python3 scripts/tactics-balance.py measure '[{"Whp": 23}, {"heal": 5, "Hhp": 21}]'
 
 The optional argument is the starting candidate's changes from the shipped figures (BASE below); WORKERS
 (default 2) games run at once. To resume a search without playing again what tune.log already holds, set
 FBEST to the starting candidate's known fitness, ORDER to the figures to try (comma-separated, in order),
-and SKIP to a JSON list of candidates (changes from BASE) already measured.
+and SKIP to a JSON list of candidates (changes from BASE) already measured. With `measure`, it only plays the
+listed candidates, one after another.
+
+Health and damage are in the game's small steps (a warrior has 24 health), so one step is a fine change.
+As every damage is even, one step of health alone changes nothing until a damage or heal is odd.
 """
 import json, os, re, subprocess, sys, itertools
 from concurrent.futures import ThreadPoolExecutor
@@ -30,7 +35,7 @@ WORKERS = int(os.environ.get("WORKERS", 2))
 ORIG = open(UNITS).read()
 
 KEYS = ["Whp", "Wmv", "Watk", "cleave", "Ahp", "Amv", "Aatk", "shoot", "range", "Hhp", "Hmv", "Hatk", "heal"]
-BASE = dict(Whp=11, Wmv=3, Watk=3, cleave=2, Ahp=7, Amv=4, Aatk=2, shoot=3, range=3, Hhp=10, Hmv=4, Hatk=3, heal=4)
+BASE = dict(Whp=24, Wmv=3, Watk=4, cleave=4, Ahp=14, Amv=4, Aatk=4, shoot=6, range=3, Hhp=20, Hmv=4, Hatk=6, heal=6)
 
 
 def patch(c):
@@ -53,7 +58,7 @@ def patch(c):
 
 
 def run(spec, n, depth):
-    out = subprocess.run([EXE, spec, str(n), str(depth), "80,20,12"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([EXE, spec, str(n), str(depth), "80,20,24"], capture_output=True, text=True, check=True).stdout
     m = re.search(r"first wins, second wins (\d+) (\d+) draws (\d+)", out)
     return tuple(int(x) for x in m.groups())
 
@@ -62,6 +67,8 @@ def measure(c):
     patch(c)
     jobs = []
     for depth, n in [(1, N1), (2, N2)]:
+        if n == 0:
+            continue
         for a, b in PAIRS:
             jobs.append((depth, a, b, f"tactics:army={a},army2={b}", n))
             jobs.append((depth, a, b, f"tactics:army={b},army2={a}", n))
@@ -89,6 +96,13 @@ FIXED = {"range", "Wmv"}
 
 
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "measure":
+        try:
+            for d in json.loads(sys.argv[2]):
+                measure(dict(BASE, **d))
+        finally:
+            open(UNITS, "w").write(ORIG)
+        return
     best = dict(BASE)
     if len(sys.argv) > 1:
         best.update(json.loads(sys.argv[1]))

@@ -50,14 +50,15 @@ impl Default for Eval {
         Eval {
             now: 80,
             next: 20,
-            approach: 12,
+            approach: 24,
             attacker: None,
         }
     }
 }
 
-/// A unit's worth: its health, plus a bonus for being alive (a live unit acts every turn).
-const UNIT_VALUE: i32 = 400;
+/// A unit's worth: its health, plus a bonus for being alive (a live unit acts every turn): eight health
+/// points, a third of a fresh warrior.
+const UNIT_VALUE: i32 = 800;
 
 fn worth(u: &Unit) -> i32 {
     u.health * 100 + UNIT_VALUE

@@ -14,7 +14,7 @@ use gridplay_core::Position;
 /// The value of dealing `damage` to a unit with `health` left: the damage that lands, and a bonus for a kill.
 fn hit(damage: i32, health: i32) -> f64 {
     let landed = damage.min(health);
-    f64::from(landed) * 2.0 + if damage >= health { 10.0 } else { 0.0 }
+    f64::from(landed) + if damage >= health { 10.0 } else { 0.0 }
 }
 
 /// The greedy score of one move.
@@ -37,7 +37,7 @@ fn score(pos: &TacticsPosition, m: Move) -> f64 {
         Action::Ability(Some(t)) => match u.class {
             Class::Healer => {
                 let a = &pos.units[pos.unit_at(t).expect("a heal target exists")];
-                f64::from(HEAL_AMOUNT.min(a.class.stats().health - a.health)) * 1.5
+                f64::from(HEAL_AMOUNT.min(a.class.stats().health - a.health)) * 0.75
             }
             _ => hit(SHOOT_DAMAGE, health_at(t)),
         },

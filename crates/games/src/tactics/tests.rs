@@ -4,7 +4,7 @@ use gridplay_core::{Game, GameSpec, Outcome, Player, Position, testkit};
 
 use super::{
     Action, Move, QUIET_LIMIT, TURN_LIMIT, Tactics, TacticsPosition, army, notation,
-    units::{Class, HEAL_AMOUNT, SHOOT_DAMAGE},
+    units::{CLEAVE_DAMAGE, Class, HEAL_AMOUNT, SHOOT_DAMAGE},
 };
 
 fn game() -> Tactics {
@@ -50,9 +50,9 @@ fn rule_2_units_and_classes() {
         assert_eq!(u.health, s.health);
         assert_eq!(u.sprite(), u.class.name());
     }
-    assert_eq!(Class::Warrior.stats().health, 11);
+    assert_eq!(Class::Warrior.stats().health, 24);
     assert_eq!(Class::Archer.stats().moves, 4);
-    assert_eq!(Class::Healer.stats().attack, 3);
+    assert_eq!(Class::Healer.stats().attack, 6);
 }
 
 #[test]
@@ -178,7 +178,11 @@ fn rule_7_cleave_hits_every_adjacent_enemy() {
     );
     p.play_text("h8-h8*").unwrap();
     let health = |s: &str| p.units()[p.unit_at(sq(s)).unwrap()].health;
-    assert_eq!((health("g9"), health("i7"), health("h10")), (8, 5, 10));
+    assert_eq!(
+        (health("g9"), health("i7"), health("h10")),
+        (10 - CLEAVE_DAMAGE, 7 - CLEAVE_DAMAGE, 10),
+        "the allied healer on h10 is spared"
+    );
 }
 
 #[test]
@@ -203,14 +207,15 @@ fn rule_7_heal_restores_an_adjacent_ally_up_to_full() {
     let mut p = pos("0.Hh8:10,1.Wh9:3,2.Wg7:9,3.wa16:10");
     p.play_text("h8-h8*h9").unwrap();
     assert_eq!(p.units()[p.unit_at(sq("h9")).unwrap()].health, 3 + HEAL_AMOUNT);
-    let q = pos("0.Hh8:10,1.Wh9:11,2.wa16:10");
+    let full = Class::Warrior.stats().health;
+    let q = pos(&format!("0.Hh8:10,1.Wh9:{full},2.wa16:10"));
     assert_eq!(refusal(&q, "h8-h8*h9"), "that unit already has full health");
     assert!(refusal(&q, "h8-h8*h8").contains("no other unit of yours"));
-    let mut r = pos("0.Hh8:10,1.Wg7:9,2.wa16:10");
+    let mut r = pos(&format!("0.Hh8:10,1.Wg7:{},2.wa16:10", full - 1));
     r.play_text("h8-h8*g7").unwrap();
     assert_eq!(
         r.units()[r.unit_at(sq("g7")).unwrap()].health,
-        Class::Warrior.stats().health,
+        full,
         "never above the maximum"
     );
 }
@@ -310,7 +315,7 @@ fn rule_10_notation_round_trips_and_explains_errors() {
         ("16 3 0 0 - 0.Wa1:10", "side to move"),
         ("16 1 0 0 x 0.Wa1:10", "must be d"),
         ("16 1 0 0 - 0.Qa1:10", "class must be"),
-        ("16 1 0 0 - 0.Wa1:12", "health is 1 to 11"),
+        ("16 1 0 0 - 0.Wa1:25", "health is 1 to 24"),
         ("16 1 0 0 - 0.Wa1:10,1.wa1:10", "two units stand"),
         ("16 1 0 0 - 0.Wa1:10,0.wa2:10", "same id"),
         ("16 1 0 0 - 0.wa1:10!", "only units of the side to move"),

@@ -14,13 +14,13 @@ pub enum Class {
 }
 
 /// Cleave's damage to each adjacent enemy.
-pub const CLEAVE_DAMAGE: i32 = 2;
+pub const CLEAVE_DAMAGE: i32 = 4;
 /// Shoot's damage.
-pub const SHOOT_DAMAGE: i32 = 3;
+pub const SHOOT_DAMAGE: i32 = 6;
 /// Shoot's longest distance (Chebyshev: diagonals count as one).
 pub const SHOOT_RANGE: u32 = 3;
 /// Heal's amount.
-pub const HEAL_AMOUNT: i32 = 4;
+pub const HEAL_AMOUNT: i32 = 6;
 
 /// A class's fixed figures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,19 +37,19 @@ impl Class {
     pub const fn stats(self) -> Stats {
         match self {
             Class::Warrior => Stats {
-                health: 11,
+                health: 24,
                 moves: 3,
-                attack: 3,
+                attack: 4,
             },
             Class::Archer => Stats {
-                health: 7,
+                health: 14,
                 moves: 4,
-                attack: 2,
+                attack: 4,
             },
             Class::Healer => Stats {
-                health: 10,
+                health: 20,
                 moves: 4,
-                attack: 3,
+                attack: 6,
             },
         }
     }
