@@ -89,7 +89,8 @@ def measure(c):
     return worst + 0.3 * rms
 
 
-STEPS = {k: [-1, 1] for k in KEYS}
+# Health moves by two: with every damage and heal even, an odd health changes nothing.
+STEPS = {k: [-2, 2] if k.endswith("hp") else [-1, 1] for k in KEYS}
 ORDER = os.environ.get("ORDER", "heal,Hhp,shoot,Ahp,Hatk,Aatk,Amv,Hmv,Whp,Watk,cleave").split(",")
 SKIP = [dict(BASE, **d) for d in json.loads(os.environ.get("SKIP", "[]"))]
 FIXED = {"range", "Wmv"}
