@@ -6,10 +6,11 @@ tactics_tune example (into that tree's target/), and plays the six pairings of t
 wwwwha, whaaaa and whhhha in both seat orders: N1 games per order at depth 1 and N2 at depth 2 (environment,
 defaults 200 and 100; 0 skips a depth, to screen candidates quickly at depth 1). It logs every candidate's
 twelve scores to tune.log (one JSON line each) and keeps a change when it lowers the worst distance from
-50% plus 0.3 times the rms distance. units.rs is restored when it stops. It edits the source, so run it in a separate worktree:
+50% plus 0.3 times the rms distance. units.rs is restored when it stops. It edits the source, so run it in
+a separate worktree:
 
-    git worktree add /tmp/tune HEAD && cd /tmp/tune && python3 scripts/tactics-balance.py ['{"Whp": 23}']
-    python3 scripts/tactics-balance.py measure '[{"Whp": 23}, {"heal": 5, "Hhp": 21}]'
+    git worktree add /tmp/tune HEAD && cd /tmp/tune && python3 scripts/tactics-balance.py ['{"Whp": 22}']
+    python3 scripts/tactics-balance.py measure '[{"Whp": 22}, {"heal": 5, "Hhp": 22}]'
 
 The optional argument is the starting candidate's changes from the shipped figures (BASE below); WORKERS
 (default 2) games run at once. To resume a search without playing again what tune.log already holds, set
