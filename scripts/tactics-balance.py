@@ -18,6 +18,10 @@ FBEST to the starting candidate's known fitness, ORDER to the figures to try (co
 and SKIP to a JSON list of candidates (changes from BASE) already measured. With `measure`, it only plays the
 listed candidates, one after another.
 
+The keys are the classes' health, moves and attack (`Whp`, `Amv`, `Hatk`, ...), the abilities' figures
+(`cleave`, `shoot`, `range`, `heal`), Cleave's reach `crange`, and `still`: 1 for the aimed shot (an archer
+shoots only from where it starts), 0 to measure the game without it.
+
 Health and damage are in the game's small steps (a warrior has 24 health), so one step is a fine change.
 As every damage is even, one step of health alone changes nothing until a damage or heal is odd.
 """
@@ -35,13 +39,15 @@ N2 = int(os.environ.get("N2", 100))
 WORKERS = int(os.environ.get("WORKERS", 2))
 ORIG = open(UNITS).read()
 
-KEYS = ["Whp", "Wmv", "Watk", "cleave", "Ahp", "Amv", "Aatk", "shoot", "range", "Hhp", "Hmv", "Hatk", "heal"]
-BASE = dict(Whp=24, Wmv=3, Watk=4, cleave=4, Ahp=14, Amv=4, Aatk=4, shoot=6, range=3, Hhp=20, Hmv=4, Hatk=6, heal=6)
+KEYS = ["Whp", "Wmv", "Watk", "cleave", "crange", "still", "Ahp", "Amv", "Aatk", "shoot", "range", "Hhp", "Hmv", "Hatk", "heal"]
+BASE = dict(Whp=24, Wmv=3, Watk=4, cleave=4, crange=1, still=1, Ahp=14, Amv=4, Aatk=4, shoot=8, range=4, Hhp=22, Hmv=3, Hatk=6, heal=5)
 
 
 def patch(c):
     t = ORIG
     t = re.sub(r"CLEAVE_DAMAGE: i32 = \d+", f"CLEAVE_DAMAGE: i32 = {c['cleave']}", t)
+    t = re.sub(r"CLEAVE_RANGE: u32 = \d+", f"CLEAVE_RANGE: u32 = {c['crange']}", t)
+    t = re.sub(r"SHOOT_STILL: bool = \w+", f"SHOOT_STILL: bool = {'true' if c['still'] else 'false'}", t)
     t = re.sub(r"SHOOT_DAMAGE: i32 = \d+", f"SHOOT_DAMAGE: i32 = {c['shoot']}", t)
     t = re.sub(r"SHOOT_RANGE: u32 = \d+", f"SHOOT_RANGE: u32 = {c['range']}", t)
     t = re.sub(r"HEAL_AMOUNT: i32 = \d+", f"HEAL_AMOUNT: i32 = {c['heal']}", t)
@@ -94,7 +100,7 @@ def measure(c):
 STEPS = {k: [-2, 2] if k.endswith("hp") else [-1, 1] for k in KEYS}
 ORDER = os.environ.get("ORDER", "heal,Hhp,shoot,Ahp,Hatk,Aatk,Amv,Hmv,Whp,Watk,cleave").split(",")
 SKIP = [dict(BASE, **d) for d in json.loads(os.environ.get("SKIP", "[]"))]
-FIXED = {"range", "Wmv"}
+FIXED = {"range", "Wmv", "crange", "still"}
 
 
 def main():

@@ -24,7 +24,7 @@
 use gridplay_core::{Player, Position};
 use gridplay_games::tactics::{
     Action, Move, TacticsPosition,
-    units::{Class, HEAL_AMOUNT, SHOOT_DAMAGE, SHOOT_RANGE, Unit},
+    units::{CLEAVE_DAMAGE, CLEAVE_RANGE, Class, HEAL_AMOUNT, SHOOT_DAMAGE, SHOOT_RANGE, SHOOT_STILL, Unit},
 };
 use gridplay_search::Evaluator;
 
@@ -90,8 +90,13 @@ fn threat(a: &Unit, from: (i32, i32), e: &Unit, at: (i32, i32)) -> i32 {
     if steps_to_range(from, at, 1) <= moves {
         best = blow(stats.attack, e);
     }
-    if a.class == Class::Archer && steps_to_range(from, at, SHOOT_RANGE as i32) <= moves {
+    // An archer that must stand still to shoot reaches only what is in range now.
+    let shoot_moves = if SHOOT_STILL { 0 } else { moves };
+    if a.class == Class::Archer && steps_to_range(from, at, SHOOT_RANGE as i32) <= shoot_moves {
         best = best.max(blow(SHOOT_DAMAGE, e));
+    }
+    if a.class == Class::Warrior && steps_to_range(from, at, CLEAVE_RANGE as i32) <= moves {
+        best = best.max(blow(CLEAVE_DAMAGE, e));
     }
     best
 }

@@ -20,7 +20,7 @@ use gridplay_core::{
 
 use self::{
     notation::{Written, WrittenAction},
-    units::{CLEAVE_DAMAGE, Class, HEAL_AMOUNT, SHOOT_DAMAGE, SHOOT_RANGE, Unit},
+    units::{CLEAVE_DAMAGE, CLEAVE_RANGE, Class, HEAL_AMOUNT, SHOOT_DAMAGE, SHOOT_RANGE, SHOOT_STILL, Unit},
 };
 
 /// The total number of turns (both sides' together) after which the game ends on health.
@@ -219,11 +219,11 @@ impl TacticsPosition {
         }
         match u.class {
             Class::Warrior => {
-                if enemies().any(|e| distance(at, e.square, n) == 1) {
+                if enemies().any(|e| distance(at, e.square, n) <= CLEAVE_RANGE) {
                     out.push(Action::Ability(None));
                 }
             }
-            Class::Archer => {
+            Class::Archer if !SHOOT_STILL || at == u.square => {
                 for e in enemies() {
                     if (2..=SHOOT_RANGE).contains(&distance(at, e.square, n)) {
                         out.push(Action::Ability(Some(e.square)));
@@ -241,6 +241,7 @@ impl TacticsPosition {
                     }
                 }
             }
+            Class::Archer => {}
         }
     }
 
@@ -339,7 +340,7 @@ impl Position for TacticsPosition {
                 let targets: Vec<u16> = self
                     .units
                     .iter()
-                    .filter(|e| e.owner != owner && distance(to, e.square, n) == 1)
+                    .filter(|e| e.owner != owner && distance(to, e.square, n) <= CLEAVE_RANGE)
                     .map(|e| e.square)
                     .collect();
                 for t in targets {
@@ -481,6 +482,11 @@ impl Position for TacticsPosition {
                 (Class::Warrior, None) => "Cleave needs an enemy next to the warrior".into(),
                 (Class::Warrior, Some(_)) => "Cleave takes no target: write *".into(),
                 (Class::Archer, None) => "Shoot needs a target: write *square".into(),
+                (Class::Archer, Some(_)) if SHOOT_STILL && to != u.square => format!(
+                    "an archer shoots only from the square it starts on: write {}-{}*target",
+                    self.name(u.square),
+                    self.name(u.square)
+                ),
                 (Class::Archer, Some(t)) => match self.unit_at(t) {
                     Some(e) if self.units[e].owner != u.owner => format!(
                         "{} is at distance {}: Shoot reaches 2 to {SHOOT_RANGE} squares",

@@ -7,7 +7,7 @@ use rand::{Rng, RngExt};
 
 use super::{
     Action, Move, TacticsPosition, distance,
-    units::{CLEAVE_DAMAGE, Class, HEAL_AMOUNT, SHOOT_DAMAGE},
+    units::{CLEAVE_DAMAGE, CLEAVE_RANGE, Class, HEAL_AMOUNT, SHOOT_DAMAGE},
 };
 use gridplay_core::Position;
 
@@ -31,7 +31,7 @@ fn score(pos: &TacticsPosition, m: Move) -> f64 {
         Action::Ability(None) => pos
             .units
             .iter()
-            .filter(|e| e.owner != u.owner && distance(to, e.square, n) == 1)
+            .filter(|e| e.owner != u.owner && distance(to, e.square, n) <= CLEAVE_RANGE)
             .map(|e| hit(CLEAVE_DAMAGE, e.health))
             .sum(),
         Action::Ability(Some(t)) => match u.class {

@@ -4,7 +4,7 @@ use gridplay_core::{Game, GameSpec, Outcome, Player, Position, testkit};
 
 use super::{
     Action, Move, QUIET_LIMIT, TURN_LIMIT, Tactics, TacticsPosition, army, notation,
-    units::{CLEAVE_DAMAGE, Class, HEAL_AMOUNT, SHOOT_DAMAGE},
+    units::{CLEAVE_DAMAGE, Class, HEAL_AMOUNT, SHOOT_DAMAGE, SHOOT_RANGE},
 };
 
 fn game() -> Tactics {
@@ -186,20 +186,37 @@ fn rule_7_cleave_hits_every_adjacent_enemy() {
 }
 
 #[test]
-fn rule_7_shoot_hits_at_distance_two_to_three() {
-    let p = pos("0.Ah8:7,1.wh11:10,2.wh9:10,3.wa16:10,4.wl8:10");
+fn rule_7_shoot_hits_at_distance_two_to_four() {
+    assert_eq!(SHOOT_RANGE, 4);
+    let p = pos("0.Ah8:7,1.wh12:10,2.wh9:10,3.wa16:10,4.wm8:10");
     let m = texts(&p);
-    assert!(m.contains(&"h8-h8*h11".to_owned()), "distance 3");
+    assert!(m.contains(&"h8-h8*h12".to_owned()), "distance 4");
     assert!(
         !m.contains(&"h8-h8*h9".to_owned()),
         "distance 1 is an attack, not a shot"
     );
-    assert!(refusal(&p, "h8-h8*h9").contains("Shoot reaches 2 to 3"));
-    assert!(!m.contains(&"h8-h8*l8".to_owned()), "distance 4 is out of range");
-    assert!(refusal(&p, "h8-h8*l8").contains("Shoot reaches 2 to 3"));
+    assert!(refusal(&p, "h8-h8*h9").contains("Shoot reaches 2 to 4"));
+    assert!(!m.contains(&"h8-h8*m8".to_owned()), "distance 5 is out of range");
+    assert!(refusal(&p, "h8-h8*m8").contains("Shoot reaches 2 to 4"));
     let mut p = p;
-    p.play_text("h8-h8*h11").unwrap();
-    assert_eq!(p.units()[p.unit_at(sq("h11")).unwrap()].health, 10 - SHOOT_DAMAGE);
+    p.play_text("h8-h8*h12").unwrap();
+    assert_eq!(p.units()[p.unit_at(sq("h12")).unwrap()].health, 10 - SHOOT_DAMAGE);
+}
+
+#[test]
+fn rule_7_an_archer_shoots_only_from_where_it_starts() {
+    // The enemy on h14 is out of range from h8 but in range after a step to h10: a moved archer may not shoot.
+    let p = pos("0.Ah8:7,1.wh14:10");
+    let m = texts(&p);
+    assert!(m.contains(&"h8-h10".to_owned()), "the archer may still move");
+    assert!(!m.iter().any(|t| t.contains('*')), "no shot after moving: {m:?}");
+    assert_eq!(
+        refusal(&p, "h8-h10*h14"),
+        "an archer shoots only from the square it starts on: write h8-h8*target"
+    );
+    // It may still step next to an enemy and attack it.
+    let q = pos("0.Ah8:7,1.wh11:10");
+    assert!(texts(&q).contains(&"h8-h10xh11".to_owned()));
 }
 
 #[test]

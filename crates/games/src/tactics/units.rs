@@ -7,20 +7,28 @@ use gridplay_core::Player;
 pub enum Class {
     /// Melee, high health. Ability *Cleave*: hits every adjacent enemy for [`CLEAVE_DAMAGE`].
     Warrior,
-    /// Fragile, fast. Ability *Shoot*: hits one enemy at distance 2 to [`SHOOT_RANGE`] for [`SHOOT_DAMAGE`].
+    /// Fragile, fast. Ability *Shoot*: hits one enemy at distance 2 to [`SHOOT_RANGE`] for [`SHOOT_DAMAGE`], from
+    /// the square the archer starts its activation on ([`SHOOT_STILL`]).
     Archer,
     /// Support. Ability *Heal*: restores [`HEAL_AMOUNT`] health to one adjacent ally, up to its maximum.
     Healer,
 }
 
-/// Cleave's damage to each adjacent enemy.
+/// Cleave's damage to each enemy it reaches.
 pub const CLEAVE_DAMAGE: i32 = 4;
+/// Cleave's reach (Chebyshev): it hits every enemy within this distance of the warrior.
+pub const CLEAVE_RANGE: u32 = 1;
+/// Whether Shoot needs the archer to stand still: an archer that moved in this activation cannot shoot, so it
+/// shoots only at enemies in range where it stood, which are then close enough to answer. Without this aimed
+/// shot an archer steps into range, shoots, and steps back out of reach on its next turn. It is a constant so
+/// that `scripts/tactics-balance.py` can measure the game without it.
+pub const SHOOT_STILL: bool = true;
 /// Shoot's damage.
-pub const SHOOT_DAMAGE: i32 = 6;
+pub const SHOOT_DAMAGE: i32 = 8;
 /// Shoot's longest distance (Chebyshev: diagonals count as one).
-pub const SHOOT_RANGE: u32 = 3;
+pub const SHOOT_RANGE: u32 = 4;
 /// Heal's amount.
-pub const HEAL_AMOUNT: i32 = 6;
+pub const HEAL_AMOUNT: i32 = 5;
 
 /// A class's fixed figures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,8 +55,8 @@ impl Class {
                 attack: 4,
             },
             Class::Healer => Stats {
-                health: 20,
-                moves: 4,
+                health: 22,
+                moves: 3,
                 attack: 6,
             },
         }
