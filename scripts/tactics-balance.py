@@ -23,7 +23,7 @@ The keys are the classes' health, moves and attack (`Whp`, `Amv`, `Hatk`, ...), 
 shoots only from where it starts), 0 to measure the game without it.
 
 Health and damage are in the game's small steps (a warrior has 24 health), so one step is a fine change.
-As every damage is even, one step of health alone changes nothing until a damage or heal is odd.
+Health moves by 2: while the damages are even, one step of health alone changes little.
 """
 import json, os, re, subprocess, sys, itertools
 from concurrent.futures import ThreadPoolExecutor
@@ -96,7 +96,7 @@ def measure(c):
     return worst + 0.3 * rms
 
 
-# Health moves by two: with every damage and heal even, an odd health changes nothing.
+# Health moves by two: with the damages even, an odd health changes little.
 STEPS = {k: [-2, 2] if k.endswith("hp") else [-1, 1] for k in KEYS}
 ORDER = os.environ.get("ORDER", "heal,Hhp,shoot,Ahp,Hatk,Aatk,Amv,Hmv,Whp,Watk,cleave").split(",")
 SKIP = [dict(BASE, **d) for d in json.loads(os.environ.get("SKIP", "[]"))]

@@ -5,7 +5,7 @@ use gridplay_core::Player;
 /// A unit class. Each has one special ability that it may use instead of its attack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Class {
-    /// Melee, high health. Ability *Cleave*: hits every adjacent enemy for [`CLEAVE_DAMAGE`].
+    /// Melee, high health. Ability *Cleave*: hits every enemy within [`CLEAVE_RANGE`] for [`CLEAVE_DAMAGE`].
     Warrior,
     /// Fragile, fast. Ability *Shoot*: hits one enemy at distance 2 to [`SHOOT_RANGE`] for [`SHOOT_DAMAGE`], from
     /// the square the archer starts its activation on ([`SHOOT_STILL`]).
@@ -20,8 +20,8 @@ pub const CLEAVE_DAMAGE: i32 = 4;
 pub const CLEAVE_RANGE: u32 = 1;
 /// Whether Shoot needs the archer to stand still: an archer that moved in this activation cannot shoot, so it
 /// shoots only at enemies in range where it stood, which are then close enough to answer. Without this aimed
-/// shot an archer steps into range, shoots, and steps back out of reach on its next turn. It is a constant so
-/// that `scripts/tactics-balance.py` can measure the game without it.
+/// shot an archer could step into range, shoot, and step back out of reach on its next turn. It is a constant
+/// so that `scripts/tactics-balance.py` can measure the game without it.
 pub const SHOOT_STILL: bool = true;
 /// Shoot's damage.
 pub const SHOOT_DAMAGE: i32 = 8;
