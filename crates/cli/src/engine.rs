@@ -354,7 +354,7 @@ mod tests {
             "games reversi cornered ywf checkers tactics"
         );
         assert_eq!(talk(&mut s, "game tactics"), "ok");
-        assert_eq!(talk(&mut s, "perft 1"), "127");
+        assert_eq!(talk(&mut s, "perft 1"), "112");
         assert_eq!(talk(&mut s, "play c2-c5 end"), "ok");
         assert!(talk(&mut s, "show").starts_with("16 2 1 1 - "));
         assert!(
