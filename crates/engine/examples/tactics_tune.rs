@@ -2,7 +2,9 @@
 //!
 //! `cargo run --release -p gridplay-engine --example tactics_tune -- SPEC GAMES DEPTH A [B]`
 //!
-//! where A and B are `now,next,approach` weights. With one weight set, self-play: first-player wins, second-player
+//! DEPTH is one depth for both sides, or `DA/DB` for A and B.
+//! where A and B are `now,next,approach[,width]` weights (width 0 searches every move; left out, the default
+//! width). With one weight set, self-play: first-player wins, second-player
 //! wins, draws and how many games ended by elimination. With two, A plays B with the colours swapped in each
 //! pair of games (same random opening), and A's score is printed. Each side's search charges its own distance
 //! (`Eval::attacker`). Four random activations open each game.
@@ -16,19 +18,24 @@ use rand::seq::IndexedRandom;
 fn weights(text: &str) -> Eval {
     let w: Vec<i32> = text
         .split(',')
-        .map(|v| v.parse().expect("weights are now,next,approach"))
+        .map(|v| v.parse().expect("weights are now,next,approach[,width]"))
         .collect();
     Eval {
         now: w[0],
         next: w[1],
         approach: w[2],
         attacker: None,
+        width: match w.get(3) {
+            None => Eval::default().width,
+            Some(0) => None,
+            Some(&n) => Some(n as usize),
+        },
     }
 }
 
 /// Plays one game with `evals[0]` for the first player; returns the outcome, turns played and whether it ended
 /// by elimination.
-fn play(tactics: &Tactics, evals: [Eval; 2], depth: u32, seed: u64) -> (Option<Outcome>, u64, bool) {
+fn play(tactics: &Tactics, evals: [Eval; 2], depths: [u32; 2], seed: u64) -> (Option<Outcome>, u64, bool) {
     let mut rng = playout::seeded(seed);
     let mut pos: TacticsPosition = Game::start(tactics);
     let mut tts = [TranspositionTable::new(16), TranspositionTable::new(16)];
@@ -45,7 +52,7 @@ fn play(tactics: &Tactics, evals: [Eval; 2], depth: u32, seed: u64) -> (Option<O
             Search::new(
                 &eval,
                 &mut tts[side.index()],
-                Limits::depth(depth),
+                Limits::depth(depths[side.index()]),
                 StopFlag::new(),
             )
             .run(&pos)
@@ -65,12 +72,16 @@ fn play(tactics: &Tactics, evals: [Eval; 2], depth: u32, seed: u64) -> (Option<O
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 5 {
-        eprintln!("usage: tactics_tune SPEC GAMES DEPTH NOW,NEXT,APPROACH [NOW,NEXT,APPROACH]");
+        eprintln!(
+            "usage: tactics_tune SPEC GAMES DEPTH NOW,NEXT,APPROACH[,WIDTH] [NOW,NEXT,APPROACH[,WIDTH]]"
+        );
         std::process::exit(2);
     }
     let spec = &args[1];
     let games: u64 = args[2].parse().expect("GAMES");
-    let depth: u32 = args[3].parse().expect("DEPTH");
+    let depth = &args[3];
+    let (da, db) = depth.split_once('/').unwrap_or((depth, depth));
+    let (da, db): (u32, u32) = (da.parse().expect("DEPTH"), db.parse().expect("DEPTH"));
     let a = weights(&args[4]);
     let game = gridplay_games::registry().game(spec).expect("a game spec");
     let tactics = game
@@ -82,13 +93,13 @@ fn main() {
     let b = args.get(5).map(|t| weights(t));
     for g in 0..games {
         // A duel swaps colours within a pair of games sharing one opening.
-        let (evals, a_side) = match b {
-            Some(b) if g % 2 == 1 => ([b, a], Player::Second),
-            Some(b) => ([a, b], Player::First),
-            None => ([a, a], Player::First),
+        let (evals, depths, a_side) = match b {
+            Some(b) if g % 2 == 1 => ([b, a], [db, da], Player::Second),
+            Some(b) => ([a, b], [da, db], Player::First),
+            None => ([a, a], [da, db], Player::First),
         };
         let seed = if b.is_some() { g / 2 + 1 } else { g + 1 };
-        let (outcome, t, e) = play(&tactics, evals, depth, seed);
+        let (outcome, t, e) = play(&tactics, evals, depths, seed);
         turns += t;
         elim += u64::from(e);
         match outcome.and_then(Outcome::winner) {

@@ -23,7 +23,7 @@
 
 use gridplay_core::{Player, Position};
 use gridplay_games::tactics::{
-    Action, Move, TacticsPosition,
+    Move, TacticsPosition,
     units::{CLEAVE_DAMAGE, CLEAVE_RANGE, Class, HEAL_AMOUNT, SHOOT_DAMAGE, SHOOT_RANGE, SHOOT_STILL, Unit},
 };
 use gridplay_search::Evaluator;
@@ -43,6 +43,9 @@ pub struct Eval {
     /// whose evaluation is zero-sum waits for the 30-quiet-turn rule. The attacker is charged for its own
     /// distance only; the opponent, as the search models it, tries to keep it away.
     pub attacker: Option<Player>,
+    /// How many activations a search node two or more plies from its horizon tries, best first by the
+    /// evaluation of the position each one reaches ([`Evaluator::width`]); `None` tries them all.
+    pub width: Option<usize>,
 }
 
 impl Default for Eval {
@@ -52,9 +55,13 @@ impl Default for Eval {
             next: 20,
             approach: 24,
             attacker: None,
+            width: Some(WIDTH),
         }
     }
 }
+
+/// The search width: see [`Eval::width`] and docs/engines.md ("Grid Tactics").
+pub const WIDTH: usize = 8;
 
 /// A unit's worth: its health, plus a bonus for being alive (a live unit acts every turn): eight health
 /// points, a third of a fresh warrior.
@@ -174,17 +181,16 @@ impl Evaluator<TacticsPosition> for Eval {
         self.score(pos)
     }
 
-    fn order_hint(&self, _pos: &TacticsPosition, m: Move) -> i32 {
-        match m {
-            Move::Activate {
-                action: Action::Attack(_) | Action::Ability(_),
-                ..
-            } => 100,
-            Move::Activate {
-                action: Action::Wait, ..
-            } => 0,
-            Move::EndTurn => -100,
-        }
+    /// The evaluation of the position the move reaches, for the side that makes it.
+    fn order_hint(&self, pos: &TacticsPosition, m: Move) -> i32 {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        let score = self.score(&next);
+        if next.turn() == pos.turn() { score } else { -score }
+    }
+
+    fn width(&self, _pos: &TacticsPosition) -> Option<usize> {
+        self.width
     }
 }
 

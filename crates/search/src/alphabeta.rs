@@ -194,16 +194,21 @@ impl<'a, P: Position + Hash, E: Evaluator<P>> Search<'a, P, E> {
         let mut moves: Vec<(i32, P::Move)> = pos
             .legal_moves()
             .into_iter()
-            .map(|m| {
-                let hint = if entry.and_then(|e| e.best) == Some(m) {
-                    i32::MAX
-                } else {
-                    self.eval.order_hint(pos, m)
-                };
-                (hint, m)
-            })
+            .map(|m| (self.eval.order_hint(pos, m), m))
             .collect();
         moves.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
+        if ply > 0
+            && depth >= 2
+            && let Some(width) = self.eval.width(pos)
+        {
+            moves.truncate(width.max(1));
+        }
+        // The table's move first, if the node searches it.
+        if let Some(best) = entry.and_then(|e| e.best)
+            && let Some(i) = moves.iter().position(|&(_, m)| m == best)
+        {
+            moves[..=i].rotate_right(1);
+        }
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -350,6 +355,85 @@ mod tests {
                 assert!(pos.is_legal(report.best.unwrap()));
             }
         }
+    }
+
+    /// Material, searching only the `0` moves that leave the opponent the least material below the root.
+    struct Narrow(usize);
+
+    fn greedy_hint<P: Position>(pos: &P, m: P::Move) -> i32 {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        let s = Material.evaluate(&next);
+        if next.turn() == pos.turn() { s } else { -s }
+    }
+
+    impl<P: Position> Evaluator<P> for Narrow {
+        fn evaluate(&self, pos: &P) -> i32 {
+            Material.evaluate(pos)
+        }
+
+        fn order_hint(&self, pos: &P, m: P::Move) -> i32 {
+            greedy_hint(pos, m)
+        }
+
+        fn width(&self, _pos: &P) -> Option<usize> {
+            Some(self.0)
+        }
+    }
+
+    /// Minimax over the moves [`Narrow`] searches: the `width` best-hinted at a node below the root with two
+    /// or more plies left, every move elsewhere.
+    fn narrow_minimax<P: Position>(pos: &P, depth: u32, width: usize, root: bool) -> i32 {
+        if let Some(o) = pos.outcome() {
+            return Evaluator::<P>::terminal(&Material, pos, o, 0).signum() * WIN;
+        }
+        if depth == 0 {
+            return Material.evaluate(pos);
+        }
+        let mut moves: Vec<(i32, P::Move)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| (greedy_hint(pos, m), m))
+            .collect();
+        moves.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
+        if !root && depth >= 2 {
+            moves.truncate(width);
+        }
+        moves
+            .into_iter()
+            .map(|(_, m)| {
+                let mut n = pos.clone();
+                n.play_unchecked(m);
+                let s = narrow_minimax(&n, depth - 1, width, false);
+                if n.turn() == pos.turn() { s } else { -s }
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_narrow_search_equals_minimax_over_the_moves_it_keeps() {
+        let mut rng = gridplay_core::playout::seeded(5);
+        let mut differ = 0;
+        for _ in 0..20 {
+            let (pos, _) =
+                gridplay_core::playout::random_playout(&Reversi::default().start(), &mut rng, 24, |_| {});
+            if pos.is_over() {
+                continue;
+            }
+            for depth in 1..=5 {
+                let mut tt = TranspositionTable::new(1);
+                let report =
+                    Search::new(&Narrow(2), &mut tt, Limits::depth(depth), StopFlag::new()).run(&pos);
+                let expected = narrow_minimax(&pos, depth, 2, true);
+                if expected.abs() < WIN_THRESHOLD {
+                    assert_eq!(report.score, expected, "{} depth {depth}", pos.to_text());
+                    differ += i32::from(expected != minimax(&pos, depth));
+                }
+            }
+        }
+        // The pruning changes scores: the test would not notice a search that ignored the width.
+        assert!(differ > 0);
     }
 
     #[test]

@@ -35,6 +35,14 @@ pub trait Evaluator<P: Position>: Send + Sync {
         0
     }
 
+    /// How many moves, best hints first, a node below the root searches when two or more plies remain;
+    /// `None` (the default) searches them all. A game with too many moves per position for a full-width
+    /// search (Grid Tactics) prunes the rest and trusts its hints. The root is never pruned, and a node one
+    /// ply from the horizon searches every move, as its children are only evaluated.
+    fn width(&self, _pos: &P) -> Option<usize> {
+        None
+    }
+
     /// The value of a finished game for the side to move, `ply` moves from the root: a win is worth more the
     /// sooner it comes, and the game's own margin breaks ties between wins.
     fn terminal(&self, pos: &P, outcome: Outcome, ply: u32) -> i32 {
