@@ -317,23 +317,9 @@ mod tests {
         }
     }
 
+    /// Plain minimax: every move at every node.
     fn minimax<P: Position>(pos: &P, depth: u32) -> i32 {
-        if let Some(o) = pos.outcome() {
-            return Evaluator::<P>::terminal(&Material, pos, o, 0).signum() * WIN;
-        }
-        if depth == 0 {
-            return Material.evaluate(pos);
-        }
-        pos.legal_moves()
-            .into_iter()
-            .map(|m| {
-                let mut n = pos.clone();
-                n.play_unchecked(m);
-                let s = minimax(&n, depth - 1);
-                if n.turn() == pos.turn() { s } else { -s }
-            })
-            .max()
-            .unwrap()
+        narrow_minimax(pos, depth, usize::MAX, true)
     }
 
     #[test]
@@ -357,9 +343,11 @@ mod tests {
         }
     }
 
-    /// Material, searching only the `0` moves that leave the opponent the least material below the root.
+    /// Material with a width: below the root, a node searches only its `.0` moves that are best by material
+    /// after the move, for the side making it.
     struct Narrow(usize);
 
+    /// Material after `m`, for the side that makes it.
     fn greedy_hint<P: Position>(pos: &P, m: P::Move) -> i32 {
         let mut next = pos.clone();
         next.play_unchecked(m);
