@@ -2,12 +2,12 @@
 //!
 //! `cargo run --release -p gridplay-engine --example tactics_tune -- SPEC GAMES DEPTH A [B]`
 //!
-//! DEPTH is one depth for both sides, or `DA/DB` for A and B.
 //! where A and B are `now,next,approach[,width]` weights (width 0 searches every move; left out, the default
-//! width). With one weight set, self-play: first-player wins, second-player
-//! wins, draws and how many games ended by elimination. With two, A plays B with the colours swapped in each
-//! pair of games (same random opening), and A's score is printed. Each side's search charges its own distance
-//! (`Eval::attacker`). Four random activations open each game.
+//! width), and DEPTH is one search depth for both sides or `DA/DB` for A and B. With one weight set,
+//! self-play: first-player wins, second-player wins, draws and how many games ended by elimination. With
+//! two, A plays B with the colours swapped in each pair of games (same random opening), and A's score is
+//! printed. Each side's search charges its own distance (`Eval::attacker`). Four random activations open
+//! each game.
 
 use gridplay_core::{Game, Outcome, Player, Position, playout};
 use gridplay_engine::tactics::Eval;
