@@ -16,7 +16,11 @@ The optional argument is the starting candidate's changes from the shipped figur
 (default 2) games run at once. To resume a search without playing again what tune.log already holds, set
 FBEST to the starting candidate's known fitness, ORDER to the figures to try (comma-separated, in order),
 and SKIP to a JSON list of candidates (changes from BASE) already measured. With `measure`, it only plays the
-listed candidates, one after another.
+listed candidates, one after another. With `armies`, it patches nothing and plays the shipped figures over
+every pair of the ten 6-unit armies that field every class (rule 3), at depth 1 (N1 games per seat order)
+and depth 2 (N2), and prints each pair's share and the largest:
+
+    N1=200 N2=0 python3 scripts/tactics-balance.py armies
 
 The keys are the classes' health, moves and attack (`Whp`, `Amv`, `Hatk`, ...), the abilities' figures
 (`cleave`, `shoot`, `range`, `heal`), Cleave's reach `crange`, and `still`: 1 for the aimed shot (an archer
@@ -103,7 +107,44 @@ SKIP = [dict(BASE, **d) for d in json.loads(os.environ.get("SKIP", "[]"))]
 FIXED = {"range", "Wmv", "crange", "still"}
 
 
+def all_armies():
+    """The 6-unit armies with every class, warriors first, then healers, then archers (as the default)."""
+    return [
+        "w" * w + "h" * h + "a" * (6 - w - h)
+        for w in range(1, 5)
+        for h in range(1, 6 - w)
+    ]
+
+
+def armies():
+    subprocess.run(
+        ["cargo", "build", "--release", "-q", "-p", "gridplay-engine", "--example", "tactics_tune"],
+        cwd=ROOT, env=ENV, check=True,
+    )
+    pairs = list(itertools.combinations(all_armies(), 2))
+    for depth, n in [(1, N1), (2, N2)]:
+        if n == 0:
+            continue
+        jobs = [(a, b, f"tactics:army={x},army2={y}") for a, b in pairs for x, y in [(a, b), (b, a)]]
+        with ThreadPoolExecutor(WORKERS) as ex:
+            res = list(ex.map(lambda j: run(j[2], n, depth), jobs))
+        shares = {}
+        for i in range(0, len(jobs), 2):
+            a, b, _ = jobs[i]
+            f1, s1, d1 = res[i]
+            f2, s2, d2 = res[i + 1]
+            shares[f"{a}-{b}"] = round(100 * (f1 + s2 + 0.5 * (d1 + d2)) / (2 * n), 1)
+            print(f"depth {depth} {a}-{b}: {shares[f'{a}-{b}']}", flush=True)
+        worst = max(shares, key=lambda k: abs(shares[k] - 50))
+        print(f"depth {depth}, {2 * n} games a pair: largest share {max(shares[worst], 100 - shares[worst])} ({worst})")
+        with open(os.path.join(ROOT, "tune.log"), "a") as f:
+            f.write(json.dumps(dict(armies=shares, depth=depth, n=n)) + "\n")
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "armies":
+        armies()
+        return
     if len(sys.argv) > 2 and sys.argv[1] == "measure":
         try:
             for d in json.loads(sys.argv[2]):

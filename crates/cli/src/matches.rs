@@ -10,15 +10,16 @@ use std::{
 use clap::Args;
 use gridplay_core::{DynPosition, GameRecord, Outcome, Player, playout};
 use gridplay_engine::{MatchScore, Request};
-use gridplay_search::{Limits, StopFlag};
+use gridplay_search::StopFlag;
 use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Debug, Args)]
 pub(crate) struct MatchArgs {
     /// The game spec.
     spec: String,
-    /// Player A: `level=1..8`, `depth=N`, `time=MS` (alpha-beta), `mcts=MS` (Monte Carlo tree search), `random`,
-    /// `greedy` (the Grid Tactics reference player),
+    /// Player A: `level=1..8`, `depth=N`, `time=MS` (alpha-beta), `mcts=MS` or `playouts=N` (Monte Carlo tree
+    /// search by time or playouts), `random`, `greedy` (the Grid Tactics reference player); `depth`, `time` and
+    /// `temp=T` combine into a softmax player like the weak levels (`depth=3,temp=100`),
     /// `cmd=PROGRAM` for an external engine that speaks the gridplay protocol (docs/protocol.md), or, for
     /// Reversi, `nboard=PROGRAM` for an engine that speaks the NBoard protocol (Edax, NTest, `gridplay engine
     /// --nboard`).
@@ -139,22 +140,38 @@ impl Side {
         }
         let bad = || {
             format!(
-                "`{text}` is not a player: use level=1..8, depth=N, time=MS, mcts=MS, random, greedy (Grid Tactics), \
-                 cmd=PROGRAM or nboard=PROGRAM"
+                "`{text}` is not a player: use level=1..8, depth=N, time=MS, mcts=MS, playouts=N, random, greedy (Grid \
+                 Tactics), cmd=PROGRAM or nboard=PROGRAM; depth, time and temp=T combine (depth=3,temp=100), and so \
+                 do mcts and playouts"
             )
         };
-        let (key, value) = text.split_once('=').ok_or_else(bad)?;
-        let n: u64 = value.parse().map_err(|_| bad())?;
         let mut request = Request::default();
-        match key {
-            "level" if (1..=8).contains(&n) => request.level = Some(n as u8),
-            "depth" if (1..=64).contains(&n) => request.limits = Limits::depth(n as u32),
-            "time" if n > 0 => request.limits = Limits::time(Duration::from_millis(n)),
-            "mcts" if n > 0 => {
-                request.limits = Limits::time(Duration::from_millis(n));
-                request.mcts = true;
+        for part in text.split(',') {
+            let (key, value) = part.split_once('=').ok_or_else(bad)?;
+            let n: u64 = value.parse().map_err(|_| bad())?;
+            match key {
+                "level" if (1..=8).contains(&n) && !text.contains(',') => request.level = Some(n as u8),
+                "depth" if (1..=64).contains(&n) => request.limits.depth = Some(n as u32),
+                "time" if n > 0 => request.limits.time = Some(Duration::from_millis(n)),
+                "temp" => request.temperature = Some(u32::try_from(n).map_err(|_| bad())?),
+                "mcts" if n > 0 => {
+                    request.limits.time = Some(Duration::from_millis(n));
+                    request.mcts = true;
+                }
+                "playouts" if n > 0 => {
+                    request.limits.nodes = Some(n);
+                    request.mcts = true;
+                }
+                _ => return Err(bad()),
             }
-            _ => return Err(bad()),
+        }
+        let limited = request.limits.depth.is_some() || request.limits.time.is_some();
+        if request.mcts && (request.temperature.is_some() || request.limits.depth.is_some())
+            || request.temperature.is_some() && !limited
+        {
+            return Err(format!(
+                "`{text}`: temp needs depth or time and cannot go with mcts; mcts and playouts take no depth"
+            ));
         }
         Ok(Side::Engine(request))
     }
@@ -370,9 +387,47 @@ mod tests {
     }
 
     #[test]
+    fn players_combine_limits() {
+        let Ok(Side::Engine(r)) = Side::parse("depth=3,temp=100", "tactics", 10, 4) else {
+            panic!("depth=3,temp=100 is a player");
+        };
+        assert_eq!(
+            (r.limits.depth, r.temperature, r.mcts),
+            (Some(3), Some(100), false)
+        );
+        let Ok(Side::Engine(r)) = Side::parse("playouts=500,mcts=20", "cornered", 10, 4) else {
+            panic!("playouts=500,mcts=20 is a player");
+        };
+        assert_eq!(
+            (r.limits.nodes, r.limits.time, r.mcts),
+            (Some(500), Some(Duration::from_millis(20)), true)
+        );
+        let s = play_match(
+            &args("cornered:size=5", "playouts=300", "depth=1,temp=400", 4),
+            &ProgressBar::hidden(),
+        )
+        .unwrap();
+        assert_eq!(s.games(), 4);
+    }
+
+    #[test]
     fn bad_players_are_refused() {
         for bad in [
-            "level=9", "level=0", "depth=x", "depth=65", "time=0", "mcts=0", "speed=3", "human",
+            "level=9",
+            "level=0",
+            "depth=x",
+            "depth=65",
+            "time=0",
+            "mcts=0",
+            "speed=3",
+            "human",
+            "temp=50",
+            "depth=2,temp=x",
+            "mcts=10,temp=5",
+            "playouts=0",
+            "playouts=10,depth=2",
+            "level=2,depth=3",
+            "depth=2,",
         ] {
             assert!(Side::parse(bad, "reversi", 10, 4).is_err(), "{bad}");
         }

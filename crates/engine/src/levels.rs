@@ -1,47 +1,102 @@
-use std::time::Duration;
+use std::{any::Any, time::Duration};
 
 use gridplay_search::RootScore;
 
 /// A playing level: how deep it looks, and how loosely it chooses among the moves it has scored.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
     pub depth: u32,
     /// Softmax temperature in hundredths of a game unit; 0 plays the best move found.
-    pub temperature: f64,
-    /// Time for the full-strength levels, which search by iterative deepening.
+    pub temperature: u32,
+    /// The time cap per move. A level that runs out of time plays from the deepest search it completed.
     pub time: Option<Duration>,
+    /// Searches by Monte Carlo tree search with this many playouts (within `time`) instead of alpha-beta.
+    pub playouts: Option<u64>,
 }
 
-/// Levels 1-8. Each level looks one ply deeper than the one below (as far as its time cap allows) and chooses
-/// less loosely: levels 1-5 sometimes prefer a reasonable second-best move;
-/// the top levels search deeper and always play their best move. Every level has a time cap per move, so that
-/// games with many moves per position (Grid Tactics) stay quick; a level that runs out of time plays from the
-/// deepest search it completed.
+/// Levels 1-8 of Reversi, checkers and YWF. Each level looks one ply deeper than the one below (as far as its
+/// time cap allows) and chooses less loosely: levels 1-5 sometimes prefer a reasonable second-best move; the
+/// top levels search deeper and always play their best move.
 pub const LEVELS: [Level; 8] = [
-    level(1, 400.0, 100),
-    level(2, 150.0, 120),
-    level(3, 60.0, 150),
-    level(4, 25.0, 200),
-    level(5, 10.0, 250),
-    level(6, 0.0, 300),
-    level(8, 0.0, 700),
-    level(64, 0.0, 1500),
+    level(1, 400, 100),
+    level(2, 150, 120),
+    level(3, 60, 150),
+    level(4, 25, 200),
+    level(5, 10, 250),
+    level(6, 0, 300),
+    level(8, 0, 700),
+    level(64, 0, 1500),
+];
+
+/// Cornered Reversi: alpha-beta with softmax at levels 1-5, then Monte Carlo tree search, which beat alpha-beta
+/// 19-1 at equal time with this game's evaluation (docs/engines.md). The MCTS levels are set by playouts, not
+/// by time, so that they play the same on a loaded machine, four times as many at each level.
+pub const CORNERED_LEVELS: [Level; 8] = [
+    LEVELS[0],
+    LEVELS[1],
+    LEVELS[2],
+    LEVELS[3],
+    LEVELS[4],
+    mcts(10_000, 1000),
+    mcts(40_000, 2000),
+    mcts(160_000, 5000),
+];
+
+/// Grid Tactics: a ply is one unit's activation, with about a hundred choices, and one ply more pays less
+/// than in the other games (depth 2 scored 70% against depth 1, depth 4 about 60% against depth 3), while a
+/// softmax temperature weakens a great deal: at depth 1, temperature 50 lost 77.5% of its games to the best
+/// move, and at depth 3 temperature 50 lost 80% to depth 2. So the lowest levels are depth 1 chosen more and
+/// more carefully, and the others one ply more each, with time caps that do not cut those depths on 16x16.
+/// docs/engines.md, "The level ladder", has the matches that chose them.
+pub const TACTICS_LEVELS: [Level; 8] = [
+    level(1, 800, 2000),
+    level(1, 200, 2000),
+    level(1, 50, 2000),
+    level(1, 0, 2000),
+    level(2, 0, 2000),
+    level(3, 0, 2000),
+    level(4, 0, 4000),
+    level(5, 0, 8000),
 ];
 
 /// A level that searches `depth` plies within `millis` per move and chooses with `temperature`.
-const fn level(depth: u32, temperature: f64, millis: u64) -> Level {
+const fn level(depth: u32, temperature: u32, millis: u64) -> Level {
     Level {
         depth,
         temperature,
         time: Some(Duration::from_millis(millis)),
+        playouts: None,
+    }
+}
+
+/// A level that searches by Monte Carlo tree search with `playouts`, capped at `millis`.
+const fn mcts(playouts: u64, millis: u64) -> Level {
+    Level {
+        depth: 0,
+        temperature: 0,
+        time: Some(Duration::from_millis(millis)),
+        playouts: Some(playouts),
     }
 }
 
 impl Level {
-    /// Level 1-8 (clamped).
+    /// Level 1-8 (clamped) of Reversi, checkers and YWF.
     #[must_use]
     pub fn get(level: u8) -> Level {
         LEVELS[usize::from(level.clamp(1, 8)) - 1]
+    }
+
+    /// Level 1-8 (clamped) for the game of `position` (a typed position behind `Any`).
+    #[must_use]
+    pub fn for_position(position: &dyn Any, level: u8) -> Level {
+        let table = if position.is::<gridplay_games::cornered::CorneredPosition>() {
+            &CORNERED_LEVELS
+        } else if position.is::<gridplay_games::tactics::TacticsPosition>() {
+            &TACTICS_LEVELS
+        } else {
+            &LEVELS
+        };
+        table[usize::from(level.clamp(1, 8)) - 1]
     }
 
     /// Chooses among scored moves (best first) with probability proportional to `exp((s - best) / T)`;
@@ -53,7 +108,7 @@ impl Level {
         uniform: &mut dyn FnMut(f64) -> f64,
     ) -> RootScore<M> {
         let best = scores[0].score;
-        if self.temperature <= 0.0 || best >= gridplay_search::WIN_THRESHOLD {
+        if self.temperature == 0 || best >= gridplay_search::WIN_THRESHOLD {
             return scores[0];
         }
         let candidates: Vec<RootScore<M>> = scores
@@ -64,9 +119,10 @@ impl Level {
         if candidates.is_empty() {
             return scores[0];
         }
+        let temperature = f64::from(self.temperature);
         let weights: Vec<f64> = candidates
             .iter()
-            .map(|s| (f64::from(s.score - best) / self.temperature).exp())
+            .map(|s| (f64::from(s.score - best) / temperature).exp())
             .collect();
         let mut pick = uniform(weights.iter().sum());
         for (s, w) in candidates.iter().zip(&weights) {
@@ -100,5 +156,30 @@ mod tests {
         assert!(counts[0] > counts[1] && counts[1] > counts[2], "{counts:?}");
         assert!(counts[1] > 0, "level 1 sometimes errs");
         assert_eq!(Level::get(8).choose(&scores, &mut |n| 0.99 * n).mv, 0);
+    }
+
+    #[test]
+    fn each_game_has_its_own_table_and_no_level_is_weaker_than_the_one_below() {
+        let cornered = gridplay_games::cornered::Cornered::default();
+        let tactics = gridplay_games::tactics::Tactics::default();
+        let reversi = gridplay_games::reversi::Reversi::default();
+        use gridplay_core::Game;
+        assert_eq!(Level::for_position(&cornered.start(), 8), CORNERED_LEVELS[7]);
+        assert_eq!(Level::for_position(&tactics.start(), 3), TACTICS_LEVELS[2]);
+        assert_eq!(Level::for_position(&reversi.start(), 9), LEVELS[7]);
+        for table in [&LEVELS, &CORNERED_LEVELS, &TACTICS_LEVELS] {
+            for w in table.windows(2) {
+                let (lower, upper) = (w[0], w[1]);
+                // A level searches at least as deep as the one below, and at the same depth chooses more
+                // carefully.
+                assert!(
+                    upper.playouts.is_some()
+                        || upper.depth > lower.depth
+                        || (upper.depth == lower.depth && upper.temperature < lower.temperature),
+                    "{lower:?} {upper:?}"
+                );
+                assert!(upper.playouts >= lower.playouts, "{lower:?} {upper:?}");
+            }
+        }
     }
 }

@@ -21,7 +21,7 @@ use gridplay_search::{
 };
 use rand::{RngExt, SeedableRng, rngs::SmallRng};
 
-pub use levels::{LEVELS, Level};
+pub use levels::{CORNERED_LEVELS, LEVELS, Level, TACTICS_LEVELS};
 pub use score::MatchScore;
 
 /// What to think about and for how long.
@@ -33,8 +33,29 @@ pub struct Request {
     pub level: Option<u8>,
     /// Seed for the weaker levels' choices and for MCTS; the same seed gives the same move.
     pub seed: u64,
-    /// Search by Monte Carlo tree search (UCT with random playouts) instead of alpha-beta, within `limits`.
+    /// Search by Monte Carlo tree search (UCT with random playouts) instead of alpha-beta, within `limits`
+    /// (its `nodes` count playouts).
     pub mcts: bool,
+    /// Without a level, plays like a weak level: every move is scored to `limits.depth` (within
+    /// `limits.time`) and one is drawn by softmax with this temperature, in hundredths of a game unit.
+    pub temperature: Option<u32>,
+}
+
+impl Request {
+    /// The level this request plays at for the game of `position`: its level from the game's table, or the
+    /// softmax player its temperature asks for.
+    fn level(&self, position: &dyn std::any::Any) -> Option<Level> {
+        match (self.level, self.temperature) {
+            (Some(level), _) => Some(Level::for_position(position, level)),
+            (None, Some(temperature)) => Some(Level {
+                depth: self.limits.depth.unwrap_or(64),
+                temperature,
+                time: self.limits.time,
+                playouts: None,
+            }),
+            (None, None) => None,
+        }
+    }
 }
 
 /// The engine's answer, with moves as text.
@@ -85,25 +106,11 @@ pub fn think(pos: &dyn DynPosition, request: &Request, stop: &StopFlag) -> Resul
     let any = pos.as_any();
     // Full-strength Reversi near the end plays perfectly: the exact solver replaces the search.
     if let Some(p) = any.downcast_ref::<gridplay_games::reversi::ReversiPosition>()
+        && request.temperature.is_none()
         && request.level.is_none_or(|l| l >= 6)
         && p.board().empty().count_ones() <= reversi::SOLVE_EMPTIES
     {
         return Ok(reversi::solve_reply(p));
-    }
-    // At Cornered Reversi MCTS beat alpha-beta with this evaluation 19-1 at equal time (docs/engines.md), so the
-    // full-strength levels search by MCTS there.
-    if any.is::<gridplay_games::cornered::CorneredPosition>()
-        && let Some(level) = request.level.map(Level::get).filter(|l| l.temperature == 0.0)
-    {
-        let mcts_request = Request {
-            mcts: true,
-            limits: Limits {
-                time: level.time,
-                ..Limits::default()
-            },
-            ..*request
-        };
-        return think_with(pos, &mcts_request, stop);
     }
     think_with(pos, request, stop)
 }
@@ -186,30 +193,51 @@ fn texts<P: Position>(pos: &P, moves: &[P::Move]) -> Vec<String> {
         .collect()
 }
 
-/// The typed engine: a full search, or a level's choice among the scored root moves.
+impl Reply {
+    /// The reply of a finished search of `pos`, which is not over.
+    fn from_report<P: Position>(pos: &P, report: &Report<P::Move>) -> Reply {
+        let best = report
+            .best
+            .expect("the game is not over, so there is a legal move");
+        Reply {
+            best: pos.move_text(best),
+            score: report.score,
+            depth: report.depth,
+            nodes: report.nodes,
+            elapsed: report.elapsed,
+            pv: texts(pos, &report.pv),
+        }
+    }
+}
+
+/// Monte Carlo tree search within `limits`.
+fn think_mcts<P: Position>(pos: &P, limits: Limits, seed: u64, stop: &StopFlag) -> Reply {
+    Reply::from_report(pos, &mcts(pos, limits, stop, seed))
+}
+
+/// The typed engine: a full search, Monte Carlo tree search, or a level's choice among the scored root moves.
+/// A level comes from the game's own table ([`Level::for_position`]).
 pub fn think_typed<P: Position + Hash, E: Evaluator<P>>(
     pos: &P,
     eval: &E,
     request: &Request,
     stop: &StopFlag,
 ) -> Reply {
-    if request.mcts {
-        let report = mcts(pos, request.limits, stop, request.seed);
-        let best = report
-            .best
-            .expect("the game is not over, so there is a legal move");
-        return Reply {
-            best: pos.move_text(best),
-            score: report.score,
-            depth: 0,
-            nodes: report.nodes,
-            elapsed: report.elapsed,
-            pv: texts(pos, &report.pv),
+    let level = request.level(pos);
+    if let Some(playouts) = level.and_then(|l| l.playouts) {
+        let limits = Limits {
+            nodes: Some(playouts),
+            time: level.and_then(|l| l.time),
+            depth: None,
         };
+        return think_mcts(pos, limits, request.seed, stop);
+    }
+    if request.mcts {
+        return think_mcts(pos, request.limits, request.seed, stop);
     }
     let mut tt = TranspositionTable::new(16);
-    match request.level.map(Level::get) {
-        Some(level) if level.temperature > 0.0 => {
+    match level {
+        Some(level) if level.temperature > 0 => {
             let started = std::time::Instant::now();
             // Deepen one ply at a time within the level's time and keep the deepest complete scoring; one ply
             // is always completed.
@@ -243,18 +271,7 @@ pub fn think_typed<P: Position + Hash, E: Evaluator<P>>(
                 time: l.time,
                 nodes: None,
             });
-            let report: Report<P::Move> = Search::new(eval, &mut tt, limits, stop.clone()).run(pos);
-            let best = report
-                .best
-                .expect("the game is not over, so there is a legal move");
-            Reply {
-                best: pos.move_text(best),
-                score: report.score,
-                depth: report.depth,
-                nodes: report.nodes,
-                elapsed: report.elapsed,
-                pv: texts(pos, &report.pv),
-            }
+            Reply::from_report(pos, &Search::new(eval, &mut tt, limits, stop.clone()).run(pos))
         }
     }
 }
@@ -313,6 +330,27 @@ mod tests {
             .unwrap();
             assert!(pos.legal_moves().contains(&reply.best));
         }
+    }
+
+    #[test]
+    fn levels_follow_their_games_tables() {
+        let at = |spec: &str, level: u8| {
+            let pos = gridplay_games::registry().game(spec).unwrap().start();
+            let request = Request {
+                level: Some(level),
+                seed: 3,
+                ..Request::default()
+            };
+            think(pos.as_ref(), &request, &StopFlag::new()).unwrap()
+        };
+        // Cornered Reversi's level 6 is a Monte Carlo tree search of 10,000 playouts.
+        let reply = at("cornered:size=5", 6);
+        assert_eq!((reply.depth, reply.nodes), (0, 10_000));
+        // Grid Tactics' level 5 searches two plies for the best move, level 4 one.
+        assert_eq!(at("tactics", 5).depth, 2);
+        assert_eq!(at("tactics", 4).depth, 1);
+        // Reversi's level 6 searches by alpha-beta (a Monte Carlo search reports depth 0).
+        assert!(at("reversi", 6).depth >= 1);
     }
 
     #[test]
