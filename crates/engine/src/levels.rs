@@ -43,12 +43,14 @@ pub const CORNERED_LEVELS: [Level; 8] = [
 ];
 
 /// Grid Tactics: a ply is one unit's activation, with about a hundred choices, and one ply more pays less
-/// than in the other games (depth 2 scored 70% against depth 1, depth 4 about 60% against depth 3), while a
-/// softmax temperature weakens a great deal: at depth 1, temperature 50 lost 77.5% of its games to the best
-/// move, and at depth 3 temperature 50 lost 80% to depth 2. So the lowest levels are depth 1 chosen more and
-/// more carefully, and the others one ply more each, with time caps that do not cut those depths on 16x16.
-/// docs/engines.md, "The level ladder", has the matches that chose them.
+/// than in the other games (depth 2 scored 70% against depth 1, depth 4 62.5% against depth 3, and depth 5
+/// 55% against depth 4, not significant), while a softmax temperature weakens a great deal: at depth 1,
+/// temperature 50 lost 77.5% of its games to the best move, and at depth 3 temperature 50 lost 80% to depth
+/// 2. So the lowest levels are depth 1 chosen more and more carefully, and the others one ply more each, with
+/// time caps that do not cut those depths on 16x16. docs/engines.md, "The level ladder", has the matches
+/// that chose them.
 pub const TACTICS_LEVELS: [Level; 8] = [
+    level(1, 1600, 2000),
     level(1, 800, 2000),
     level(1, 200, 2000),
     level(1, 50, 2000),
@@ -56,7 +58,6 @@ pub const TACTICS_LEVELS: [Level; 8] = [
     level(2, 0, 2000),
     level(3, 0, 2000),
     level(4, 0, 4000),
-    level(5, 0, 8000),
 ];
 
 /// A level that searches `depth` plies within `millis` per move and chooses with `temperature`.

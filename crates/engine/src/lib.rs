@@ -346,9 +346,9 @@ mod tests {
         // Cornered Reversi's level 6 is a Monte Carlo tree search of 10,000 playouts.
         let reply = at("cornered:size=5", 6);
         assert_eq!((reply.depth, reply.nodes), (0, 10_000));
-        // Grid Tactics' level 5 searches two plies for the best move, level 4 one.
-        assert_eq!(at("tactics", 5).depth, 2);
-        assert_eq!(at("tactics", 4).depth, 1);
+        // Grid Tactics' level 6 searches two plies for the best move, level 5 one.
+        assert_eq!(at("tactics", 6).depth, 2);
+        assert_eq!(at("tactics", 5).depth, 1);
         // Reversi's level 6 searches by alpha-beta (a Monte Carlo search reports depth 0).
         assert!(at("reversi", 6).depth >= 1);
     }
