@@ -17,7 +17,7 @@ The optional argument is the starting candidate's changes from the shipped figur
 FBEST to the starting candidate's known fitness, ORDER to the figures to try (comma-separated, in order),
 and SKIP to a JSON list of candidates (changes from BASE) already measured. With `measure`, it only plays the
 listed candidates, one after another. With `armies`, it patches nothing and plays the shipped figures over
-every pair of the ten 6-unit armies that field every class (rule 3), at depth 1 (N1 games per seat order)
+every pair of the ten 6-unit armies that field every class, at depth 1 (N1 games per seat order)
 and depth 2 (N2), and prints each pair's share and the largest:
 
     N1=200 N2=0 python3 scripts/tactics-balance.py armies
@@ -74,6 +74,13 @@ def run(spec, n, depth):
     return tuple(int(x) for x in m.groups())
 
 
+def share(first, second, n):
+    """Army A's share in percent: A moved first in `first` and second in `second`, n games each."""
+    f1, _, d1 = first
+    _, s2, d2 = second
+    return round(100 * (f1 + s2 + 0.5 * (d1 + d2)) / (2 * n), 1)
+
+
 def measure(c):
     patch(c)
     jobs = []
@@ -88,9 +95,7 @@ def measure(c):
     scores = {}
     for i in range(0, len(jobs), 2):
         depth, a, b, _, n = jobs[i]
-        f1, s1, d1 = res[i]
-        f2, s2, d2 = res[i + 1]
-        scores[f"{depth}:{a}-{b}"] = round(100 * (f1 + s2 + 0.5 * (d1 + d2)) / (2 * n), 1)
+        scores[f"{depth}:{a}-{b}"] = share(res[i], res[i + 1], n)
     worst = max(abs(v - 50) for v in scores.values())
     rms = (sum((v - 50) ** 2 for v in scores.values()) / len(scores)) ** 0.5
     rec = dict(cand=c, scores=scores, worst=worst, rms=round(rms, 2), n1=N1, n2=N2)
@@ -131,9 +136,7 @@ def armies():
         shares = {}
         for i in range(0, len(jobs), 2):
             a, b, _ = jobs[i]
-            f1, s1, d1 = res[i]
-            f2, s2, d2 = res[i + 1]
-            shares[f"{a}-{b}"] = round(100 * (f1 + s2 + 0.5 * (d1 + d2)) / (2 * n), 1)
+            shares[f"{a}-{b}"] = share(res[i], res[i + 1], n)
             print(f"depth {depth} {a}-{b}: {shares[f'{a}-{b}']}", flush=True)
         worst = max(shares, key=lambda k: abs(shares[k] - 50))
         print(f"depth {depth}, {2 * n} games a pair: largest share {max(shares[worst], 100 - shares[worst])} ({worst})")
