@@ -7,7 +7,8 @@
 //! self-play: first-player wins, second-player wins, draws and how many games ended by elimination. With
 //! two, A plays B with the colours swapped in each pair of games (same random opening), and A's score is
 //! printed. Each side's search charges its own distance (`Eval::attacker`). Four random activations open
-//! each game.
+//! each game; game g's opening is seeded by g + 1 (a duel's pair by g / 2 + 1), plus the environment's
+//! `SEED` (default 0), so that a second run with `SEED` set plays new games.
 
 use gridplay_core::{Game, Outcome, Player, Position, playout};
 use gridplay_engine::tactics::Eval;
@@ -91,6 +92,7 @@ fn main() {
         .clone();
     let (mut wins, mut losses, mut draws, mut elim, mut turns) = (0, 0, 0, 0, 0);
     let b = args.get(5).map(|t| weights(t));
+    let offset: u64 = std::env::var("SEED").map_or(0, |s| s.parse().expect("SEED is a number"));
     for g in 0..games {
         // A duel swaps colours within a pair of games sharing one opening.
         let (evals, depths, a_side) = match b {
@@ -98,7 +100,7 @@ fn main() {
             Some(b) => ([a, b], [da, db], Player::First),
             None => ([a, a], [da, db], Player::First),
         };
-        let seed = if b.is_some() { g / 2 + 1 } else { g + 1 };
+        let seed = offset + if b.is_some() { g / 2 + 1 } else { g + 1 };
         let (outcome, t, e) = play(&tactics, evals, depths, seed);
         turns += t;
         elim += u64::from(e);

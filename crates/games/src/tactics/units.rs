@@ -55,7 +55,7 @@ impl Class {
                 attack: 4,
             },
             Class::Healer => Stats {
-                health: 22,
+                health: 20,
                 moves: 3,
                 attack: 6,
             },
