@@ -37,6 +37,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNITS = os.path.join(ROOT, "crates/games/src/tactics/units.rs")
 ENV = dict(os.environ, CARGO_TARGET_DIR=os.path.join(ROOT, "target"))
 EXE = os.path.join(ROOT, "target/release/examples/tactics_tune")
+
+
 def all_armies():
     """The 6-unit armies with every class, warriors first, then healers, then archers (as the default)."""
     return [
