@@ -11,15 +11,20 @@ a separate worktree:
 
     git worktree add /tmp/tune HEAD && cd /tmp/tune && python3 scripts/tactics-balance.py ['{"Whp": 22}']
     python3 scripts/tactics-balance.py measure '[{"Whp": 22}, {"heal": 5, "Hhp": 22}]'
+    python3 scripts/tactics-balance.py refit tune.log
+    python3 scripts/tactics-balance.py noise 120 1000
 
 The optional argument is the starting candidate's changes from the shipped figures (BASE below); WORKERS
 (default 2) games run at once. To resume a search without playing again what tune.log already holds, set
 FBEST to the starting candidate's known fitness, ORDER to the figures to try (comma-separated, in order),
 and SKIP to a JSON list of candidates (changes from BASE) already measured. With `measure`, it only plays the
-listed candidates, one after another. With ALL=1, the armies are every 6-unit army that fields every class
-(ten armies, 45 pairs), and the objective is the largest share that a Bradley-Terry fit of the armies' ratings
-predicts (plus 0.3 times the fit's rms distance from 50%), since a few games a pair make each pair's own share
-too noisy to judge by:
+listed candidates, one after another; `refit` fits the records of a tune.log again; `noise GAMES SIMS` shows what the fit reports
+when every pair is even. With ALL=1, the armies are every 6-unit army that fields every class
+(ten armies, 45 pairs), and the objective is the largest share that a fit predicts (plus 0.3 times the fit's
+rms distance from 50%), since a few games a pair make each pair's own share too noisy to judge by. The fit
+(`fit`) gives each army a rating and adds one rock-paper-scissors term over the class counts (`cycle`), the one
+kind of result that ratings alone cannot express; it logs the cycle coefficient with its standard error and
+the deviance, which is near the degrees of freedom when the model explains the shares up to noise:
 
     ALL=1 N1=0 N2=60 python3 scripts/tactics-balance.py measure '[{}, {"Hhp": 22}]'
 
@@ -94,29 +99,85 @@ def share(first, second, n):
     return round(100 * (f1 + s2 + 0.5 * (d1 + d2)) / (2 * n), 1)
 
 
-def bradley_terry(scores, armies):
-    """Each army's rating (logit) fitted to the pairs' shares, every pair weighted alike, with one drawn game
-    per pair as a prior so that a clean sweep stays finite. Returns the ratings, centred on 0."""
-    p = {a: 1.0 for a in armies}
-    for _ in range(500):
-        new = {}
-        for a in armies:
-            won, denom = 0.0, 0.0
-            for (x, y), v in scores.items():
-                if a not in (x, y):
-                    continue
-                s = (v if a == x else 100 - v) / 100
-                o = y if a == x else x
-                won += s + 0.01
-                denom += 1.02 / (p[a] + p[o])
-            new[a] = won / denom
-        g = math.exp(sum(math.log(v) for v in new.values()) / len(new))
-        p = {a: v / g for a, v in new.items()}
-    return {a: math.log(v) for a, v in p.items()}
+def counts(army):
+    return army.count("w"), army.count("h"), army.count("a")
 
 
-def predicted(r, a, b):
-    return 100 / (1 + math.exp(r[b] - r[a]))
+def cycle(a, b):
+    """The rock-paper-scissors term of army a against army b over the class counts (warriors over healers,
+    healers over archers, archers over warriors when its coefficient is positive). With the army size fixed,
+    it is the one part of a pair's result that no rating of each army can express."""
+    (w1, h1, a1), (w2, h2, a2) = counts(a), counts(b)
+    return (w1 * h2 - h1 * w2) + (h1 * a2 - a1 * h2) + (a1 * w2 - w1 * a2)
+
+
+def solve(m, v):
+    """Solve m x = v by Gaussian elimination with partial pivoting (m small and symmetric definite)."""
+    n = len(v)
+    a = [row[:] + [v[i]] for i, row in enumerate(m)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(a[r][c]))
+        a[c], a[p] = a[p], a[c]
+        for r in range(n):
+            if r != c:
+                f = a[r][c] / a[c][c]
+                a[r] = [x - f * y for x, y in zip(a[r], a[c])]
+    return [a[i][n] / a[i][i] for i in range(n)]
+
+
+def fit(scores, armies, games):
+    """A logistic model of the pairs' shares: a rating for each army (Bradley-Terry) plus one cycle coefficient
+    times `cycle(a, b)`, fitted by maximum likelihood with `games` games a pair (Newton's method, a small ridge
+    so that a clean sweep stays finite). Returns the ratings (the first army's is 0), the cycle coefficient
+    with its standard error, the predicted shares in percent and the deviance (about the degrees of freedom,
+    pairs minus parameters, if the model explains the shares up to noise)."""
+    pairs = list(scores)
+    k = len(armies)  # len(armies) - 1 ratings and the cycle coefficient
+
+    def z(a, b):
+        v = [0.0] * k
+        for sign, x in ((1, a), (-1, b)):
+            i = armies.index(x)
+            if i > 0:
+                v[i - 1] += sign
+        v[-1] = cycle(a, b)
+        return v
+
+    rows = [(z(a, b), scores[(a, b)] / 100) for a, b in pairs]
+    beta = [0.0] * k
+
+    def prob(v):
+        return 1 / (1 + math.exp(-sum(x * y for x, y in zip(v, beta))))
+
+    def information():
+        h = [[(1e-3 if i == j else 0.0) for j in range(k)] for i in range(k)]
+        for v, _ in rows:
+            p = prob(v)
+            for i in range(k):
+                for j in range(k):
+                    h[i][j] += games * p * (1 - p) * v[i] * v[j]
+        return h
+
+    for _ in range(100):
+        g = [-1e-3 * b for b in beta]
+        for v, y in rows:
+            p = prob(v)
+            for i in range(k):
+                g[i] += games * (y - p) * v[i]
+        step = solve(information(), g)
+        beta = [b + s for b, s in zip(beta, step)]
+        if max(abs(s) for s in step) < 1e-10:
+            break
+    se = math.sqrt(solve(information(), [0.0] * (k - 1) + [1.0])[-1])
+    pred, dev = {}, 0.0
+    for (a, b), (v, y) in zip(pairs, rows):
+        p = prob(v)
+        pred[(a, b)] = 100 * p
+        for o, q in ((y, p), (1 - y, 1 - p)):
+            if o > 0:
+                dev += 2 * games * o * math.log(o / q)
+    ratings = {a: (beta[i - 1] if i > 0 else 0.0) for i, a in enumerate(armies)}
+    return ratings, beta[-1], se, pred, dev
 
 
 def measure(c):
@@ -140,13 +201,15 @@ def measure(c):
     rms = (sum((v - 50) ** 2 for v in scores.values()) / len(scores)) ** 0.5
     rec = dict(cand=c, scores=scores, worst=worst, rms=round(rms, 2), n1=N1, n2=N2)
     if ALL:
-        # Ten armies at a few games a pair: each pair's share is noisy, so the objective is the spread of the
-        # armies' fitted ratings (the largest share the fit predicts) and the fit's rms, over the depths played.
-        rec["ratings"], fitted = {}, []
+        # Ten armies at a few games a pair: each pair's share is noisy, so the objective is the largest share
+        # that a fit of the armies' ratings and one cycle term predicts, and the fit's rms, over the depths played.
+        rec["ratings"], rec["cycle"], rec["deviance"], fitted = {}, {}, {}, []
         for depth, sc in by_depth.items():
-            r = bradley_terry(sc, ARMIES)
+            r, cyc, se, pred, dev = fit(sc, ARMIES, 2 * (N1 if depth == 1 else N2))
             rec["ratings"][depth] = {a: round(v, 3) for a, v in sorted(r.items(), key=lambda kv: -kv[1])}
-            fitted += [predicted(r, a, b) for a, b in sc]
+            rec["cycle"][depth] = [round(cyc, 4), round(se, 4)]
+            rec["deviance"][depth] = [round(dev, 1), len(sc) - len(ARMIES)]
+            fitted += list(pred.values())
         worst = max(abs(v - 50) for v in fitted)
         rms = (sum((v - 50) ** 2 for v in fitted) / len(fitted)) ** 0.5
         rec.update(fit_worst=round(worst, 1), fit_rms=round(rms, 2))
@@ -163,7 +226,56 @@ SKIP = [dict(BASE, **d) for d in json.loads(os.environ.get("SKIP", "[]"))]
 FIXED = {"range", "Wmv", "crange", "still"}
 
 
+def refit(path):
+    """Fit again every record of a tune.log that holds all 45 pairs, and print its ratings, cycle and worst pairs."""
+    for line in open(path):
+        rec = json.loads(line)
+        for depth, n in ((1, rec["n1"]), (2, rec["n2"])):
+            sc = {}
+            for key, v in rec["scores"].items():
+                d, pair = key.split(":")
+                if int(d) == depth:
+                    sc[tuple(pair.split("-"))] = v
+            if len(sc) != 45:
+                continue
+            armies = sorted({x for p in sc for x in p})
+            r, cyc, se, pred, dev = fit(sc, armies, 2 * n)
+            changes = {k: v for k, v in rec["cand"].items() if BASE.get(k) != v}
+            print(json.dumps(changes), f"depth {depth}, {2 * n} games a pair: cycle {cyc:.4f} +- {se:.4f},",
+                  f"deviance {dev:.1f} on {len(sc) - len(armies)} df, largest fitted {50 + max(abs(v - 50) for v in pred.values()):.1f},",
+                  f"largest measured {50 + max(abs(v - 50) for v in sc.values()):.1f}")
+            for (a, b), v in sorted(pred.items(), key=lambda kv: -abs(kv[1] - 50))[:4]:
+                print(f"    {a}-{b}: fitted {v:.1f}, measured {sc[(a, b)]:.1f}")
+
+
+def noise(games, sims):
+    """What the fit reports when every pair is an even coin: the median and 90th percentile of the largest
+    fitted share, and the 90th percentile of the cycle coefficient's size, over `sims` simulated runs of
+    `games` games a pair (a fixed random seed, so the figures repeat)."""
+    import random
+
+    rng = random.Random(1)
+    armies = all_armies()
+    pairs = list(itertools.combinations(armies, 2))
+    worst, cycles = [], []
+    for _ in range(sims):
+        sc = {p: 100 * sum(rng.random() < 0.5 for _ in range(games)) / games for p in pairs}
+        _, cyc, _, pred, _ = fit(sc, armies, games)
+        worst.append(50 + max(abs(v - 50) for v in pred.values()))
+        cycles.append(abs(cyc))
+    worst.sort()
+    cycles.sort()
+    print(f"{games} games a pair, {sims} runs: largest fitted share median {worst[sims // 2]:.1f},",
+          f"90% {worst[int(0.9 * sims)]:.1f}; |cycle| 90% {cycles[int(0.9 * sims)]:.4f}")
+
+
 def main():
+    if len(sys.argv) > 3 and sys.argv[1] == "noise":
+        noise(int(sys.argv[2]), int(sys.argv[3]))
+        return
+    if len(sys.argv) > 2 and sys.argv[1] == "refit":
+        refit(sys.argv[2])
+        return
     if len(sys.argv) > 2 and sys.argv[1] == "measure":
         try:
             for d in json.loads(sys.argv[2]):

@@ -50,9 +50,9 @@ fn rule_2_units_and_classes() {
         assert_eq!(u.health, s.health);
         assert_eq!(u.sprite(), u.class.name());
     }
-    assert_eq!(Class::Warrior.stats().health, 24);
+    assert_eq!(Class::Warrior.stats().health, 25);
     assert_eq!(Class::Archer.stats().moves, 4);
-    assert_eq!(Class::Healer.stats().attack, 6);
+    assert_eq!(Class::Healer.stats().attack, 7);
 }
 
 #[test]
@@ -332,7 +332,7 @@ fn rule_10_notation_round_trips_and_explains_errors() {
         ("16 3 0 0 - 0.Wa1:10", "side to move"),
         ("16 1 0 0 x 0.Wa1:10", "must be d"),
         ("16 1 0 0 - 0.Qa1:10", "class must be"),
-        ("16 1 0 0 - 0.Wa1:25", "health is 1 to 24"),
+        ("16 1 0 0 - 0.Wa1:26", "health is 1 to 25"),
         ("16 1 0 0 - 0.Wa1:10,1.wa1:10", "two units stand"),
         ("16 1 0 0 - 0.Wa1:10,0.wa2:10", "same id"),
         ("16 1 0 0 - 0.wa1:10!", "only units of the side to move"),

@@ -45,19 +45,19 @@ impl Class {
     pub const fn stats(self) -> Stats {
         match self {
             Class::Warrior => Stats {
-                health: 24,
+                health: 25,
                 moves: 3,
                 attack: 4,
             },
             Class::Archer => Stats {
-                health: 14,
+                health: 15,
                 moves: 4,
                 attack: 4,
             },
             Class::Healer => Stats {
                 health: 20,
                 moves: 3,
-                attack: 6,
+                attack: 7,
             },
         }
     }
