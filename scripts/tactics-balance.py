@@ -62,7 +62,7 @@ WORKERS = int(os.environ.get("WORKERS", 2))
 ORIG = open(UNITS).read()
 
 KEYS = ["Whp", "Wmv", "Watk", "cleave", "crange", "still", "Ahp", "Amv", "Aatk", "shoot", "range", "Hhp", "Hmv", "Hatk", "heal"]
-BASE = dict(Whp=24, Wmv=3, Watk=4, cleave=4, crange=1, still=1, Ahp=14, Amv=4, Aatk=4, shoot=8, range=4, Hhp=20, Hmv=3, Hatk=6, heal=5)
+BASE = dict(Whp=25, Wmv=3, Watk=4, cleave=4, crange=1, still=1, Ahp=15, Amv=4, Aatk=4, shoot=8, range=4, Hhp=20, Hmv=3, Hatk=7, heal=5)
 
 
 def patch(c):
@@ -227,7 +227,8 @@ FIXED = {"range", "Wmv", "crange", "still"}
 
 
 def refit(path):
-    """Fit again every record of a tune.log that holds all 45 pairs, and print its ratings, cycle and worst pairs."""
+    """Fit again every record of a tune.log that holds all 45 pairs, and print its cycle, deviance and the
+    pairs the fit puts farthest from 50%."""
     for line in open(path):
         rec = json.loads(line)
         for depth, n in ((1, rec["n1"]), (2, rec["n2"])):
