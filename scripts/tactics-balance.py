@@ -28,11 +28,17 @@ the deviance, which is near the degrees of freedom when the model explains the s
 
     ALL=1 N1=0 N2=60 python3 scripts/tactics-balance.py measure '[{}, {"Hhp": 22}]'
 
+PAIRS (comma-separated `a-b`) plays only the pairs named, without a fit: a quick screen of the pairs that lie
+farthest from even. SEED (passed on to tactics_tune) chooses the openings; candidates screened with one SEED
+play the same openings, which makes their differences less noisy than their own shares:
+
+    PAIRS=whaaaa-whhhaa,wwhhaa-wwhhha N1=0 N2=50 SEED=3000 python3 scripts/tactics-balance.py measure '[{}]'
+
 The keys are the classes' health, moves and attack (`Whp`, `Amv`, `Hatk`, ...), the abilities' figures
 (`cleave`, `shoot`, `range`, `heal`), Cleave's reach `crange`, and `still`: 1 for the aimed shot (an archer
 shoots only from where it starts), 0 to measure the game without it.
 
-Health and damage are in the game's small steps (a warrior has 24 health), so one step is a fine change.
+Health and damage are in the game's small steps (a warrior has 25 health), so one step is a fine change.
 Health moves by 2: while the damages are even, one step of health alone changes little.
 """
 import json, math, os, re, subprocess, sys, itertools
@@ -55,7 +61,12 @@ def all_armies():
 
 ALL = os.environ.get("ALL") == "1"
 ARMIES = all_armies() if ALL else ["wwhhaa", "wwwwha", "whaaaa", "whhhha"]
-PAIRS = list(itertools.combinations(ARMIES, 2))
+# PAIRS=a-b,c-d plays only those pairs (a targeted screen of the pairs farthest from even; no fit).
+PAIRS = (
+    [tuple(p.split("-")) for p in os.environ["PAIRS"].split(",")]
+    if os.environ.get("PAIRS")
+    else list(itertools.combinations(ARMIES, 2))
+)
 N1 = int(os.environ.get("N1", 200))
 N2 = int(os.environ.get("N2", 100))
 WORKERS = int(os.environ.get("WORKERS", 2))
@@ -199,8 +210,8 @@ def measure(c):
         by_depth.setdefault(depth, {})[(a, b)] = scores[f"{depth}:{a}-{b}"]
     worst = max(abs(v - 50) for v in scores.values())
     rms = (sum((v - 50) ** 2 for v in scores.values()) / len(scores)) ** 0.5
-    rec = dict(cand=c, scores=scores, worst=worst, rms=round(rms, 2), n1=N1, n2=N2)
-    if ALL:
+    rec = dict(cand=c, scores=scores, worst=worst, rms=round(rms, 2), n1=N1, n2=N2, seed=os.environ.get("SEED", "0"))
+    if ALL and not os.environ.get("PAIRS"):
         # Ten armies at a few games a pair: each pair's share is noisy, so the objective is the largest share
         # that a fit of the armies' ratings and one cycle term predicts, and the fit's rms, over the depths played.
         rec["ratings"], rec["cycle"], rec["deviance"], fitted = {}, {}, {}, []
