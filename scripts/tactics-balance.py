@@ -29,7 +29,8 @@ the deviance, which is near the degrees of freedom when the model explains the s
     ALL=1 N1=0 N2=60 python3 scripts/tactics-balance.py measure '[{}, {"Hhp": 22}]'
 
 PAIRS (comma-separated `a-b`) plays only the pairs named, without a fit: a quick screen of the pairs that lie
-farthest from even. SEED (passed on to tactics_tune) chooses the openings; candidates screened with one SEED
+farthest from even. A change can push other pairs out, so a screen does not replace a full run
+(docs/rules/tactics.md, "Session 16"). SEED (passed on to tactics_tune) chooses the openings; candidates screened with one SEED
 play the same openings, which makes their differences less noisy than their own shares:
 
     PAIRS=whaaaa-whhhaa,wwhhaa-wwhhha N1=0 N2=50 SEED=3000 python3 scripts/tactics-balance.py measure '[{}]'
@@ -61,12 +62,20 @@ def all_armies():
 
 ALL = os.environ.get("ALL") == "1"
 ARMIES = all_armies() if ALL else ["wwhhaa", "wwwwha", "whaaaa", "whhhha"]
-# PAIRS=a-b,c-d plays only those pairs (a targeted screen of the pairs farthest from even; no fit).
-PAIRS = (
-    [tuple(p.split("-")) for p in os.environ["PAIRS"].split(",")]
-    if os.environ.get("PAIRS")
-    else list(itertools.combinations(ARMIES, 2))
-)
+
+
+def named_pairs(text):
+    """The pairs of PAIRS (`a-b,c-d`), or an error that says which entry is not two armies."""
+    pairs = []
+    for entry in text.split(","):
+        p = tuple(entry.split("-"))
+        if len(p) != 2 or not all(x and set(x) <= set("wah") for x in p):
+            sys.exit(f"PAIRS: {entry!r} is not two armies of w, a and h joined by '-' (such as whaaaa-whhhaa)")
+        pairs.append(p)
+    return pairs
+
+
+PAIRS = named_pairs(os.environ["PAIRS"]) if os.environ.get("PAIRS") else list(itertools.combinations(ARMIES, 2))
 N1 = int(os.environ.get("N1", 200))
 N2 = int(os.environ.get("N2", 100))
 WORKERS = int(os.environ.get("WORKERS", 2))
