@@ -79,6 +79,9 @@ PAIRS = named_pairs(os.environ["PAIRS"]) if os.environ.get("PAIRS") else list(it
 N1 = int(os.environ.get("N1", 200))
 N2 = int(os.environ.get("N2", 100))
 WORKERS = int(os.environ.get("WORKERS", 2))
+# The engine's weights (now, next, approach; docs/engines.md). The approach is in hundredths of health per
+# square, so figures scaled by k play the same game as the shipped ones with the approach times k.
+WEIGHTS = os.environ.get("WEIGHTS", "80,20,24")
 ORIG = open(UNITS).read()
 
 KEYS = ["Whp", "Wmv", "Watk", "cleave", "crange", "still", "Ahp", "Amv", "Aatk", "shoot", "range", "Hhp", "Hmv", "Hatk", "heal"]
@@ -107,7 +110,7 @@ def patch(c):
 
 
 def run(spec, n, depth):
-    out = subprocess.run([EXE, spec, str(n), str(depth), "80,20,24"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([EXE, spec, str(n), str(depth), WEIGHTS], capture_output=True, text=True, check=True).stdout
     m = re.search(r"first wins, second wins (\d+) (\d+) draws (\d+)", out)
     return tuple(int(x) for x in m.groups())
 

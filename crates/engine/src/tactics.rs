@@ -63,9 +63,10 @@ impl Default for Eval {
 /// The search width: see [`Eval::width`] and docs/engines.md ("Grid Tactics").
 pub const WIDTH: usize = 8;
 
-/// A unit's worth: its health, plus a bonus for being alive (a live unit acts every turn): eight health
-/// points, a third of a fresh warrior.
-const UNIT_VALUE: i32 = 800;
+/// A unit's worth: its health, plus a bonus for being alive (a live unit acts every turn): 32 hundredths of a
+/// fresh warrior's health (8 health points), about a third of a warrior. It follows the warrior's health so
+/// that figures scaled by a common factor (`scripts/tactics-balance.py`) leave the evaluation's balance alone.
+const UNIT_VALUE: i32 = Class::Warrior.stats().health * 32;
 
 fn worth(u: &Unit) -> i32 {
     u.health * 100 + UNIT_VALUE
