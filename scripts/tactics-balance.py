@@ -39,6 +39,10 @@ The keys are the classes' health, moves and attack (`Whp`, `Amv`, `Hatk`, ...), 
 (`cleave`, `shoot`, `range`, `heal`), Cleave's reach `crange`, and `still`: 1 for the aimed shot (an archer
 shoots only from where it starts), 0 to measure the game without it.
 
+WEIGHTS (default 80,20,24) are the engine's evaluation weights (docs/engines.md). Figures scaled by a
+common factor k play the same game if the approach weight is scaled too (WEIGHTS=80,20,48 for doubled figures):
+the evaluation counts health in hundredths and its unit bonus follows warrior health.
+
 Health and damage are in the game's small steps (a warrior has 25 health), so one step is a fine change.
 Health moves by 2: while the damages are even, one step of health alone changes little.
 """

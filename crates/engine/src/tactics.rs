@@ -98,9 +98,14 @@ fn threat(a: &Unit, from: (i32, i32), e: &Unit, at: (i32, i32)) -> i32 {
     if steps_to_range(from, at, 1) <= moves {
         best = blow(stats.attack, e);
     }
-    // An archer that must stand still to shoot reaches only what is in range now.
-    let shoot_moves = if SHOOT_STILL { 0 } else { moves };
-    if a.class == Class::Archer && steps_to_range(from, at, SHOOT_RANGE as i32) <= shoot_moves {
+    // Shoot reaches distance 2 to its range. An archer that must stand still to shoot reaches only what is in
+    // range now, so an enemy next to it is out of its Shoot.
+    let shoots = if SHOOT_STILL {
+        (2..=SHOOT_RANGE as i32).contains(&(from.0 - at.0).abs().max((from.1 - at.1).abs()))
+    } else {
+        steps_to_range(from, at, SHOOT_RANGE as i32) <= moves
+    };
+    if a.class == Class::Archer && shoots {
         best = best.max(blow(SHOOT_DAMAGE, e));
     }
     if a.class == Class::Warrior && steps_to_range(from, at, CLEAVE_RANGE as i32) <= moves {
@@ -221,6 +226,19 @@ mod tests {
             "{} vs {}",
             e.score(&near),
             e.score(&far)
+        );
+    }
+
+    #[test]
+    fn an_archer_shoots_only_at_distance_two_or_more() {
+        // The first player's archer stands next to an enemy warrior, then three squares from it: Shoot (rule 7)
+        // reaches only the second, so next to it the archer's best blow is its attack.
+        let next_to = pos("16 1 0 0 - 0.Ac2:15,1.wc3:20");
+        let three_away = pos("16 1 0 0 - 0.Ac2:15,1.wc5:20");
+        let e = Eval::default();
+        assert_eq!(
+            e.score(&three_away) - e.score(&next_to),
+            (SHOOT_DAMAGE - Class::Archer.stats().attack) * e.now,
         );
     }
 
