@@ -40,11 +40,13 @@ The keys are the classes' health, moves and attack (`Whp`, `Amv`, `Hatk`, ...), 
 shoots only from where it starts), 0 to measure the game without it.
 
 WEIGHTS (default 80,20,24) are the engine's evaluation weights (docs/engines.md). Figures scaled by a
-common factor k play the same game if the approach weight is scaled too (WEIGHTS=80,20,48 for doubled figures):
-the evaluation counts health in hundredths and its unit bonus follows warrior health.
+common factor k play nearly the same game if the approach weight is scaled too (WEIGHTS=80,20,48 for doubled
+figures; only the approach's rounding differs): the evaluation counts health in hundredths and its unit bonus
+follows warrior health (docs/rules/tactics.md, "Session 17").
 
 Health and damage are in the game's small steps (a warrior has 25 health), so one step is a fine change.
-Health moves by 2: while the damages are even, one step of health alone changes little.
+Health moves by 2: while every damage is even, a sum of damages reaches an odd health exactly when it reaches
+the next even one, so one step of health changes only the healing cap and the health count at the turn limit.
 """
 import json, math, os, re, subprocess, sys, itertools
 from concurrent.futures import ThreadPoolExecutor
@@ -83,8 +85,6 @@ PAIRS = named_pairs(os.environ["PAIRS"]) if os.environ.get("PAIRS") else list(it
 N1 = int(os.environ.get("N1", 200))
 N2 = int(os.environ.get("N2", 100))
 WORKERS = int(os.environ.get("WORKERS", 2))
-# The engine's weights (now, next, approach; docs/engines.md). The approach is in hundredths of health per
-# square, so figures scaled by k play the same game as the shipped ones with the approach times k.
 WEIGHTS = os.environ.get("WEIGHTS", "80,20,24")
 ORIG = open(UNITS).read()
 
