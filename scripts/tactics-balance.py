@@ -44,6 +44,12 @@ common factor k play nearly the same game if the approach weight is scaled too (
 figures; only the approach's rounding differs): the evaluation counts health in hundredths and its unit bonus
 follows warrior health (docs/rules/tactics.md, "Session 17").
 
+`blows NEW [OLD]` plays nothing: it lists, for each class, the mixes of hits that fell it under one set of
+figures and not under the other (OLD defaults to the shipped figures; both are changes from BASE), which is
+what a change of one figure does to the game before any game is played (docs/rules/tactics.md, "Session 18"):
+
+    python3 scripts/tactics-balance.py blows '{"shoot": 9}'
+
 Health and damage are in the game's small steps (a warrior has 25 health), so one step is a fine change.
 Health moves by 2: while every damage is even, a sum of damages reaches an odd health exactly when it reaches
 the next even one, so one step of health changes only the healing cap and the health count at the turn limit.
@@ -253,6 +259,46 @@ SKIP = [dict(BASE, **d) for d in json.loads(os.environ.get("SKIP", "[]"))]
 FIXED = {"range", "Wmv", "crange", "still"}
 
 
+HITS = [("warrior blow", "Watk"), ("Cleave", "cleave"), ("archer blow", "Aatk"), ("Shoot", "shoot"), ("healer blow", "Hatk")]
+TARGETS = [("warrior", "Whp"), ("archer", "Ahp"), ("healer", "Hhp")]
+
+
+def blows(old, new, most=8):
+    """The counts of blows that fell each class, compared between two candidates (full figures): for each
+    target, the mixes of up to `most` hits (without healing) that fell it under one candidate and not under the
+    other, each listed only if it is minimal (without any one of its hits it fells under neither the new
+    candidate nor the old, in the direction listed). Hits whose damage is the same as each other's in both
+    candidates are one kind, so a mix is named once. Figures of different scales compare by kind, so the
+    shipped figures can be set against doubled ones."""
+    kinds = {}
+    for name, key in HITS:
+        kinds.setdefault((old[key], new[key]), []).append(name)
+    kinds = [("/".join(names), d) for d, names in kinds.items()]
+    lines = []
+    for target, key in TARGETS:
+        hp = (old[key], new[key])
+        lines.append(f"{target} (health {hp[0]} -> {hp[1]}):")
+        for name, (d0, d1) in kinds:
+            lines.append(f"  {name}: {-(-hp[0] // d0)} -> {-(-hp[1] // d1)} hits")
+        for label, side in (("fells only under the old figures", 0), ("fells only under the new figures", 1)):
+            found = []
+            for n in range(1, most + 1):
+                for mix in itertools.combinations_with_replacement(range(len(kinds)), n):
+                    total = [sum(kinds[i][1][s] for i in mix) for s in (0, 1)]
+                    fells = [total[s] >= hp[s] for s in (0, 1)]
+                    if not (fells[side] and not fells[1 - side]):
+                        continue
+                    shorter = [mix[:j] + mix[j + 1:] for j in range(n)]
+                    if any(sum(kinds[i][1][side] for i in m) >= hp[side] for m in shorter):
+                        continue
+                    parts = " + ".join(kinds[i][0] for i in mix)
+                    found.append(f"    {parts} ({total[0]} -> {total[1]})")
+            if found:
+                lines.append(f"  {label}:")
+                lines += found
+    return "\n".join(lines)
+
+
 def refit(path):
     """Fit again every record of a tune.log that holds all 45 pairs, and print its cycle, deviance and the
     pairs the fit puts farthest from 50%."""
@@ -298,6 +344,11 @@ def noise(games, sims):
 
 
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "blows":
+        old = dict(BASE, **json.loads(sys.argv[3])) if len(sys.argv) > 3 else dict(BASE)
+        new = dict(BASE, **json.loads(sys.argv[2]))
+        print(blows(old, new))
+        return
     if len(sys.argv) > 3 and sys.argv[1] == "noise":
         noise(int(sys.argv[2]), int(sys.argv[3]))
         return
