@@ -263,11 +263,27 @@ HITS = [("warrior blow", "Watk"), ("Cleave", "cleave"), ("archer blow", "Aatk"),
 TARGETS = [("warrior", "Whp"), ("archer", "Ahp"), ("healer", "Hhp")]
 
 
+def changes(text):
+    """A candidate's changes from BASE, given as a JSON object, or an error that says what is wrong with it."""
+    try:
+        d = json.loads(text)
+    except json.JSONDecodeError as e:
+        sys.exit(f"{text!r} is not JSON: {e}")
+    if not isinstance(d, dict):
+        sys.exit(f"{text!r} is not a JSON object of figures such as {{\"shoot\": 9}}")
+    for k, v in d.items():
+        if k not in KEYS:
+            sys.exit(f"unknown figure {k!r} in {text!r}; the figures are {', '.join(KEYS)}")
+        if not isinstance(v, int) or v < 0 or (v == 0 and k != "still"):
+            sys.exit(f"figure {k!r} must be a positive whole number (still: 0 or 1), not {v!r}")
+    return d
+
+
 def blows(old, new, most=8):
     """The counts of blows that fell each class, compared between two candidates (full figures): for each
     target, the mixes of up to `most` hits (without healing) that fell it under one candidate and not under the
-    other, each listed only if it is minimal (without any one of its hits it fells under neither the new
-    candidate nor the old, in the direction listed). Hits whose damage is the same as each other's in both
+    other, each listed only if it is minimal (without any one of its hits, it no longer fells the target under
+    the figures where it does). Hits whose damage is the same as each other's in both
     candidates are one kind, so a mix is named once. Figures of different scales compare by kind, so the
     shipped figures can be set against doubled ones."""
     kinds = {}
@@ -345,8 +361,8 @@ def noise(games, sims):
 
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "blows":
-        old = dict(BASE, **json.loads(sys.argv[3])) if len(sys.argv) > 3 else dict(BASE)
-        new = dict(BASE, **json.loads(sys.argv[2]))
+        old = dict(BASE, **changes(sys.argv[3])) if len(sys.argv) > 3 else dict(BASE)
+        new = dict(BASE, **changes(sys.argv[2]))
         print(blows(old, new))
         return
     if len(sys.argv) > 3 and sys.argv[1] == "noise":
@@ -357,14 +373,20 @@ def main():
         return
     if len(sys.argv) > 2 and sys.argv[1] == "measure":
         try:
-            for d in json.loads(sys.argv[2]):
+            try:
+                listed = json.loads(sys.argv[2])
+            except json.JSONDecodeError as e:
+                sys.exit(f"{sys.argv[2]!r} is not JSON: {e}")
+            if not isinstance(listed, list):
+                sys.exit(f"measure takes a JSON list of candidates such as '[{{}}, {{\"shoot\": 9}}]', not {sys.argv[2]!r}")
+            for d in [changes(json.dumps(d)) for d in listed]:
                 measure(dict(BASE, **d))
         finally:
             open(UNITS, "w").write(ORIG)
         return
     best = dict(BASE)
     if len(sys.argv) > 1:
-        best.update(json.loads(sys.argv[1]))
+        best.update(changes(sys.argv[1]))
     try:
         fbest = float(os.environ["FBEST"]) if "FBEST" in os.environ else measure(best)
         improved = True
