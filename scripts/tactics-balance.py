@@ -263,19 +263,23 @@ HITS = [("warrior blow", "Watk"), ("Cleave", "cleave"), ("archer blow", "Aatk"),
 TARGETS = [("warrior", "Whp"), ("archer", "Ahp"), ("healer", "Hhp")]
 
 
-def changes(text):
-    """A candidate's changes from BASE, given as a JSON object, or an error that says what is wrong with it."""
+def load(text):
+    """The JSON value of a command-line argument, or an error that says where it is not JSON."""
     try:
-        d = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as e:
         sys.exit(f"{text!r} is not JSON: {e}")
+
+
+def changes(d):
+    """A candidate's changes from BASE (a JSON object of figures), checked: an error names what is wrong."""
     if not isinstance(d, dict):
-        sys.exit(f"{text!r} is not a JSON object of figures such as {{\"shoot\": 9}}")
+        sys.exit(f"{json.dumps(d)} is not a JSON object of figures such as {{\"shoot\": 9}}")
     for k, v in d.items():
         if k not in KEYS:
-            sys.exit(f"unknown figure {k!r} in {text!r}; the figures are {', '.join(KEYS)}")
-        if not isinstance(v, int) or v < 0 or (v == 0 and k != "still"):
-            sys.exit(f"figure {k!r} must be a positive whole number (still: 0 or 1), not {v!r}")
+            sys.exit(f"unknown figure {k!r} in {json.dumps(d)}; the figures are {', '.join(KEYS)}")
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (v == 0 and k != "still") or (k == "still" and v > 1):
+            sys.exit(f"figure {k!r} must be a positive whole number (still: 0 or 1), not {json.dumps(v)}")
     return d
 
 
@@ -361,8 +365,8 @@ def noise(games, sims):
 
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "blows":
-        old = dict(BASE, **changes(sys.argv[3])) if len(sys.argv) > 3 else dict(BASE)
-        new = dict(BASE, **changes(sys.argv[2]))
+        old = dict(BASE, **changes(load(sys.argv[3]))) if len(sys.argv) > 3 else dict(BASE)
+        new = dict(BASE, **changes(load(sys.argv[2])))
         print(blows(old, new))
         return
     if len(sys.argv) > 3 and sys.argv[1] == "noise":
@@ -372,21 +376,19 @@ def main():
         refit(sys.argv[2])
         return
     if len(sys.argv) > 2 and sys.argv[1] == "measure":
+        listed = load(sys.argv[2])
+        if not isinstance(listed, list):
+            sys.exit(f"measure takes a JSON list of candidates such as '[{{}}, {{\"shoot\": 9}}]', not {sys.argv[2]!r}")
+        candidates = [dict(BASE, **changes(d)) for d in listed]
         try:
-            try:
-                listed = json.loads(sys.argv[2])
-            except json.JSONDecodeError as e:
-                sys.exit(f"{sys.argv[2]!r} is not JSON: {e}")
-            if not isinstance(listed, list):
-                sys.exit(f"measure takes a JSON list of candidates such as '[{{}}, {{\"shoot\": 9}}]', not {sys.argv[2]!r}")
-            for d in [changes(json.dumps(d)) for d in listed]:
-                measure(dict(BASE, **d))
+            for c in candidates:
+                measure(c)
         finally:
             open(UNITS, "w").write(ORIG)
         return
     best = dict(BASE)
     if len(sys.argv) > 1:
-        best.update(changes(sys.argv[1]))
+        best.update(changes(load(sys.argv[1])))
     try:
         fbest = float(os.environ["FBEST"]) if "FBEST" in os.environ else measure(best)
         improved = True
