@@ -10,7 +10,7 @@ use gridplay_games::tactics::{Tactics, TacticsPosition, policy};
 
 #[derive(Debug, Args)]
 pub(crate) struct SelfplayArgs {
-    /// The game spec, such as `reversi` or `tactics:army=wwwaah,army2=whahah`.
+    /// The game spec, such as `reversi` or `tactics:army=wwwhaa,army2=whhaaa`.
     spec: String,
     /// Games to play.
     #[arg(long, default_value_t = 100)]

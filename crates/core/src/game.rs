@@ -17,6 +17,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Builds the variant from a spec's settings, refusing unknown settings and bad values.
     fn from_spec(spec: &GameSpec) -> Result<Self, SpecError>;
 
+    /// Builds the variant of a game that was accepted earlier and stored. Rules that govern only the
+    /// creation of new games (Grid Tactics' army composition) are not applied again, so that a stored game
+    /// still loads after such a rule changes. By default the same as `from_spec`.
+    fn from_stored_spec(spec: &GameSpec) -> Result<Self, SpecError> {
+        Self::from_spec(spec)
+    }
+
     /// The canonical spec: the name and every setting that differs from its default.
     fn spec(&self) -> GameSpec;
 

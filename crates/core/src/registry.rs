@@ -20,6 +20,7 @@ pub struct RegistryEntry {
     /// Small positions that show the rules, for the rules pages.
     pub examples: &'static [RuleExample],
     build: fn(&GameSpec) -> Result<Box<dyn DynGame>, SpecError>,
+    restore: fn(&GameSpec) -> Result<Box<dyn DynGame>, SpecError>,
 }
 
 /// A position that shows a rule: the game variant, the moves that lead there from the start, and what to see.
@@ -43,6 +44,10 @@ pub struct Registry {
 
 fn build<G: Game>(spec: &GameSpec) -> Result<Box<dyn DynGame>, SpecError> {
     Ok(Box::new(G::from_spec(spec)?))
+}
+
+fn restore<G: Game>(spec: &GameSpec) -> Result<Box<dyn DynGame>, SpecError> {
+    Ok(Box::new(G::from_stored_spec(spec)?))
 }
 
 impl Registry {
@@ -71,6 +76,7 @@ impl Registry {
             settings,
             examples,
             build: build::<G>,
+            restore: restore::<G>,
         });
         self
     }
@@ -87,11 +93,20 @@ impl Registry {
 
     /// Builds a game variant from a parsed spec.
     pub fn build(&self, spec: &GameSpec) -> Result<Box<dyn DynGame>, SpecError> {
-        let entry = self.entry(spec.name()).ok_or_else(|| SpecError::UnknownGame {
+        (self.known(spec)?.build)(spec)
+    }
+
+    fn known(&self, spec: &GameSpec) -> Result<&RegistryEntry, SpecError> {
+        self.entry(spec.name()).ok_or_else(|| SpecError::UnknownGame {
             name: spec.name().to_owned(),
             known: self.entries.iter().map(|e| e.name.to_owned()).collect(),
-        })?;
-        (entry.build)(spec)
+        })
+    }
+
+    /// Builds the variant of a stored game ([`Game::from_stored_spec`]): what was accepted once still loads.
+    pub fn restore(&self, spec: &str) -> Result<Box<dyn DynGame>, SpecError> {
+        let spec = spec.parse()?;
+        (self.known(&spec)?.restore)(&spec)
     }
 
     /// Parses a spec string and builds the game variant.

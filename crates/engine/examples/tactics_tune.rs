@@ -8,7 +8,8 @@
 //! two, A plays B with the colours swapped in each pair of games (same random opening), and A's score is
 //! printed. Each side's search charges its own distance (`Eval::attacker`). Four random activations open
 //! each game; game g's opening is seeded by g + 1 (a duel's pair by g / 2 + 1), plus the environment's
-//! `SEED` (default 0), so that a second run with `SEED` set plays new games.
+//! `SEED` (default 0), so that a second run with `SEED` set plays new games. The armies need not follow the
+//! composition rule (rule 3 of docs/rules/tactics.md), so that the armies it excludes can be measured.
 
 use gridplay_core::{Game, Outcome, Player, Position, playout};
 use gridplay_engine::tactics::Eval;
@@ -84,12 +85,16 @@ fn main() {
     let (da, db) = depth.split_once('/').unwrap_or((depth, depth));
     let (da, db): (u32, u32) = (da.parse().expect("DEPTH"), db.parse().expect("DEPTH"));
     let a = weights(&args[4]);
-    let game = gridplay_games::registry().game(spec).expect("a game spec");
-    let tactics = game
-        .as_any()
-        .downcast_ref::<Tactics>()
-        .expect("a tactics spec")
-        .clone();
+    // Balance research also measures the armies that the composition rule excludes (docs/rules/tactics.md,
+    // rule 3), so the rule is not applied here.
+    let tactics = spec
+        .parse()
+        .map_err(|e| format!("{e}"))
+        .and_then(|s| Tactics::without_composition_rule(&s).map_err(|e| format!("{e}")))
+        .unwrap_or_else(|e| {
+            eprintln!("`{spec}` is not a tactics spec: {e}");
+            std::process::exit(2);
+        });
     let (mut wins, mut losses, mut draws, mut elim, mut turns) = (0, 0, 0, 0, 0);
     let b = args.get(5).map(|t| weights(t));
     let offset: u64 = std::env::var("SEED").map_or(0, |s| s.parse().expect("SEED is a number"));

@@ -112,7 +112,7 @@ fn registry_lists_every_game_and_builds_specs() {
         "ywf",
         "checkers",
         "tactics",
-        "tactics:army=wwa,army2=hha,size=24",
+        "tactics:army=wha,army2=wwhaa,size=24",
     ] {
         let g = gridplay_games::registry().game(spec).unwrap();
         assert_eq!(g.spec().to_string(), spec);

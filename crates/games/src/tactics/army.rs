@@ -19,12 +19,31 @@ pub fn default_army(size: u8) -> Vec<Class> {
         .collect()
 }
 
-/// Reads an army setting such as `wwaahh`.
+/// The fewest units an army may have: one of each class.
+pub const MIN_UNITS: usize = 3;
+
+/// Reads an army setting such as `wwhhaa` and checks the composition rule (docs/rules/tactics.md, rule 3).
 pub fn parse_army(text: &str) -> Result<Vec<Class>, String> {
-    let expected =
-        || format!("1 to {MAX_UNITS} class letters: w warrior, a archer, h healer (such as wwaahh)");
-    if text.is_empty() || text.chars().count() > MAX_UNITS {
-        return Err(expected());
+    let army = parse_letters(text)?;
+    if army.len() < MIN_UNITS {
+        return Err(format!(
+            "{MIN_UNITS} to {MAX_UNITS} units, one of each class at least, not {}",
+            army.len()
+        ));
+    }
+    check_composition(&army)?;
+    Ok(army)
+}
+
+/// Reads 1 to 16 class letters without the composition rule, for balance research only
+/// ([`super::Tactics::without_composition_rule`]).
+pub fn parse_letters(text: &str) -> Result<Vec<Class>, String> {
+    let count = text.chars().count();
+    if !(1..=MAX_UNITS).contains(&count) {
+        return Err(format!(
+            "{MIN_UNITS} to {MAX_UNITS} class letters (w warrior, a archer, h healer, such as wwhhaa), not \
+             {count}"
+        ));
     }
     text.chars()
         .map(|c| {
@@ -35,7 +54,37 @@ pub fn parse_army(text: &str) -> Result<Vec<Class>, String> {
             }
         })
         .collect::<Option<Vec<_>>>()
-        .ok_or_else(expected)
+        .ok_or_else(|| {
+            "only the lower-case class letters w warrior, a archer, h healer (such as wwhhaa)".to_owned()
+        })
+}
+
+/// The composition rule: every class is fielded, no class fills more than half of the army, and healers no
+/// more than a third (both rounded down). Without it the armies of three healers and those of four archers
+/// or four warriors break the 60% bound of the rulings (docs/rules/tactics.md, "Session 20"). The error
+/// says what was expected.
+pub fn check_composition(army: &[Class]) -> Result<(), String> {
+    let n = army.len();
+    for class in [Class::Warrior, Class::Archer, Class::Healer] {
+        let count = army.iter().filter(|&&a| a == class).count();
+        let most = if class == Class::Healer { n / 3 } else { n / 2 };
+        let share = if class == Class::Healer { "a third" } else { "half" };
+        if count == 0 {
+            return Err(format!(
+                "every class in the army, and this one has no {} ({})",
+                class.name(),
+                class.letter()
+            ));
+        }
+        if count > most {
+            let plural = if most == 1 { "" } else { "s" };
+            return Err(format!(
+                "at most {share} of the army of one class: {most} {}{plural} in {n} units, not {count}",
+                class.name()
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[must_use]

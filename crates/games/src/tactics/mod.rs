@@ -75,6 +75,36 @@ impl Tactics {
             armies: [army.clone(), army],
         }
     }
+
+    /// The game of a spec whose armies may break the composition rule (any 1 to 16 units): for balance
+    /// research, which measures the armies the rule excludes (`tactics_tune`, docs/rules/tactics.md,
+    /// "Session 20"). Settings, the server and the command line go through [`Game::from_spec`]; stored games
+    /// through [`Game::from_stored_spec`], which is the same as this.
+    pub fn without_composition_rule(spec: &GameSpec) -> Result<Tactics, SpecError> {
+        if spec.name() != Self::NAME {
+            return Err(SpecError::UnknownGame {
+                name: spec.name().to_owned(),
+                known: vec![Self::NAME.to_owned()],
+            });
+        }
+        Tactics::read_spec(spec, army::parse_letters)
+    }
+
+    fn read_spec(
+        spec: &GameSpec,
+        parse_army: fn(&str) -> Result<Vec<Class>, String>,
+    ) -> Result<Tactics, SpecError> {
+        let mut s = spec.reader();
+        let size = s.int("size", 16, 16..=32)? as u8;
+        let default = army::default_army(size);
+        let first = s.text("army", default, parse_army)?;
+        let second = s.text("army2", first.clone(), parse_army)?;
+        s.finish(&["size", "army", "army2"])?;
+        Ok(Tactics {
+            size,
+            armies: [first, second],
+        })
+    }
 }
 
 pub const EXAMPLES: &[RuleExample] = &[RuleExample {
@@ -94,13 +124,13 @@ pub const SETTINGS: &[SettingDoc] = &[
     },
     SettingDoc {
         key: "army",
-        values: "1 to 16 of w a h",
+        values: "3 to 16 of w a h: every class, none over half, healers at most a third",
         default: "6 units on 16x16, 9 on 24x24, 12 on 32x32, a third of each class",
         about: "the first player's army (and the second's unless army2 is given): w warrior, a archer, h healer",
     },
     SettingDoc {
         key: "army2",
-        values: "1 to 16 of w a h",
+        values: "as army",
         default: "army",
         about: "the second player's army",
     },
@@ -587,16 +617,12 @@ impl Game for Tactics {
     const NAME: &'static str = "tactics";
 
     fn from_spec(spec: &GameSpec) -> Result<Tactics, SpecError> {
-        let mut s = spec.reader();
-        let size = s.int("size", 16, 16..=32)? as u8;
-        let default = army::default_army(size);
-        let first = s.text("army", default, army::parse_army)?;
-        let second = s.text("army2", first.clone(), army::parse_army)?;
-        s.finish(&["size", "army", "army2"])?;
-        Ok(Tactics {
-            size,
-            armies: [first, second],
-        })
+        Tactics::read_spec(spec, army::parse_army)
+    }
+
+    /// A game stored before the composition rule (rule 3) may field any army of 1 to 16 units.
+    fn from_stored_spec(spec: &GameSpec) -> Result<Tactics, SpecError> {
+        Tactics::read_spec(spec, army::parse_letters)
     }
 
     fn spec(&self) -> GameSpec {

@@ -52,7 +52,7 @@ fn rule_2_units_and_classes() {
     }
     assert_eq!(Class::Warrior.stats().health, 25);
     assert_eq!(Class::Archer.stats().moves, 4);
-    assert_eq!(Class::Healer.stats().attack, 7);
+    assert_eq!(Class::Healer.stats().attack, 6);
 }
 
 #[test]
@@ -60,6 +60,9 @@ fn rule_3_default_armies_are_mirrored() {
     assert_eq!(army::army_text(&army::default_army(16)), "wwhhaa");
     assert_eq!(army::default_army(24).len(), 9);
     assert_eq!(army::default_army(32).len(), 12);
+    for n in 16..=32 {
+        assert_eq!(army::check_composition(&army::default_army(n)), Ok(()), "{n}x{n}");
+    }
     let p = game().start();
     let n = p.size() as u16;
     let (blue, orange): (Vec<&super::units::Unit>, Vec<_>) =
@@ -78,16 +81,66 @@ fn rule_3_default_armies_are_mirrored() {
 
 #[test]
 fn rule_3_army_settings() {
-    let g = Tactics::from_spec(&"tactics:army=wwwa,army2=hh".parse().unwrap()).unwrap();
-    assert_eq!(g.start().units().len(), 6);
-    assert_eq!(Game::spec(&g).to_string(), "tactics:army=wwwa,army2=hh");
-    for bad in [
-        "tactics:army=wxz",
-        "tactics:army=wwwwwwwwwwwwwwwww",
-        "tactics:army2=W",
-        "tactics:army=aa,colour=red",
+    let g = Tactics::from_spec(&"tactics:army=wwhaa,army2=wha".parse().unwrap()).unwrap();
+    assert_eq!(g.start().units().len(), 8);
+    assert_eq!(Game::spec(&g).to_string(), "tactics:army=wwhaa,army2=wha");
+    for good in [
+        "wha",
+        "wwha",
+        "wwhaa",
+        "whhaaa",
+        "wwwhha",
+        "wwwhhhaaa",
+        "wwwwhhhhaaaa",
+        "wwwwwwhhhhhaaaaa",
     ] {
-        assert!(Tactics::from_spec(&bad.parse().unwrap()).is_err(), "{bad}");
+        assert!(army::parse_army(good).is_ok(), "{good}");
+    }
+    for (bad, why) in [
+        ("tactics:army=wxz", "lower-case class letters"),
+        ("tactics:army=wwwwwwwwwwwwwwwww", "3 to 16"),
+        ("tactics:army=wh", "3 to 16"),
+        ("tactics:army2=w", "one of each class"),
+        ("tactics:army2=WHA", "lower-case class letters"),
+        ("tactics:army=wwwaaa", "no healer"),
+        ("tactics:army=hhhaaa", "no warrior"),
+        ("tactics:army2=wwhhhh", "no archer"),
+        (
+            "tactics:army=whhhaa",
+            "a third of the army of one class: 2 healers in 6 units, not 3",
+        ),
+        ("tactics:army=whhaa", "1 healer in 5 units, not 2"),
+        (
+            "tactics:army=whaaaa",
+            "half of the army of one class: 3 archers in 6 units, not 4",
+        ),
+        ("tactics:army2=wwwwha", "3 warriors in 6 units, not 4"),
+        ("tactics:army=wwwhaaaaaaaaaaaa", "8 archers in 16 units, not 12"),
+        ("tactics:army=wwhhaa,colour=red", "colour"),
+    ] {
+        let err = Tactics::from_spec(&bad.parse().unwrap()).unwrap_err().to_string();
+        assert!(err.contains(why), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn rule_3_stored_games_load_without_the_composition_rule() {
+    // A game accepted before the composition rule existed is never lost: the server restores it.
+    let registry = crate::registry();
+    let err = registry.game("tactics:army=whhhaa").unwrap_err().to_string();
+    assert!(err.contains("not 3"), "{err}");
+    let stored = registry.restore("tactics:army=whhhaa,army2=aa").unwrap();
+    assert_eq!(stored.spec().to_string(), "tactics:army=whhhaa,army2=aa");
+    let pieces = stored
+        .start()
+        .view()
+        .cells
+        .iter()
+        .filter(|c| c.piece.is_some())
+        .count();
+    assert_eq!(pieces, 8);
+    for bad in ["tactics:army=wxz", "tactics:army=", "tactics:size=40", "chess"] {
+        assert!(registry.restore(bad).is_err(), "{bad}");
     }
 }
 

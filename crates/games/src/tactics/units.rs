@@ -57,7 +57,7 @@ impl Class {
             Class::Healer => Stats {
                 health: 20,
                 moves: 3,
-                attack: 7,
+                attack: 6,
             },
         }
     }

@@ -95,7 +95,7 @@ impl Actor {
         let game = hub
             .0
             .registry
-            .game(&row.spec)
+            .restore(&row.spec)
             .map_err(|e| internal(format!("bad spec {}: {e}", row.spec)))?;
         let actions = db.actions(id).await.map_err(|e| internal(e.to_string()))?;
         let rotate = rotation(&game.start().view());
