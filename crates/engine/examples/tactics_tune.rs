@@ -86,15 +86,18 @@ fn main() {
     let (da, db): (u32, u32) = (da.parse().expect("DEPTH"), db.parse().expect("DEPTH"));
     let a = weights(&args[4]);
     // Balance research also measures the armies that the composition rule excludes (docs/rules/tactics.md,
-    // rule 3), so the rule is not applied here.
-    let tactics = spec
-        .parse()
-        .map_err(|e| format!("{e}"))
-        .and_then(|s| Tactics::without_composition_rule(&s).map_err(|e| format!("{e}")))
-        .unwrap_or_else(|e| {
-            eprintln!("`{spec}` is not a tactics spec: {e}");
+    // rule 3), so the game is built as a stored one, without that rule.
+    let tactics = match gridplay_games::registry().restore(spec) {
+        Ok(game) => game.as_any().downcast_ref::<Tactics>().cloned(),
+        Err(e) => {
+            eprintln!("`{spec}`: {e}");
             std::process::exit(2);
-        });
+        }
+    };
+    let Some(tactics) = tactics else {
+        eprintln!("`{spec}` is not a Grid Tactics spec");
+        std::process::exit(2);
+    };
     let (mut wins, mut losses, mut draws, mut elim, mut turns) = (0, 0, 0, 0, 0);
     let b = args.get(5).map(|t| weights(t));
     let offset: u64 = std::env::var("SEED").map_or(0, |s| s.parse().expect("SEED is a number"));

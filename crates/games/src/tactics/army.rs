@@ -35,8 +35,8 @@ pub fn parse_army(text: &str) -> Result<Vec<Class>, String> {
     Ok(army)
 }
 
-/// Reads 1 to 16 class letters without the composition rule, for balance research only
-/// ([`super::Tactics::without_composition_rule`]).
+/// Reads 1 to 16 class letters without the composition rule, for stored games and balance research
+/// (`Game::from_stored_spec`).
 pub fn parse_letters(text: &str) -> Result<Vec<Class>, String> {
     let count = text.chars().count();
     if !(1..=MAX_UNITS).contains(&count) {

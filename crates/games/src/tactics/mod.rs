@@ -76,20 +76,6 @@ impl Tactics {
         }
     }
 
-    /// The game of a spec whose armies may break the composition rule (any 1 to 16 units): for balance
-    /// research, which measures the armies the rule excludes (`tactics_tune`, docs/rules/tactics.md,
-    /// "Session 20"). Settings, the server and the command line go through [`Game::from_spec`]; stored games
-    /// through [`Game::from_stored_spec`], which is the same as this.
-    pub fn without_composition_rule(spec: &GameSpec) -> Result<Tactics, SpecError> {
-        if spec.name() != Self::NAME {
-            return Err(SpecError::UnknownGame {
-                name: spec.name().to_owned(),
-                known: vec![Self::NAME.to_owned()],
-            });
-        }
-        Tactics::read_spec(spec, army::parse_letters)
-    }
-
     fn read_spec(
         spec: &GameSpec,
         parse_army: fn(&str) -> Result<Vec<Class>, String>,
@@ -620,7 +606,8 @@ impl Game for Tactics {
         Tactics::read_spec(spec, army::parse_army)
     }
 
-    /// A game stored before the composition rule (rule 3) may field any army of 1 to 16 units.
+    /// A game stored before the composition rule (rule 3) may field any army of 1 to 16 units. Balance
+    /// research (`tactics_tune`) builds its games this way too, to measure the armies the rule excludes.
     fn from_stored_spec(spec: &GameSpec) -> Result<Tactics, SpecError> {
         Tactics::read_spec(spec, army::parse_letters)
     }
