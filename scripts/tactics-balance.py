@@ -95,7 +95,7 @@ WEIGHTS = os.environ.get("WEIGHTS", "80,20,24")
 ORIG = open(UNITS).read()
 
 KEYS = ["Whp", "Wmv", "Watk", "cleave", "crange", "still", "Ahp", "Amv", "Aatk", "shoot", "range", "Hhp", "Hmv", "Hatk", "heal"]
-BASE = dict(Whp=25, Wmv=3, Watk=4, cleave=4, crange=1, still=1, Ahp=15, Amv=4, Aatk=4, shoot=8, range=4, Hhp=20, Hmv=3, Hatk=7, heal=5)
+BASE = dict(Whp=25, Wmv=3, Watk=4, cleave=4, crange=1, still=1, Ahp=15, Amv=4, Aatk=4, shoot=8, range=4, Hhp=20, Hmv=3, Hatk=6, heal=5)
 
 
 def patch(c):
