@@ -39,6 +39,10 @@ The keys are the classes' health, moves and attack (`Whp`, `Amv`, `Hatk`, ...), 
 (`cleave`, `shoot`, `range`, `heal`), Cleave's reach `crange`, and `still`: 1 for the aimed shot (an archer
 shoots only from where it starts), 0 to measure the game without it.
 
+SIZE plays the games on an N x N board (default 16), for armies larger than six; with PAIRS:
+
+    PAIRS=wwwhhhaaa-wwwwhaaaa SIZE=24 N1=0 N2=40 python3 scripts/tactics-balance.py measure '[{}]'
+
 WEIGHTS (default 80,20,24) are the engine's evaluation weights (docs/engines.md). Figures scaled by a
 common factor k play nearly the same game if the approach weight is scaled too (WEIGHTS=80,20,48 for doubled
 figures; only the approach's rounding differs): the evaluation counts health in hundredths and its unit bonus
@@ -92,6 +96,11 @@ N1 = int(os.environ.get("N1", 200))
 N2 = int(os.environ.get("N2", 100))
 WORKERS = int(os.environ.get("WORKERS", 2))
 WEIGHTS = os.environ.get("WEIGHTS", "80,20,24")
+# SIZE plays on an N x N board instead of the default 16x16 (for armies larger than six).
+BOARD = os.environ.get("SIZE", "16")
+if not BOARD.isdigit() or not 16 <= int(BOARD) <= 32:
+    sys.exit(f"SIZE: {BOARD!r} is not a board size from 16 to 32")
+SIZE = f"size={BOARD},"
 ORIG = open(UNITS).read()
 
 KEYS = ["Whp", "Wmv", "Watk", "cleave", "crange", "still", "Ahp", "Amv", "Aatk", "shoot", "range", "Hhp", "Hmv", "Hatk", "heal"]
@@ -220,8 +229,8 @@ def measure(c):
         if n == 0:
             continue
         for a, b in PAIRS:
-            jobs.append((depth, a, b, f"tactics:army={a},army2={b}", n))
-            jobs.append((depth, a, b, f"tactics:army={b},army2={a}", n))
+            jobs.append((depth, a, b, f"tactics:{SIZE}army={a},army2={b}", n))
+            jobs.append((depth, a, b, f"tactics:{SIZE}army={b},army2={a}", n))
     with ThreadPoolExecutor(WORKERS) as ex:
         res = list(ex.map(lambda j: run(j[3], j[4], j[0]), jobs))
     scores = {}
@@ -232,7 +241,10 @@ def measure(c):
         by_depth.setdefault(depth, {})[(a, b)] = scores[f"{depth}:{a}-{b}"]
     worst = max(abs(v - 50) for v in scores.values())
     rms = (sum((v - 50) ** 2 for v in scores.values()) / len(scores)) ** 0.5
-    rec = dict(cand=c, scores=scores, worst=worst, rms=round(rms, 2), n1=N1, n2=N2, seed=os.environ.get("SEED", "0"))
+    rec = dict(
+        cand=c, scores=scores, worst=worst, rms=round(rms, 2), n1=N1, n2=N2, seed=os.environ.get("SEED", "0"),
+        size=int(BOARD),
+    )
     if ALL and not os.environ.get("PAIRS"):
         # Ten armies at a few games a pair: each pair's share is noisy, so the objective is the largest share
         # that a fit of the armies' ratings and one cycle term predicts, and the fit's rms, over the depths played.
