@@ -43,6 +43,12 @@ SIZE plays the games on an N x N board (default 16), for armies larger than six;
 
     PAIRS=wwwhhhaaa-wwwwhaaaa SIZE=24 N1=0 N2=40 python3 scripts/tactics-balance.py measure '[{}]'
 
+D1 and D2 (defaults 1 and 2) are the searches of the two slots that N1 and N2 count: a depth N, or `NtT`,
+which scores every move to depth N and draws one by softmax with temperature T, as the weak levels do
+(tactics_tune's DEPTH). To measure the balance of a level such as depth 2 at temperature 200:
+
+    D1=2t200 N1=50 N2=0 python3 scripts/tactics-balance.py measure '[{}]'
+
 WEIGHTS (default 80,20,24) are the engine's evaluation weights (docs/engines.md). Figures scaled by a
 common factor k play nearly the same game if the approach weight is scaled too (WEIGHTS=80,20,48 for doubled
 figures; only the approach's rounding differs): the evaluation counts health in hundredths and its unit bonus
@@ -96,6 +102,19 @@ N1 = int(os.environ.get("N1", 200))
 N2 = int(os.environ.get("N2", 100))
 WORKERS = int(os.environ.get("WORKERS", 2))
 WEIGHTS = os.environ.get("WEIGHTS", "80,20,24")
+
+
+def search_token(name, default):
+    """D1 or D2: a depth `N` or `NtT` (depth N, softmax temperature T), or an error that names the setting."""
+    text = os.environ.get(name, default)
+    if not re.fullmatch(r"[1-9]\d?(t\d+)?", text):
+        sys.exit(f"{name}: {text!r} is not a depth N or NtT (depth N at softmax temperature T), such as 2 or 2t200")
+    return text
+
+
+D1, D2 = search_token("D1", "1"), search_token("D2", "2")
+if D1 == D2 and N1 and N2:
+    sys.exit(f"D1 and D2 are both {D1}: give the second slot another search, or set N2=0")
 # SIZE plays on an N x N board instead of the default 16x16 (for armies larger than six).
 BOARD = os.environ.get("SIZE", "16")
 if not BOARD.isdigit() or not 16 <= int(BOARD) <= 32:
@@ -225,7 +244,7 @@ def fit(scores, armies, games):
 def measure(c):
     patch(c)
     jobs = []
-    for depth, n in [(1, N1), (2, N2)]:
+    for depth, n in [(D1, N1), (D2, N2)]:
         if n == 0:
             continue
         for a, b in PAIRS:
@@ -243,14 +262,14 @@ def measure(c):
     rms = (sum((v - 50) ** 2 for v in scores.values()) / len(scores)) ** 0.5
     rec = dict(
         cand=c, scores=scores, worst=worst, rms=round(rms, 2), n1=N1, n2=N2, seed=os.environ.get("SEED", "0"),
-        size=int(BOARD),
+        size=int(BOARD), d1=D1, d2=D2,
     )
     if ALL and not os.environ.get("PAIRS"):
         # Ten armies at a few games a pair: each pair's share is noisy, so the objective is the largest share
         # that a fit of the armies' ratings and one cycle term predicts, and the fit's rms, over the depths played.
         rec["ratings"], rec["cycle"], rec["deviance"], fitted = {}, {}, {}, []
         for depth, sc in by_depth.items():
-            r, cyc, se, pred, dev = fit(sc, ARMIES, 2 * (N1 if depth == 1 else N2))
+            r, cyc, se, pred, dev = fit(sc, ARMIES, 2 * (N1 if depth == D1 else N2))
             rec["ratings"][depth] = {a: round(v, 3) for a, v in sorted(r.items(), key=lambda kv: -kv[1])}
             rec["cycle"][depth] = [round(cyc, 4), round(se, 4)]
             rec["deviance"][depth] = [round(dev, 1), len(sc) - len(ARMIES)]
@@ -336,11 +355,12 @@ def refit(path):
     pairs the fit puts farthest from 50%."""
     for line in open(path):
         rec = json.loads(line)
-        for depth, n in ((1, rec["n1"]), (2, rec["n2"])):
+        # Records from before D1 and D2 were logged used depths 1 and 2.
+        for depth, n in ((str(rec.get("d1", 1)), rec["n1"]), (str(rec.get("d2", 2)), rec["n2"])):
             sc = {}
             for key, v in rec["scores"].items():
                 d, pair = key.split(":")
-                if int(d) == depth:
+                if d == depth:
                     sc[tuple(pair.split("-"))] = v
             if len(sc) != 45:
                 continue

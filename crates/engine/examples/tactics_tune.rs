@@ -3,7 +3,9 @@
 //! `cargo run --release -p gridplay-engine --example tactics_tune -- SPEC GAMES DEPTH A [B]`
 //!
 //! where A and B are `now,next,approach[,width]` weights (width 0 searches every move; left out, the default
-//! width), and DEPTH is one search depth for both sides or `DA/DB` for A and B. With one weight set,
+//! width), and DEPTH is one search depth for both sides or `DA/DB` for A and B. A depth written `NtT` (such
+//! as `2t200`) plays like a weak level: every move is scored to depth N and one is drawn by softmax with
+//! temperature T (`Level::choose`, the engine's own rule). With one weight set,
 //! self-play: first-player wins, second-player wins, draws and how many games ended by elimination. With
 //! two, A plays B with the colours swapped in each pair of games (same random opening), and A's score is
 //! printed. Each side's search charges its own distance (`Eval::attacker`). Four random activations open
@@ -12,10 +14,10 @@
 //! composition rule (rule 3 of docs/rules/tactics.md), so that the armies it excludes can be measured.
 
 use gridplay_core::{Game, Outcome, Player, Position, playout};
-use gridplay_engine::tactics::Eval;
+use gridplay_engine::{Level, tactics::Eval};
 use gridplay_games::tactics::{Tactics, TacticsPosition};
-use gridplay_search::{Limits, Search, StopFlag, TranspositionTable};
-use rand::seq::IndexedRandom;
+use gridplay_search::{Limits, Search, StopFlag, TranspositionTable, score_root_moves};
+use rand::{RngExt, seq::IndexedRandom};
 
 fn weights(text: &str) -> Eval {
     let w: Vec<i32> = text
@@ -35,9 +37,21 @@ fn weights(text: &str) -> Eval {
     }
 }
 
+/// A side's search: `N` (the best move at depth N) or `NtT` (a softmax draw with temperature T among every
+/// move scored to depth N).
+fn level(text: &str) -> Level {
+    let (depth, temperature) = text.split_once('t').unwrap_or((text, "0"));
+    Level {
+        depth: depth.parse().expect("DEPTH is N or NtT"),
+        temperature: temperature.parse().expect("DEPTH is N or NtT"),
+        time: None,
+        playouts: None,
+    }
+}
+
 /// Plays one game with `evals[0]` for the first player; returns the outcome, turns played and whether it ended
 /// by elimination.
-fn play(tactics: &Tactics, evals: [Eval; 2], depths: [u32; 2], seed: u64) -> (Option<Outcome>, u64, bool) {
+fn play(tactics: &Tactics, evals: [Eval; 2], depths: [Level; 2], seed: u64) -> (Option<Outcome>, u64, bool) {
     let mut rng = playout::seeded(seed);
     let mut pos: TacticsPosition = Game::start(tactics);
     let mut tts = [TranspositionTable::new(16), TranspositionTable::new(16)];
@@ -51,15 +65,19 @@ fn play(tactics: &Tactics, evals: [Eval; 2], depths: [u32; 2], seed: u64) -> (Op
                 attacker: Some(side),
                 ..evals[side.index()]
             };
-            Search::new(
-                &eval,
-                &mut tts[side.index()],
-                Limits::depth(depths[side.index()]),
-                StopFlag::new(),
-            )
-            .run(&pos)
-            .best
-            .expect("a move")
+            let level = depths[side.index()];
+            let tt = &mut tts[side.index()];
+            if level.temperature > 0 {
+                let scores =
+                    score_root_moves(&pos, &eval, level.depth, tt, Limits::default(), &StopFlag::new())
+                        .expect("a scoring without limits completes");
+                level.choose(&scores, &mut |n| rng.random_range(0.0..n)).mv
+            } else {
+                Search::new(&eval, tt, Limits::depth(level.depth), StopFlag::new())
+                    .run(&pos)
+                    .best
+                    .expect("a move")
+            }
         };
         pos.play_unchecked(m);
         plies += 1;
@@ -83,7 +101,7 @@ fn main() {
     let games: u64 = args[2].parse().expect("GAMES");
     let depth = &args[3];
     let (da, db) = depth.split_once('/').unwrap_or((depth, depth));
-    let (da, db): (u32, u32) = (da.parse().expect("DEPTH"), db.parse().expect("DEPTH"));
+    let (da, db) = (level(da), level(db));
     let a = weights(&args[4]);
     // Balance research also measures the armies that the composition rule excludes (docs/rules/tactics.md,
     // rule 3), so the game is built as a stored one, without that rule.
