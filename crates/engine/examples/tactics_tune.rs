@@ -38,20 +38,28 @@ fn weights(text: &str) -> Eval {
 }
 
 /// A side's search: `N` (the best move at depth N) or `NtT` (a softmax draw with temperature T among every
-/// move scored to depth N).
+/// move scored to depth N). Anything else ends the program with an error that quotes it.
 fn level(text: &str) -> Level {
     let (depth, temperature) = text.split_once('t').unwrap_or((text, "0"));
-    Level {
-        depth: depth.parse().expect("DEPTH is N or NtT"),
-        temperature: temperature.parse().expect("DEPTH is N or NtT"),
-        time: None,
-        playouts: None,
+    match (depth.parse(), temperature.parse()) {
+        (Ok(depth), Ok(temperature)) if depth > 0 => Level {
+            depth,
+            temperature,
+            time: None,
+            playouts: None,
+        },
+        _ => {
+            eprintln!(
+                "DEPTH: `{text}` is not a depth N or NtT (depth N at softmax temperature T), such as 2 or 2t200"
+            );
+            std::process::exit(2);
+        }
     }
 }
 
 /// Plays one game with `evals[0]` for the first player; returns the outcome, turns played and whether it ended
 /// by elimination.
-fn play(tactics: &Tactics, evals: [Eval; 2], depths: [Level; 2], seed: u64) -> (Option<Outcome>, u64, bool) {
+fn play(tactics: &Tactics, evals: [Eval; 2], levels: [Level; 2], seed: u64) -> (Option<Outcome>, u64, bool) {
     let mut rng = playout::seeded(seed);
     let mut pos: TacticsPosition = Game::start(tactics);
     let mut tts = [TranspositionTable::new(16), TranspositionTable::new(16)];
@@ -65,7 +73,7 @@ fn play(tactics: &Tactics, evals: [Eval; 2], depths: [Level; 2], seed: u64) -> (
                 attacker: Some(side),
                 ..evals[side.index()]
             };
-            let level = depths[side.index()];
+            let level = levels[side.index()];
             let tt = &mut tts[side.index()];
             if level.temperature > 0 {
                 let scores =
@@ -121,13 +129,13 @@ fn main() {
     let offset: u64 = std::env::var("SEED").map_or(0, |s| s.parse().expect("SEED is a number"));
     for g in 0..games {
         // A duel swaps colours within a pair of games sharing one opening.
-        let (evals, depths, a_side) = match b {
+        let (evals, levels, a_side) = match b {
             Some(b) if g % 2 == 1 => ([b, a], [db, da], Player::Second),
             Some(b) => ([a, b], [da, db], Player::First),
             None => ([a, a], [da, db], Player::First),
         };
         let seed = offset + if b.is_some() { g / 2 + 1 } else { g + 1 };
-        let (outcome, t, e) = play(&tactics, evals, depths, seed);
+        let (outcome, t, e) = play(&tactics, evals, levels, seed);
         turns += t;
         elim += u64::from(e);
         match outcome.and_then(Outcome::winner) {
