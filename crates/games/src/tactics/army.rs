@@ -59,16 +59,16 @@ pub fn parse_letters(text: &str) -> Result<Vec<Class>, String> {
         })
 }
 
-/// The composition rule: every class is fielded, no class fills more than half of the army, and healers no
-/// more than a third (both rounded down). Without it the armies of three healers and those of four archers
-/// or four warriors break the 60% bound of the rulings (docs/rules/tactics.md, "Session 20"). The error
-/// says what was expected.
+/// The composition rule: every class is fielded, no class fills more than half of the army, healers no
+/// more than a third and archers at least a third (all rounded down). Without it the armies of three
+/// healers and those of four archers or four warriors break the 60% bound of the rulings, and so does the
+/// army of six with a single archer at depths 1, 3 and 4 (docs/rules/tactics.md, "Session 20" and
+/// "Session 23"). The error says what was expected.
 pub fn check_composition(army: &[Class]) -> Result<(), String> {
     let n = army.len();
     for class in [Class::Warrior, Class::Archer, Class::Healer] {
         let count = army.iter().filter(|&&a| a == class).count();
-        let most = if class == Class::Healer { n / 3 } else { n / 2 };
-        let share = if class == Class::Healer { "a third" } else { "half" };
+        let plural = |k: usize| if k == 1 { "" } else { "s" };
         if count == 0 {
             return Err(format!(
                 "every class in the army, and this one has no {} ({})",
@@ -76,11 +76,24 @@ pub fn check_composition(army: &[Class]) -> Result<(), String> {
                 class.letter()
             ));
         }
+        let (most, share) = if class == Class::Healer {
+            (n / 3, "a third")
+        } else {
+            (n / 2, "half")
+        };
         if count > most {
-            let plural = if most == 1 { "" } else { "s" };
             return Err(format!(
-                "at most {share} of the army of one class: {most} {}{plural} in {n} units, not {count}",
-                class.name()
+                "at most {share} of the army of one class: {most} {}{} in {n} units, not {count}",
+                class.name(),
+                plural(most)
+            ));
+        }
+        if class == Class::Archer && count < n / 3 {
+            let least = n / 3;
+            return Err(format!(
+                "at least a third of the army archers: {least} {}{} in {n} units, not {count}",
+                class.name(),
+                plural(least)
             ));
         }
     }

@@ -89,7 +89,7 @@ fn rule_3_army_settings() {
         "wwha",
         "wwhaa",
         "whhaaa",
-        "wwwhha",
+        "wwwhaa",
         "wwwhhhaaa",
         "wwwwhhhhaaaa",
         "wwwwwwhhhhhaaaaa",
@@ -115,6 +115,11 @@ fn rule_3_army_settings() {
             "half of the army of one class: 3 archers in 6 units, not 4",
         ),
         ("tactics:army2=wwwwha", "3 warriors in 6 units, not 4"),
+        (
+            "tactics:army=wwwhha",
+            "at least a third of the army archers: 2 archers in 6 units, not 1",
+        ),
+        ("tactics:army2=wwwwhhhaa", "3 archers in 9 units, not 2"),
         ("tactics:army=wwwhaaaaaaaaaaaa", "8 archers in 16 units, not 12"),
         ("tactics:army=wwhhaa,colour=red", "colour"),
     ] {
