@@ -43,11 +43,12 @@ SIZE plays the games on an N x N board (default 16), for armies larger than six;
 
     PAIRS=wwwhhhaaa-wwwwhaaaa SIZE=24 N1=0 N2=40 python3 scripts/tactics-balance.py measure '[{}]'
 
-D1 and D2 (defaults 1 and 2) are the searches of the two slots that N1 and N2 count: a depth N, or `NtT`,
-which scores every move to depth N and draws one by softmax with temperature T, as the weak levels do
-(tactics_tune's DEPTH). To measure the balance of a level such as depth 2 at temperature 200:
+D1 and D2 (defaults 1 and 2) are the searches of the two slots that N1 and N2 count: a depth N; `NtT`,
+which scores every move to depth N and draws one by softmax with temperature T; or `NrP`, which plays a
+random legal move P percent of the time and its best move at depth N otherwise, as the weak levels do
+(tactics_tune's DEPTH). To measure the balance of a level such as depth 2 with 30% random moves:
 
-    D1=2t200 N1=50 N2=0 python3 scripts/tactics-balance.py measure '[{}]'
+    D1=2r30 N1=50 N2=0 python3 scripts/tactics-balance.py measure '[{}]'
 
 WEIGHTS (default 80,20,24) are the engine's evaluation weights (docs/engines.md). Figures scaled by a
 common factor k play nearly the same game if the approach weight is scaled too (WEIGHTS=80,20,48 for doubled
@@ -105,10 +106,11 @@ WEIGHTS = os.environ.get("WEIGHTS", "80,20,24")
 
 
 def search_token(name, default):
-    """D1 or D2: a depth `N` or `NtT` (depth N, softmax temperature T), or an error that names the setting."""
+    """D1 or D2: a depth `N`, `NtT` (depth N, softmax temperature T) or `NrP` (depth N, P percent of moves at
+    random), or an error that names the setting."""
     text = os.environ.get(name, default)
-    if not re.fullmatch(r"[1-9]\d?(t\d+)?", text):
-        sys.exit(f"{name}: {text!r} is not a depth N or NtT (depth N at softmax temperature T), such as 2 or 2t200")
+    if not re.fullmatch(r"[1-9]\d?(t\d+)?(r\d+)?", text):
+        sys.exit(f"{name}: {text!r} is not a depth N, NtT (depth N at softmax temperature T) or NrP (depth N, P percent of moves at random), such as 2, 2t200 or 2r30")
     return text
 
 

@@ -5,7 +5,8 @@
 //! where A and B are `now,next,approach[,width]` weights (width 0 searches every move; left out, the default
 //! width), and DEPTH is one search depth for both sides or `DA/DB` for A and B. A depth written `NtT` (such
 //! as `2t200`) plays like a weak level: every move is scored to depth N and one is drawn by softmax with
-//! temperature T (`Level::choose`, the engine's own rule). With one weight set,
+//! temperature T (`Level::choose`, the engine's own rule), and `NrP` (such as `2r30`) plays a random legal
+//! move P percent of the time and its best move at depth N otherwise. With one weight set,
 //! self-play: first-player wins, second-player wins, draws and how many games ended by elimination. With
 //! two, A plays B with the colours swapped in each pair of games (same random opening), and A's score is
 //! printed. Each side's search charges its own distance (`Eval::attacker`). Four random activations open
@@ -37,20 +38,24 @@ fn weights(text: &str) -> Eval {
     }
 }
 
-/// A side's search: `N` (the best move at depth N) or `NtT` (a softmax draw with temperature T among every
-/// move scored to depth N). Anything else ends the program with an error that quotes it.
+/// A side's search: `N` (the best move at depth N), `NtT` (a softmax draw with temperature T among every
+/// move scored to depth N) or `NrP` (the best move at depth N, but a random legal move P percent of the time,
+/// like Grid Tactics' weak levels). Anything else ends the program with an error that quotes it.
 fn level(text: &str) -> Level {
-    let (depth, temperature) = text.split_once('t').unwrap_or((text, "0"));
-    match (depth.parse(), temperature.parse()) {
-        (Ok(depth), Ok(temperature)) if depth > 0 => Level {
+    let (search, random) = text.split_once('r').unwrap_or((text, "0"));
+    let (depth, temperature) = search.split_once('t').unwrap_or((search, "0"));
+    match (depth.parse(), temperature.parse(), random.parse()) {
+        (Ok(depth), Ok(temperature), Ok(random)) if depth > 0 && random <= 100 => Level {
             depth,
             temperature,
             time: None,
             playouts: None,
+            random,
         },
         _ => {
             eprintln!(
-                "DEPTH: `{text}` is not a depth N or NtT (depth N at softmax temperature T), such as 2 or 2t200"
+                "DEPTH: `{text}` is not a depth N, NtT (depth N at softmax temperature T) or NrP (depth N, P \
+                 percent of moves at random), such as 2, 2t200 or 2r30"
             );
             std::process::exit(2);
         }
@@ -75,7 +80,9 @@ fn play(tactics: &Tactics, evals: [Eval; 2], levels: [Level; 2], seed: u64) -> (
             };
             let level = levels[side.index()];
             let tt = &mut tts[side.index()];
-            if level.temperature > 0 {
+            if level.random > 0 && rng.random_range(0..100) < level.random {
+                *pos.legal_moves().choose(&mut rng).expect("a legal move")
+            } else if level.temperature > 0 {
                 let scores =
                     score_root_moves(&pos, &eval, level.depth, tt, Limits::default(), &StopFlag::new())
                         .expect("a scoring without limits completes");

@@ -12,6 +12,9 @@ pub struct Level {
     pub time: Option<Duration>,
     /// Searches by Monte Carlo tree search with this many playouts (within `time`) instead of alpha-beta.
     pub playouts: Option<u64>,
+    /// Percent of moves at which the level plays a legal move drawn uniformly at random instead of its
+    /// choice (Grid Tactics' weak levels; see [`TACTICS_LEVELS`]).
+    pub random: u32,
 }
 
 /// Levels 1-8 of Reversi, checkers and YWF. Each level looks one ply deeper than the one below (as far as its
@@ -44,17 +47,19 @@ pub const CORNERED_LEVELS: [Level; 8] = [
 
 /// Grid Tactics: a ply is one unit's activation, with about a hundred choices, and one ply more pays less
 /// than in the other games (depth 2 scored 70% against depth 1, depth 4 62.5% against depth 3, and depth 5
-/// 55% against depth 4, not significant), while a softmax temperature weakens a great deal: at depth 1,
-/// temperature 50 lost 77.5% of its games to the best move, and at depth 3 temperature 50 lost 80% to depth
-/// 2. So the lowest levels are depth 1 chosen more and more carefully, and the others one ply more each, with
-/// time caps that do not cut those depths on 16x16. docs/engines.md, "The level ladder", has the matches
-/// that chose them.
+/// 55% against depth 4, not significant). The weak levels must also keep the armies even (RULINGS: no army
+/// composition may score over 60% in self-play at equal strength), and the ways of weakening tried first
+/// did not: depth 1 favours the armies of three archers, and so does a softmax temperature at depth 2 or a
+/// unit left idle. A random legal move in place of the search's, a share of the time, keeps them even. So
+/// levels 1-5 are depth 2 with fewer and fewer random moves, and the others one ply more each, with time caps
+/// that do not cut those depths on 16x16. docs/engines.md, "The level ladder", has the matches that chose
+/// them, and docs/rules/tactics.md ("Session 24") the balance of each.
 pub const TACTICS_LEVELS: [Level; 8] = [
-    level(1, 1600, 2000),
-    level(1, 800, 2000),
-    level(1, 200, 2000),
-    level(1, 50, 2000),
-    level(1, 0, 2000),
+    blunders(2, 60, 2000),
+    blunders(2, 45, 2000),
+    blunders(2, 30, 2000),
+    blunders(2, 20, 2000),
+    blunders(2, 10, 2000),
     level(2, 0, 2000),
     level(3, 0, 2000),
     level(4, 0, 4000),
@@ -67,6 +72,16 @@ const fn level(depth: u32, temperature: u32, millis: u64) -> Level {
         temperature,
         time: Some(Duration::from_millis(millis)),
         playouts: None,
+        random: 0,
+    }
+}
+
+/// A level that plays its best move at `depth` within `millis`, except that `random` percent of its moves
+/// are drawn uniformly at random from the legal ones.
+const fn blunders(depth: u32, random: u32, millis: u64) -> Level {
+    Level {
+        random,
+        ..level(depth, 0, millis)
     }
 }
 
@@ -77,6 +92,7 @@ const fn mcts(playouts: u64, millis: u64) -> Level {
         temperature: 0,
         time: Some(Duration::from_millis(millis)),
         playouts: Some(playouts),
+        random: 0,
     }
 }
 
@@ -172,13 +188,17 @@ mod tests {
             for w in table.windows(2) {
                 let (lower, upper) = (w[0], w[1]);
                 // A level searches at least as deep as the one below, and at the same depth chooses more
-                // carefully.
+                // carefully or plays fewer random moves.
                 assert!(
                     upper.playouts.is_some()
                         || upper.depth > lower.depth
-                        || (upper.depth == lower.depth && upper.temperature < lower.temperature),
+                        || (upper.depth == lower.depth
+                            && upper.random <= lower.random
+                            && upper.temperature <= lower.temperature
+                            && (upper.random, upper.temperature) != (lower.random, lower.temperature)),
                     "{lower:?} {upper:?}"
                 );
+                assert!(upper.random <= lower.random, "{lower:?} {upper:?}");
                 assert!(upper.playouts >= lower.playouts, "{lower:?} {upper:?}");
             }
         }

@@ -52,6 +52,7 @@ impl Request {
                 temperature,
                 time: self.limits.time,
                 playouts: None,
+                random: 0,
             }),
             (None, None) => None,
         }
@@ -236,6 +237,29 @@ pub fn think_typed<P: Position + Hash, E: Evaluator<P>>(
         return think_mcts(pos, request.limits, request.seed, stop);
     }
     let mut tt = TranspositionTable::new(16);
+    let mut rng = SmallRng::seed_from_u64(request.seed);
+    if let Some(level) = level
+        && level.random > 0
+        && rng.random_range(0..100) < level.random
+    {
+        // A blunder: any legal move, reported with the evaluation of the position it reaches.
+        let started = std::time::Instant::now();
+        let moves = pos.legal_moves();
+        let m = moves[rng.random_range(0..moves.len())];
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        let value = next
+            .outcome()
+            .map_or_else(|| eval.evaluate(&next), |o| eval.terminal(&next, o, 1));
+        return Reply {
+            best: pos.move_text(m),
+            score: if next.turn() == pos.turn() { value } else { -value },
+            depth: 0,
+            nodes: 1,
+            elapsed: started.elapsed(),
+            pv: vec![pos.move_text(m)],
+        };
+    }
     match level {
         Some(level) if level.temperature > 0 => {
             let started = std::time::Instant::now();
@@ -254,7 +278,6 @@ pub fn think_typed<P: Position + Hash, E: Evaluator<P>>(
                     None => break,
                 }
             }
-            let mut rng = SmallRng::seed_from_u64(request.seed);
             let choice = level.choose(&scores, &mut |n| rng.random_range(0.0..n));
             Reply {
                 best: pos.move_text(choice.mv),
@@ -346,11 +369,42 @@ mod tests {
         // Cornered Reversi's level 6 is a Monte Carlo tree search of 10,000 playouts.
         let reply = at("cornered:size=5", 6);
         assert_eq!((reply.depth, reply.nodes), (0, 10_000));
-        // Grid Tactics' level 6 searches two plies for the best move, level 5 one.
+        // Grid Tactics' level 6 searches two plies for the best move, level 7 three.
         assert_eq!(at("tactics", 6).depth, 2);
-        assert_eq!(at("tactics", 5).depth, 1);
+        assert_eq!(at("tactics", 7).depth, 3);
         // Reversi's level 6 searches by alpha-beta (a Monte Carlo search reports depth 0).
         assert!(at("reversi", 6).depth >= 1);
+    }
+
+    #[test]
+    fn grid_tactics_weak_levels_play_a_random_move_a_share_of_the_time() {
+        let pos = gridplay_games::registry().game("tactics").unwrap().start();
+        let legal = pos.legal_moves();
+        let at = |level: u8, seed: u64| {
+            let request = Request {
+                level: Some(level),
+                seed,
+                ..Request::default()
+            };
+            think(pos.as_ref(), &request, &StopFlag::new()).unwrap()
+        };
+        // Level 1 plays a random legal move 60% of the time (reported at depth 0) and otherwise its best
+        // move at depth 2. Of 60 seeds, 36 are expected random; 24-48 is over three standard deviations.
+        let mut random = 0;
+        let mut distinct = std::collections::HashSet::new();
+        for seed in 0..60 {
+            let reply = at(1, seed);
+            assert!(legal.contains(&reply.best), "{}", reply.best);
+            assert!(reply.depth == 0 || reply.depth == 2, "depth {}", reply.depth);
+            if reply.depth == 0 {
+                random += 1;
+                distinct.insert(reply.best);
+            }
+        }
+        assert!((24..=48).contains(&random), "{random} random moves of 60");
+        assert!(distinct.len() > 10, "random moves are spread: {distinct:?}");
+        // The same seed gives the same move.
+        assert_eq!(at(1, 11).best, at(1, 11).best);
     }
 
     #[test]
