@@ -13,7 +13,10 @@ mod score;
 pub mod tactics;
 pub mod ywf;
 
-use std::{hash::Hash, time::Duration};
+use std::{
+    hash::{Hash, Hasher},
+    time::Duration,
+};
 
 use gridplay_core::{DynPosition, Position};
 use gridplay_search::{
@@ -216,6 +219,16 @@ fn think_mcts<P: Position>(pos: &P, limits: Limits, seed: u64, stop: &StopFlag) 
     Reply::from_report(pos, &mcts(pos, limits, stop, seed))
 }
 
+/// The seed of a weak level's draws: the request's seed mixed with the position, so that a client that sends
+/// the same seed for every move (the protocol's default is 0, `gridplay play` keeps one for the game) still
+/// gets a fresh draw at each move, and the same seed and position give the same move.
+fn draw_seed<P: Hash>(pos: &P, seed: u64) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    pos.hash(&mut hasher);
+    seed.hash(&mut hasher);
+    hasher.finish()
+}
+
 /// The typed engine: a full search, Monte Carlo tree search, or a level's choice among the scored root moves.
 /// A level comes from the game's own table ([`Level::for_position`]).
 pub fn think_typed<P: Position + Hash, E: Evaluator<P>>(
@@ -237,7 +250,7 @@ pub fn think_typed<P: Position + Hash, E: Evaluator<P>>(
         return think_mcts(pos, request.limits, request.seed, stop);
     }
     let mut tt = TranspositionTable::new(16);
-    let mut rng = SmallRng::seed_from_u64(request.seed);
+    let mut rng = SmallRng::seed_from_u64(draw_seed(pos, request.seed));
     if let Some(level) = level
         && level.random > 0
         && rng.random_range(0..100) < level.random
@@ -405,6 +418,21 @@ mod tests {
         assert!(distinct.len() > 10, "random moves are spread: {distinct:?}");
         // The same seed gives the same move.
         assert_eq!(at(1, 11).best, at(1, 11).best);
+        // A client that sends one seed for every move (the protocol's default) still gets a fresh draw at
+        // each: over 30 moves of a game with seed 0, 18 are expected random; 8-28 is over three standard
+        // deviations.
+        let mut pos = pos;
+        let mut random = 0;
+        for _ in 0..30 {
+            let request = Request {
+                level: Some(1),
+                ..Request::default()
+            };
+            let reply = think(pos.as_ref(), &request, &StopFlag::new()).unwrap();
+            random += usize::from(reply.depth == 0);
+            pos.play(&reply.best).unwrap();
+        }
+        assert!((8..=28).contains(&random), "{random} random moves of 30");
     }
 
     #[test]
