@@ -1,6 +1,9 @@
 //! One test per rule of `docs/rules/tactics.md`.
 
-use gridplay_core::{Game, GameSpec, Outcome, Player, Position, testkit};
+use std::collections::BTreeSet;
+
+use gridplay_core::{Game, GameSpec, Outcome, Player, Position, perft::parse_table, testkit};
+use rand::RngExt;
 
 use super::{
     Action, Move, QUIET_LIMIT, TURN_LIMIT, Tactics, TacticsPosition, army, notation,
@@ -454,5 +457,182 @@ fn greedy_games_end_and_respect_the_rules() {
             p.play_unchecked(m);
         }
         assert!(p.outcome().is_some());
+    }
+}
+
+/// Full health by class, from the table of rule 2 (written here, not read from `Class::stats`).
+fn full_health(c: Class) -> i32 {
+    match c {
+        Class::Warrior => 25,
+        Class::Archer => 15,
+        Class::Healer => 20,
+    }
+}
+
+/// The moves of `p` as rules 4 to 9 of `docs/rules/tactics.md` state them, written apart from the library for
+/// differential tests. A unit's squares come from a depth-first walk of every path of orthogonal steps into
+/// empty squares (the library searches breadth-first and keeps one path a square), its budget and the
+/// figures from the table of rule 2.
+fn reference_moves(p: &TacticsPosition) -> BTreeSet<String> {
+    let units = p.units();
+    let mut out = BTreeSet::new();
+    let alive = |o| units.iter().any(|u| u.owner == o);
+    if !alive(Player::First) || !alive(Player::Second) || p.turns() >= 200 || p.quiet_turns() >= 30 {
+        return out;
+    }
+    let n = p.size() as i32;
+    let xy = |s: u16| (i32::from(s) % n, i32::from(s) / n);
+    let apart = |a: u16, b: u16| {
+        let ((ax, ay), (bx, by)) = (xy(a), xy(b));
+        (ax - bx).abs().max((ay - by).abs())
+    };
+    let name = |s: u16| notation::square_name(s, p.size());
+    for (i, u) in units.iter().enumerate() {
+        if u.owner != p.turn() || u.used {
+            continue;
+        }
+        let budget = match u.class {
+            Class::Archer => 4,
+            Class::Warrior | Class::Healer => 3,
+        };
+        // The unit's own square is free to it: it is leaving it.
+        let empty = |s: u16| s == u.square || units.iter().all(|v| v.square != s);
+        let mut reached = BTreeSet::new();
+        let mut stack = vec![(u.square, budget)];
+        while let Some((s, left)) = stack.pop() {
+            reached.insert(s);
+            let (x, y) = xy(s);
+            for (nx, ny) in [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)] {
+                if left > 0 && (0..n).contains(&nx) && (0..n).contains(&ny) {
+                    let next = (ny * n + nx) as u16;
+                    if empty(next) {
+                        stack.push((next, left - 1));
+                    }
+                }
+            }
+        }
+        let from = name(u.square);
+        for to in reached {
+            let go = format!("{from}-{}", name(to));
+            out.insert(go.clone());
+            let enemies: Vec<&super::units::Unit> = units.iter().filter(|e| e.owner != u.owner).collect();
+            for e in &enemies {
+                if apart(to, e.square) == 1 {
+                    out.insert(format!("{go}x{}", name(e.square)));
+                }
+            }
+            match u.class {
+                Class::Warrior => {
+                    if enemies.iter().any(|e| apart(to, e.square) == 1) {
+                        out.insert(format!("{go}*"));
+                    }
+                }
+                Class::Archer => {
+                    for e in enemies
+                        .iter()
+                        .filter(|e| to == u.square && (2..=4).contains(&apart(to, e.square)))
+                    {
+                        out.insert(format!("{go}*{}", name(e.square)));
+                    }
+                }
+                Class::Healer => {
+                    for (j, a) in units.iter().enumerate() {
+                        if j != i
+                            && a.owner == u.owner
+                            && a.health < full_health(a.class)
+                            && apart(to, a.square) == 1
+                        {
+                            out.insert(format!("{go}*{}", name(a.square)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out.insert("end".to_owned());
+    out
+}
+
+/// Perft with the reference generator: each move is found by its text and played by the library.
+fn reference_perft(p: &TacticsPosition, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = reference_moves(p);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|text| {
+            let mut next = p.clone();
+            next.play_text(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            reference_perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+#[test]
+fn rules_4_to_9_moves_match_a_reference_generator() {
+    // Games of greedy moves, one in four at random, so that units meet, fight, heal and die; every position
+    // on the way is compared, crowded armies and the largest board included.
+    let mut rng = gridplay_core::playout::seeded(25);
+    let mut compared = 0;
+    let mut kinds = BTreeSet::new();
+    for spec in [
+        "tactics",
+        "tactics:army=wwwwwhhhhhaaaaaa",
+        "tactics:size=20,army=whhaaa,army2=wwwwhhaaa",
+        "tactics:size=32",
+    ]
+    .repeat(2)
+    {
+        let mut p = Tactics::from_spec(&spec.parse::<GameSpec>().unwrap())
+            .unwrap()
+            .start();
+        while p.outcome().is_none() {
+            let list = p.legal_moves();
+            let got: BTreeSet<String> = list.iter().map(|&m| p.move_text(m)).collect();
+            assert_eq!(
+                got.len(),
+                list.len(),
+                "{spec}: a move listed twice in {}",
+                p.to_text()
+            );
+            assert_eq!(got, reference_moves(&p), "{spec}: {}", p.to_text());
+            compared += 1;
+            let m = if rng.random_range(0..4) == 0 {
+                list[rng.random_range(0..list.len())]
+            } else {
+                super::policy::greedy_move(&p, &mut rng).unwrap()
+            };
+            if let Move::Activate { unit, action, .. } = m {
+                kinds.insert(p.action_kind(usize::from(unit), action));
+            }
+            p.play_unchecked(m);
+        }
+        assert!(
+            reference_moves(&p).is_empty(),
+            "{spec}: a finished game has no moves"
+        );
+    }
+    assert!(compared > 1000, "{compared} positions");
+    for kind in ["move", "attack", "cleave", "shoot", "heal"] {
+        assert!(kinds.contains(kind), "no {kind} was played: {kinds:?}");
+    }
+}
+
+#[test]
+fn perft_matches_the_table_and_the_reference_generator() {
+    // docs/rules/tactics.md, "Perft": a skirmish in which every class can act on the first ply.
+    let text = include_str!("../../tests/perft/tactics.perft");
+    let start_text = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# position "))
+        .expect("the table names its position");
+    let start = game().parse_position(start_text).unwrap();
+    for (depth, count) in parse_table(text).unwrap() {
+        assert_eq!(start.perft(depth), count, "perft {depth}");
+        assert_eq!(reference_perft(&start, depth), count, "reference perft {depth}");
     }
 }
