@@ -353,8 +353,9 @@ def blows(old, new, most=8):
 
 
 def refit(path):
-    """Fit again every record of a tune.log that holds all 45 pairs, and print its cycle, deviance and the
-    pairs the fit puts farthest from 50%."""
+    """Fit again every record of a tune.log that holds a whole round robin at one depth (every pair of its
+    armies, such as the 45 of the armies of six or the 55 of the armies of twelve), and print its ratings,
+    cycle, deviance and the pairs the fit puts farthest from 50%."""
     for line in open(path):
         rec = json.loads(line)
         # Records from before D1 and D2 were logged used depths 1 and 2.
@@ -364,14 +365,15 @@ def refit(path):
                 d, pair = key.split(":")
                 if d == depth:
                     sc[tuple(pair.split("-"))] = v
-            if len(sc) != 45:
-                continue
             armies = sorted({x for p in sc for x in p})
+            if len(armies) < 3 or len(sc) != len(armies) * (len(armies) - 1) // 2:
+                continue
             r, cyc, se, pred, dev = fit(sc, armies, 2 * n)
             changes = {k: v for k, v in rec["cand"].items() if BASE.get(k) != v}
             print(json.dumps(changes), f"depth {depth}, {2 * n} games a pair: cycle {cyc:.4f} +- {se:.4f},",
                   f"deviance {dev:.1f} on {len(sc) - len(armies)} df, largest fitted {50 + max(abs(v - 50) for v in pred.values()):.1f},",
                   f"largest measured {50 + max(abs(v - 50) for v in sc.values()):.1f}")
+            print("    ratings:", ", ".join(f"{a} {v:+.2f}" for a, v in sorted(r.items(), key=lambda kv: -kv[1])))
             for (a, b), v in sorted(pred.items(), key=lambda kv: -abs(kv[1] - 50))[:4]:
                 print(f"    {a}-{b}: fitted {v:.1f}, measured {sc[(a, b)]:.1f}")
 

@@ -4,7 +4,7 @@ use arrayvec::ArrayVec;
 use gridplay_core::Player;
 
 use super::{
-    MAX_UNITS,
+    MAX_UNITS, MAX_UNITS_ON_BOARD,
     units::{Class, Unit},
 };
 
@@ -115,7 +115,7 @@ fn columns(count: usize, size: usize) -> impl Iterator<Item = usize> {
 /// evenly. The second player's deployment is the first's reflected in the board's middle line, so equal armies
 /// stand as mirror images. Unit ids run through the first army, then the second.
 #[must_use]
-pub fn deploy(size: u8, armies: &[Vec<Class>; 2]) -> ArrayVec<Unit, 64> {
+pub fn deploy(size: u8, armies: &[Vec<Class>; 2]) -> ArrayVec<Unit, MAX_UNITS_ON_BOARD> {
     let n = usize::from(size);
     let mut units = ArrayVec::new();
     let mut id = 0u8;

@@ -29,6 +29,9 @@ pub const TURN_LIMIT: u16 = 200;
 pub const QUIET_LIMIT: u16 = 30;
 /// The most units a side may field.
 pub const MAX_UNITS: usize = 16;
+/// The most units a position may hold, both sides together: a position text may describe more than two
+/// armies' worth (rule 10), up to this many.
+pub const MAX_UNITS_ON_BOARD: usize = 64;
 
 /// What a unit does after moving.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -133,7 +136,7 @@ pub struct TacticsPosition {
     quiet: u16,
     /// Whether damage was dealt in the current turn.
     damaged: bool,
-    units: ArrayVec<Unit, 64>,
+    units: ArrayVec<Unit, MAX_UNITS_ON_BOARD>,
 }
 
 /// A square's column and row (row 0 at the top).
@@ -660,8 +663,10 @@ impl Game for Tactics {
                 s.size, self.size
             )));
         }
-        if s.units.len() > 64 {
-            return Err(PositionError::new("there are more than 64 units"));
+        if s.units.len() > MAX_UNITS_ON_BOARD {
+            return Err(PositionError::new(format!(
+                "there are more than {MAX_UNITS_ON_BOARD} units"
+            )));
         }
         Ok(TacticsPosition {
             size: self.size,

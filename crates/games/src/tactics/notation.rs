@@ -12,7 +12,10 @@
 
 use gridplay_core::{ParseMoveError, Player, PositionError};
 
-use super::units::{Class, Unit};
+use super::{
+    MAX_UNITS_ON_BOARD,
+    units::{Class, Unit},
+};
 
 /// The file name of column `x`: `a`..`z`, then `aa`..`af`.
 #[must_use]
@@ -238,8 +241,10 @@ pub(super) fn parse(text: &str) -> Result<Setup, PositionError> {
             used,
         });
     }
-    if units.len() > 64 {
-        return Err(PositionError::new("there are more than 64 units"));
+    if units.len() > MAX_UNITS_ON_BOARD {
+        return Err(PositionError::new(format!(
+            "there are more than {MAX_UNITS_ON_BOARD} units"
+        )));
     }
     if units.iter().any(|u| u.used && u.owner != turn) {
         return Err(PositionError::new(
