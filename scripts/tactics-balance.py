@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Coordinate search over the Grid Tactics class figures (docs/rules/tactics.md, "Balance").
+"""Coordinate search over the Grid Tactics class figures (docs/tactics-balance.md).
 
 For each candidate it patches crates/games/src/tactics/units.rs in the tree it is run from, rebuilds the
 tactics_tune example (into that tree's target/), and plays the six pairings of the mixed armies wwhhaa,
@@ -12,7 +12,7 @@ a separate worktree:
     git worktree add /tmp/tune HEAD && cd /tmp/tune && python3 scripts/tactics-balance.py ['{"Whp": 22}']
     python3 scripts/tactics-balance.py measure '[{"Whp": 22}, {"heal": 5, "Hhp": 22}]'
     python3 scripts/tactics-balance.py refit tune.log
-    python3 scripts/tactics-balance.py noise 120 1000
+    python3 scripts/tactics-balance.py noise 120 1000 [ARMY,ARMY,...]
 
 The optional argument is the starting candidate's changes from the shipped figures (BASE below); WORKERS
 (default 2) games run at once. To resume a search without playing again what tune.log already holds, set
@@ -30,7 +30,7 @@ the deviance, which is near the degrees of freedom when the model explains the s
 
 PAIRS (comma-separated `a-b`) plays only the pairs named, without a fit: a quick screen of the pairs that lie
 farthest from even. A change can push other pairs out, so a screen does not replace a full run
-(docs/rules/tactics.md, "Session 16"). SEED (passed on to tactics_tune) chooses the openings; candidates screened with one SEED
+(docs/tactics-balance.md, "Session 16"). SEED (passed on to tactics_tune) chooses the openings; candidates screened with one SEED
 play the same openings, which makes their differences less noisy than their own shares:
 
     PAIRS=whaaaa-whhhaa,wwhhaa-wwhhha N1=0 N2=50 SEED=3000 python3 scripts/tactics-balance.py measure '[{}]'
@@ -53,11 +53,11 @@ random legal move P percent of the time and its best move at depth N otherwise, 
 WEIGHTS (default 80,20,24) are the engine's evaluation weights (docs/engines.md). Figures scaled by a
 common factor k play nearly the same game if the approach weight is scaled too (WEIGHTS=80,20,48 for doubled
 figures; only the approach's rounding differs): the evaluation counts health in hundredths and its unit bonus
-follows warrior health (docs/rules/tactics.md, "Session 17").
+follows warrior health (docs/tactics-balance.md, "Session 17").
 
 `blows NEW [OLD]` plays nothing: it lists, for each class, the mixes of hits that fell it under one set of
 figures and not under the other (OLD defaults to the shipped figures; both are changes from BASE), which is
-what a change of one figure does to the game before any game is played (docs/rules/tactics.md, "Session 18"):
+what a change of one figure does to the game before any game is played (docs/tactics-balance.md, "Session 18"):
 
     python3 scripts/tactics-balance.py blows '{"shoot": 9}'
 
@@ -188,21 +188,30 @@ def solve(m, v):
     return [a[i][n] / a[i][i] for i in range(n)]
 
 
-def fit(scores, armies, games):
+def fit(scores, armies, games, by_counts=False):
     """A logistic model of the pairs' shares: a rating for each army (Bradley-Terry) plus one cycle coefficient
     times `cycle(a, b)`, fitted by maximum likelihood with `games` games a pair (Newton's method, a small ridge
     so that a clean sweep stays finite). Returns the ratings (the first army's is 0), the cycle coefficient
     with its standard error, the predicted shares in percent and the deviance (about the degrees of freedom,
-    pairs minus parameters, if the model explains the shares up to noise)."""
+    pairs minus parameters, if the model explains the shares up to noise).
+
+    With `by_counts`, an army's rating is not free but a weight per warrior and per healer (an archer is the
+    baseline, for armies of one size): three parameters in all, which a few games a pair can estimate where
+    a rating per army cannot. Its deviance has pairs minus three degrees of freedom."""
     pairs = list(scores)
-    k = len(armies)  # len(armies) - 1 ratings and the cycle coefficient
+    # len(armies) - 1 ratings, or two class weights, and the cycle coefficient
+    k = 3 if by_counts else len(armies)
 
     def z(a, b):
         v = [0.0] * k
-        for sign, x in ((1, a), (-1, b)):
-            i = armies.index(x)
-            if i > 0:
-                v[i - 1] += sign
+        if by_counts:
+            (w1, h1, _), (w2, h2, _) = counts(a), counts(b)
+            v[0], v[1] = w1 - w2, h1 - h2
+        else:
+            for sign, x in ((1, a), (-1, b)):
+                i = armies.index(x)
+                if i > 0:
+                    v[i - 1] += sign
         v[-1] = cycle(a, b)
         return v
 
@@ -239,7 +248,11 @@ def fit(scores, armies, games):
         for o, q in ((y, p), (1 - y, 1 - p)):
             if o > 0:
                 dev += 2 * games * o * math.log(o / q)
-    ratings = {a: (beta[i - 1] if i > 0 else 0.0) for i, a in enumerate(armies)}
+    if by_counts:
+        w0, h0, _ = counts(armies[0])
+        ratings = {a: beta[0] * (counts(a)[0] - w0) + beta[1] * (counts(a)[1] - h0) for a in armies}
+    else:
+        ratings = {a: (beta[i - 1] if i > 0 else 0.0) for i, a in enumerate(armies)}
     return ratings, beta[-1], se, pred, dev
 
 
@@ -368,35 +381,50 @@ def refit(path):
             armies = sorted({x for p in sc for x in p})
             if len(armies) < 3 or len(sc) != len(armies) * (len(armies) - 1) // 2:
                 continue
-            r, cyc, se, pred, dev = fit(sc, armies, 2 * n)
             changes = {k: v for k, v in rec["cand"].items() if BASE.get(k) != v}
-            print(json.dumps(changes), f"depth {depth}, {2 * n} games a pair: cycle {cyc:.4f} +- {se:.4f},",
-                  f"deviance {dev:.1f} on {len(sc) - len(armies)} df, largest fitted {50 + max(abs(v - 50) for v in pred.values()):.1f},",
+            print(json.dumps(changes), f"depth {depth}, {2 * n} games a pair,",
                   f"largest measured {50 + max(abs(v - 50) for v in sc.values()):.1f}")
-            print("    ratings:", ", ".join(f"{a} {v:+.2f}" for a, v in sorted(r.items(), key=lambda kv: -kv[1])))
-            for (a, b), v in sorted(pred.items(), key=lambda kv: -abs(kv[1] - 50))[:4]:
-                print(f"    {a}-{b}: fitted {v:.1f}, measured {sc[(a, b)]:.1f}")
+            # Each army's share of its points over all its pairs: no model, so no fit can smooth a corner away.
+            field = {a: sum(v if a == x else 100 - v for (x, y), v in sc.items() if a in (x, y)) / (len(armies) - 1)
+                     for a in armies}
+            print("    against the field:", ", ".join(f"{a} {v:.1f}" for a, v in sorted(field.items(), key=lambda kv: -kv[1])))
+            # The class-count model needs armies of one size (an archer is what is left).
+            one_size = len({len(a) for a in armies}) == 1
+            for by_counts in (False, True) if one_size else (False,):
+                r, cyc, se, pred, dev = fit(sc, armies, 2 * n, by_counts)
+                params = 3 if by_counts else len(armies)
+                print(f"  {'by class counts' if by_counts else 'a rating per army'}: cycle {cyc:.4f} +- {se:.4f},",
+                      f"deviance {dev:.1f} on {len(sc) - params} df,",
+                      f"largest fitted {50 + max(abs(v - 50) for v in pred.values()):.1f}")
+                print("    ratings:", ", ".join(f"{a} {v:+.2f}" for a, v in sorted(r.items(), key=lambda kv: -kv[1])))
+                for (a, b), v in sorted(pred.items(), key=lambda kv: -abs(kv[1] - 50))[:4]:
+                    print(f"    {a}-{b}: fitted {v:.1f}, measured {sc[(a, b)]:.1f}")
 
 
-def noise(games, sims):
+def noise(games, sims, armies=None):
     """What the fit reports when every pair is an even coin: the median and 90th percentile of the largest
     fitted share, and the 90th percentile of the cycle coefficient's size, over `sims` simulated runs of
-    `games` games a pair (a fixed random seed, so the figures repeat)."""
+    `games` games a pair (a fixed random seed, so the figures repeat), for a round robin of `armies` (default:
+    the ten armies of six)."""
     import random
 
     rng = random.Random(1)
-    armies = all_armies()
+    armies = armies or all_armies()
     pairs = list(itertools.combinations(armies, 2))
-    worst, cycles = [], []
-    for _ in range(sims):
-        sc = {p: 100 * sum(rng.random() < 0.5 for _ in range(games)) / games for p in pairs}
-        _, cyc, _, pred, _ = fit(sc, armies, games)
-        worst.append(50 + max(abs(v - 50) for v in pred.values()))
-        cycles.append(abs(cyc))
-    worst.sort()
-    cycles.sort()
-    print(f"{games} games a pair, {sims} runs: largest fitted share median {worst[sims // 2]:.1f},",
-          f"90% {worst[int(0.9 * sims)]:.1f}; |cycle| 90% {cycles[int(0.9 * sims)]:.4f}")
+    one_size = len({len(a) for a in armies}) == 1
+    runs = [[rng.random() < 0.5 for _ in range(games * len(pairs))] for _ in range(sims)]
+    for by_counts in (False, True) if one_size else (False,):
+        worst, cycles = [], []
+        for wins in runs:
+            sc = {p: 100 * sum(wins[i * games:(i + 1) * games]) / games for i, p in enumerate(pairs)}
+            _, cyc, _, pred, _ = fit(sc, armies, games, by_counts)
+            worst.append(50 + max(abs(v - 50) for v in pred.values()))
+            cycles.append(abs(cyc))
+        worst.sort()
+        cycles.sort()
+        print(f"{'by class counts' if by_counts else 'a rating per army'}: {games} games a pair, {sims} runs:",
+              f"largest fitted share median {worst[sims // 2]:.1f}, 90% {worst[int(0.9 * sims)]:.1f};",
+              f"|cycle| 90% {cycles[int(0.9 * sims)]:.4f}")
 
 
 def main():
@@ -406,7 +434,10 @@ def main():
         print(blows(old, new))
         return
     if len(sys.argv) > 3 and sys.argv[1] == "noise":
-        noise(int(sys.argv[2]), int(sys.argv[3]))
+        armies = sys.argv[4].split(",") if len(sys.argv) > 4 else None
+        if armies and (len(armies) < 3 or any(not a or set(a) - set("wah") for a in armies)):
+            sys.exit(f"noise: {sys.argv[4]!r} is not three or more armies of w, a and h joined by ',' (such as wwhhaa,whhaaa,wwhaaa)")
+        noise(int(sys.argv[2]), int(sys.argv[3]), armies)
         return
     if len(sys.argv) > 2 and sys.argv[1] == "refit":
         refit(sys.argv[2])

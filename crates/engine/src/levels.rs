@@ -53,7 +53,7 @@ pub const CORNERED_LEVELS: [Level; 8] = [
 /// unit left idle. A random legal move in place of the search's, a share of the time, keeps them even. So
 /// levels 1-5 are depth 2 with fewer and fewer random moves, and the others one ply more each, with time caps
 /// that do not cut those depths on 16x16. docs/engines.md, "The level ladder", has the matches that chose
-/// them, and docs/rules/tactics.md ("Session 24") the balance of each.
+/// them, and docs/tactics-balance.md ("Session 24") the balance of each.
 pub const TACTICS_LEVELS: [Level; 8] = [
     blunders(2, 60, 2000),
     blunders(2, 45, 2000),

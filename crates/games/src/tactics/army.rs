@@ -62,8 +62,8 @@ pub fn parse_letters(text: &str) -> Result<Vec<Class>, String> {
 /// The composition rule: every class is fielded, no class fills more than half of the army, healers no
 /// more than a third and archers at least a third (all rounded down). Without it the armies of three
 /// healers and those of four archers or four warriors break the 60% bound of the rulings, and so does the
-/// army of six with a single archer at depths 1 and 3 (docs/rules/tactics.md, "Session 20" and "Session
-/// 23"). The error says what was expected.
+/// army of six with a single archer at depths 1 and 3 (docs/tactics-balance.md, "Session 20" and
+/// "Session 23"). The error says what was expected.
 pub fn check_composition(army: &[Class]) -> Result<(), String> {
     let n = army.len();
     for class in [Class::Warrior, Class::Archer, Class::Healer] {

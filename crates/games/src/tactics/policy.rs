@@ -1,7 +1,8 @@
 //! A greedy reference player for Grid Tactics: it takes the activation with the best immediate result (damage,
-//! kills, healing) and otherwise moves each class to its preferred distance from the enemy. It is the "equal
-//! strength" player of the balance and first-move measurements in `docs/rules/tactics.md` (`gridplay selfplay
-//! tactics --policy greedy`); the real engine comes with the engines crate.
+//! kills, healing) and otherwise moves each class to its preferred distance from the enemy. It was the "equal
+//! strength" player of the first balance and first-move measurements in `docs/tactics-balance.md` (`gridplay
+//! selfplay tactics --policy greedy`), and is a reference opponent in matches; the real engine comes with the
+//! engines crate.
 
 use rand::{Rng, RngExt};
 

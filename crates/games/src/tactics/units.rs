@@ -1,4 +1,5 @@
-//! The three unit classes and their figures. `docs/rules/tactics.md` explains them and how they were balanced.
+//! The three unit classes and their figures. `docs/rules/tactics.md` explains them, and `docs/tactics-balance.md`
+//! how they were balanced.
 
 use gridplay_core::Player;
 
