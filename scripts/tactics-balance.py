@@ -5,7 +5,7 @@ For each candidate it patches crates/games/src/tactics/units.rs in the tree it i
 tactics_tune example (into that tree's target/), and plays the six pairings of the mixed armies wwhhaa,
 wwwwha, whaaaa and whhhha in both seat orders: N1 games per order at depth 1 and N2 at depth 2 (environment,
 defaults 200 and 100; 0 skips a depth, to screen candidates quickly at depth 1). It logs every candidate's
-twelve scores to tune.log (one JSON line each) and keeps a change when it lowers the worst distance from
+twelve scores to tune.log (one JSON line each; each run's wins by seat go to runs.log as it ends) and keeps a change when it lowers the worst distance from
 50% plus 0.3 times the rms distance. units.rs is restored when it stops. It edits the source, so run it in
 a separate worktree:
 
@@ -65,7 +65,7 @@ Health and damage are in the game's small steps (a warrior has 25 health), so on
 Health moves by 2: while every damage is even, a sum of damages reaches an odd health exactly when it reaches
 the next even one, so one step of health changes only the healing cap and the health count at the turn limit.
 """
-import json, math, os, re, subprocess, sys, itertools
+import json, math, os, re, subprocess, sys, itertools, threading
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -265,8 +265,20 @@ def measure(c):
         for a, b in PAIRS:
             jobs.append((depth, a, b, f"tactics:{SIZE}army={a},army2={b}", n))
             jobs.append((depth, a, b, f"tactics:{SIZE}army={b},army2={a}", n))
+    lock = threading.Lock()
+
+    def play(job):
+        # Each run is logged to runs.log as it ends, so that a measurement cut short keeps what it played.
+        depth, _, _, spec, n = job
+        result = run(spec, n, depth)
+        with lock, open(os.path.join(ROOT, "runs.log"), "a") as f:
+            line = dict(spec=spec, depth=depth, games=n, seed=os.environ.get("SEED", "0"), cand=c,
+                        first=result[0], second=result[1], draws=result[2])
+            f.write(json.dumps(line) + "\n")
+        return result
+
     with ThreadPoolExecutor(WORKERS) as ex:
-        res = list(ex.map(lambda j: run(j[3], j[4], j[0]), jobs))
+        res = list(ex.map(play, jobs))
     scores = {}
     by_depth = {}
     for i in range(0, len(jobs), 2):
@@ -277,7 +289,7 @@ def measure(c):
     rms = (sum((v - 50) ** 2 for v in scores.values()) / len(scores)) ** 0.5
     rec = dict(
         cand=c, scores=scores, worst=worst, rms=round(rms, 2), n1=N1, n2=N2, seed=os.environ.get("SEED", "0"),
-        size=int(BOARD), d1=D1, d2=D2,
+        size=int(BOARD), d1=D1, d2=D2, raw={j[3] + f" depth {j[0]}": r for j, r in zip(jobs, res)},
     )
     if ALL and not os.environ.get("PAIRS"):
         # Ten armies at a few games a pair: each pair's share is noisy, so the objective is the largest share

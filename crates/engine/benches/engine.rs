@@ -3,8 +3,12 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gridplay_core::Game;
-use gridplay_engine::reversi::{self, endgame::Solver, obf};
+use gridplay_core::{Game, Position};
+use gridplay_engine::{
+    reversi::{self, endgame::Solver, obf},
+    tactics,
+};
+use gridplay_games::tactics::TacticsPosition;
 use gridplay_search::{Limits, Search, StopFlag, TranspositionTable};
 
 fn ffo(c: &mut Criterion) {
@@ -48,6 +52,31 @@ fn search(c: &mut Criterion) {
             r.nodes
         });
     });
+    // Grid Tactics at the engine's level-6 depth, with the default armies on the smallest and the largest board:
+    // at the start, where every unit is out of reach, and at the first blow of a game between depth-1 searches.
+    for size in [16, 32] {
+        let start = gridplay_games::tactics::Tactics::with_size(size).start();
+        let mut fight = start.clone();
+        let health = |p: &TacticsPosition| p.units().iter().map(|u| u.health).sum::<i32>();
+        while health(&fight) == health(&start) {
+            let mut tt = TranspositionTable::new(16);
+            let eval = tactics::Eval::attacking(fight.turn());
+            let r = Search::new(&eval, &mut tt, Limits::depth(1), StopFlag::new()).run(&fight);
+            fight.play_unchecked(r.best.unwrap());
+        }
+        for (name, pos) in [("start", &start), ("first blow", &fight)] {
+            g.bench_function(format!("tactics {size}x{size} {name} depth 2"), |b| {
+                b.iter(|| {
+                    let mut tt = TranspositionTable::new(16);
+                    let eval = tactics::Eval::attacking(pos.turn());
+                    let r =
+                        Search::new(&eval, &mut tt, Limits::depth(2), StopFlag::new()).run(black_box(pos));
+                    assert_eq!(r.depth, 2);
+                    r.nodes
+                });
+            });
+        }
+    }
     g.finish();
 }
 

@@ -152,6 +152,22 @@ impl<'a, P: Position + Hash, E: Evaluator<P>> Search<'a, P, E> {
         }
     }
 
+    /// What [`Search::child`] returns for a child at the horizon whose evaluation, for the side to move at
+    /// `pos`, is `hint` (see [`Evaluator::hints_are_evaluations`]).
+    fn leaf(&mut self, pos: &P, child: &P, hint: i32, ply: u32) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        match child.outcome() {
+            Some(outcome) => {
+                let score = self.eval.terminal(child, outcome, ply + 1);
+                if child.turn() == pos.turn() { score } else { -score }
+            }
+            None => hint,
+        }
+    }
+
     fn negamax(
         &mut self,
         pos: &P,
@@ -191,11 +207,10 @@ impl<'a, P: Position + Hash, E: Evaluator<P>> Search<'a, P, E> {
                 return s;
             }
         }
-        let mut moves: Vec<(i32, P::Move)> = pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| (self.eval.order_hint(pos, m), m))
-            .collect();
+        let legal = pos.legal_moves();
+        let hints = self.eval.order_hints(pos, &legal);
+        debug_assert_eq!(hints.len(), legal.len());
+        let mut moves: Vec<(i32, P::Move)> = hints.into_iter().zip(legal).collect();
         moves.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
         if ply > 0
             && depth >= 2
@@ -213,10 +228,14 @@ impl<'a, P: Position + Hash, E: Evaluator<P>> Search<'a, P, E> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut child_pv = Vec::new();
-        for (i, &(_, m)) in moves.iter().enumerate() {
+        let exact = depth == 1 && self.eval.hints_are_evaluations();
+        for (i, &(hint, m)) in moves.iter().enumerate() {
             let mut next = pos.clone();
             next.play_unchecked(m);
-            let score = if i == 0 {
+            let score = if exact {
+                child_pv.clear();
+                self.leaf(pos, &next, hint, ply)
+            } else if i == 0 {
                 self.child(pos, &next, depth - 1, (alpha, beta), ply, &mut child_pv)
             } else {
                 let probe = self.child(pos, &next, depth - 1, (alpha, alpha + 1), ply, &mut child_pv);
@@ -369,6 +388,27 @@ mod tests {
         }
     }
 
+    /// [`Narrow`], telling the search that its hints are the children's evaluations (they are).
+    struct ExactHints(usize);
+
+    impl<P: Position> Evaluator<P> for ExactHints {
+        fn evaluate(&self, pos: &P) -> i32 {
+            Material.evaluate(pos)
+        }
+
+        fn order_hint(&self, pos: &P, m: P::Move) -> i32 {
+            greedy_hint(pos, m)
+        }
+
+        fn width(&self, _pos: &P) -> Option<usize> {
+            Some(self.0)
+        }
+
+        fn hints_are_evaluations(&self) -> bool {
+            true
+        }
+    }
+
     /// Minimax over the moves [`Narrow`] searches: the `width` best-hinted at a node below the root with two
     /// or more plies left, every move elsewhere.
     fn narrow_minimax<P: Position>(pos: &P, depth: u32, width: usize, root: bool) -> i32 {
@@ -418,6 +458,16 @@ mod tests {
                     assert_eq!(report.score, expected, "{} depth {depth}", pos.to_text());
                     differ += i32::from(expected != minimax(&pos, depth));
                 }
+                // Taking the horizon's scores from the hints changes nothing but the work done.
+                let mut tt = TranspositionTable::new(1);
+                let exact =
+                    Search::new(&ExactHints(2), &mut tt, Limits::depth(depth), StopFlag::new()).run(&pos);
+                assert_eq!(
+                    (exact.score, exact.best, &exact.pv),
+                    (report.score, report.best, &report.pv),
+                    "{} depth {depth}",
+                    pos.to_text()
+                );
             }
         }
         // The pruning changes scores: the test would not notice a search that ignored the width.

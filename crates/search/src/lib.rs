@@ -35,6 +35,19 @@ pub trait Evaluator<P: Position>: Send + Sync {
         0
     }
 
+    /// The hints of `moves` in `pos`, in order. An evaluator that can hint a whole node's moves faster than
+    /// one at a time (Grid Tactics scores each child from what its move changed) overrides this.
+    fn order_hints(&self, pos: &P, moves: &[P::Move]) -> Vec<i32> {
+        moves.iter().map(|&m| self.order_hint(pos, m)).collect()
+    }
+
+    /// Whether a move's hint is exactly [`Evaluator::evaluate`] of the position it reaches, for the side that
+    /// makes it. If so, a node one ply from the horizon takes its unfinished children's scores from the hints
+    /// instead of evaluating each child a second time.
+    fn hints_are_evaluations(&self) -> bool {
+        false
+    }
+
     /// How many moves, best hints first, a node below the root searches when two or more plies remain;
     /// `None` (the default) searches them all. A game with too many moves per position for a full-width
     /// search (Grid Tactics) prunes the rest and trusts its hints. The root is never pruned, and a node one
