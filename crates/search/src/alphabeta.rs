@@ -363,8 +363,9 @@ mod tests {
     }
 
     /// Material with a width: below the root, a node searches only its `.0` moves that are best by material
-    /// after the move, for the side making it.
-    struct Narrow(usize);
+    /// after the move, for the side making it. With `.1`, it tells the search that its hints are the
+    /// children's evaluations (they are).
+    struct Narrow(usize, bool);
 
     /// Material after `m`, for the side that makes it.
     fn greedy_hint<P: Position>(pos: &P, m: P::Move) -> i32 {
@@ -386,26 +387,9 @@ mod tests {
         fn width(&self, _pos: &P) -> Option<usize> {
             Some(self.0)
         }
-    }
-
-    /// [`Narrow`], telling the search that its hints are the children's evaluations (they are).
-    struct ExactHints(usize);
-
-    impl<P: Position> Evaluator<P> for ExactHints {
-        fn evaluate(&self, pos: &P) -> i32 {
-            Material.evaluate(pos)
-        }
-
-        fn order_hint(&self, pos: &P, m: P::Move) -> i32 {
-            greedy_hint(pos, m)
-        }
-
-        fn width(&self, _pos: &P) -> Option<usize> {
-            Some(self.0)
-        }
 
         fn hints_are_evaluations(&self) -> bool {
-            true
+            self.1
         }
     }
 
@@ -452,7 +436,7 @@ mod tests {
             for depth in 1..=5 {
                 let mut tt = TranspositionTable::new(1);
                 let report =
-                    Search::new(&Narrow(2), &mut tt, Limits::depth(depth), StopFlag::new()).run(&pos);
+                    Search::new(&Narrow(2, false), &mut tt, Limits::depth(depth), StopFlag::new()).run(&pos);
                 let expected = narrow_minimax(&pos, depth, 2, true);
                 if expected.abs() < WIN_THRESHOLD {
                     assert_eq!(report.score, expected, "{} depth {depth}", pos.to_text());
@@ -461,7 +445,7 @@ mod tests {
                 // Taking the horizon's scores from the hints changes nothing but the work done.
                 let mut tt = TranspositionTable::new(1);
                 let exact =
-                    Search::new(&ExactHints(2), &mut tt, Limits::depth(depth), StopFlag::new()).run(&pos);
+                    Search::new(&Narrow(2, true), &mut tt, Limits::depth(depth), StopFlag::new()).run(&pos);
                 assert_eq!(
                     (exact.score, exact.best, &exact.pv),
                     (report.score, report.best, &report.pv),
