@@ -148,22 +148,34 @@ fn chebyshev(a: (i32, i32), b: (i32, i32)) -> i32 {
     (a.0 - b.0).abs().max((a.1 - b.1).abs())
 }
 
-/// What `units[i]` sees of the others.
-fn sight(units: &[Unit], i: usize, n: usize) -> Sight {
+/// Every other unit as `units[i]` sees it: its id, `value` on it and, for an enemy, the Chebyshev distance.
+fn others(units: &[Unit], i: usize, n: usize) -> impl Iterator<Item = (u8, i32, Option<i32>)> + '_ {
     let a = &units[i];
     let from = coords(a.square, n);
+    units
+        .iter()
+        .enumerate()
+        .filter(move |&(j, _)| j != i)
+        .map(move |(_, e)| {
+            let at = coords(e.square, n);
+            (
+                e.id,
+                value(a, from, e, at),
+                (e.owner != a.owner).then(|| chebyshev(from, at)),
+            )
+        })
+}
+
+/// What `units[i]` sees of the others.
+fn sight(units: &[Unit], i: usize, n: usize) -> Sight {
     let mut seen = Sight {
         best: 0,
         nearest: i32::MAX,
     };
-    for (j, e) in units.iter().enumerate() {
-        if j == i {
-            continue;
-        }
-        let at = coords(e.square, n);
-        seen.best = seen.best.max(value(a, from, e, at));
-        if e.owner != a.owner {
-            seen.nearest = seen.nearest.min(chebyshev(from, at));
+    for (_, value, distance) in others(units, i, n) {
+        seen.best = seen.best.max(value);
+        if let Some(d) = distance {
+            seen.nearest = seen.nearest.min(d);
         }
     }
     seen
@@ -296,23 +308,15 @@ impl<'a> Incremental<'a> {
     fn new(eval: &'a Eval, pos: &'a TacticsPosition) -> Incremental<'a> {
         let n = pos.size();
         let units = pos.units();
-        let rows = units
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let from = coords(a.square, n);
+        let rows = (0..units.len())
+            .map(|i| {
                 let mut row = Row::default();
-                for (j, e) in units.iter().enumerate() {
-                    if j == i {
-                        continue;
+                for (id, value, distance) in others(units, i, n) {
+                    if value > 0 {
+                        row.best.push(value, id);
                     }
-                    let at = coords(e.square, n);
-                    let v = value(a, from, e, at);
-                    if v > 0 {
-                        row.best.push(v, e.id);
-                    }
-                    if e.owner != a.owner {
-                        row.nearest.push(-chebyshev(from, at), e.id);
+                    if let Some(d) = distance {
+                        row.nearest.push(-d, id);
                     }
                 }
                 row
