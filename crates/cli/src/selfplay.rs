@@ -21,6 +21,11 @@ pub(crate) struct SelfplayArgs {
     /// Search depth of the `engine` player.
     #[arg(long, default_value_t = 2)]
     depth: u32,
+    /// Random moves that open each `engine` game, for variety: each side's first N moves. With the default
+    /// 2, a game whose sides alternate opens with four random plies; a Grid Tactics game with two random
+    /// activations of each side's first turn.
+    #[arg(long, default_value_t = 2)]
+    opening: u32,
     /// Seed of the first game; game i uses seed + i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -35,7 +40,7 @@ pub(crate) enum Policy {
     Random,
     /// The greedy reference player (Grid Tactics only).
     Greedy,
-    /// The alpha-beta engine at `--depth`, after a few random opening plies for variety.
+    /// The alpha-beta engine at `--depth`, after a few random opening moves for variety (`--opening`).
     Engine,
 }
 
@@ -81,13 +86,20 @@ impl Tally {
 
 const MAX_PLIES: usize = 100_000;
 
+/// The `engine` player's search depth and the random moves that open its games, for each side.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Engine {
+    pub depth: u32,
+    pub opening: u32,
+}
+
 /// Plays the games and returns the tally.
 pub(crate) fn play_games(
     spec: &str,
     games: u32,
     policy: Policy,
     seed: u64,
-    depth: u32,
+    engine: Engine,
     show: &mut dyn FnMut(&str),
 ) -> Result<Tally, String> {
     let game = gridplay_games::registry().game(spec).map_err(|e| e.to_string())?;
@@ -117,11 +129,14 @@ pub(crate) fn play_games(
                 let mut plies = 0;
                 let mut moves = Vec::new();
                 let request = gridplay_engine::Request {
-                    limits: gridplay_search::Limits::depth(depth.max(1)),
+                    limits: gridplay_search::Limits::depth(engine.depth.max(1)),
                     ..Default::default()
                 };
+                // Each side's moves so far, for the random opening.
+                let mut made = [0u32; 2];
                 while plies < MAX_PLIES {
-                    let chosen = if policy == Policy::Engine && plies >= 4 {
+                    let side = pos.turn().index();
+                    let chosen = if policy == Policy::Engine && made[side] >= engine.opening {
                         gridplay_engine::think(pos.as_ref(), &request, &gridplay_search::StopFlag::new())
                             .ok()
                             .map(|r| r.best)
@@ -131,6 +146,7 @@ pub(crate) fn play_games(
                     let Some(m) = chosen else { break };
                     pos.play(&m).map_err(|e| e.to_string())?;
                     moves.push(m);
+                    made[side] += 1;
                     plies += 1;
                 }
                 let outcome = DynPosition::outcome(pos.as_ref());
@@ -174,7 +190,10 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<(), String> {
         args.games,
         args.policy,
         args.seed,
-        args.depth,
+        Engine {
+            depth: args.depth,
+            opening: args.opening,
+        },
         &mut show,
     )?;
     let minutes = started.elapsed().as_secs_f64() / 60.0;
@@ -208,17 +227,57 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<(), String> {
 mod tests {
     use super::*;
 
+    const ENGINE: Engine = Engine { depth: 2, opening: 2 };
+
     #[test]
     fn selfplay_counts_every_game() {
-        let t = play_games("cornered:size=3", 20, Policy::Random, 1, 2, &mut |_| {}).unwrap();
+        let t = play_games("cornered:size=3", 20, Policy::Random, 1, ENGINE, &mut |_| {}).unwrap();
         assert_eq!(t.games(), 20);
-        let t = play_games("tactics", 2, Policy::Greedy, 1, 2, &mut |_| {}).unwrap();
+        let t = play_games("tactics", 2, Policy::Greedy, 1, ENGINE, &mut |_| {}).unwrap();
         assert_eq!(t.games(), 2);
         assert!(
-            play_games("reversi", 1, Policy::Greedy, 1, 2, &mut |_| {})
+            play_games("reversi", 1, Policy::Greedy, 1, ENGINE, &mut |_| {})
                 .unwrap_err()
                 .contains("Grid Tactics only")
         );
+    }
+
+    /// One engine game's moves, as `--show` prints them.
+    fn game_moves(spec: &str, seed: u64, engine: Engine) -> Vec<String> {
+        let mut shown = String::new();
+        play_games(spec, 1, Policy::Engine, seed, engine, &mut |t| shown.push_str(t)).unwrap();
+        let line = shown
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("moves: "))
+            .unwrap();
+        line.split(' ').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn the_opening_gives_each_side_its_random_moves() {
+        // Replaying a game, the seed's random draws must be exactly the first `opening` moves of each side:
+        // in Grid Tactics, where a turn is many activations, the first two of each side's first turn.
+        for spec in ["tactics", "reversi"] {
+            let engine = Engine { depth: 1, opening: 2 };
+            let moves = game_moves(spec, 5, engine);
+            let mut pos = gridplay_games::registry().game(spec).unwrap().start();
+            let mut rng = playout::seeded(5);
+            let (mut made, mut random) = ([0u32; 2], 0);
+            for m in &moves {
+                let side = pos.turn().index();
+                if made[side] < engine.opening {
+                    assert_eq!(pos.random_move(&mut rng).as_ref(), Some(m), "{spec}: move {m}");
+                    random += 1;
+                }
+                pos.play(m).unwrap();
+                made[side] += 1;
+            }
+            assert_eq!(random, 4, "{spec}: two random moves of each side");
+            // Another seed opens differently; without an opening every game is the engine's one game.
+            assert_ne!(game_moves(spec, 6, engine)[..2], moves[..2], "{spec}");
+            let none = Engine { depth: 1, opening: 0 };
+            assert_eq!(game_moves(spec, 5, none), game_moves(spec, 6, none), "{spec}");
+        }
     }
 
     #[test]

@@ -60,10 +60,11 @@ pub fn parse_letters(text: &str) -> Result<Vec<Class>, String> {
 }
 
 /// The composition rule: every class is fielded, no class fills more than half of the army, healers no
-/// more than a third and archers at least a third (all rounded down). Without it the armies of three
-/// healers and those of four archers or four warriors break the 60% bound of the rulings, and so does the
-/// army of six with a single archer at depths 1 and 3 (docs/tactics-balance.md, "Session 20" and
-/// "Session 23"). The error says what was expected.
+/// more than a third and archers at least a third (all rounded down), and every class within one unit of
+/// a third of the army. Without it the armies of three healers and those of four archers or four warriors
+/// break the 60% bound of the rulings, and so does the army of six with a single archer at depths 1 and 3
+/// (docs/tactics-balance.md, "Session 20" and "Session 23"); the last clause keeps the armies of twelve
+/// together ("Session 27"), and changes nothing for the armies of six. The error says what was expected.
 pub fn check_composition(army: &[Class]) -> Result<(), String> {
     let n = army.len();
     for class in [Class::Warrior, Class::Archer, Class::Healer] {
@@ -94,6 +95,26 @@ pub fn check_composition(army: &[Class]) -> Result<(), String> {
                 "at least a third of the army archers: {least} {}{} in {n} units, not {count}",
                 class.name(),
                 plural(least)
+            ));
+        }
+    }
+    spread(army)
+}
+
+/// The last clause of the composition rule: every class fields from a third of the army less one to a
+/// third plus one (`(n - 1) / 3` to `n / 3 + 1` units, both rounded down): 1 to 3 of six, 2 to 4 of nine,
+/// 3 to 5 of twelve. The larger an army, the surer the stronger side's win, so a mix that drifts from
+/// even shows more in its share (docs/tactics-balance.md, "Session 27").
+fn spread(army: &[Class]) -> Result<(), String> {
+    let n = army.len();
+    let (least, most) = (n.saturating_sub(1) / 3, n / 3 + 1);
+    for class in [Class::Warrior, Class::Archer, Class::Healer] {
+        let count = army.iter().filter(|&&a| a == class).count();
+        if !(least..=most).contains(&count) {
+            return Err(format!(
+                "every class within one unit of a third of the army: {least} to {most} {}s in {n} units, \
+                 not {count}",
+                class.name()
             ));
         }
     }

@@ -113,7 +113,8 @@ pub const SETTINGS: &[SettingDoc] = &[
     },
     SettingDoc {
         key: "army",
-        values: "3 to 16 of w a h: every class, none over half, healers at most a third, archers at least a third",
+        values: "3 to 16 of w a h: every class, none over half, healers at most a third, archers at least a third, \
+                 each class within one of a third",
         default: "6 units on 16x16, 9 on 24x24, 12 on 32x32, a third of each class",
         about: "the first player's army (and the second's unless army2 is given): w warrior, a archer, h healer",
     },

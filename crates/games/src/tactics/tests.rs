@@ -95,6 +95,9 @@ fn rule_3_army_settings() {
         "wwwhaa",
         "wwwhhhaaa",
         "wwwwhhhhaaaa",
+        "wwwwwhhhaaaa",
+        "wwwwhhhaaaaa",
+        "wwwhhhhaaaaa",
         "wwwwwwhhhhhaaaaa",
     ] {
         assert!(army::parse_army(good).is_ok(), "{good}");
@@ -124,6 +127,19 @@ fn rule_3_army_settings() {
         ),
         ("tactics:army2=wwwwhhhaa", "3 archers in 9 units, not 2"),
         ("tactics:army=wwwhaaaaaaaaaaaa", "8 archers in 16 units, not 12"),
+        // The armies of twelve keep every class within one unit of a third (3 to 5); of six, 1 to 3.
+        (
+            "tactics:army=wwwwwwhhaaaa",
+            "within one unit of a third of the army: 3 to 5 warriors in 12 units, not 6",
+        ),
+        ("tactics:army2=wwwwwhhaaaaa", "3 to 5 healers in 12 units, not 2"),
+        ("tactics:army=wwhhhhaaaaaa", "3 to 5 warriors in 12 units, not 2"),
+        ("tactics:army=wwwwwhaaaaaa", "3 to 5 archers in 12 units, not 6"),
+        ("tactics:army=wwwwhaaaa", "2 to 4 healers in 9 units, not 1"),
+        (
+            "tactics:army=wwwwwwwhhhhaaaaa",
+            "5 to 6 warriors in 16 units, not 7",
+        ),
         ("tactics:army=wwhhaa,colour=red", "colour"),
     ] {
         let err = Tactics::from_spec(&bad.parse().unwrap()).unwrap_err().to_string();
