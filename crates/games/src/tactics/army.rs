@@ -63,8 +63,9 @@ pub fn parse_letters(text: &str) -> Result<Vec<Class>, String> {
 /// more than a third and archers at least a third (all rounded down), and every class within one unit of
 /// a third of the army. Without it the armies of three healers and those of four archers or four warriors
 /// break the 60% bound of the rulings, and so does the army of six with a single archer at depths 1 and 3
-/// (docs/tactics-balance.md, "Session 20" and "Session 23"); the last clause keeps the armies of twelve
-/// together ("Session 27"), and changes nothing for the armies of six. The error says what was expected.
+/// (docs/tactics-balance.md, "Session 20" and "Session 23"); without the last clause the armies of twelve
+/// probably break it too ("Session 27"). The last clause changes nothing for the armies of six. The error
+/// says what was expected.
 pub fn check_composition(army: &[Class]) -> Result<(), String> {
     let n = army.len();
     for class in [Class::Warrior, Class::Archer, Class::Healer] {
@@ -103,8 +104,9 @@ pub fn check_composition(army: &[Class]) -> Result<(), String> {
 
 /// The last clause of the composition rule: every class fields from a third of the army less one to a
 /// third plus one (`(n - 1) / 3` to `n / 3 + 1` units, both rounded down): 1 to 3 of six, 2 to 4 of nine,
-/// 3 to 5 of twelve. The larger an army, the surer the stronger side's win, so a mix that drifts from
-/// even shows more in its share (docs/tactics-balance.md, "Session 27").
+/// 3 to 5 of twelve. Of the eleven armies of twelve that the other clauses allow, the fits of sessions 25
+/// and 26 put the largest share a little past the bound; the four this clause leaves keep it at level 6
+/// (docs/tactics-balance.md, "Session 27").
 fn spread(army: &[Class]) -> Result<(), String> {
     let n = army.len();
     let (least, most) = (n.saturating_sub(1) / 3, n / 3 + 1);
