@@ -69,7 +69,7 @@ pub fn parse_letters(text: &str) -> Result<Vec<Class>, String> {
 pub fn check_composition(army: &[Class]) -> Result<(), String> {
     let n = army.len();
     for class in [Class::Warrior, Class::Archer, Class::Healer] {
-        let count = army.iter().filter(|&&a| a == class).count();
+        let count = units_of(army, class);
         let plural = |k: usize| if k == 1 { "" } else { "s" };
         if count == 0 {
             return Err(format!(
@@ -105,13 +105,13 @@ pub fn check_composition(army: &[Class]) -> Result<(), String> {
 /// The last clause of the composition rule: every class fields from a third of the army less one to a
 /// third plus one (`(n - 1) / 3` to `n / 3 + 1` units, both rounded down): 1 to 3 of six, 2 to 4 of nine,
 /// 3 to 5 of twelve. Of the eleven armies of twelve that the other clauses allow, the fits of sessions 25
-/// and 26 put the largest share a little past the bound; the four this clause leaves keep it at level 6
-/// (docs/tactics-balance.md, "Session 27").
+/// and 26 put the largest share a little past the bound; the four this clause leaves keep it at levels 6
+/// and 3 (docs/tactics-balance.md, "Session 27").
 fn spread(army: &[Class]) -> Result<(), String> {
     let n = army.len();
     let (least, most) = (n.saturating_sub(1) / 3, n / 3 + 1);
     for class in [Class::Warrior, Class::Archer, Class::Healer] {
-        let count = army.iter().filter(|&&a| a == class).count();
+        let count = units_of(army, class);
         if !(least..=most).contains(&count) {
             return Err(format!(
                 "every class within one unit of a third of the army: {least} to {most} {}s in {n} units, \
@@ -121,6 +121,11 @@ fn spread(army: &[Class]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// How many units of `class` the army fields.
+fn units_of(army: &[Class], class: Class) -> usize {
+    army.iter().filter(|&&a| a == class).count()
 }
 
 #[must_use]
