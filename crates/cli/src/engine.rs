@@ -8,7 +8,7 @@ use std::{
 };
 
 use clap::Args;
-use gridplay_core::{DynGame, DynPosition, Outcome};
+use gridplay_core::{DynGame, DynPosition, GameRecord, Outcome, RecordError};
 use gridplay_engine::Request;
 use gridplay_search::{Limits, StopFlag};
 
@@ -32,14 +32,14 @@ pub(crate) enum Flow {
 /// A search to run: a copy of the position and what to look for.
 #[derive(Debug)]
 pub(crate) struct Job {
-    pos: Box<dyn DynPosition>,
+    record: GameRecord,
     request: Request,
 }
 
 impl Job {
     /// Runs the search and returns the reply line.
     pub(crate) fn run(&self, stop: &StopFlag) -> String {
-        match gridplay_engine::think(self.pos.as_ref(), &self.request, stop) {
+        match gridplay_engine::think_game(&self.record, &self.request, stop) {
             Ok(r) => format!(
                 "bestmove {} score {} depth {} nodes {}",
                 r.best, r.score, r.depth, r.nodes
@@ -49,11 +49,12 @@ impl Job {
     }
 }
 
-/// One protocol session: the current game and position.
+/// One protocol session: the current game, and the record of the moves played since the last `position`
+/// (so that `result` applies the game's history rules, and the search knows which positions would repeat).
 #[derive(Debug)]
 pub(crate) struct Session {
     game: Box<dyn DynGame>,
-    pos: Box<dyn DynPosition>,
+    record: GameRecord,
 }
 
 const COMMANDS: &str = "game position moves play show result perft go stop games help quit";
@@ -64,8 +65,8 @@ impl Session {
         let game = gridplay_games::registry()
             .game("reversi")
             .expect("reversi is registered");
-        let pos = game.start();
-        Session { game, pos }
+        let record = GameRecord::new(game.start());
+        Session { game, record }
     }
 
     /// Handles one line. Blank lines and `#` comments get no reply (`None`).
@@ -91,7 +92,11 @@ impl Session {
             "game" => self.game(rest),
             "position" => self.position(rest),
             "moves" => no_args(command, rest).map(|()| {
-                let moves = self.pos.legal_moves();
+                let moves = if self.record.outcome().is_some() {
+                    Vec::new()
+                } else {
+                    self.record.position().legal_moves()
+                };
                 if moves.is_empty() {
                     "moves".to_owned()
                 } else {
@@ -99,9 +104,9 @@ impl Session {
                 }
             }),
             "play" => self.play(rest),
-            "show" => no_args(command, rest).map(|()| self.pos.to_text()),
+            "show" => no_args(command, rest).map(|()| self.record.position().to_text()),
             "result" => no_args(command, rest).map(|()| self.result()),
-            "perft" => perft(self.pos.as_ref(), rest),
+            "perft" => perft(self.record.position(), rest),
             "games" => no_args(command, rest).map(|()| {
                 let names: Vec<&str> = gridplay_games::registry()
                     .entries()
@@ -125,17 +130,18 @@ impl Session {
             return Err("game needs a spec, such as `game reversi` or `game cornered:size=11`".into());
         }
         let game = gridplay_games::registry().game(spec).map_err(|e| e.to_string())?;
-        self.pos = game.start();
+        self.record = GameRecord::new(game.start());
         self.game = game;
         Ok("ok".into())
     }
 
     fn position(&mut self, text: &str) -> Result<String, String> {
-        self.pos = match text {
+        let pos = match text {
             "" => return Err("position needs a position text, or `start`".into()),
             "start" => self.game.start(),
             _ => self.game.parse_position(text).map_err(|e| e.to_string())?,
         };
+        self.record = GameRecord::new(pos);
         Ok("ok".into())
     }
 
@@ -144,11 +150,14 @@ impl Session {
             return Err("play needs a move, such as `play d3`".into());
         }
         // Several moves may follow `play`; they are all played or, on the first error, none is.
-        let mut next = self.pos.clone();
+        let mut next = self.record.clone();
         for m in moves.split_whitespace() {
-            next.play(m).map_err(|e| e.to_string())?;
+            next.play(m).map_err(|e| match e {
+                RecordError::GameOver => format!("`{m}`: the game is over"),
+                other => other.to_string(),
+            })?;
         }
-        self.pos = next;
+        self.record = next;
         Ok("ok".into())
     }
 
@@ -184,18 +193,19 @@ impl Session {
         if request.limits == Limits::default() && request.level.is_none() {
             request.limits.time = Some(Duration::from_secs(1));
         }
-        if self.pos.outcome().is_some() {
+        if self.record.outcome().is_some() {
             return Err("the game is over: there is no move to find".into());
         }
         Ok(Job {
-            pos: self.pos.clone(),
+            record: self.record.clone(),
             request,
         })
     }
 
+    /// The outcome by the rules and the game's history (repetition, moves without progress).
     fn result(&self) -> String {
-        let score = self.pos.score();
-        match self.pos.outcome() {
+        let score = self.record.position().score();
+        match self.record.outcome().map(|(o, _)| o) {
             None => "none".into(),
             Some(Outcome::Win { winner }) => format!("win {winner} {score}"),
             Some(Outcome::Draw) => format!("draw {score}"),
@@ -314,6 +324,25 @@ mod tests {
         assert_eq!(talk(&mut s, "perft 5"), "1396");
         assert_eq!(talk(&mut s, "quit"), "ok");
         assert!(matches!(s.handle("quit").1, Flow::Quit));
+    }
+
+    #[test]
+    fn checkers_results_apply_the_history_rules() {
+        let mut s = Session::new();
+        assert_eq!(talk(&mut s, "game checkers"), "ok");
+        // White has no pieces: Red has won, although Red is to move. A PDN FEN tag is read too.
+        assert_eq!(talk(&mut s, "position [FEN \"B:W:B1\"]"), "ok");
+        assert_eq!(talk(&mut s, "result"), "win first 1-0");
+        // Two kings going back and forth: the third time the position stands, the game is drawn, and the
+        // session refuses further moves and searches.
+        assert_eq!(talk(&mut s, "position W:WK32:BK1"), "ok");
+        assert_eq!(talk(&mut s, "play 32-28 1-5 28-32 5-1 32-28 1-5 28-32"), "ok");
+        assert_eq!(talk(&mut s, "result"), "none");
+        assert_eq!(talk(&mut s, "play 5-1"), "ok");
+        assert_eq!(talk(&mut s, "result"), "draw 1-1");
+        assert_eq!(talk(&mut s, "moves"), "moves");
+        assert!(talk(&mut s, "play 32-28").contains("the game is over"));
+        assert!(talk(&mut s, "go depth=2").starts_with("error"));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::{
 };
 
 use clap::Args;
-use gridplay_core::{DynPosition, GameRecord, Outcome, Player, playout};
+use gridplay_core::{DynGame, DynPosition, GameRecord, Outcome, Player, playout};
 use gridplay_engine::{MatchScore, Request};
 use gridplay_search::StopFlag;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -20,9 +20,10 @@ pub(crate) struct MatchArgs {
     /// Player A: `level=1..8`, `depth=N`, `time=MS` (alpha-beta), `mcts=MS` or `playouts=N` (Monte Carlo tree
     /// search by time or playouts), `random`, `greedy` (the Grid Tactics reference player); `depth`, `time` and
     /// `temp=T` combine into a softmax player like the weak levels (`depth=3,temp=100`),
-    /// `cmd=PROGRAM` for an external engine that speaks the gridplay protocol (docs/protocol.md), or, for
-    /// Reversi, `nboard=PROGRAM` for an engine that speaks the NBoard protocol (Edax, NTest, `gridplay engine
-    /// --nboard`).
+    /// `cmd=PROGRAM` for an external engine that speaks the gridplay protocol (docs/protocol.md), for
+    /// Reversi `nboard=PROGRAM` for an engine that speaks the NBoard protocol (Edax, NTest, `gridplay engine
+    /// --nboard`), and for checkers `cake=PROGRAM` for Cake's line driver (`go <FEN> <seconds>`, see
+    /// docs/engines.md).
     a: String,
     /// Player B, as A.
     b: String,
@@ -32,7 +33,11 @@ pub(crate) struct MatchArgs {
     /// Random plies played before each pair of games, for varied openings.
     #[arg(long, default_value_t = 4)]
     opening_plies: usize,
-    /// Time per move for `cmd=` players, in milliseconds.
+    /// Openings: `random` (`--opening-plies` random plies) or, for checkers, `ballots`: the 3-move ballots of
+    /// tournament play (157), in an order shuffled by the seed, one per pair of games.
+    #[arg(long, default_value = "random")]
+    openings: String,
+    /// Time per move for `cmd=` and `cake=` players, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     move_time: u64,
     /// Search depth for `nboard=` players (the NBoard protocol sets a depth, not a time).
@@ -60,6 +65,7 @@ impl External {
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
+            .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("starting `{command}`: {e}"))?;
         let input = child.stdin.take().ok_or("no standard input for the engine")?;
@@ -108,6 +114,12 @@ enum Side {
     Nboard {
         engine: Box<External>,
     },
+    /// Cake's line driver: `go <FEN> <seconds>` answers `bestmove <move> time <s> fen <FEN after>`.
+    Cake {
+        engine: Box<External>,
+        seconds: f64,
+        game: Box<dyn DynGame>,
+    },
 }
 
 impl Side {
@@ -130,6 +142,17 @@ impl Side {
             engine.tell(&format!("set depth {nboard_depth}"))?;
             return Ok(Side::Nboard { engine });
         }
+        if let Some(cmd) = text.strip_prefix("cake=") {
+            if spec.split(':').next() != Some("checkers") {
+                return Err(format!("Cake plays checkers only, not `{spec}`"));
+            }
+            let engine = Box::new(External::start(cmd)?);
+            return Ok(Side::Cake {
+                engine,
+                seconds: move_time as f64 / 1000.0,
+                game: gridplay_games::registry().game(spec).map_err(|e| e.to_string())?,
+            });
+        }
         if let Some(cmd) = text.strip_prefix("cmd=") {
             let mut engine = Box::new(External::start(cmd)?);
             let reply = engine.ask(&format!("game {spec}"))?;
@@ -141,7 +164,7 @@ impl Side {
         let bad = || {
             format!(
                 "`{text}` is not a player: use level=1..8, depth=N, time=MS, mcts=MS, playouts=N, random, greedy (Grid \
-                 Tactics), cmd=PROGRAM or nboard=PROGRAM; depth, time and temp=T combine (depth=3,temp=100), and so \
+                 Tactics), cmd=PROGRAM, nboard=PROGRAM or cake=PROGRAM; depth, time and temp=T combine (depth=3,temp=100), and so \
                  do mcts and playouts"
             )
         };
@@ -210,6 +233,24 @@ impl Side {
                     .map(str::to_owned)
                     .ok_or_else(|| format!("the engine answered `{reply}` instead of bestmove"))
             }
+            Side::Cake {
+                engine,
+                seconds,
+                game,
+            } => {
+                engine.tell(&format!("go {} {seconds}", pos.to_text()))?;
+                let line = loop {
+                    let line = engine.read()?;
+                    if line.starts_with("bestmove") {
+                        break line;
+                    }
+                };
+                let fen = line
+                    .split_once(" fen ")
+                    .map(|(_, f)| f.trim())
+                    .ok_or_else(|| format!("Cake answered `{line}` with no position after its move"))?;
+                move_to(game.as_ref(), pos, fen)
+            }
             Side::Nboard { engine } => {
                 engine.tell(&format!("set game {}", ggf(&pos.to_text())?))?;
                 engine.tell("go")?;
@@ -225,6 +266,25 @@ impl Side {
         }
     }
 }
+
+/// The legal move of `pos` that leads to the position `after` (in the game's own text), so that an engine
+/// may write its moves in any notation.
+fn move_to(game: &dyn DynGame, pos: &dyn DynPosition, after: &str) -> Result<String, String> {
+    let target = game
+        .parse_position(after)
+        .map_err(|e| format!("the engine's position `{after}`: {e}"))?
+        .to_text();
+    pos.legal_moves()
+        .into_iter()
+        .find(|m| {
+            let mut next = pos.box_clone();
+            next.play(m).is_ok() && next.to_text() == target
+        })
+        .ok_or_else(|| format!("no legal move leads to `{after}`"))
+}
+
+/// The 3-move ballots of American checkers, one line each, as moves in gridplay's notation.
+const BALLOTS: &str = include_str!("ballots.txt");
 
 /// A Reversi position text (64 squares of `X`, `O`, `-` and the side to move) as a GGF game with no moves.
 fn ggf(position: &str) -> Result<String, String> {
@@ -242,6 +302,20 @@ fn ggf(position: &str) -> Result<String, String> {
     Ok(format!("(;GM[Othello]PC[gridplay]BO[8 {board} {side}];)"))
 }
 
+/// Each player's thinking time and moves over a match.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Clocks {
+    pub spent: [Duration; 2],
+    pub moves: [u32; 2],
+}
+
+impl Clocks {
+    /// Mean seconds per move of A (0) or B (1).
+    fn mean(&self, side: usize) -> f64 {
+        self.spent[side].as_secs_f64() / f64::from(self.moves[side].max(1))
+    }
+}
+
 /// Plays one game from `opening`; `a_first` says whether A moves first. Returns the outcome for A.
 fn play_game(
     opening: &dyn DynPosition,
@@ -249,6 +323,7 @@ fn play_game(
     b: &mut Side,
     a_first: bool,
     seed: u64,
+    clocks: &mut Clocks,
 ) -> Result<Option<bool>, String> {
     let mut record = GameRecord::new(opening.box_clone());
     let mut rng = playout::seeded(seed);
@@ -257,7 +332,12 @@ fn play_game(
         let a_to_move = (record.position().turn() == Player::First) == a_first;
         let side = if a_to_move { &mut *a } else { &mut *b };
         // A player that cannot answer loses the game.
-        let Ok(mv) = side.choose(record.position(), &mut rng, seed + ply) else {
+        let started = Instant::now();
+        let chosen = side.choose(record.position(), &mut rng, seed + ply);
+        let who = usize::from(!a_to_move);
+        clocks.spent[who] += started.elapsed();
+        clocks.moves[who] += 1;
+        let Ok(mv) = chosen else {
             return Ok(Some(!a_to_move));
         };
         if record.play(&mv).is_err() {
@@ -275,8 +355,55 @@ fn play_game(
     })
 }
 
-/// Plays the match and returns A's score.
-pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<MatchScore, String> {
+/// The openings of a match: `count` positions, one per pair of games.
+fn openings(args: &MatchArgs, game: &dyn DynGame, count: u32) -> Result<Vec<Box<dyn DynPosition>>, String> {
+    match args.openings.as_str() {
+        "random" => Ok((0..count)
+            .map(|pair| random_opening(game, args.opening_plies, args.seed + u64::from(pair) * 1000))
+            .collect()),
+        "ballots" => {
+            if game.spec().name() != "checkers" {
+                return Err(format!(
+                    "the ballots are checkers openings, not `{}` ones",
+                    args.spec
+                ));
+            }
+            let mut lines: Vec<&str> = BALLOTS.lines().filter(|l| !l.trim().is_empty()).collect();
+            rand::seq::SliceRandom::shuffle(&mut lines[..], &mut playout::seeded(args.seed));
+            (0..count as usize)
+                .map(|i| {
+                    let line = lines[i % lines.len()];
+                    let mut pos = game.start();
+                    for m in line.split_whitespace() {
+                        pos.play(m).map_err(|e| format!("ballot `{line}`: {e}"))?;
+                    }
+                    Ok(pos)
+                })
+                .collect()
+        }
+        other => Err(format!("`--openings {other}`: use random or ballots")),
+    }
+}
+
+/// `plies` random plies from the start, stopping early rather than ending the game.
+fn random_opening(game: &dyn DynGame, plies: usize, seed: u64) -> Box<dyn DynPosition> {
+    let mut rng = playout::seeded(seed);
+    let mut opening = game.start();
+    for _ in 0..plies {
+        let Some(m) = opening.random_move(&mut rng) else {
+            break;
+        };
+        let mut next = opening.clone();
+        if next.play(&m).is_err() || next.outcome().is_some() {
+            break;
+        }
+        opening = next;
+    }
+    opening
+}
+
+/// Plays the match and returns A's score and both players' times.
+pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(MatchScore, Clocks), String> {
     let game = gridplay_games::registry()
         .game(&args.spec)
         .map_err(|e| e.to_string())?;
@@ -284,24 +411,11 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<Mat
     let mut b = Side::parse(&args.b, &args.spec, args.move_time, args.nboard_depth)?;
     let pairs = args.games.div_ceil(2);
     let mut score = MatchScore::default();
-    for pair in 0..pairs {
-        let seed = args.seed + u64::from(pair) * 1000;
-        let mut rng = playout::seeded(seed);
-        // A random opening that leaves the game going.
-        let mut opening = game.start();
-        for _ in 0..args.opening_plies {
-            let Some(m) = opening.random_move(&mut rng) else {
-                break;
-            };
-            let mut next = opening.clone();
-            next.play(&m).map_err(|e| e.to_string())?;
-            if next.outcome().is_some() {
-                break;
-            }
-            opening = next;
-        }
+    let mut clocks = Clocks::default();
+    for (pair, opening) in openings(args, game.as_ref(), pairs)?.into_iter().enumerate() {
+        let seed = args.seed + pair as u64 * 1000;
         for a_first in [true, false] {
-            match play_game(opening.as_ref(), &mut a, &mut b, a_first, seed)? {
+            match play_game(opening.as_ref(), &mut a, &mut b, a_first, seed, &mut clocks)? {
                 Some(true) => score.wins += 1,
                 Some(false) => score.losses += 1,
                 None => score.draws += 1,
@@ -310,7 +424,7 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<Mat
             progress.set_message(format!("A {:.1}%", 100.0 * score.fraction()));
         }
     }
-    Ok(score)
+    Ok((score, clocks))
 }
 
 pub(crate) fn run(args: &MatchArgs) -> Result<(), String> {
@@ -325,7 +439,7 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?,
     );
     let started = Instant::now();
-    let score = play_match(args, &progress)?;
+    let (score, clocks) = play_match(args, &progress)?;
     progress.finish_and_clear();
     let minutes = started.elapsed().as_secs_f64() / 60.0;
     let (elo, lo, hi) = score.elo();
@@ -349,6 +463,16 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), String> {
             f64::from(score.games()) / minutes.max(1e-9)
         )
     })
+    .and_then(|()| {
+        writeln!(
+            out,
+            "time per move: A {:.3} s over {} moves, B {:.3} s over {} moves",
+            clocks.mean(0),
+            clocks.moves[0],
+            clocks.mean(1),
+            clocks.moves[1]
+        )
+    })
     .map_err(crate::output_error)
 }
 
@@ -363,6 +487,7 @@ mod tests {
             b: b.into(),
             games,
             opening_plies: 2,
+            openings: "random".into(),
             move_time: 50,
             nboard_depth: 3,
             seed: 1,
@@ -376,13 +501,16 @@ mod tests {
             &args("cornered:size=4", "depth=2", "random", 6),
             &ProgressBar::hidden(),
         )
-        .unwrap();
+        .unwrap()
+        .0;
         assert_eq!(s.games(), 6);
     }
 
     #[test]
     fn search_beats_random_at_checkers() {
-        let s = play_match(&args("checkers", "depth=3", "random", 4), &ProgressBar::hidden()).unwrap();
+        let s = play_match(&args("checkers", "depth=3", "random", 4), &ProgressBar::hidden())
+            .unwrap()
+            .0;
         assert!(s.fraction() > 0.5, "{s:?}");
     }
 
@@ -406,8 +534,37 @@ mod tests {
             &args("cornered:size=5", "playouts=300", "depth=1,temp=400", 4),
             &ProgressBar::hidden(),
         )
-        .unwrap();
+        .unwrap()
+        .0;
         assert_eq!(s.games(), 4);
+    }
+
+    #[test]
+    fn every_ballot_opens_a_legal_game_and_ballots_are_for_checkers() {
+        let game = gridplay_games::registry().game("checkers").unwrap();
+        let mut a = args("checkers", "depth=1", "random", 2);
+        a.openings = "ballots".into();
+        let all = openings(&a, game.as_ref(), 157).unwrap();
+        assert_eq!(all.len(), 157);
+        let distinct: std::collections::HashSet<String> = all.iter().map(|p| p.to_text()).collect();
+        assert!(distinct.len() > 140, "{} distinct positions", distinct.len());
+        let reversi = gridplay_games::registry().game("reversi").unwrap();
+        let mut r = args("reversi", "depth=1", "random", 2);
+        r.openings = "ballots".into();
+        assert!(openings(&r, reversi.as_ref(), 1).is_err());
+        a.openings = "book".into();
+        assert!(openings(&a, game.as_ref(), 1).is_err());
+        assert!(Side::parse("cake=true", "reversi", 10, 4).is_err());
+    }
+
+    #[test]
+    fn a_move_is_found_by_the_position_it_leads_to() {
+        let game = gridplay_games::registry().game("checkers").unwrap();
+        let start = game.start();
+        // Cake writes full FENs in its own order; the position is what counts.
+        let after = "W:W32,31,30,29,28,27,26,25,24,23,22,21:B1,2,3,4,5,6,7,8,9,10,12,15";
+        assert_eq!(move_to(game.as_ref(), start.as_ref(), after).unwrap(), "11-15");
+        assert!(move_to(game.as_ref(), start.as_ref(), "W:W21-32:B1-11,20").is_err());
     }
 
     #[test]

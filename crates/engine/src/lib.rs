@@ -18,7 +18,8 @@ use std::{
     time::Duration,
 };
 
-use gridplay_core::{DynPosition, Position};
+use gridplay_core::{DynPosition, GameRecord, Position};
+use gridplay_games::checkers::CheckersPosition;
 use gridplay_search::{
     Evaluator, Limits, Report, Search, StopFlag, TranspositionTable, mcts, score_root_moves,
 };
@@ -99,6 +100,41 @@ impl std::error::Error for EngineError {}
 ///
 /// When the game is over, the level is not 1-8, or the position is of a game without an engine.
 pub fn think(pos: &dyn DynPosition, request: &Request, stop: &StopFlag) -> Result<Reply, EngineError> {
+    think_after(pos, &[], request, stop)
+}
+
+/// Thinks about the current position of a game in progress, as [`think`] does; the checkers search also sees
+/// the game's earlier positions, so that it knows which positions would repeat.
+///
+/// # Errors
+///
+/// As [`think`], and when the record's game has ended by its history rules.
+pub fn think_game(record: &GameRecord, request: &Request, stop: &StopFlag) -> Result<Reply, EngineError> {
+    if record.outcome().is_some() {
+        return Err(EngineError::GameOver);
+    }
+    let mut earlier = Vec::with_capacity(record.moves().len());
+    let mut pos = record.start().box_clone();
+    for m in record.moves() {
+        let next = {
+            let mut p = pos.clone();
+            if p.play(m).is_err() {
+                break;
+            }
+            p
+        };
+        earlier.push(std::mem::replace(&mut pos, next));
+    }
+    think_after(record.position(), &earlier, request, stop)
+}
+
+/// [`think`] about `pos`, reached after the positions of `earlier` (oldest first).
+fn think_after(
+    pos: &dyn DynPosition,
+    earlier: &[Box<dyn DynPosition>],
+    request: &Request,
+    stop: &StopFlag,
+) -> Result<Reply, EngineError> {
     if let Some(level) = request.level
         && !(1..=8).contains(&level)
     {
@@ -116,7 +152,44 @@ pub fn think(pos: &dyn DynPosition, request: &Request, stop: &StopFlag) -> Resul
     {
         return Ok(reversi::solve_reply(p));
     }
+    // Full-strength checkers has a search of its own.
+    if let Some(p) = any.downcast_ref::<CheckersPosition>()
+        && request.temperature.is_none()
+        && !request.mcts
+        && request.level.is_none_or(|l| l >= 6)
+    {
+        let limits = request.level.map_or(request.limits, |l| {
+            let level = Level::for_position(any, l);
+            Limits {
+                depth: Some(level.depth),
+                time: level.time,
+                nodes: None,
+            }
+        });
+        let history: Vec<CheckersPosition> = earlier
+            .iter()
+            .filter_map(|e| e.as_any().downcast_ref::<CheckersPosition>().copied())
+            .collect();
+        return Ok(checkers_reply(p, &history, limits, stop));
+    }
     think_with(pos, request, stop)
+}
+
+fn checkers_reply(
+    pos: &CheckersPosition,
+    history: &[CheckersPosition],
+    limits: Limits,
+    stop: &StopFlag,
+) -> Reply {
+    let found = checkers::search::search(pos, history, limits, stop).expect("the game is not over");
+    Reply {
+        best: pos.move_text(found.best),
+        score: found.score,
+        depth: found.depth,
+        nodes: found.nodes,
+        elapsed: found.elapsed,
+        pv: texts(pos, &found.pv),
+    }
 }
 
 /// Calls `$f(typed_position, &evaluation, $args...)` for the position's game, or returns

@@ -175,9 +175,12 @@ impl Position for CheckersPosition {
         self.turn
     }
 
+    /// None once the game is over: a side with no pieces has lost, even in a set-up position.
     fn legal_moves(&self) -> Moves {
         let mut out = Moves::new();
-        movegen::generate(&self.board, self.turn, &mut out);
+        if self.board.pieces[(!self.turn).index()] != 0 {
+            movegen::generate(&self.board, self.turn, &mut out);
+        }
         out
     }
 
@@ -186,8 +189,12 @@ impl Position for CheckersPosition {
         self.turn = !self.turn;
     }
 
-    /// A side that cannot move, or has no pieces, loses.
+    /// A side that cannot move, or has no pieces, loses: the side to move, or its opponent when a set-up
+    /// position leaves the opponent with no piece.
     fn outcome(&self) -> Option<Outcome> {
+        if self.board.pieces[(!self.turn).index()] == 0 {
+            return Some(Outcome::Win { winner: self.turn });
+        }
         (movegen::count(&self.board, self.turn) == 0).then_some(Outcome::Win { winner: !self.turn })
     }
 

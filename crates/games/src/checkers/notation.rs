@@ -91,6 +91,21 @@ pub fn write_fen(b: &Board, turn: Player) -> String {
 /// Reads checkers FEN. The two piece lists may come in either order; a list may use ranges (`1-12`) and
 /// `K` before kings; a final `.` is allowed.
 pub fn parse_fen(text: &str) -> Result<(Board, Player), PositionError> {
+    // A PDN tag, `[FEN "B:W21-32:B1-12"]`, holds the same text.
+    if let Some(inner) = text
+        .trim()
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .and_then(|t| t.trim().strip_prefix("FEN"))
+    {
+        let quoted = inner.trim();
+        let Some(fen) = quoted.strip_prefix('"').and_then(|t| t.strip_suffix('"')) else {
+            return Err(PositionError::new(
+                "a PDN FEN tag holds the position in double quotes: [FEN \"B:W21-32:B1-12\"]",
+            ));
+        };
+        return parse_fen(fen);
+    }
     let lead = text.len() - text.trim_start().len();
     let t = text.trim();
     let t = t.strip_suffix('.').unwrap_or(t);

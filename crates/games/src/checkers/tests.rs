@@ -155,6 +155,15 @@ fn rule_8_a_player_who_cannot_move_or_has_no_pieces_loses() {
         })
     );
     assert_eq!(refusal(&none, "1-5"), "the game is over");
+    // A set-up position in which the side not to move has no pieces: the side to move has won.
+    let gone = pos("B:W:B1");
+    assert_eq!(
+        gone.outcome(),
+        Some(Outcome::Win {
+            winner: Player::First
+        })
+    );
+    assert!(gone.legal_moves().is_empty());
 }
 
 fn record(fen: &str) -> GameRecord {
@@ -268,6 +277,15 @@ fn rule_10_fen() {
     assert_eq!(pos(text).to_text(), text);
     assert_eq!(pos("B:W21-32:B1-12").to_text(), START_FEN);
     assert_eq!(pos("B:B1-12:W21-32.").to_text(), START_FEN);
+    // A PDN FEN tag holds the same text.
+    assert_eq!(pos("[FEN \"B:W21-32:B1-12\"]").to_text(), START_FEN);
+    assert!(
+        Checkers
+            .parse_position("[FEN B:W21-32:B1-12]")
+            .unwrap_err()
+            .reason
+            .contains("double quotes")
+    );
     for (bad, why) in [
         ("", "side to move is missing"),
         ("X:W1:B2", "not a side to move"),

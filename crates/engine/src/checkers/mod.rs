@@ -1,6 +1,10 @@
-//! The checkers evaluation: material (men and kings), the back rank kept, men's advance (tempo), the centre
-//! and mobility (the simple moves each side has). Captures are searched first. The weights were chosen by
-//! matches of one set against another (`examples/eval_match.rs`, `docs/engines.md`, "Checkers").
+//! Checkers: the full-strength engine is a search of its own ([`search`], with the evaluation of [`eval`]);
+//! the weak levels search with the game-independent search and the simple evaluation [`Eval`] below:
+//! material (men and kings), the back rank kept, men's advance (tempo), the centre and mobility (the simple
+//! moves each side has). Captures are searched first.
+
+pub mod eval;
+pub mod search;
 
 use gridplay_core::{Player, Position};
 use gridplay_games::checkers::{CheckersPosition, bitboard::Board, movegen::Move};

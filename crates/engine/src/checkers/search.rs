@@ -1,0 +1,644 @@
+//! The checkers search: principal-variation alpha-beta by iterative deepening with aspiration windows, a
+//! transposition table that outlives a search (one per thread, bounded), killer and history move ordering,
+//! and the extensions that make a checkers search sound:
+//! - no position with a capture pending is evaluated: at the horizon, captures are searched on (captures are
+//!   compulsory, so there is no standing pat) until a quiet position is reached;
+//! - a forced move (the only legal one) costs no depth;
+//! - a position repeated on the path, or in the game's history since the last man move or capture, is a draw.
+
+use std::{
+    sync::Mutex,
+    time::{Duration, Instant},
+};
+
+use gridplay_core::{Player, Position};
+use gridplay_games::checkers::{
+    CheckersPosition,
+    bitboard::Board,
+    movegen::{self, Move, Moves},
+};
+use gridplay_search::{Limits, StopFlag, WIN};
+use smallvec::SmallVec;
+
+use super::eval;
+
+const INFINITY: i32 = WIN + 1;
+/// The deepest ply a search reaches, extensions included.
+const MAX_PLY: usize = 128;
+/// Scores beyond this are proven wins or losses.
+const PROVEN: i32 = WIN - 1000;
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub best: Move,
+    /// For the side to move, in hundredths of a man; a proven win is `WIN` less its distance in plies.
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    depth: i8,
+    bound: u8,
+    /// The best move's index in the generated move list, plus one; 0 for none.
+    mv: u8,
+    age: u8,
+}
+
+const EXACT: u8 = 0;
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+
+/// A transposition table of buckets of two entries: one kept by depth, one always replaced.
+#[derive(Debug)]
+pub struct Table {
+    buckets: Vec<[Entry; 2]>,
+    age: u8,
+}
+
+impl Table {
+    /// A table of about `megabytes`.
+    #[must_use]
+    pub fn new(megabytes: usize) -> Table {
+        let wanted = (megabytes << 20) / std::mem::size_of::<[Entry; 2]>();
+        let n = 1usize << (usize::BITS - 1 - wanted.max(1024).leading_zeros());
+        Table {
+            buckets: vec![[Entry::default(); 2]; n],
+            age: 0,
+        }
+    }
+
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let b = &self.buckets[key as usize & (self.buckets.len() - 1)];
+        b.iter().find(|e| e.key == key && key != 0).copied()
+    }
+
+    fn store(&mut self, e: Entry) {
+        let age = self.age;
+        let len = self.buckets.len();
+        let b = &mut self.buckets[e.key as usize & (len - 1)];
+        let slot = if b[0].key == e.key || b[0].age != age || e.depth >= b[0].depth {
+            0
+        } else {
+            1
+        };
+        let keep_move = b[slot].key == e.key && e.mv == 0;
+        let mv = if keep_move { b[slot].mv } else { e.mv };
+        b[slot] = Entry { age, mv, ..e };
+    }
+}
+
+/// Tables kept from search to search: a search takes one (or makes one when all are in use) and puts it back,
+/// so that the next move starts from what the last one learned, on whatever thread it runs. There are never
+/// more tables than searches that ran at once.
+static TABLES: Mutex<Vec<Table>> = Mutex::new(Vec::new());
+
+/// The size of each kept table.
+const TABLE_MEGABYTES: usize = 32;
+
+/// The hash of a position.
+#[inline]
+#[must_use]
+pub fn key(b: &Board, turn: Player) -> u64 {
+    let mix = |mut x: u64| {
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^ (x >> 33)
+    };
+    let a = u64::from(b.pieces[0]) | (u64::from(b.pieces[1]) << 32);
+    let k = u64::from(b.kings) | ((turn.index() as u64 + 1) << 32);
+    (mix(a) ^ mix(k ^ 0x9e37_79b9_7f4a_7c15)) | 1
+}
+
+/// One search.
+struct Searcher<'a> {
+    table: &'a mut Table,
+    stop: &'a StopFlag,
+    started: Instant,
+    time: Option<Duration>,
+    node_limit: Option<u64>,
+    nodes: u64,
+    aborted: bool,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    history: Box<[[i32; 32]; 32]>,
+    /// The keys of the positions on the path, the game's history first.
+    path: Vec<u64>,
+    /// For each entry of `path`, the index of the latest position reached by a man's move or a capture (no
+    /// position before it can come again).
+    since: Vec<usize>,
+}
+
+impl Searcher<'_> {
+    fn out_of_budget(&mut self) -> bool {
+        if !self.aborted && self.nodes.is_multiple_of(1024) {
+            self.aborted = self.stop.is_stopped()
+                || self.time.is_some_and(|t| self.started.elapsed() >= t)
+                || self.node_limit.is_some_and(|n| self.nodes >= n);
+        }
+        self.aborted
+    }
+
+    /// Whether the last position on the path occurred before with the same side to move.
+    fn repeated(&self) -> bool {
+        let n = self.path.len() - 1;
+        let key = self.path[n];
+        let since = self.since[n];
+        let mut i = n;
+        while i >= since + 2 {
+            i -= 2;
+            if self.path[i] == key {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn push(&mut self, key: u64, progress: bool) {
+        let n = self.path.len();
+        let since = if progress { n } else { self.since[n - 1] };
+        self.path.push(key);
+        self.since.push(since);
+    }
+
+    fn pop(&mut self) {
+        self.path.pop();
+        self.since.pop();
+    }
+
+    fn order(&self, b: &Board, moves: &Moves, tt_move: usize, ply: usize) -> SmallVec<[(i32, usize); 48]> {
+        let mut scored: SmallVec<[(i32, usize); 48]> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let s = if i + 1 == tt_move {
+                    1 << 30
+                } else if m.is_capture() {
+                    (1 << 24)
+                        + (m.captured().count_ones() as i32) * 1000
+                        + (m.captured() & b.kings).count_ones() as i32 * 500
+                } else if self.killers[ply][0] == Some(*m) {
+                    1 << 22
+                } else if self.killers[ply][1] == Some(*m) {
+                    (1 << 22) - 1
+                } else {
+                    self.history[usize::from(m.from())][usize::from(m.to())]
+                };
+                (s, i)
+            })
+            .collect();
+        scored.sort_unstable_by_key(|&(s, _)| std::cmp::Reverse(s));
+        scored
+    }
+
+    fn negamax(&mut self, b: &Board, turn: Player, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        if ply > 0 && self.repeated() {
+            return 0;
+        }
+        let mut moves = Moves::new();
+        movegen::generate(b, turn, &mut moves);
+        if moves.is_empty() {
+            return -(WIN - ply as i32);
+        }
+        let capture = moves[0].is_capture();
+        if (depth <= 0 && !capture) || ply >= MAX_PLY - 1 {
+            return eval::evaluate(b, turn);
+        }
+        let key = *self.path.last().expect("the root is on the path");
+        let entry = self.table.probe(key);
+        let mut tt_move = 0;
+        if let Some(e) = entry {
+            tt_move = usize::from(e.mv);
+            if ply > 0 && i32::from(e.depth) >= depth {
+                let s = from_table(e.score, ply);
+                let usable = match e.bound {
+                    EXACT => true,
+                    LOWER => s >= beta,
+                    _ => s <= alpha,
+                };
+                if usable {
+                    return s;
+                }
+            }
+        }
+        // A forced move costs no depth; at the horizon the captures go on at depth 0.
+        let child_depth = if moves.len() == 1 || depth <= 0 {
+            depth.max(0)
+        } else {
+            depth - 1
+        };
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        let mut best_index = 0;
+        let order = self.order(b, &moves, tt_move, ply);
+        for (n, &(_, i)) in order.iter().enumerate() {
+            let m = moves[i];
+            let next = movegen::apply(b, turn, m);
+            let progress = m.is_capture() || b.kings & (1 << m.from()) == 0;
+            self.push(key_after(&next, !turn), progress);
+            let score = if n == 0 {
+                -self.negamax(&next, !turn, child_depth, -beta, -alpha, ply + 1)
+            } else {
+                // Late quiet moves far from the horizon are searched a ply shallower first.
+                let reduce = i32::from(n >= 3 && depth >= 3 && !capture && child_depth == depth - 1);
+                let mut s = -self.negamax(&next, !turn, child_depth - reduce, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && reduce > 0 {
+                    s = -self.negamax(&next, !turn, child_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&next, !turn, child_depth, -beta, -alpha, ply + 1);
+                }
+                s
+            };
+            self.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_index = i;
+            }
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    if !m.is_capture() {
+                        let k = &mut self.killers[ply];
+                        if k[0] != Some(m) {
+                            k[1] = k[0];
+                            k[0] = Some(m);
+                        }
+                        let h = &mut self.history[usize::from(m.from())][usize::from(m.to())];
+                        *h += depth.max(1) * depth.max(1);
+                        if *h > 1 << 20 {
+                            for row in self.history.iter_mut() {
+                                for v in row.iter_mut() {
+                                    *v /= 2;
+                                }
+                            }
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if best > alpha0 {
+            EXACT
+        } else {
+            UPPER
+        };
+        self.table.store(Entry {
+            key,
+            score: to_table(best, ply),
+            depth: depth.clamp(0, 100) as i8,
+            bound,
+            mv: best_index as u8 + 1,
+            age: 0,
+        });
+        best
+    }
+
+    /// The principal variation, read from the table.
+    fn pv(&self, b: &Board, turn: Player, first: Move) -> Vec<Move> {
+        let mut pv = vec![first];
+        let mut b = movegen::apply(b, turn, first);
+        let mut turn = !turn;
+        let mut seen = vec![key(&b, turn)];
+        while pv.len() < 32 {
+            let Some(e) = self.table.probe(key(&b, turn)) else {
+                break;
+            };
+            let mut moves = Moves::new();
+            movegen::generate(&b, turn, &mut moves);
+            let Some(&m) = moves.get(usize::from(e.mv).wrapping_sub(1)) else {
+                break;
+            };
+            pv.push(m);
+            b = movegen::apply(&b, turn, m);
+            turn = !turn;
+            let k = key(&b, turn);
+            if seen.contains(&k) {
+                break;
+            }
+            seen.push(k);
+        }
+        pv
+    }
+}
+
+#[inline]
+fn key_after(b: &Board, turn: Player) -> u64 {
+    key(b, turn)
+}
+
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= PROVEN {
+        score + ply as i32
+    } else if score <= -PROVEN {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= PROVEN {
+        score - ply as i32
+    } else if score <= -PROVEN {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Searches `pos` within `limits` (with no limit, to depth 64). `history` holds the positions of the game
+/// before `pos`, oldest first, for repetitions. Returns `None` when the game is over.
+#[must_use]
+pub fn search(
+    pos: &CheckersPosition,
+    history: &[CheckersPosition],
+    limits: Limits,
+    stop: &StopFlag,
+) -> Option<Found> {
+    let taken = TABLES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .pop();
+    let mut table = taken.unwrap_or_else(|| Table::new(TABLE_MEGABYTES));
+    let found = search_with(&mut table, pos, history, limits, stop);
+    TABLES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(table);
+    found
+}
+
+/// [`search`] with a given table.
+#[must_use]
+pub fn search_with(
+    table: &mut Table,
+    pos: &CheckersPosition,
+    history: &[CheckersPosition],
+    limits: Limits,
+    stop: &StopFlag,
+) -> Option<Found> {
+    let started = Instant::now();
+    let (b, turn) = (*pos.board(), pos.turn());
+    let mut moves = Moves::new();
+    movegen::generate(&b, turn, &mut moves);
+    let first = *moves.first()?;
+    table.age = table.age.wrapping_add(1);
+    let mut s = Searcher {
+        table,
+        stop,
+        started,
+        time: limits.time,
+        node_limit: limits.nodes,
+        nodes: 0,
+        aborted: false,
+        killers: [[None; 2]; MAX_PLY],
+        history: Box::new([[0; 32]; 32]),
+        path: Vec::with_capacity(history.len() + MAX_PLY + 1),
+        since: Vec::with_capacity(history.len() + MAX_PLY + 1),
+    };
+    // The game's history: a man's move or a capture between two positions shows as a change of men or of the
+    // piece count.
+    let mut last: Option<&CheckersPosition> = None;
+    for p in history.iter().chain(std::iter::once(pos)) {
+        let progress = last.is_none_or(|l| {
+            let (a, c) = (l.board(), p.board());
+            a.occupied().count_ones() != c.occupied().count_ones()
+                || (a.occupied() & !a.kings) != (c.occupied() & !c.kings)
+        });
+        if s.path.is_empty() {
+            s.path.push(key(p.board(), p.turn()));
+            s.since.push(0);
+        } else {
+            s.push(key(p.board(), p.turn()), progress);
+        }
+        last = Some(p);
+    }
+    let mut found = Found {
+        best: first,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        pv: vec![first],
+    };
+    if moves.len() == 1 {
+        // One legal move: play it at once, scored by a search of the captures that follow it.
+        let next = movegen::apply(&b, turn, first);
+        s.push(key(&next, !turn), true);
+        found.score = -s.negamax(&next, !turn, 0, -INFINITY, INFINITY, 1);
+        found.depth = 1;
+        found.nodes = s.nodes;
+        found.elapsed = started.elapsed();
+        return Some(found);
+    }
+    let max_depth = limits.depth.unwrap_or(64).clamp(1, 64) as i32;
+    let mut previous: i32 = 0;
+    for depth in 1..=max_depth {
+        let window = 40;
+        let (mut lo, mut hi) = if depth >= 5 && previous.abs() < PROVEN {
+            (previous - window, previous + window)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        let score = loop {
+            let score = s.negamax(&b, turn, depth, lo, hi, 0);
+            if s.aborted {
+                break score;
+            }
+            if score <= lo {
+                lo = if lo - window * 4 > -PROVEN {
+                    score - window * 4
+                } else {
+                    -INFINITY
+                };
+            } else if score >= hi {
+                hi = if hi + window * 4 < PROVEN {
+                    score + window * 4
+                } else {
+                    INFINITY
+                };
+            } else {
+                break score;
+            }
+        };
+        if s.aborted {
+            break;
+        }
+        let root = s.table.probe(s.path[s.path.len() - 1]);
+        if let Some(m) = root.and_then(|e| moves.get(usize::from(e.mv).wrapping_sub(1))) {
+            found.best = *m;
+        }
+        found.score = score;
+        found.depth = depth as u32;
+        found.pv = s.pv(&b, turn, found.best);
+        previous = score;
+        if score.abs() >= PROVEN && depth > 2 {
+            break;
+        }
+        if limits.time.is_some_and(|t| started.elapsed() * 2 >= t) {
+            break;
+        }
+    }
+    found.nodes = s.nodes;
+    found.elapsed = started.elapsed();
+    Some(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridplay_core::Game;
+    use gridplay_games::checkers::Checkers;
+
+    fn pos(fen: &str) -> CheckersPosition {
+        Checkers.parse_position(fen).unwrap()
+    }
+
+    /// Plain minimax to a fixed depth with the same horizon rule (captures are searched on), for comparison.
+    fn minimax(b: &Board, turn: Player, depth: i32, ply: i32) -> i32 {
+        let mut moves = Moves::new();
+        movegen::generate(b, turn, &mut moves);
+        if moves.is_empty() {
+            return -(WIN - ply);
+        }
+        if depth <= 0 && !moves[0].is_capture() {
+            return eval::evaluate(b, turn);
+        }
+        let d = if moves.len() == 1 || depth <= 0 {
+            depth.max(0)
+        } else {
+            depth - 1
+        };
+        moves
+            .iter()
+            .map(|&m| -minimax(&movegen::apply(b, turn, m), !turn, d, ply + 1))
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_search_without_reductions_agrees_with_minimax() {
+        // Positions from a few random games; depth 3 has no late-move reductions (they start at depth 3 for
+        // moves after the third, whose reduced search is always verified when it would raise alpha).
+        let mut rng = gridplay_core::playout::seeded(5);
+        let mut checked = 0;
+        while checked < 30 {
+            let (p, _) = gridplay_core::playout::random_playout(&Checkers.start(), &mut rng, 20, |_| {});
+            // A single legal move is played at once, with a score from the captures after it only.
+            if p.outcome().is_some() || p.legal_moves().len() == 1 {
+                continue;
+            }
+            let mut table = Table::new(1);
+            let depth = 2;
+            let found = search_with(&mut table, &p, &[], Limits::depth(depth), &StopFlag::new()).unwrap();
+            let expected = minimax(p.board(), p.turn(), depth as i32, 0);
+            if found.score.abs() < PROVEN {
+                assert_eq!(found.score, expected, "{}", p.to_text());
+            }
+            // The move it chose scores the same one ply down.
+            let next = movegen::apply(p.board(), p.turn(), found.best);
+            assert_eq!(
+                -minimax(&next, !p.turn(), depth as i32 - 1, 1),
+                expected,
+                "{}",
+                p.to_text()
+            );
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn takes_the_last_piece() {
+        let found = search(&pos("B:W18:B14,1"), &[], Limits::depth(5), &StopFlag::new()).unwrap();
+        assert_eq!(found.best.to(), 22);
+        assert!(found.score >= PROVEN);
+    }
+
+    #[test]
+    fn wins_two_kings_against_one() {
+        // Two kings beat one in the open: the search proves the win within its depth.
+        let p = pos("B:WK14:BK1,K3");
+        let found = search(&p, &[], Limits::time(Duration::from_secs(2)), &StopFlag::new()).unwrap();
+        assert!(
+            found.score >= PROVEN,
+            "score {} at depth {}",
+            found.score,
+            found.depth
+        );
+    }
+
+    #[test]
+    fn a_position_from_the_history_is_a_draw() {
+        // White to move, a king against a king: back and forth. After the same moves the position repeats, and
+        // a search given that history sees it.
+        let start = pos("W:WK32:BK1");
+        let mut history = vec![start];
+        let mut p = start;
+        for m in ["32-28", "1-5", "28-32", "5-1"] {
+            let mv = p.parse_move(m).unwrap();
+            p.play_unchecked(mv);
+            history.push(p);
+        }
+        history.pop();
+        assert_eq!(p, start);
+        let mut s = Searcher {
+            table: &mut Table::new(1),
+            stop: &StopFlag::new(),
+            started: Instant::now(),
+            time: None,
+            node_limit: None,
+            nodes: 0,
+            aborted: false,
+            killers: [[None; 2]; MAX_PLY],
+            history: Box::new([[0; 32]; 32]),
+            path: Vec::new(),
+            since: Vec::new(),
+        };
+        s.path.push(key(history[0].board(), history[0].turn()));
+        s.since.push(0);
+        for h in history[1..].iter().chain(std::iter::once(&p)) {
+            s.push(key(h.board(), h.turn()), false);
+        }
+        assert!(s.repeated());
+        // A man's move in between breaks the chain.
+        s.push(1, true);
+        s.push(key(p.board(), p.turn()), false);
+        assert!(!s.repeated());
+    }
+
+    #[test]
+    fn a_time_limit_is_kept_and_the_table_outlives_the_search() {
+        let p = Checkers.start();
+        let t = Instant::now();
+        let found = search(
+            &p,
+            &[],
+            Limits::time(Duration::from_millis(100)),
+            &StopFlag::new(),
+        )
+        .unwrap();
+        assert!(t.elapsed() < Duration::from_millis(1000));
+        assert!(found.depth >= 4, "depth {}", found.depth);
+        assert!(p.legal_moves().contains(&found.best));
+        // The same search again starts from what the table kept: its first iterations are nearly free.
+        let again = search(&p, &[], Limits::depth(found.depth), &StopFlag::new()).unwrap();
+        assert!(again.nodes < found.nodes, "{} then {}", found.nodes, again.nodes);
+    }
+}
