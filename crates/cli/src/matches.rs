@@ -283,9 +283,6 @@ fn move_to(game: &dyn DynGame, pos: &dyn DynPosition, after: &str) -> Result<Str
         .ok_or_else(|| format!("no legal move leads to `{after}`"))
 }
 
-/// The 3-move ballots of American checkers, one line each, as moves in gridplay's notation.
-const BALLOTS: &str = include_str!("ballots.txt");
-
 /// A Reversi position text (64 squares of `X`, `O`, `-` and the side to move) as a GGF game with no moves.
 fn ggf(position: &str) -> Result<String, String> {
     let (cells, side) = position
@@ -368,7 +365,10 @@ fn openings(args: &MatchArgs, game: &dyn DynGame, count: u32) -> Result<Vec<Box<
                     args.spec
                 ));
             }
-            let mut lines: Vec<&str> = BALLOTS.lines().filter(|l| !l.trim().is_empty()).collect();
+            let mut lines: Vec<&str> = gridplay_games::checkers::BALLOTS
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .collect();
             rand::seq::SliceRandom::shuffle(&mut lines[..], &mut playout::seeded(args.seed));
             (0..count as usize)
                 .map(|i| {

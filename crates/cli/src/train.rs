@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Debug, Args)]
 pub(crate) struct TrainArgs {
-    /// The game: only `reversi` has trained weights.
+    /// The game: `reversi` or `checkers` (the two with trained weights).
     game: String,
     /// Self-play games per round.
     #[arg(long, default_value_t = 20_000)]
@@ -60,9 +60,12 @@ fn bar(len: u64, what: &str) -> ProgressBar {
 }
 
 pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
+    if args.game == "checkers" {
+        return run_checkers(args);
+    }
     if args.game != "reversi" {
         return Err(format!(
-            "`{}` has no trained evaluation: only `reversi` can be trained",
+            "`{}` has no trained evaluation: only `reversi` and `checkers` can be trained",
             args.game
         ));
     }
@@ -154,4 +157,93 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
         weights = Some(fitted);
     }
     Ok(weights.expect("at least one round ran"))
+}
+
+/// `gridplay train checkers`: rounds of self-play by the checkers search at `--depth` (round 1 with the
+/// hand-written evaluation, later rounds with the weights of the round before), each fitted on all the games
+/// so far; then a match of the weights against the hand-written evaluation at `--check-depth`.
+fn run_checkers(args: &TrainArgs) -> Result<(), String> {
+    use gridplay_engine::checkers::{
+        learned::Patterns,
+        search::Hand,
+        train::{self as ct, FitConfig, GameConfig as CheckersGames},
+    };
+    if args.games == 0 || args.rounds == 0 || args.depth == 0 {
+        return Err("--games, --rounds and --depth must be at least 1".into());
+    }
+    let started = Instant::now();
+    let mut out = std::io::stdout().lock();
+    let weights = match (&args.check, &args.out) {
+        (Some(path), _) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+            Patterns::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        (None, Some(path)) => {
+            let mut samples = Vec::new();
+            let mut weights: Option<Patterns> = None;
+            for round in 1..=args.rounds {
+                let config = CheckersGames {
+                    depth: args.depth,
+                    random_plies: 12,
+                };
+                let seed = args.seed + u64::from(round) * 1_000_003;
+                let done = std::sync::atomic::AtomicU64::new(0);
+                let progress = bar(args.games, &format!("round {round} games"));
+                let made = std::thread::scope(|scope| {
+                    let worker = scope.spawn(|| match &weights {
+                        None => ct::self_play(&Hand, config, args.games, args.threads, seed, &done),
+                        Some(w) => ct::self_play(w, config, args.games, args.threads, seed, &done),
+                    });
+                    while !worker.is_finished() {
+                        progress.set_position(done.load(std::sync::atomic::Ordering::Relaxed));
+                        std::thread::sleep(std::time::Duration::from_millis(200));
+                    }
+                    worker.join()
+                })
+                .map_err(|_| "a self-play thread failed".to_owned())?;
+                progress.finish_and_clear();
+                samples.extend(made);
+                writeln!(out, "round {round}: {} positions so far", samples.len())
+                    .map_err(crate::output_error)?;
+                let fit_config = FitConfig {
+                    epochs: args.epochs,
+                    seed: args.seed,
+                    ..FitConfig::default()
+                };
+                let fitted = ct::fit(&samples, fit_config, |_| {});
+                writeln!(
+                    out,
+                    "  cross-entropy {:.4} (material alone {:.4})",
+                    ct::loss(&fitted, &samples),
+                    ct::loss(&Patterns::material(), &samples)
+                )
+                .map_err(crate::output_error)?;
+                weights = Some(fitted);
+            }
+            let weights = weights.expect("at least one round ran");
+            std::fs::write(path, weights.to_bytes())
+                .map_err(|e| format!("writing {}: {e}", path.display()))?;
+            writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)?;
+            weights
+        }
+        (None, None) => return Err("give --out to train, or --check to measure a weights file".into()),
+    };
+    if args.check_pairs > 0 {
+        let [w, d, l] = ct::duel(
+            &weights,
+            &Hand,
+            args.check_pairs,
+            args.check_depth,
+            args.seed + 77,
+            args.threads,
+        );
+        writeln!(
+            out,
+            "trained vs hand-written at depth {} from the ballots: +{w} ={d} -{l} ({:.1}%)",
+            args.check_depth,
+            100.0 * (f64::from(w) + 0.5 * f64::from(d)) / f64::from((w + d + l).max(1))
+        )
+        .map_err(crate::output_error)?;
+    }
+    writeln!(out, "{:.1} minutes", started.elapsed().as_secs_f64() / 60.0).map_err(crate::output_error)
 }

@@ -121,9 +121,61 @@ fn train_writes_weights_the_engine_can_read() {
         "training moved some weights"
     );
     std::fs::remove_file(&out_path).ok();
-    let (ok, _, err) = gridplay(&["train", "checkers", "--out", out_text]);
+    let (ok, _, err) = gridplay(&["train", "ywf", "--out", out_text]);
     assert!(!ok);
-    assert!(err.contains("only `reversi` can be trained"), "{err}");
+    assert!(
+        err.contains("only `reversi` and `checkers` can be trained"),
+        "{err}"
+    );
+}
+
+#[test]
+fn train_checkers_writes_weights_the_engine_can_read() {
+    let out_path = std::env::temp_dir().join(format!("gridplay-train-checkers-{}.bin", std::process::id()));
+    let out_text = out_path.to_str().unwrap();
+    let (ok, out, err) = gridplay(&[
+        "train",
+        "checkers",
+        "--games",
+        "30",
+        "--depth",
+        "2",
+        "--rounds",
+        "1",
+        "--epochs",
+        "2",
+        "--check-pairs",
+        "2",
+        "--check-depth",
+        "1",
+        "--out",
+        out_text,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("trained vs hand-written at depth 1 from the ballots: +"),
+        "{out}"
+    );
+    let bytes = std::fs::read(&out_path).unwrap();
+    let weights = gridplay_engine::checkers::learned::Patterns::from_bytes(&bytes).unwrap();
+    assert!(
+        weights.regions.iter().flatten().flatten().any(|&w| w != 0),
+        "training moved some weights"
+    );
+    // The file can be measured again on its own.
+    let (ok, out, err) = gridplay(&[
+        "train",
+        "checkers",
+        "--check",
+        out_text,
+        "--check-pairs",
+        "1",
+        "--check-depth",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("+"), "{out}");
+    std::fs::remove_file(&out_path).ok();
 }
 
 #[test]

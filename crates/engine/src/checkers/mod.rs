@@ -4,7 +4,9 @@
 //! moves each side has). Captures are searched first.
 
 pub mod eval;
+pub mod learned;
 pub mod search;
+pub mod train;
 
 use gridplay_core::{Player, Position};
 use gridplay_games::checkers::{CheckersPosition, bitboard::Board, movegen::Move};

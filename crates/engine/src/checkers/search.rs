@@ -118,8 +118,25 @@ pub fn key(b: &Board, turn: Player) -> u64 {
     (mix(a) ^ mix(k ^ 0x9e37_79b9_7f4a_7c15)) | 1
 }
 
+/// A static evaluation for the checkers search: the value of a quiet position for the side to move, in
+/// hundredths of a man.
+pub trait Evaluate {
+    fn evaluate(&self, b: &Board, turn: Player) -> i32;
+}
+
+/// The hand-written evaluation of [`eval`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hand;
+
+impl Evaluate for Hand {
+    fn evaluate(&self, b: &Board, turn: Player) -> i32 {
+        eval::evaluate(b, turn)
+    }
+}
+
 /// One search.
-struct Searcher<'a> {
+struct Searcher<'a, E> {
+    eval: &'a E,
     table: &'a mut Table,
     stop: &'a StopFlag,
     started: Instant,
@@ -136,7 +153,7 @@ struct Searcher<'a> {
     since: Vec<usize>,
 }
 
-impl Searcher<'_> {
+impl<E: Evaluate> Searcher<'_, E> {
     fn out_of_budget(&mut self) -> bool {
         if !self.aborted && self.nodes.is_multiple_of(1024) {
             self.aborted = self.stop.is_stopped()
@@ -213,7 +230,7 @@ impl Searcher<'_> {
         }
         let capture = moves[0].is_capture();
         if (depth <= 0 && !capture) || ply >= MAX_PLY - 1 {
-            return eval::evaluate(b, turn);
+            return self.eval.evaluate(b, turn);
         }
         let key = *self.path.last().expect("the root is on the path");
         let entry = self.table.probe(key);
@@ -363,8 +380,9 @@ fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// Searches `pos` within `limits` (with no limit, to depth 64). `history` holds the positions of the game
-/// before `pos`, oldest first, for repetitions. Returns `None` when the game is over.
+/// Searches `pos` within `limits` (with no limit, to depth 64) with the shipped evaluation
+/// ([`super::learned::shipped`]). `history` holds the positions of the game before `pos`, oldest first, for
+/// repetitions. Returns `None` when the game is over.
 #[must_use]
 pub fn search(
     pos: &CheckersPosition,
@@ -377,7 +395,7 @@ pub fn search(
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .pop();
     let mut table = taken.unwrap_or_else(|| Table::new(TABLE_MEGABYTES));
-    let found = search_with(&mut table, pos, history, limits, stop);
+    let found = search_with(&mut table, super::learned::shipped(), pos, history, limits, stop);
     TABLES
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -385,10 +403,11 @@ pub fn search(
     found
 }
 
-/// [`search`] with a given table.
+/// [`search`] with a given table and evaluation.
 #[must_use]
-pub fn search_with(
+pub fn search_with<E: Evaluate>(
     table: &mut Table,
+    eval: &E,
     pos: &CheckersPosition,
     history: &[CheckersPosition],
     limits: Limits,
@@ -401,6 +420,7 @@ pub fn search_with(
     let first = *moves.first()?;
     table.age = table.age.wrapping_add(1);
     let mut s = Searcher {
+        eval,
         table,
         stop,
         started,
@@ -443,6 +463,7 @@ pub fn search_with(
         let next = movegen::apply(&b, turn, first);
         s.push(key(&next, !turn), true);
         found.score = -s.negamax(&next, !turn, 0, -INFINITY, INFINITY, 1);
+        s.pop();
         found.depth = 1;
         found.nodes = s.nodes;
         found.elapsed = started.elapsed();
@@ -547,7 +568,8 @@ mod tests {
             }
             let mut table = Table::new(1);
             let depth = 2;
-            let found = search_with(&mut table, &p, &[], Limits::depth(depth), &StopFlag::new()).unwrap();
+            let found =
+                search_with(&mut table, &Hand, &p, &[], Limits::depth(depth), &StopFlag::new()).unwrap();
             let expected = minimax(p.board(), p.turn(), depth as i32, 0);
             if found.score.abs() < PROVEN {
                 assert_eq!(found.score, expected, "{}", p.to_text());
@@ -573,9 +595,11 @@ mod tests {
 
     #[test]
     fn wins_two_kings_against_one() {
+        const DEPTH: u32 = 40;
         // Two kings beat one in the open: the search proves the win within its depth.
         let p = pos("B:WK14:BK1,K3");
-        let found = search(&p, &[], Limits::time(Duration::from_secs(2)), &StopFlag::new()).unwrap();
+        let mut table = Table::new(4);
+        let found = search_with(&mut table, &Hand, &p, &[], Limits::depth(DEPTH), &StopFlag::new()).unwrap();
         assert!(
             found.score >= PROVEN,
             "score {} at depth {}",
@@ -599,6 +623,7 @@ mod tests {
         history.pop();
         assert_eq!(p, start);
         let mut s = Searcher {
+            eval: &Hand,
             table: &mut Table::new(1),
             stop: &StopFlag::new(),
             started: Instant::now(),

@@ -42,6 +42,10 @@ pub const EXAMPLES: &[RuleExample] = &[
 
 pub const SETTINGS: &[SettingDoc] = &[];
 
+/// The 3-move ballots of tournament play (the openings drawn by lot in ACF and match play), one per line, as
+/// moves in gridplay's notation. A test plays every one.
+pub const BALLOTS: &str = include_str!("ballots.txt");
+
 /// The start position in FEN.
 pub const START_FEN: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
 

@@ -425,3 +425,18 @@ fn generic_invariants_hold_on_random_games() {
         },
     );
 }
+
+#[test]
+fn every_ballot_is_three_legal_moves() {
+    let lines: Vec<&str> = super::BALLOTS.lines().collect();
+    assert_eq!(lines.len(), 157);
+    for line in lines {
+        let mut p = Checkers.start();
+        let moves: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(moves.len(), 3, "{line}");
+        for m in moves {
+            p.play_text(m).unwrap_or_else(|e| panic!("{line}: {m}: {e}"));
+        }
+        assert!(!p.is_over(), "{line}");
+    }
+}

@@ -1,0 +1,324 @@
+//! The learned checkers evaluation: pattern tables over regions of the board, fitted to the results of
+//! self-play games (`gridplay train checkers`, [`super::train`]).
+//!
+//! The board is seen by the side to move (White's view is turned half a circle, so one set of weights serves
+//! both sides). Eight regions of eight squares, the four bands of two rows and the four quarters, are each
+//! read as a number of 3^8 states (empty, own man, opposing man), and each state has a weight. Kings, which
+//! the regions do not see, count through the scalar terms: men, kings, simple moves, kings off the edge, and
+//! a constant for having the move. Every weight exists twice, for the opening (24 pieces) and for the ending
+//! (4 pieces or fewer); a position between takes both in proportion to its piece count. Kings-only endings
+//! with equal kings are drawn in practice, and their score is pulled towards 0.
+//!
+//! The weights ship in `weights.bin` (little-endian `i16`, hundredths of a man; see [`Patterns::to_bytes`]).
+
+use std::sync::OnceLock;
+
+use gridplay_core::Player;
+use gridplay_games::checkers::bitboard::{Bb, Board, DIRECTIONS};
+
+use super::search::Evaluate;
+
+/// The regions: four bands of two rows, then the four quarters (rows 1-4 and 5-8, files a-d and e-h).
+pub const REGIONS: [Bb; 8] = [
+    0x0000_00FF,
+    0x0000_FF00,
+    0x00FF_0000,
+    0xFF00_0000,
+    0x0000_3333,
+    0x0000_CCCC,
+    0x3333_0000,
+    0xCCCC_0000,
+];
+/// States of one region.
+pub const STATES: usize = 6561;
+/// The opening and the ending.
+pub const STAGES: usize = 2;
+/// The scalar terms: men, kings, simple moves, kings off the edge, the move.
+pub const SCALARS: usize = 5;
+/// The inner board: every square not on an edge.
+const INNER: Bb = 0x07E7_E7E0;
+
+const MAGIC: &[u8; 8] = b"GPCHK01\n";
+
+/// The ternary number of each 8-bit set: bit i counts 3^i.
+const TERNARY: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut v, mut p, mut i) = (0u16, 1u16, 0);
+        while i < 8 {
+            if b & (1 << i) != 0 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// The bits of `x` under `mask`, packed to the low end (BMI2's `pext`).
+#[inline]
+fn pext(x: u32, mask: u32) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the target has BMI2 (checked at compile time).
+        unsafe { std::arch::x86_64::_pext_u32(x, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        pext_portable(x, mask)
+    }
+}
+
+#[inline]
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+fn pext_portable(x: u32, mut mask: u32) -> u32 {
+    let (mut out, mut bit) = (0, 0);
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if x & low != 0 {
+            out |= 1 << bit;
+        }
+        bit += 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
+/// What the evaluation reads of a position, seen by the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Each region's state.
+    pub regions: [u16; 8],
+    /// The scalar terms, own minus opposing (the last is 1: the move).
+    pub scalars: [i32; SCALARS],
+    /// 0 (24 pieces or more) to 20 (4 pieces or fewer).
+    pub stage: i32,
+    /// Kings only, as many on each side.
+    pub equal_kings: bool,
+}
+
+impl Features {
+    #[must_use]
+    pub fn of(b: &Board, turn: Player) -> Features {
+        // Seen by the side to move: White's view is the board turned half a circle.
+        let (own, opp, kings) = match turn {
+            Player::First => (b.pieces[0], b.pieces[1], b.kings),
+            Player::Second => (
+                b.pieces[1].reverse_bits(),
+                b.pieces[0].reverse_bits(),
+                b.kings.reverse_bits(),
+            ),
+        };
+        let (own_men, opp_men) = (own & !kings, opp & !kings);
+        let mut regions = [0u16; 8];
+        for (r, &mask) in regions.iter_mut().zip(REGIONS.iter()) {
+            *r = TERNARY[pext(own_men, mask) as usize] + 2 * TERNARY[pext(opp_men, mask) as usize];
+        }
+        let count = |x: Bb| x.count_ones() as i32;
+        let empty = b.empty();
+        let steps = |p: Player| -> i32 {
+            DIRECTIONS
+                .iter()
+                .map(|&d| (d.step(b.movers(p, d)) & empty).count_ones() as i32)
+                .sum()
+        };
+        let scalars = [
+            count(own_men) - count(opp_men),
+            count(own & kings) - count(opp & kings),
+            steps(turn) - steps(!turn),
+            count(own & kings & INNER) - count(opp & kings & INNER),
+            1,
+        ];
+        let total = count(own | opp);
+        Features {
+            regions,
+            scalars,
+            stage: (24 - total).clamp(0, 20),
+            equal_kings: kings == own | opp && count(own) == count(opp),
+        }
+    }
+}
+
+/// The weights, in hundredths of a man.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Patterns {
+    /// `regions[stage][region][state]`.
+    pub regions: Vec<[[i16; STATES]; 8]>,
+    /// `scalars[stage][term]`.
+    pub scalars: [[i16; SCALARS]; STAGES],
+}
+
+impl Patterns {
+    /// Weights that count material alone (a man 100, a king 130).
+    #[must_use]
+    pub fn material() -> Patterns {
+        Patterns {
+            regions: vec![[[0; STATES]; 8]; STAGES],
+            scalars: [[100, 130, 0, 0, 0]; STAGES],
+        }
+    }
+
+    /// The value of a position with these features, for the side to move.
+    #[must_use]
+    pub fn score(&self, f: &Features) -> i32 {
+        let mut stage = [0i32; STAGES];
+        for (s, sum) in stage.iter_mut().enumerate() {
+            let r = &self.regions[s];
+            *sum = f
+                .regions
+                .iter()
+                .enumerate()
+                .map(|(i, &state)| i32::from(r[i][usize::from(state)]))
+                .sum::<i32>()
+                + f.scalars
+                    .iter()
+                    .zip(self.scalars[s].iter())
+                    .map(|(&x, &w)| x * i32::from(w))
+                    .sum::<i32>();
+        }
+        let score = (stage[0] * (20 - f.stage) + stage[1] * f.stage) / 20;
+        if f.equal_kings { score / 8 } else { score }
+    }
+
+    /// The file format: an 8-byte header, then every region weight (stage, region, state), then the scalars
+    /// (stage, term), each a little-endian `i16`.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        for stage in &self.regions {
+            for region in stage {
+                for w in region {
+                    out.extend_from_slice(&w.to_le_bytes());
+                }
+            }
+        }
+        for stage in &self.scalars {
+            for w in stage {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Reads [`Patterns::to_bytes`].
+    ///
+    /// # Errors
+    ///
+    /// When the header or the length is not that of a checkers weights file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Patterns, String> {
+        let expected = MAGIC.len() + 2 * (STAGES * 8 * STATES + STAGES * SCALARS);
+        let body = bytes
+            .strip_prefix(MAGIC.as_slice())
+            .ok_or("not a checkers weights file: the header is missing")?;
+        if bytes.len() != expected {
+            return Err(format!(
+                "a checkers weights file has {expected} bytes, this one {}",
+                bytes.len()
+            ));
+        }
+        let mut words = body.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut p = Patterns::material();
+        for stage in &mut p.regions {
+            for region in stage.iter_mut() {
+                for w in region.iter_mut() {
+                    *w = words.next().unwrap_or(0);
+                }
+            }
+        }
+        for stage in &mut p.scalars {
+            for w in stage.iter_mut() {
+                *w = words.next().unwrap_or(0);
+            }
+        }
+        Ok(p)
+    }
+}
+
+impl Evaluate for Patterns {
+    fn evaluate(&self, b: &Board, turn: Player) -> i32 {
+        self.score(&Features::of(b, turn))
+    }
+}
+
+/// The shipped weights (`weights.bin`, made by the command in docs/engines.md).
+#[must_use]
+pub fn shipped() -> &'static Patterns {
+    static SHIPPED: OnceLock<Patterns> = OnceLock::new();
+    SHIPPED.get_or_init(|| {
+        Patterns::from_bytes(include_bytes!("weights.bin"))
+            .expect("the shipped checkers weights are well formed")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridplay_core::{Game, Position};
+    use gridplay_games::checkers::Checkers;
+
+    #[test]
+    fn pext_agrees_with_the_portable_one() {
+        let mut x = 0x1234_5678u32;
+        for _ in 0..1000 {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            for &mask in &REGIONS {
+                assert_eq!(pext(x, mask), pext_portable(x, mask));
+            }
+        }
+    }
+
+    #[test]
+    fn regions_cover_the_board_twice_and_states_are_in_range() {
+        let bands = REGIONS[..4].iter().fold(0, |a, &r| a | r);
+        let quarters = REGIONS[4..].iter().fold(0, |a, &r| a | r);
+        assert_eq!((bands, quarters), (u32::MAX, u32::MAX));
+        assert!(REGIONS.iter().all(|r| r.count_ones() == 8));
+        let f = Features::of(Checkers.start().board(), Player::First);
+        assert!(f.regions.iter().all(|&s| usize::from(s) < STATES));
+    }
+
+    #[test]
+    fn both_sides_see_the_start_alike() {
+        let start = Checkers.start();
+        let red = Features::of(start.board(), Player::First);
+        let white = Features::of(start.board(), Player::Second);
+        assert_eq!(red, white);
+        // And a position and its mirror image with the other side to move read the same.
+        let p = Checkers.parse_position("B:W18,K24,27:B3,K9,14").unwrap();
+        let turned = Board {
+            pieces: [
+                p.board().pieces[1].reverse_bits(),
+                p.board().pieces[0].reverse_bits(),
+            ],
+            kings: p.board().kings.reverse_bits(),
+        };
+        assert_eq!(
+            Features::of(p.board(), p.turn()),
+            Features::of(&turned, !p.turn())
+        );
+    }
+
+    #[test]
+    fn the_file_format_round_trips_and_refuses_other_files() {
+        let mut p = Patterns::material();
+        p.regions[1][3][17] = -42;
+        p.scalars[0][2] = 7;
+        let back = Patterns::from_bytes(&p.to_bytes()).unwrap();
+        assert_eq!(back, p);
+        assert!(Patterns::from_bytes(b"nonsense").unwrap_err().contains("header"));
+        let mut short = p.to_bytes();
+        short.pop();
+        assert!(Patterns::from_bytes(&short).unwrap_err().contains("bytes"));
+        // The shipped file reads, and a man up is good for the side that has it.
+        let w = shipped();
+        let up = Checkers
+            .parse_position("B:W21,22,23,24,25,26,27,28,29,30,31:B1,2,3,4,5,6,7,8,9,10,11,12")
+            .unwrap();
+        assert!(w.evaluate(up.board(), up.turn()) > 0);
+        assert!(w.evaluate(up.board(), !up.turn()) < 0);
+    }
+}
