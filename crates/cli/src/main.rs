@@ -1,6 +1,7 @@
 //! The `gridplay` command. Each subcommand lives in its own module; this file only parses arguments.
 
 mod bench;
+mod egdb;
 mod engine;
 mod matches;
 mod nboard;
@@ -41,8 +42,11 @@ enum Command {
     Match(matches::MatchArgs),
     /// Solve Reversi endgame problems exactly and check them against the scores in the file (`.obf`).
     Solve(solve::SolveArgs),
-    /// Train the Reversi pattern evaluation from self-play games labelled by the exact solver.
+    /// Train an evaluation from self-play games: Reversi's patterns (labelled by the exact solver) or
+    /// checkers' (labelled by the games' results).
     Train(train::TrainArgs),
+    /// Build the checkers endgame databases and report what they hold.
+    Egdb(egdb::EgdbArgs),
     /// List the games and their settings.
     Games,
     /// Benchmarks of the whole program: `gridplay bench server` load-tests the web platform.
@@ -61,6 +65,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Train(args) => train::run(&args),
+        Command::Egdb(args) => egdb::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Games => {

@@ -179,6 +179,18 @@ fn train_checkers_writes_weights_the_engine_can_read() {
 }
 
 #[test]
+fn egdb_reports_what_the_databases_hold() {
+    let (ok, out, err) = gridplay(&["egdb", "--pieces", "2", "--quiet"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("2 pieces: 6976 positions, 1432 won, 804 lost, 4740 drawn"),
+        "{out}"
+    );
+    let (ok, _, err) = gridplay(&["egdb", "--pieces", "9"]);
+    assert!(!ok && err.contains("2 to 5 pieces"), "{err}");
+}
+
+#[test]
 fn selfplay_shows_each_game_on_request() {
     let (ok, out, err) = gridplay(&[
         "selfplay", "tactics", "--games", "2", "--policy", "greedy", "--show",

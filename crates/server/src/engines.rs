@@ -4,7 +4,7 @@
 
 use std::{sync::Arc, time::Duration};
 
-use gridplay_core::{DynPosition, Outcome, Player};
+use gridplay_core::{DynPosition, GameRecord, Outcome, Player};
 use gridplay_engine::Request;
 use gridplay_search::StopFlag;
 use tokio::sync::Semaphore;
@@ -23,11 +23,12 @@ impl EnginePool {
         }
     }
 
-    /// The best move at `level` (1-8), or `None` if the engine has none (the game is over, or it was stopped
-    /// before it started).
+    /// The best move at `level` (1-8) in the game's current position, or `None` if the engine has none (the
+    /// game is over, or it was stopped before it started). The search sees the game's history (checkers
+    /// repetitions).
     pub async fn best_move(
         &self,
-        pos: Box<dyn DynPosition>,
+        record: GameRecord,
         level: u8,
         seed: u64,
         stop: StopFlag,
@@ -42,7 +43,7 @@ impl EnginePool {
             ..Request::default()
         };
         let reply =
-            tokio::task::spawn_blocking(move || gridplay_engine::think(pos.as_ref(), &request, &stop))
+            tokio::task::spawn_blocking(move || gridplay_engine::think_game(&record, &request, &stop))
                 .await
                 .ok()?;
         match reply {

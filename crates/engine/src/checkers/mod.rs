@@ -3,6 +3,7 @@
 //! material (men and kings), the back rank kept, men's advance (tempo), the centre and mobility (the simple
 //! moves each side has). Captures are searched first.
 
+pub mod egdb;
 pub mod eval;
 pub mod learned;
 pub mod search;

@@ -20,13 +20,18 @@ use gridplay_games::checkers::{
 use gridplay_search::{Limits, StopFlag, WIN};
 use smallvec::SmallVec;
 
-use super::eval;
+use super::{
+    egdb::{self, Database, Wld},
+    eval,
+};
 
 const INFINITY: i32 = WIN + 1;
 /// The deepest ply a search reaches, extensions included.
 const MAX_PLY: usize = 128;
 /// Scores beyond this are proven wins or losses.
 const PROVEN: i32 = WIN - 1000;
+/// The score of a win known from the endgame database (plus the evaluation), well inside proven wins.
+pub const DB_WIN: i32 = 30_000;
 
 /// What a search found.
 #[derive(Clone, Debug)]
@@ -137,6 +142,8 @@ impl Evaluate for Hand {
 /// One search.
 struct Searcher<'a, E> {
     eval: &'a E,
+    /// Exact results of positions with few pieces.
+    db: Option<&'a Database>,
     table: &'a mut Table,
     stop: &'a StopFlag,
     started: Instant,
@@ -222,6 +229,19 @@ impl<E: Evaluate> Searcher<'_, E> {
         }
         if ply > 0 && self.repeated() {
             return 0;
+        }
+        if ply > 0
+            && let Some(db) = self.db
+            && b.occupied().count_ones() <= db.pieces()
+            && let Some(wld) = db.probe(b, turn)
+        {
+            // A known result, ranked by the evaluation so that a won ending is driven home.
+            let e = self.eval.evaluate(b, turn).clamp(-DB_WIN / 2, DB_WIN / 2);
+            return match wld {
+                Wld::Win => DB_WIN + e,
+                Wld::Loss => -DB_WIN + e,
+                Wld::Draw => 0,
+            };
         }
         let mut moves = Moves::new();
         movegen::generate(b, turn, &mut moves);
@@ -395,7 +415,21 @@ pub fn search(
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .pop();
     let mut table = taken.unwrap_or_else(|| Table::new(TABLE_MEGABYTES));
-    let found = search_with(&mut table, super::learned::shipped(), pos, history, limits, stop);
+    // The endgame database is built in the background the first time a game comes near it.
+    let db = if pos.board().occupied().count_ones() <= egdb::SEARCH_PIECES + 6 {
+        egdb::shared()
+    } else {
+        None
+    };
+    let found = search_with(
+        &mut table,
+        super::learned::shipped(),
+        db,
+        pos,
+        history,
+        limits,
+        stop,
+    );
     TABLES
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -408,6 +442,7 @@ pub fn search(
 pub fn search_with<E: Evaluate>(
     table: &mut Table,
     eval: &E,
+    db: Option<&Database>,
     pos: &CheckersPosition,
     history: &[CheckersPosition],
     limits: Limits,
@@ -421,6 +456,7 @@ pub fn search_with<E: Evaluate>(
     table.age = table.age.wrapping_add(1);
     let mut s = Searcher {
         eval,
+        db,
         table,
         stop,
         started,
@@ -568,8 +604,16 @@ mod tests {
             }
             let mut table = Table::new(1);
             let depth = 2;
-            let found =
-                search_with(&mut table, &Hand, &p, &[], Limits::depth(depth), &StopFlag::new()).unwrap();
+            let found = search_with(
+                &mut table,
+                &Hand,
+                None,
+                &p,
+                &[],
+                Limits::depth(depth),
+                &StopFlag::new(),
+            )
+            .unwrap();
             let expected = minimax(p.board(), p.turn(), depth as i32, 0);
             if found.score.abs() < PROVEN {
                 assert_eq!(found.score, expected, "{}", p.to_text());
@@ -599,13 +643,49 @@ mod tests {
         // Two kings beat one in the open: the search proves the win within its depth.
         let p = pos("B:WK14:BK1,K3");
         let mut table = Table::new(4);
-        let found = search_with(&mut table, &Hand, &p, &[], Limits::depth(DEPTH), &StopFlag::new()).unwrap();
+        let found = search_with(
+            &mut table,
+            &Hand,
+            None,
+            &p,
+            &[],
+            Limits::depth(DEPTH),
+            &StopFlag::new(),
+        )
+        .unwrap();
         assert!(
             found.score >= PROVEN,
             "score {} at depth {}",
             found.score,
             found.depth
         );
+    }
+
+    #[test]
+    fn the_database_tells_the_search_what_it_cannot_see() {
+        let db = egdb::Database::build(3);
+        let p = pos("B:WK14:BK1,K3");
+        let blind = search_with(
+            &mut Table::new(1),
+            &Hand,
+            None,
+            &p,
+            &[],
+            Limits::depth(2),
+            &StopFlag::new(),
+        );
+        let sighted = search_with(
+            &mut Table::new(1),
+            &Hand,
+            Some(&db),
+            &p,
+            &[],
+            Limits::depth(2),
+            &StopFlag::new(),
+        );
+        let (blind, sighted) = (blind.unwrap().score, sighted.unwrap().score);
+        assert!(blind < DB_WIN / 2, "{blind}");
+        assert!(sighted > DB_WIN / 2, "{sighted}");
     }
 
     #[test]
@@ -624,6 +704,7 @@ mod tests {
         assert_eq!(p, start);
         let mut s = Searcher {
             eval: &Hand,
+            db: None,
             table: &mut Table::new(1),
             stop: &StopFlag::new(),
             started: Instant::now(),

@@ -113,9 +113,9 @@ fn play_from<A: Evaluate, B: Evaluate>(
         } else {
             let limits = Limits::depth(config.depth);
             let found = if pos.turn() == Player::First {
-                search_with(table, first, &pos, &history, limits, &stop)
+                search_with(table, first, None, &pos, &history, limits, &stop)
             } else {
-                search_with(table, second, &pos, &history, limits, &stop)
+                search_with(table, second, None, &pos, &history, limits, &stop)
             };
             found.expect("the game is not over").best
         };

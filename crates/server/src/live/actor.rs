@@ -592,14 +592,14 @@ impl Actor {
         };
         let stop = gridplay_search::StopFlag::new();
         self.engine = Some((self.version, stop.clone()));
-        let pos = self.record.position().box_clone();
+        let record = self.record.clone();
         let me = self.me.clone();
         let version = self.version;
         let engines = self.hub.0.engines.clone();
         let seed = seed_of(&self.row.id, version);
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
-            let best = engines.best_move(pos, level, seed, stop).await;
+            let best = engines.best_move(record, level, seed, stop).await;
             tokio::time::sleep_until(started + ENGINE_MIN).await;
             if let Some(tx) = me.upgrade() {
                 let _ = tx.send(Cmd::Engine { version, best }).await;

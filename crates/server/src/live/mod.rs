@@ -364,7 +364,12 @@ impl GameHub {
         let seed = state.version;
         self.0
             .engines
-            .best_move(pos, 6, seed, gridplay_search::StopFlag::new())
+            .best_move(
+                gridplay_core::GameRecord::new(pos),
+                6,
+                seed,
+                gridplay_search::StopFlag::new(),
+            )
             .await
             .ok_or(LiveError::Internal)
     }
