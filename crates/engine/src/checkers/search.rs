@@ -26,6 +26,8 @@ use super::{
 };
 
 const INFINITY: i32 = WIN + 1;
+/// Plies without a man's move or a capture that draw the game: 40 moves each.
+const QUIET_DRAW: usize = 80;
 /// The deepest ply a search reaches, extensions included.
 const MAX_PLY: usize = 128;
 /// Scores beyond this are proven wins or losses.
@@ -185,6 +187,12 @@ impl<E: Evaluate> Searcher<'_, E> {
         false
     }
 
+    /// Plies since the last man's move or capture (or the start of the known history).
+    fn quiet_plies(&self) -> usize {
+        let n = self.path.len() - 1;
+        n - self.since[n]
+    }
+
     fn push(&mut self, key: u64, progress: bool) {
         let n = self.path.len();
         let since = if progress { n } else { self.since[n - 1] };
@@ -227,7 +235,7 @@ impl<E: Evaluate> Searcher<'_, E> {
         if self.out_of_budget() {
             return 0;
         }
-        if ply > 0 && self.repeated() {
+        if ply > 0 && (self.repeated() || self.quiet_plies() >= QUIET_DRAW) {
             return 0;
         }
         if ply > 0
@@ -723,10 +731,17 @@ mod tests {
             s.push(key(h.board(), h.turn()), false);
         }
         assert!(s.repeated());
+        assert_eq!(s.quiet_plies(), 4);
         // A man's move in between breaks the chain.
         s.push(1, true);
         s.push(key(p.board(), p.turn()), false);
         assert!(!s.repeated());
+        assert_eq!(s.quiet_plies(), 1);
+        // 80 plies of king moves draw by the 40-move rule: a search from there scores a draw for any move.
+        for i in 0..80 {
+            s.push(100 + i, false);
+        }
+        assert_eq!(s.quiet_plies(), 81);
     }
 
     #[test]
