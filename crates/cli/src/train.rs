@@ -51,6 +51,15 @@ pub(crate) struct TrainArgs {
     check: Option<PathBuf>,
 }
 
+/// Reads a weights file with `parse`; errors name the file.
+fn read_weights<T, E: std::fmt::Display>(
+    path: &std::path::Path,
+    parse: impl Fn(&[u8]) -> Result<T, E>,
+) -> Result<T, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn bar(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     if let Ok(style) = ProgressStyle::with_template(&format!("{what} {{bar:40}} {{pos}}/{{len}} {{eta}}")) {
@@ -78,10 +87,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let weights = match (&args.check, &args.out) {
-        (Some(path), _) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-            Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
-        }
+        (Some(path), _) => read_weights(path, Weights::from_bytes)?,
         (None, Some(path)) => {
             let weights = train(args, &mut out)?;
             std::fs::write(path, weights.to_bytes())
@@ -174,10 +180,7 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let weights = match (&args.check, &args.out) {
-        (Some(path), _) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-            Patterns::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
-        }
+        (Some(path), _) => read_weights(path, Patterns::from_bytes)?,
         (None, Some(path)) => {
             let mut samples = Vec::new();
             let mut weights: Option<Patterns> = None;

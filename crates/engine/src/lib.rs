@@ -25,7 +25,7 @@ use gridplay_search::{
 };
 use rand::{RngExt, SeedableRng, rngs::SmallRng};
 
-pub use levels::{CORNERED_LEVELS, LEVELS, Level, TACTICS_LEVELS};
+pub use levels::{CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, TACTICS_LEVELS};
 pub use score::MatchScore;
 
 /// What to think about and for how long.

@@ -572,6 +572,20 @@ mod tests {
     use gridplay_core::Game;
     use gridplay_games::checkers::Checkers;
 
+    /// A search with the hand-written evaluation and a fresh table.
+    fn hand_search(p: &CheckersPosition, db: Option<&Database>, depth: u32) -> Found {
+        search_with(
+            &mut Table::new(2),
+            &Hand,
+            db,
+            p,
+            &[],
+            Limits::depth(depth),
+            &StopFlag::new(),
+        )
+        .expect("the game is not over")
+    }
+
     fn pos(fen: &str) -> CheckersPosition {
         Checkers.parse_position(fen).unwrap()
     }
@@ -610,18 +624,8 @@ mod tests {
             if p.outcome().is_some() || p.legal_moves().len() == 1 {
                 continue;
             }
-            let mut table = Table::new(1);
             let depth = 2;
-            let found = search_with(
-                &mut table,
-                &Hand,
-                None,
-                &p,
-                &[],
-                Limits::depth(depth),
-                &StopFlag::new(),
-            )
-            .unwrap();
+            let found = hand_search(&p, None, depth);
             let expected = minimax(p.board(), p.turn(), depth as i32, 0);
             if found.score.abs() < PROVEN {
                 assert_eq!(found.score, expected, "{}", p.to_text());
@@ -650,17 +654,7 @@ mod tests {
         const DEPTH: u32 = 40;
         // Two kings beat one in the open: the search proves the win within its depth.
         let p = pos("B:WK14:BK1,K3");
-        let mut table = Table::new(4);
-        let found = search_with(
-            &mut table,
-            &Hand,
-            None,
-            &p,
-            &[],
-            Limits::depth(DEPTH),
-            &StopFlag::new(),
-        )
-        .unwrap();
+        let found = hand_search(&p, None, DEPTH);
         assert!(
             found.score >= PROVEN,
             "score {} at depth {}",
@@ -673,25 +667,8 @@ mod tests {
     fn the_database_tells_the_search_what_it_cannot_see() {
         let db = egdb::Database::build(3);
         let p = pos("B:WK14:BK1,K3");
-        let blind = search_with(
-            &mut Table::new(1),
-            &Hand,
-            None,
-            &p,
-            &[],
-            Limits::depth(2),
-            &StopFlag::new(),
-        );
-        let sighted = search_with(
-            &mut Table::new(1),
-            &Hand,
-            Some(&db),
-            &p,
-            &[],
-            Limits::depth(2),
-            &StopFlag::new(),
-        );
-        let (blind, sighted) = (blind.unwrap().score, sighted.unwrap().score);
+        let blind = hand_search(&p, None, 2).score;
+        let sighted = hand_search(&p, Some(&db), 2).score;
         assert!(blind < DB_WIN / 2, "{blind}");
         assert!(sighted > DB_WIN / 2, "{sighted}");
     }
