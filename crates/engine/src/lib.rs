@@ -2,8 +2,9 @@
 //! [`gridplay_search`], levels 1-8, and [`think`], which works on any registered game's position.
 //!
 //! The evaluations are in hundredths of a game unit (a disc, a man, a health point). Reversi's is a trained
-//! pattern evaluation with an exact endgame solver ([`reversi::endgame`]); the others are hand-written, with
-//! weights chosen by matches. `docs/engines.md` records what exists and what was measured.
+//! pattern evaluation with an exact endgame solver ([`reversi::endgame`]); checkers' full strength is a
+//! search of its own with a learned evaluation and endgame databases ([`checkers`]); the others are
+//! hand-written, with weights chosen by matches. `docs/engines.md` records what exists and what was measured.
 
 pub mod checkers;
 pub mod cornered;
@@ -233,6 +234,10 @@ pub fn score_moves(
 ) -> Result<Vec<(String, i32)>, EngineError> {
     if pos.outcome().is_some() {
         return Err(EngineError::GameOver);
+    }
+    if let Some(p) = pos.as_any().downcast_ref::<CheckersPosition>() {
+        let scores = checkers::search::score_moves(p, time, stop);
+        return Ok(scores.into_iter().map(|(m, s)| (p.move_text(m), s)).collect());
     }
     with_typed_engine!(pos, score_typed(time, stop))
 }

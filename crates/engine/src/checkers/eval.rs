@@ -1,4 +1,5 @@
-//! The full-strength checkers evaluation used by the dedicated search ([`super::search`]).
+//! A hand-written evaluation for the checkers search ([`super::search::Hand`]): it plays the first round of
+//! the training games ([`super::train`]) and is what the learned evaluation is measured against.
 //!
 //! Terms, each for Red minus White and then seen from the side to move, in hundredths of a man:
 //! - material: men and kings, and a bonus for trading down when ahead (the same lead is worth more with

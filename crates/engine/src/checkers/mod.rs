@@ -1,4 +1,5 @@
-//! Checkers: the full-strength engine is a search of its own ([`search`], with the evaluation of [`eval`]);
+//! Checkers: the full-strength engine is a search of its own ([`search`]) with the learned evaluation of
+//! [`learned`] (trained by [`train`]) and the endgame databases of [`egdb`];
 //! the weak levels search with the game-independent search and the simple evaluation [`Eval`] below:
 //! material (men and kings), the back rank kept, men's advance (tempo), the centre and mobility (the simple
 //! moves each side has). Captures are searched first.

@@ -260,8 +260,8 @@ impl<E: Evaluate> Searcher<'_, E> {
         if (depth <= 0 && !capture) || ply >= MAX_PLY - 1 {
             return self.eval.evaluate(b, turn);
         }
-        let key = *self.path.last().expect("the root is on the path");
-        let entry = self.table.probe(key);
+        let here = *self.path.last().expect("the root is on the path");
+        let entry = self.table.probe(here);
         let mut tt_move = 0;
         if let Some(e) = entry {
             tt_move = usize::from(e.mv);
@@ -291,7 +291,7 @@ impl<E: Evaluate> Searcher<'_, E> {
             let m = moves[i];
             let next = movegen::apply(b, turn, m);
             let progress = m.is_capture() || b.kings & (1 << m.from()) == 0;
-            self.push(key_after(&next, !turn), progress);
+            self.push(key(&next, !turn), progress);
             let score = if n == 0 {
                 -self.negamax(&next, !turn, child_depth, -beta, -alpha, ply + 1)
             } else {
@@ -345,7 +345,7 @@ impl<E: Evaluate> Searcher<'_, E> {
             UPPER
         };
         self.table.store(Entry {
-            key,
+            key: here,
             score: to_table(best, ply),
             depth: depth.clamp(0, 100) as i8,
             bound,
@@ -381,11 +381,6 @@ impl<E: Evaluate> Searcher<'_, E> {
         }
         pv
     }
-}
-
-#[inline]
-fn key_after(b: &Board, turn: Player) -> u64 {
-    key(b, turn)
 }
 
 fn to_table(score: i32, ply: usize) -> i32 {
@@ -443,6 +438,54 @@ pub fn search(
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .push(table);
     found
+}
+
+/// Scores every legal move of `pos` (not over) for its side to move, best first, with the shipped evaluation
+/// and databases: each move's position is searched to the same depth, one ply deeper at a time within
+/// `time`, and the deepest complete scoring is kept (one ply always completes). This is what an analysis
+/// compares a played move with.
+#[must_use]
+pub fn score_moves(pos: &CheckersPosition, time: Duration, stop: &StopFlag) -> Vec<(Move, i32)> {
+    let started = Instant::now();
+    let (b, turn) = (*pos.board(), pos.turn());
+    let mut moves = Moves::new();
+    movegen::generate(&b, turn, &mut moves);
+    let db = if b.occupied().count_ones() <= egdb::SEARCH_PIECES + 6 {
+        egdb::shared()
+    } else {
+        None
+    };
+    let eval = super::learned::shipped();
+    let mut table = Table::new(8);
+    let history = [*pos];
+    let mut best: Vec<(Move, i32)> = Vec::new();
+    for depth in 1..=32u32 {
+        let left = time.saturating_sub(started.elapsed());
+        if depth > 1 && left.is_zero() {
+            break;
+        }
+        let limits = Limits {
+            depth: Some(depth),
+            time: (depth > 1).then_some(left),
+            nodes: None,
+        };
+        let mut scores = Vec::with_capacity(moves.len());
+        for &m in &moves {
+            let next = CheckersPosition::from_board(movegen::apply(&b, turn, m), !turn);
+            let found = search_with(&mut table, eval, db, &next, &history, limits, stop);
+            // A search cut short by the time or the flag leaves this depth incomplete.
+            if depth > 1 && (stop.is_stopped() || started.elapsed() >= time) {
+                break;
+            }
+            scores.push((m, found.map_or(WIN - 1, |f| -f.score)));
+        }
+        if scores.len() < moves.len() {
+            break;
+        }
+        scores.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        best = scores;
+    }
+    best
 }
 
 /// [`search`] with a given table and evaluation.
@@ -640,6 +683,21 @@ mod tests {
             );
             checked += 1;
         }
+    }
+
+    #[test]
+    fn scoring_every_move_ranks_each_once_and_sees_a_lost_piece() {
+        let start = Checkers.start();
+        let scores = score_moves(&start, Duration::from_millis(100), &StopFlag::new());
+        assert_eq!(scores.len(), 7);
+        assert!(scores.windows(2).all(|w| w[0].1 >= w[1].1), "{scores:?}");
+        let distinct: std::collections::HashSet<_> = scores.iter().map(|s| s.0).collect();
+        assert_eq!(distinct.len(), 7);
+        // Red's 14-18 walks into White's capture 23x14 and loses the man; 14-17 loses nothing.
+        let p = pos("B:W23,32:B14,1");
+        let scores = score_moves(&p, Duration::from_millis(100), &StopFlag::new());
+        let of = |text: &str| scores.iter().find(|(m, _)| p.move_text(*m) == text).unwrap().1;
+        assert!(of("14-18") < of("14-17") - 50, "{scores:?}");
     }
 
     #[test]
