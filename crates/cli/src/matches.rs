@@ -199,12 +199,14 @@ impl Side {
         Ok(Side::Engine(request))
     }
 
+    /// This side's move in the game's current position; the engine also sees the game's history.
     fn choose(
         &mut self,
-        pos: &dyn DynPosition,
+        record: &GameRecord,
         rng: &mut rand::rngs::SmallRng,
         seed: u64,
     ) -> Result<String, String> {
+        let pos = record.position();
         match self {
             Side::Random => pos.random_move(rng).ok_or_else(|| "no move".into()),
             Side::Greedy => {
@@ -217,7 +219,7 @@ impl Side {
             }
             Side::Engine(request) => {
                 let request = Request { seed, ..*request };
-                gridplay_engine::think(pos, &request, &StopFlag::new())
+                gridplay_engine::think_game(record, &request, &StopFlag::new())
                     .map(|r| r.best)
                     .map_err(|e| e.to_string())
             }
@@ -330,7 +332,7 @@ fn play_game(
         let side = if a_to_move { &mut *a } else { &mut *b };
         // A player that cannot answer loses the game.
         let started = Instant::now();
-        let chosen = side.choose(record.position(), &mut rng, seed + ply);
+        let chosen = side.choose(&record, &mut rng, seed + ply);
         let who = usize::from(!a_to_move);
         clocks.spent[who] += started.elapsed();
         clocks.moves[who] += 1;
