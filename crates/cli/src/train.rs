@@ -60,6 +60,12 @@ fn read_weights<T, E: std::fmt::Display>(
     parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Writes a weights file and says so.
+fn write_weights(path: &std::path::Path, bytes: &[u8], out: &mut impl Write) -> Result<(), String> {
+    std::fs::write(path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)
+}
+
 fn bar(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     if let Ok(style) = ProgressStyle::with_template(&format!("{what} {{bar:40}} {{pos}}/{{len}} {{eta}}")) {
@@ -90,9 +96,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
         (Some(path), _) => read_weights(path, Weights::from_bytes)?,
         (None, Some(path)) => {
             let weights = train(args, &mut out)?;
-            std::fs::write(path, weights.to_bytes())
-                .map_err(|e| format!("writing {}: {e}", path.display()))?;
-            writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)?;
+            write_weights(path, &weights.to_bytes(), &mut out)?;
             weights
         }
         (None, None) => return Err("give --out to train, or --check to measure a weights file".into()),
@@ -224,9 +228,7 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
                 weights = Some(fitted);
             }
             let weights = weights.expect("at least one round ran");
-            std::fs::write(path, weights.to_bytes())
-                .map_err(|e| format!("writing {}: {e}", path.display()))?;
-            writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)?;
+            write_weights(path, &weights.to_bytes(), &mut out)?;
             weights
         }
         (None, None) => return Err("give --out to train, or --check to measure a weights file".into()),

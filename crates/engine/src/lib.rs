@@ -114,6 +114,10 @@ pub fn think_game(record: &GameRecord, request: &Request, stop: &StopFlag) -> Re
     if record.outcome().is_some() {
         return Err(EngineError::GameOver);
     }
+    // Only the checkers search reads the history: other games skip the replay.
+    if !record.position().as_any().is::<CheckersPosition>() {
+        return think(record.position(), request, stop);
+    }
     let mut earlier = Vec::with_capacity(record.moves().len());
     let mut pos = record.start().box_clone();
     for m in record.moves() {

@@ -17,7 +17,7 @@ use gridplay_games::checkers::bitboard::{Bb, Board, DIRECTIONS, forward};
 /// The four centre squares (14, 15, 18, 19).
 const CENTRE: Bb = (1 << 13) | (1 << 14) | (1 << 17) | (1 << 18);
 /// The inner board: every square not on an edge.
-const INNER: Bb = 0x07E7_E7E0;
+pub(super) const INNER: Bb = 0x07E7_E7E0;
 /// Red's bridge (squares 1 and 3) and White's (30 and 32).
 const BRIDGE: [Bb; 2] = [(1 << 0) | (1 << 2), (1 << 29) | (1 << 31)];
 

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use gridplay_core::Player;
 use gridplay_games::checkers::bitboard::{Bb, Board, DIRECTIONS};
 
-use super::search::Evaluate;
+use super::{eval::INNER, search::Evaluate};
 
 /// The regions: four bands of two rows, then the four quarters (rows 1-4 and 5-8, files a-d and e-h).
 pub const REGIONS: [Bb; 8] = [
@@ -35,8 +35,6 @@ pub const STATES: usize = 6561;
 pub const STAGES: usize = 2;
 /// The scalar terms: men, kings, simple moves, kings off the edge, the move.
 pub const SCALARS: usize = 5;
-/// The inner board: every square not on an edge.
-const INNER: Bb = 0x07E7_E7E0;
 
 const MAGIC: &[u8; 8] = b"GPCHK01\n";
 
