@@ -53,6 +53,7 @@ impl Job {
 /// (so that `result` applies the game's history rules, and the search knows which positions would repeat).
 #[derive(Debug)]
 pub(crate) struct Session {
+    registry: &'static gridplay_core::Registry,
     game: Box<dyn DynGame>,
     record: GameRecord,
 }
@@ -62,11 +63,18 @@ const COMMANDS: &str = "game position moves play show result perft go stop games
 impl Session {
     /// A session on standard Reversi until a `game` command chooses another.
     pub(crate) fn new() -> Session {
-        let game = gridplay_games::registry()
-            .game("reversi")
-            .expect("reversi is registered");
+        Session::on(crate::registry())
+    }
+
+    /// A session that offers the games of `registry`.
+    pub(crate) fn on(registry: &'static gridplay_core::Registry) -> Session {
+        let game = registry.game("reversi").expect("reversi is registered");
         let record = GameRecord::new(game.start());
-        Session { game, record }
+        Session {
+            registry,
+            game,
+            record,
+        }
     }
 
     /// Handles one line. Blank lines and `#` comments get no reply (`None`).
@@ -108,11 +116,7 @@ impl Session {
             "result" => no_args(command, rest).map(|()| self.result()),
             "perft" => perft(self.record.position(), rest),
             "games" => no_args(command, rest).map(|()| {
-                let names: Vec<&str> = gridplay_games::registry()
-                    .entries()
-                    .iter()
-                    .map(|e| e.name)
-                    .collect();
+                let names: Vec<&str> = self.registry.entries().iter().map(|e| e.name).collect();
                 format!("games {}", names.join(" "))
             }),
             "help" => Ok(format!("commands {COMMANDS}")),
@@ -129,7 +133,7 @@ impl Session {
         if spec.is_empty() {
             return Err("game needs a spec, such as `game reversi` or `game cornered:size=11`".into());
         }
-        let game = gridplay_games::registry().game(spec).map_err(|e| e.to_string())?;
+        let game = self.registry.game(spec).map_err(|e| e.to_string())?;
         self.record = GameRecord::new(game.start());
         self.game = game;
         Ok("ok".into())
@@ -440,8 +444,10 @@ mod tests {
 
     #[test]
     fn go_answers_bestmove_for_every_game() {
-        let mut s = Session::new();
-        for game in ["reversi", "cornered:size=5", "ywf", "checkers", "tactics"] {
+        let mut s = Session::on(gridplay_games::registry_with_test_games());
+        // Every game, the test games too: the protocol learns each from the registry.
+        for entry in gridplay_games::registry_with_test_games().entries() {
+            let game = entry.name;
             assert_eq!(talk(&mut s, &format!("game {game}")), "ok");
             for go in ["go depth=2", "go level=1", "go nodes=500", "go time=50"] {
                 let reply = talk(&mut s, go);

@@ -22,8 +22,28 @@ use gridplay_core::{DynGame, DynPosition};
 #[derive(Debug, Parser)]
 #[command(name = "gridplay", version, about, long_about = None)]
 struct Cli {
+    /// Offer the test games (tic-tac-toe) beside the real ones, for development and tests.
+    #[arg(long, global = true)]
+    with_test_games: bool,
     #[command(subcommand)]
     command: Command,
+}
+
+/// Whether `--with-test-games` was given.
+static TEST_GAMES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this run offers the test games.
+fn with_test_games() -> bool {
+    TEST_GAMES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The games this run offers: every game, and the test games with `--with-test-games`.
+fn registry() -> &'static gridplay_core::Registry {
+    if with_test_games() {
+        gridplay_games::registry_with_test_games()
+    } else {
+        gridplay_games::registry()
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -57,6 +77,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    TEST_GAMES.store(cli.with_test_games, std::sync::atomic::Ordering::Relaxed);
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Play(args) => play::run(&args),
@@ -105,9 +126,12 @@ fn output_error(e: std::io::Error) -> String {
 /// The list of games with their settings, as `gridplay games` prints it.
 fn games_text() -> String {
     let mut out = String::new();
-    for e in gridplay_games::registry().entries() {
-        out.push_str(&format!("{:<10} {}: {}\n", e.name, e.title, e.about));
-        for s in e.settings {
+    for e in registry().entries() {
+        out.push_str(&format!(
+            "{:<10} {}: {}\n",
+            e.name, e.module.title, e.module.about
+        ));
+        for s in e.module.settings {
             out.push_str(&format!(
                 "{:<10}   {}={} (default {}): {}\n",
                 "", s.key, s.values, s.default, s.about
@@ -125,7 +149,7 @@ type Loaded = (Box<dyn DynGame>, Box<dyn DynPosition>);
 
 /// Builds a game and its position from a spec and an optional position text.
 fn load(spec: &str, position: Option<&str>) -> Result<Loaded, String> {
-    let game = gridplay_games::registry().game(spec).map_err(|e| e.to_string())?;
+    let game = registry().game(spec).map_err(|e| e.to_string())?;
     let pos = match position {
         Some(text) => game.parse_position(text).map_err(|e| e.to_string())?,
         None => game.start(),

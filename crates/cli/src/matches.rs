@@ -150,7 +150,7 @@ impl Side {
             return Ok(Side::Cake {
                 engine,
                 seconds: move_time as f64 / 1000.0,
-                game: gridplay_games::registry().game(spec).map_err(|e| e.to_string())?,
+                game: crate::registry().game(spec).map_err(|e| e.to_string())?,
             });
         }
         if let Some(cmd) = text.strip_prefix("cmd=") {
@@ -406,9 +406,7 @@ fn random_opening(game: &dyn DynGame, plies: usize, seed: u64) -> Box<dyn DynPos
 
 /// Plays the match and returns A's score and both players' times.
 pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(MatchScore, Clocks), String> {
-    let game = gridplay_games::registry()
-        .game(&args.spec)
-        .map_err(|e| e.to_string())?;
+    let game = crate::registry().game(&args.spec).map_err(|e| e.to_string())?;
     let mut a = Side::parse(&args.a, &args.spec, args.move_time, args.nboard_depth)?;
     let mut b = Side::parse(&args.b, &args.spec, args.move_time, args.nboard_depth)?;
     let pairs = args.games.div_ceil(2);
@@ -543,14 +541,14 @@ mod tests {
 
     #[test]
     fn every_ballot_opens_a_legal_game_and_ballots_are_for_checkers() {
-        let game = gridplay_games::registry().game("checkers").unwrap();
+        let game = crate::registry().game("checkers").unwrap();
         let mut a = args("checkers", "depth=1", "random", 2);
         a.openings = "ballots".into();
         let all = openings(&a, game.as_ref(), 157).unwrap();
         assert_eq!(all.len(), 157);
         let distinct: std::collections::HashSet<String> = all.iter().map(|p| p.to_text()).collect();
         assert!(distinct.len() > 140, "{} distinct positions", distinct.len());
-        let reversi = gridplay_games::registry().game("reversi").unwrap();
+        let reversi = crate::registry().game("reversi").unwrap();
         let mut r = args("reversi", "depth=1", "random", 2);
         r.openings = "ballots".into();
         assert!(openings(&r, reversi.as_ref(), 1).is_err());
@@ -561,7 +559,7 @@ mod tests {
 
     #[test]
     fn a_move_is_found_by_the_position_it_leads_to() {
-        let game = gridplay_games::registry().game("checkers").unwrap();
+        let game = crate::registry().game("checkers").unwrap();
         let start = game.start();
         // Cake writes full FENs in its own order; the position is what counts.
         let after = "W:W32,31,30,29,28,27,26,25,24,23,22,21:B1,2,3,4,5,6,7,8,9,10,12,15";

@@ -83,9 +83,7 @@ fn parse_ggf(text: &str) -> Result<(String, Vec<String>), String> {
 
 impl Nboard {
     pub(crate) fn new() -> Nboard {
-        let game = gridplay_games::registry()
-            .game("reversi")
-            .expect("reversi is registered");
+        let game = crate::registry().game("reversi").expect("reversi is registered");
         let pos = game.start();
         Nboard { game, pos, depth: 12 }
     }

@@ -175,7 +175,7 @@ mod tests {
     use super::*;
 
     fn run_script(spec: &str, computer: Option<(Player, Mover)>, script: &str) -> String {
-        let game = gridplay_games::registry().game(spec).unwrap();
+        let game = crate::registry().game(spec).unwrap();
         let pos = game.start();
         let mut out = Vec::new();
         session(game.as_ref(), pos, computer, 1, &mut script.as_bytes(), &mut out).unwrap();

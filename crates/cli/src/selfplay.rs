@@ -102,7 +102,7 @@ pub(crate) fn play_games(
     engine: Engine,
     show: &mut dyn FnMut(&str),
 ) -> Result<Tally, String> {
-    let game = gridplay_games::registry().game(spec).map_err(|e| e.to_string())?;
+    let game = crate::registry().game(spec).map_err(|e| e.to_string())?;
     let tactics = game.as_any().downcast_ref::<Tactics>();
     if policy == Policy::Greedy && tactics.is_none() {
         return Err("the greedy player plays Grid Tactics only; use --policy random for other games".into());
@@ -260,7 +260,7 @@ mod tests {
         for spec in ["tactics", "reversi"] {
             let engine = Engine { depth: 1, opening: 2 };
             let moves = game_moves(spec, 5, engine);
-            let mut pos = gridplay_games::registry().game(spec).unwrap().start();
+            let mut pos = crate::registry().game(spec).unwrap().start();
             let mut rng = playout::seeded(5);
             let (mut made, mut random) = ([0u32; 2], 0);
             for m in &moves {

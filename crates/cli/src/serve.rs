@@ -48,6 +48,7 @@ impl ServeArgs {
             auth_per_minute: self.auth_per_minute,
             ws_per_second: self.ws_per_second,
             ws_burst: self.ws_burst,
+            with_test_games: crate::with_test_games(),
         }
     }
 }

@@ -26,7 +26,15 @@ fn bad_specs_are_explained_with_a_failing_exit() {
     let (ok, _, err) = gridplay(&["perft", "chess", "3"]);
     assert!(!ok);
     assert!(
-        err.contains("unknown game `chess`; the games are: reversi, cornered, ywf, checkers, tactics"),
+        err.contains(&format!(
+            "unknown game `chess`; the games are: {}",
+            gridplay_games::registry()
+                .entries()
+                .iter()
+                .map(|e| e.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
         "{err}"
     );
 }
@@ -198,4 +206,32 @@ fn selfplay_shows_each_game_on_request() {
     assert!(ok, "{err}");
     assert_eq!(out.matches("\n  final: 16 ").count(), 2, "{out}");
     assert!(out.contains("game 1: ") && out.contains("game 2: "), "{out}");
+}
+
+/// The test game runs through the same commands as the real games, and only with `--with-test-games`.
+#[test]
+fn the_test_game_plays_through_every_command() {
+    let (ok, _, err) = gridplay(&["perft", "tictactoe", "2"]);
+    assert!(!ok && err.contains("unknown game `tictactoe`"), "{err}");
+    let (ok, out, _) = gridplay(&["--with-test-games", "games"]);
+    assert!(ok && out.contains("tictactoe  Tic-tac-toe"), "{out}");
+    let (ok, out, _) = gridplay(&["--with-test-games", "perft", "tictactoe", "9"]);
+    assert!(ok && out.starts_with("perft 9 = 127872\n"), "{out}");
+    // The top level never loses: against random moves it wins or draws every game.
+    let (ok, out, err) = gridplay(&[
+        "--with-test-games",
+        "match",
+        "tictactoe",
+        "level=3",
+        "random",
+        "--games",
+        "10",
+        "--opening-plies",
+        "0",
+        "--quiet",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains(" -0 (10 games)"), "level 3 lost a game: {out}");
+    let (ok, out, _) = gridplay(&["--with-test-games", "selfplay", "tictactoe", "--games", "3"]);
+    assert!(ok, "{out}");
 }

@@ -17,10 +17,13 @@
 //! assert_eq!(spec.to_string(), "cornered:size=11,tie=black");
 //! ```
 
+pub mod codec;
 mod dynamic;
 mod error;
 mod game;
+mod module;
 mod movelist;
+pub mod notation;
 mod player;
 mod position;
 mod record;
@@ -32,9 +35,11 @@ pub mod perft;
 pub mod playout;
 pub mod testkit;
 
+pub use codec::{Codec, CodecError, GameFile, MoveListCodec, TagError, Tags};
 pub use dynamic::{DynGame, DynPosition, Played};
 pub use error::{IllegalMove, MoveError, ParseMoveError, PlayError, PositionError};
 pub use game::{Game, GameInfo, SideInfo};
+pub use module::{Edge, GameModule, Look, MoveEntry, RulesDocument, Sprite};
 pub use movelist::MoveList;
 pub use player::{Outcome, Player, Score};
 pub use position::Position;

@@ -1,4 +1,4 @@
-use crate::{DynGame, Game, GameSpec, SpecError};
+use crate::{DynGame, Game, GameModule, GameSpec, SpecError};
 
 /// One setting of a game, for help texts and menus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -10,15 +10,11 @@ pub struct SettingDoc {
     pub about: &'static str,
 }
 
-/// A game as the registry lists it.
+/// A game as the registry lists it: its name and its module's description.
 #[derive(Clone, Debug)]
 pub struct RegistryEntry {
     pub name: &'static str,
-    pub title: &'static str,
-    pub about: &'static str,
-    pub settings: &'static [SettingDoc],
-    /// Small positions that show the rules, for the rules pages.
-    pub examples: &'static [RuleExample],
+    pub module: &'static GameModule,
     build: fn(&GameSpec) -> Result<Box<dyn DynGame>, SpecError>,
     restore: fn(&GameSpec) -> Result<Box<dyn DynGame>, SpecError>,
 }
@@ -56,25 +52,16 @@ impl Registry {
         Registry::default()
     }
 
-    /// Adds a game under `G::NAME`.
+    /// Adds a game under `G::NAME`, described by its module.
     ///
     /// # Panics
     ///
     /// If a game of that name is already registered: that is a programming error.
-    pub fn register<G: Game>(
-        &mut self,
-        title: &'static str,
-        about: &'static str,
-        settings: &'static [SettingDoc],
-        examples: &'static [RuleExample],
-    ) -> &mut Registry {
+    pub fn register<G: Game>(&mut self, module: &'static GameModule) -> &mut Registry {
         assert!(self.entry(G::NAME).is_none(), "game {} registered twice", G::NAME);
         self.entries.push(RegistryEntry {
             name: G::NAME,
-            title,
-            about,
-            settings,
-            examples,
+            module,
             build: build::<G>,
             restore: restore::<G>,
         });

@@ -1,4 +1,4 @@
-use std::{any::Any, time::Duration};
+use std::time::Duration;
 
 use gridplay_search::RootScore;
 
@@ -81,6 +81,9 @@ pub const TACTICS_LEVELS: [Level; 8] = [
     level(4, 0, 4000),
 ];
 
+/// Tic-tac-toe, the test game: three levels, the last of which never loses.
+pub const TICTACTOE_LEVELS: [Level; 3] = [level(1, 300, 100), level(2, 50, 100), level(9, 0, 1000)];
+
 /// A level that searches `depth` plies within `millis` per move and chooses with `temperature`.
 const fn level(depth: u32, temperature: u32, millis: u64) -> Level {
     Level {
@@ -117,21 +120,6 @@ impl Level {
     #[must_use]
     pub fn get(level: u8) -> Level {
         LEVELS[usize::from(level.clamp(1, 8)) - 1]
-    }
-
-    /// Level 1-8 (clamped) for the game of `position` (a typed position behind `Any`).
-    #[must_use]
-    pub fn for_position(position: &dyn Any, level: u8) -> Level {
-        let table = if position.is::<gridplay_games::cornered::CorneredPosition>() {
-            &CORNERED_LEVELS
-        } else if position.is::<gridplay_games::checkers::CheckersPosition>() {
-            &CHECKERS_LEVELS
-        } else if position.is::<gridplay_games::tactics::TacticsPosition>() {
-            &TACTICS_LEVELS
-        } else {
-            &LEVELS
-        };
-        table[usize::from(level.clamp(1, 8)) - 1]
     }
 
     /// Chooses among scored moves (best first) with probability proportional to `exp((s - best) / T)`;
@@ -195,14 +183,8 @@ mod tests {
 
     #[test]
     fn each_game_has_its_own_table_and_no_level_is_weaker_than_the_one_below() {
-        let cornered = gridplay_games::cornered::Cornered::default();
-        let tactics = gridplay_games::tactics::Tactics::default();
-        let reversi = gridplay_games::reversi::Reversi::default();
-        use gridplay_core::Game;
-        assert_eq!(Level::for_position(&cornered.start(), 8), CORNERED_LEVELS[7]);
-        assert_eq!(Level::for_position(&tactics.start(), 3), TACTICS_LEVELS[2]);
-        assert_eq!(Level::for_position(&reversi.start(), 9), LEVELS[7]);
-        for table in [&LEVELS, &CORNERED_LEVELS, &TACTICS_LEVELS] {
+        for engine in crate::ENGINES {
+            let table = engine.levels;
             for w in table.windows(2) {
                 let (lower, upper) = (w[0], w[1]);
                 // A level searches at least as deep as the one below, and at the same depth chooses more

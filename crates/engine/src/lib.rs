@@ -11,7 +11,9 @@ pub mod cornered;
 mod levels;
 pub mod reversi;
 mod score;
+mod table;
 pub mod tactics;
+pub mod tictactoe;
 pub mod ywf;
 
 use std::{
@@ -20,14 +22,14 @@ use std::{
 };
 
 use gridplay_core::{DynPosition, GameRecord, Position};
-use gridplay_games::checkers::CheckersPosition;
 use gridplay_search::{
     Evaluator, Limits, Report, Search, StopFlag, TranspositionTable, mcts, score_root_moves,
 };
 use rand::{RngExt, SeedableRng, rngs::SmallRng};
 
-pub use levels::{CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, TACTICS_LEVELS};
+pub use levels::{CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, TACTICS_LEVELS, TICTACTOE_LEVELS};
 pub use score::MatchScore;
+pub use table::{ENGINES, GameEngine, engine};
 
 /// What to think about and for how long.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -47,11 +49,11 @@ pub struct Request {
 }
 
 impl Request {
-    /// The level this request plays at for the game of `position`: its level from the game's table, or the
-    /// softmax player its temperature asks for.
-    fn level(&self, position: &dyn std::any::Any) -> Option<Level> {
+    /// The level this request plays at from the game's table `levels`, or the softmax player its temperature
+    /// asks for. A level beyond the table plays as its top level.
+    fn level(&self, levels: &[Level]) -> Option<Level> {
         match (self.level, self.temperature) {
-            (Some(level), _) => Some(Level::for_position(position, level)),
+            (Some(level), _) => Some(levels[usize::from(level.clamp(1, levels.len() as u8)) - 1]),
             (None, Some(temperature)) => Some(Level {
                 depth: self.limits.depth.unwrap_or(64),
                 temperature,
@@ -80,7 +82,11 @@ pub struct Reply {
 pub enum EngineError {
     GameOver,
     UnknownGame,
-    BadLevel(u8),
+    /// The level asked for, and the game's top level.
+    BadLevel {
+        level: u8,
+        top: usize,
+    },
 }
 
 impl std::fmt::Display for EngineError {
@@ -88,7 +94,12 @@ impl std::fmt::Display for EngineError {
         match self {
             EngineError::GameOver => f.write_str("the game is over: there is no move to find"),
             EngineError::UnknownGame => f.write_str("no engine plays this game"),
-            EngineError::BadLevel(l) => write!(f, "level {l} does not exist: levels are 1 to 8"),
+            EngineError::BadLevel { level, top } => {
+                write!(
+                    f,
+                    "level {level} does not exist: this game's levels are 1 to {top}"
+                )
+            }
         }
     }
 }
@@ -114,8 +125,8 @@ pub fn think_game(record: &GameRecord, request: &Request, stop: &StopFlag) -> Re
     if record.outcome().is_some() {
         return Err(EngineError::GameOver);
     }
-    // Only the checkers search reads the history: other games skip the replay.
-    if !record.position().as_any().is::<CheckersPosition>() {
+    // Only a search that reads the history gets the replay.
+    if !table::engine_of(record.position()).is_some_and(|e| e.uses_history) {
         return think(record.position(), request, stop);
     }
     let mut earlier = Vec::with_capacity(record.moves().len());
@@ -140,87 +151,21 @@ fn think_after(
     request: &Request,
     stop: &StopFlag,
 ) -> Result<Reply, EngineError> {
+    let engine = table::engine_of(pos).ok_or(EngineError::UnknownGame)?;
     if let Some(level) = request.level
-        && !(1..=8).contains(&level)
+        && !(1..=engine.levels.len()).contains(&usize::from(level))
     {
-        return Err(EngineError::BadLevel(level));
+        return Err(EngineError::BadLevel {
+            level,
+            top: engine.levels.len(),
+        });
     }
     if pos.outcome().is_some() {
         return Err(EngineError::GameOver);
     }
-    let any = pos.as_any();
-    // Full-strength Reversi near the end plays perfectly: the exact solver replaces the search.
-    if let Some(p) = any.downcast_ref::<gridplay_games::reversi::ReversiPosition>()
-        && request.temperature.is_none()
-        && request.level.is_none_or(|l| l >= 6)
-        && p.board().empty().count_ones() <= reversi::SOLVE_EMPTIES
-    {
-        return Ok(reversi::solve_reply(p));
-    }
-    // Full-strength checkers has a search of its own.
-    if let Some(p) = any.downcast_ref::<CheckersPosition>()
-        && request.temperature.is_none()
-        && !request.mcts
-        && request.level.is_none_or(|l| l >= 6)
-    {
-        let limits = request.level.map_or(request.limits, |l| {
-            let level = Level::for_position(any, l);
-            Limits {
-                depth: Some(level.depth),
-                time: level.time,
-                nodes: None,
-            }
-        });
-        let history: Vec<CheckersPosition> = earlier
-            .iter()
-            .filter_map(|e| e.as_any().downcast_ref::<CheckersPosition>().copied())
-            .collect();
-        return Ok(checkers_reply(p, &history, limits, stop));
-    }
-    think_with(pos, request, stop)
-}
-
-fn checkers_reply(
-    pos: &CheckersPosition,
-    history: &[CheckersPosition],
-    limits: Limits,
-    stop: &StopFlag,
-) -> Reply {
-    let found = checkers::search::search(pos, history, limits, stop).expect("the game is not over");
-    Reply {
-        best: pos.move_text(found.best),
-        score: found.score,
-        depth: found.depth,
-        nodes: found.nodes,
-        elapsed: found.elapsed,
-        pv: texts(pos, &found.pv),
-    }
-}
-
-/// Calls `$f(typed_position, &evaluation, $args...)` for the position's game, or returns
-/// `Err(EngineError::UnknownGame)` for a game without an engine. The one list of games and their evaluations.
-macro_rules! with_typed_engine {
-    ($pos:expr, $f:ident($($arg:expr),*)) => {{
-        let any = $pos.as_any();
-        if let Some(p) = any.downcast_ref::<gridplay_games::reversi::ReversiPosition>() {
-            Ok($f(p, &reversi::Eval, $($arg),*))
-        } else if let Some(p) = any.downcast_ref::<gridplay_games::checkers::CheckersPosition>() {
-            Ok($f(p, &checkers::Eval::default(), $($arg),*))
-        } else if let Some(p) = any.downcast_ref::<gridplay_games::cornered::CorneredPosition>() {
-            Ok($f(p, &cornered::Eval, $($arg),*))
-        } else if let Some(p) = any.downcast_ref::<gridplay_games::ywf::YwfPosition>() {
-            Ok($f(p, &ywf::Eval, $($arg),*))
-        } else if let Some(p) = any.downcast_ref::<gridplay_games::tactics::TacticsPosition>() {
-            Ok($f(p, &tactics::Eval::attacking(Position::turn(p)), $($arg),*))
-        } else {
-            Err(EngineError::UnknownGame)
-        }
-    }};
-}
-
-/// Dispatches to the typed engine of the position's game.
-fn think_with(pos: &dyn DynPosition, request: &Request, stop: &StopFlag) -> Result<Reply, EngineError> {
-    with_typed_engine!(pos, think_typed(request, stop))
+    engine
+        .think(pos, earlier, request, stop)
+        .ok_or(EngineError::GameOver)
 }
 
 /// Scores every legal move for the side to move, in hundredths of a game unit, best first. Every move is
@@ -239,14 +184,11 @@ pub fn score_moves(
     if pos.outcome().is_some() {
         return Err(EngineError::GameOver);
     }
-    if let Some(p) = pos.as_any().downcast_ref::<CheckersPosition>() {
-        let scores = checkers::search::score_moves(p, time, stop);
-        return Ok(scores.into_iter().map(|(m, s)| (p.move_text(m), s)).collect());
-    }
-    with_typed_engine!(pos, score_typed(time, stop))
+    let engine = table::engine_of(pos).ok_or(EngineError::UnknownGame)?;
+    engine.score(pos, time, stop).ok_or(EngineError::UnknownGame)
 }
 
-fn score_typed<P: Position + Hash, E: Evaluator<P>>(
+pub(crate) fn score_typed<P: Position + Hash, E: Evaluator<P>>(
     pos: &P,
     eval: &E,
     time: Duration,
@@ -267,7 +209,7 @@ fn score_typed<P: Position + Hash, E: Evaluator<P>>(
     scores.iter().map(|s| (pos.move_text(s.mv), s.score)).collect()
 }
 
-fn texts<P: Position>(pos: &P, moves: &[P::Move]) -> Vec<String> {
+pub(crate) fn texts<P: Position>(pos: &P, moves: &[P::Move]) -> Vec<String> {
     let mut p = pos.clone();
     moves
         .iter()
@@ -312,14 +254,15 @@ fn draw_seed<P: Hash>(pos: &P, seed: u64) -> u64 {
 }
 
 /// The typed engine: a full search, Monte Carlo tree search, or a level's choice among the scored root moves.
-/// A level comes from the game's own table ([`Level::for_position`]).
+/// A level comes from the game's own table, `levels`.
 pub fn think_typed<P: Position + Hash, E: Evaluator<P>>(
     pos: &P,
     eval: &E,
+    levels: &[Level],
     request: &Request,
     stop: &StopFlag,
 ) -> Reply {
-    let level = request.level(pos);
+    let level = request.level(levels);
     if let Some(playouts) = level.and_then(|l| l.playouts) {
         let limits = Limits {
             nodes: Some(playouts),
@@ -416,10 +359,12 @@ mod tests {
 
     #[test]
     fn every_game_gets_a_legal_move_at_every_level() {
-        for entry in gridplay_games::registry().entries() {
-            let game = gridplay_games::registry().game(entry.name).unwrap();
+        let registry = gridplay_games::registry_with_test_games();
+        for entry in registry.entries() {
+            let game = registry.game(entry.name).unwrap();
             let pos = game.start();
-            for level in 1..=8u8 {
+            let top = engine(entry.name).unwrap().levels.len() as u8;
+            for level in 1..=top {
                 let reply = think(
                     pos.as_ref(),
                     &Request {
@@ -532,8 +477,58 @@ mod tests {
         };
         assert_eq!(
             think(start.as_ref(), &bad, &StopFlag::new()),
-            Err(EngineError::BadLevel(9))
+            Err(EngineError::BadLevel { level: 9, top: 8 })
         );
+        // Each game has the levels its table has.
+        let small = gridplay_games::registry_with_test_games()
+            .game("tictactoe")
+            .unwrap()
+            .start();
+        let four = Request {
+            level: Some(4),
+            ..Request::default()
+        };
+        assert_eq!(
+            think(small.as_ref(), &four, &StopFlag::new()),
+            Err(EngineError::BadLevel { level: 4, top: 3 })
+        );
+    }
+
+    /// The engine table and the registry list the same games.
+    #[test]
+    fn every_registered_game_has_one_engine() {
+        let registry = gridplay_games::registry_with_test_games();
+        for entry in registry.entries() {
+            assert_eq!(
+                ENGINES.iter().filter(|e| e.game == entry.name).count(),
+                1,
+                "{}",
+                entry.name
+            );
+            let start = registry.game(entry.name).unwrap().start();
+            assert_eq!(table::engine_of(start.as_ref()).map(|e| e.game), Some(entry.name));
+        }
+        assert_eq!(ENGINES.len(), registry.entries().len());
+    }
+
+    #[test]
+    fn the_top_tictactoe_level_never_loses() {
+        // From every position after one or two moves, the top level draws or wins against any reply: it
+        // finds the best move by searching to the end.
+        let game = gridplay_games::registry_with_test_games()
+            .game("tictactoe")
+            .unwrap();
+        let top = Request {
+            level: Some(3),
+            ..Request::default()
+        };
+        for first in game.start().legal_moves() {
+            let mut pos = game.start();
+            pos.play(&first).unwrap();
+            let reply = think(pos.as_ref(), &top, &StopFlag::new()).unwrap();
+            // X's first move never wins by force: the engine, as O, holds it to at least a draw.
+            assert!(reply.score >= 0, "{first}: {reply:?}");
+        }
     }
 
     #[test]

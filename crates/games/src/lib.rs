@@ -11,8 +11,9 @@ pub mod checkers;
 pub mod cornered;
 pub mod reversi;
 pub mod tactics;
+pub mod tictactoe;
 pub mod ywf;
 
 mod registry;
 
-pub use registry::registry;
+pub use registry::{registry, registry_with_test_games};

@@ -5,7 +5,7 @@ use axum::{
     Json,
     extract::{Path, State},
 };
-use gridplay_core::{GameSpec, SideInfo};
+use gridplay_core::{GameSpec, Look, MoveEntry, SideInfo};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -20,6 +20,7 @@ use crate::{
     live::LiveError,
 };
 
+/// A game as the pages learn it: everything they show about a game comes from here.
 #[derive(Debug, Serialize)]
 pub(crate) struct CatalogGame {
     name: &'static str,
@@ -27,28 +28,45 @@ pub(crate) struct CatalogGame {
     about: &'static str,
     settings: Vec<Value>,
     sides: [SideInfo; 2],
+    /// The engine's levels, 1 to `levels`; 0 where no engine plays the game.
+    levels: usize,
+    entry: MoveEntry,
+    look: Look,
+    /// Labels of the kinds of move a player chooses between.
+    move_kinds: Value,
+    /// The languages of the rules document.
+    rules: Vec<&'static str>,
 }
 
-/// The games and their settings, for the lobby's forms.
+/// The games and their settings, for the lobby's forms, and how each is shown and played.
 pub(crate) async fn catalog(State(state): State<AppState>) -> ApiResult<Json<Value>> {
     let mut games = Vec::new();
     for e in state.registry.entries() {
         let game = state.registry.game(e.name).map_err(|_| ApiError::internal())?;
+        let module = e.module;
         games.push(CatalogGame {
             name: e.name,
-            title: e.title,
-            about: e.about,
-            settings: e
+            title: module.title,
+            about: module.about,
+            settings: module
                 .settings
                 .iter()
                 .map(|s| json!({ "key": s.key, "values": s.values, "default": s.default, "about": s.about }))
                 .collect(),
             sides: game.info().sides,
+            levels: gridplay_engine::engine(e.name).map_or(0, |g| g.levels.len()),
+            entry: module.entry,
+            look: module.look,
+            move_kinds: module
+                .move_kinds
+                .iter()
+                .map(|(k, label)| ((*k).to_owned(), json!(label)))
+                .collect::<serde_json::Map<String, Value>>()
+                .into(),
+            rules: module.rules.iter().map(|d| d.language).collect(),
         });
     }
-    Ok(Json(
-        json!({ "games": games, "levels": [1, 2, 3, 4, 5, 6, 7, 8] }),
-    ))
+    Ok(Json(json!({ "games": games })))
 }
 
 fn challenge_json(c: &ChallengeRow) -> Value {
@@ -344,8 +362,18 @@ pub(crate) async fn play_computer(
     Json(c): Json<NewComputerGame>,
 ) -> ApiResult<Json<Value>> {
     let (spec, name) = check_spec(&state, &c.spec)?;
-    if !(1..=8).contains(&c.level) {
-        return Err(ApiError::bad_request("bad-level", "levels are 1 to 8"));
+    let top = gridplay_engine::engine(&name).map_or(0, |e| e.levels.len());
+    if top == 0 {
+        return Err(ApiError::bad_request(
+            "no-engine",
+            format!("no engine plays {name}"),
+        ));
+    }
+    if !(1..=top).contains(&usize::from(c.level)) {
+        return Err(ApiError::bad_request(
+            "bad-level",
+            format!("this game's levels are 1 to {top}"),
+        ));
     }
     let me_first = Color::chooser_first(c.color.as_str());
     let (users, levels) = if me_first {

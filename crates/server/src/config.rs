@@ -22,6 +22,8 @@ pub struct Config {
     pub ws_per_second: u32,
     /// ...and in a burst.
     pub ws_burst: u32,
+    /// Offer the test games (tic-tac-toe) beside the real ones: for development and tests.
+    pub with_test_games: bool,
 }
 
 impl Default for Config {
@@ -35,6 +37,7 @@ impl Default for Config {
             auth_per_minute: 20,
             ws_per_second: 5,
             ws_burst: 100,
+            with_test_games: false,
         }
     }
 }

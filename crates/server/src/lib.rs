@@ -86,7 +86,11 @@ impl AppState {
                 8
             });
         let db = Db::connect(&config.database, connections).await?;
-        let registry = gridplay_games::registry();
+        let registry = if config.with_test_games {
+            gridplay_games::registry_with_test_games()
+        } else {
+            gridplay_games::registry()
+        };
         let lobby = Lobby::default();
         let hub = GameHub::new(
             db.clone(),

@@ -141,7 +141,7 @@ pub(crate) async fn leaderboard(
     let rows = state.db.leaderboard(entry.name, 100).await?;
     Ok(Json(json!({
         "game": entry.name,
-        "title": entry.title,
+        "title": entry.module.title,
         "players": rows.iter().enumerate().map(|(i, r)| json!({
             "rank": i + 1,
             "name": r.name,

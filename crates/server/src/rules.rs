@@ -1,4 +1,4 @@
-//! The rules pages: each game's rules (its document in `docs/rules/`) and small interactive examples. The
+//! The rules pages: each game's rules (the document its module names, from `docs/rules/`) and small interactive examples. The
 //! examples come from the rules library ([`gridplay_core::RuleExample`]): the board, the legal moves and every
 //! position after a move the reader tries are the library's, so the page cannot disagree with the game.
 
@@ -15,17 +15,6 @@ use crate::{
     AppState,
     error::{ApiError, ApiResult},
 };
-
-fn document(game: &str) -> Option<&'static str> {
-    Some(match game {
-        "reversi" => include_str!("../../../docs/rules/reversi.md"),
-        "cornered" => include_str!("../../../docs/rules/cornered.md"),
-        "ywf" => include_str!("../../../docs/rules/ywf.md"),
-        "checkers" => include_str!("../../../docs/rules/checkers.md"),
-        "tactics" => include_str!("../../../docs/rules/tactics.md"),
-        _ => return None,
-    })
-}
 
 /// Markdown to HTML, with any raw HTML in the source shown as text.
 fn render(markdown: &str) -> String {
@@ -71,9 +60,12 @@ pub(crate) async fn rules(State(state): State<AppState>, Path(game): Path<String
         .registry
         .entry(&game)
         .ok_or_else(|| ApiError::not_found("game"))?;
-    let doc = document(entry.name).ok_or_else(|| ApiError::not_found("rules document"))?;
+    let doc = entry
+        .module
+        .rules_in("en")
+        .ok_or_else(|| ApiError::not_found("rules document"))?;
     let mut examples = Vec::new();
-    for x in entry.examples {
+    for x in entry.module.examples {
         let moves: Vec<String> = x.moves.iter().map(|m| (*m).to_owned()).collect();
         let mut board = play_out(&state, x.spec, &moves)?;
         board["title"] = json!(x.title);
@@ -82,9 +74,10 @@ pub(crate) async fn rules(State(state): State<AppState>, Path(game): Path<String
     }
     Ok(Json(json!({
         "name": entry.name,
-        "title": entry.title,
-        "about": entry.about,
-        "html": render(doc),
+        "title": entry.module.title,
+        "about": entry.module.about,
+        "language": doc.language,
+        "html": render(doc.markdown),
         "examples": examples,
     })))
 }

@@ -587,7 +587,8 @@ async fn rules_pages_show_the_librarys_examples_and_explain_bad_moves() {
     let (url, _) = support::databases("rules").await.remove(0);
     let server = gridplay_server::start(config(&url)).await.expect("server");
     let addr = server.addr;
-    for game in ["reversi", "cornered", "ywf", "checkers", "tactics"] {
+    for entry in gridplay_games::registry().entries() {
+        let game = entry.name;
         let r = http(addr, "GET", &format!("/api/rules/{game}"), None, None).await;
         assert_eq!(r.status, 200, "{}", r.body);
         let j = r.json();
@@ -628,6 +629,121 @@ async fn rules_pages_show_the_librarys_examples_and_explain_bad_moves() {
     assert_eq!(
         http(addr, "GET", "/api/rules/chess", None, None).await.status,
         404
+    );
+    server.stop().await;
+}
+
+/// The test game, which the server knows only through the registry, plays through the same code as the real
+/// games: the catalog describes it from its module and the engine table, its rules page comes from its module,
+/// two people play it to the end over the socket, the engine plays it at its own levels, and its file goes out
+/// and back in. A server without `with_test_games` does not know it.
+#[tokio::test]
+async fn the_test_game_plays_through_the_platform_like_any_game() {
+    for (url, pg) in support::databases("testgame").await {
+        let server = gridplay_server::start(gridplay_server::Config {
+            with_test_games: true,
+            ..config(&url)
+        })
+        .await
+        .expect("server");
+        let addr = server.addr;
+        let registry = gridplay_games::registry_with_test_games();
+        let catalog = http(addr, "GET", "/api/catalog", None, None).await.json();
+        let games = catalog["games"].as_array().unwrap();
+        assert_eq!(games.len(), registry.entries().len());
+        for (g, e) in games.iter().zip(registry.entries()) {
+            assert_eq!(g["name"], e.name);
+            assert_eq!(g["title"], e.module.title);
+            let levels = gridplay_engine::engine(e.name).unwrap().levels.len();
+            assert_eq!(g["levels"], json!(levels), "{}", e.name);
+            assert!(g["look"]["light"].is_string() && g["entry"].is_string(), "{g}");
+            let r = http(addr, "GET", &format!("/api/rules/{}", e.name), None, None).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        let t = games.iter().find(|g| g["name"] == "tictactoe").unwrap();
+        assert_eq!(
+            (t["levels"].as_i64(), t["entry"].as_str()),
+            (Some(3), Some("place"))
+        );
+
+        let (a, b) = (format!("ta{}", rand_id()), format!("tb{}", rand_id()));
+        let cookies = [signup(addr, &a).await, signup(addr, &b).await];
+        let game = challenge(addr, &cookies[0], &cookies[1], json!({"spec": "tictactoe"})).await;
+        let state = state_of(addr, &game).await;
+        assert_eq!(state["rotate"], json!([false, false]));
+        // X takes the left column while O plays the middle one.
+        for mv in ["a1", "b1", "a2", "b2", "a3"] {
+            let (_, st) = watch(addr, None, &game).await;
+            let turn = usize::from(st["view"]["turn"] != "first");
+            let (mut ws, _) = watch(addr, Some(&cookies[turn]), &game).await;
+            let r = act(&mut ws, json!({"t": "move", "game": game, "move": mv})).await;
+            assert_eq!(r["t"], "ack", "{mv}: {r}");
+        }
+        let end = state_of(addr, &game).await;
+        assert_eq!(end["over"]["winner"], "first", "{end}");
+        let file = http(addr, "GET", &format!("/api/games/{game}/export"), None, None).await;
+        assert_eq!(file.status, 200);
+        assert!(
+            file.body.contains("[Game \"tictactoe\"]") && file.body.contains("a1 b1 a2 b2 a3"),
+            "{}",
+            file.body
+        );
+        let r = http(
+            addr,
+            "POST",
+            "/api/import",
+            Some(&cookies[0]),
+            Some(&json!({ "text": file.body }).to_string()),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let copy = state_of(addr, r.json()["game"].as_str().unwrap()).await;
+        assert_eq!(copy["moves"], end["moves"]);
+
+        // The engine plays at the levels its table has, and no others.
+        let r = http(
+            addr,
+            "POST",
+            "/api/computer",
+            Some(&cookies[0]),
+            Some(r#"{"spec":"tictactoe","level":4,"color":"first"}"#),
+        )
+        .await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("levels are 1 to 3"), "{}", r.body);
+        let r = http(
+            addr,
+            "POST",
+            "/api/computer",
+            Some(&cookies[0]),
+            Some(r#"{"spec":"tictactoe","level":3,"color":"second"}"#),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let vs = r.json()["game"].as_str().unwrap().to_owned();
+        let (mut ws, mut st) = watch(addr, None, &vs).await;
+        while st["moves"].as_array().unwrap().is_empty() {
+            let m = recv(&mut ws).await;
+            if m["t"] == "event" {
+                st = m["state"].clone();
+            }
+        }
+        assert_eq!(st["moves"].as_array().unwrap().len(), 1, "{st}");
+        server.stop().await;
+        support::drop_database(pg).await;
+    }
+    // Without the flag the test game does not exist.
+    let (url, _) = support::databases("notestgame").await.remove(0);
+    let server = gridplay_server::start(config(&url)).await.expect("server");
+    let r = http(server.addr, "GET", "/api/rules/tictactoe", None, None).await;
+    assert_eq!(r.status, 404);
+    let catalog = http(server.addr, "GET", "/api/catalog", None, None).await.json();
+    assert!(
+        catalog["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["name"] != "tictactoe")
     );
     server.stop().await;
 }

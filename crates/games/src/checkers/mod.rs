@@ -23,6 +23,34 @@ use self::{
     notation::Written,
 };
 
+/// How the platform presents Checkers: its rules document, move entry, look and file format.
+pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
+    title: "Checkers",
+    about: "American checkers (ACF rules): captures are compulsory, multi-jumps complete, men crown on the far row.",
+    settings: SETTINGS,
+    examples: EXAMPLES,
+    rules: &[gridplay_core::RulesDocument {
+        language: "en",
+        markdown: include_str!("../../../../docs/rules/checkers.md"),
+    }],
+    entry: gridplay_core::MoveEntry::Path,
+    look: gridplay_core::Look {
+        light: "#f0dcb4",
+        dark: "#9b6b43",
+        line: None,
+        coords: "#3b2a1a",
+        checkered: true,
+        cursor_tint: false,
+        pieces: &[
+            ("man", gridplay_core::Sprite::Checker),
+            ("king", gridplay_core::Sprite::CrownedChecker),
+        ],
+    },
+    home: [Some(gridplay_core::Edge::Top), Some(gridplay_core::Edge::Bottom)],
+    move_kinds: &[],
+    codec: &pdn::PdnCodec,
+};
+
 pub const EXAMPLES: &[RuleExample] = &[
     RuleExample {
         title: "The start",

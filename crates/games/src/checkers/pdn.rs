@@ -14,7 +14,10 @@
 
 use std::fmt;
 
-use gridplay_core::{Game, Outcome, Player, Position};
+use gridplay_core::{
+    Codec, CodecError, Game, GameFile, GameRecord, Outcome, Player, Position,
+    codec::{result_token, tag},
+};
 
 use super::{Checkers, CheckersPosition, movegen::Move};
 
@@ -48,21 +51,6 @@ impl fmt::Display for PdnError {
 }
 
 impl std::error::Error for PdnError {}
-
-/// The result token for an outcome.
-#[must_use]
-pub fn result_token(result: Option<Outcome>) -> &'static str {
-    match result {
-        Some(Outcome::Win {
-            winner: Player::First,
-        }) => "1-0",
-        Some(Outcome::Win {
-            winner: Player::Second,
-        }) => "0-1",
-        Some(Outcome::Draw) => "1/2-1/2",
-        None => "*",
-    }
-}
 
 fn read_result(token: &str) -> Option<Option<Outcome>> {
     match token {
@@ -321,4 +309,71 @@ pub fn write(
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+/// PDN as the game's file format: what `gridplay` exports for checkers and reads back, and what it recognizes in
+/// a file without a `Game` tag (a `GameType` tag, or numbered moves).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PdnCodec;
+
+impl Codec for PdnCodec {
+    fn extension(&self) -> &'static str {
+        "pdn"
+    }
+
+    fn write(&self, tags: &[(String, String)], record: &GameRecord) -> String {
+        let start = record
+            .start()
+            .as_any()
+            .downcast_ref::<CheckersPosition>()
+            .copied()
+            .unwrap_or_else(|| Checkers.start());
+        let mut pos = start;
+        let mut moves = Vec::new();
+        for text in record.moves() {
+            let Ok(m) = pos.parse_move(text) else { break };
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+        // Checkers programs read the players from `Black` and `White`.
+        let mut named = Vec::new();
+        for (side, key) in [("Black", "First"), ("White", "Second")] {
+            if let Some(name) = tag(tags, key) {
+                named.push((side.to_owned(), name));
+            }
+        }
+        named.extend(tags.iter().cloned());
+        write(&named, &start, &moves, record.outcome().map(|(o, _)| o))
+    }
+
+    fn recognizes(&self, tags: &[(String, String)], body: &str) -> bool {
+        tag(tags, "GameType").is_some()
+            || body
+                .split_whitespace()
+                .any(|w| w.ends_with('.') && w[..w.len() - 1].chars().all(|c| c.is_ascii_digit()))
+    }
+
+    fn read(&self, _game: &dyn gridplay_core::DynGame, text: &str) -> Result<GameFile, CodecError> {
+        let game = parse(text).map_err(|e| CodecError::Format(e.to_string()))?;
+        let mut record = GameRecord::new(Box::new(game.start));
+        let mut pos = game.start;
+        for (i, m) in game.moves.iter().enumerate() {
+            let text = pos.move_text(*m);
+            pos.play_unchecked(*m);
+            record.play(&text).map_err(|error| CodecError::Move {
+                number: i + 1,
+                text,
+                error,
+            })?;
+        }
+        let tags = &game.tags;
+        Ok(GameFile {
+            record,
+            names: [
+                tag(tags, "Black").or_else(|| tag(tags, "First")),
+                tag(tags, "White").or_else(|| tag(tags, "Second")),
+            ],
+            result: game.result,
+        })
+    }
 }

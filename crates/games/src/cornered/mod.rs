@@ -45,6 +45,31 @@ impl Default for Cornered {
     }
 }
 
+/// How the platform presents Cornered Reversi: its rules document, move entry, look and file format.
+pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
+    title: "Cornered Reversi",
+    about: "Reversi on any size where placed pieces never flip: active lines fill with occupation; most crosses wins.",
+    settings: SETTINGS,
+    examples: EXAMPLES,
+    rules: &[gridplay_core::RulesDocument {
+        language: "en",
+        markdown: include_str!("../../../../docs/rules/cornered.md"),
+    }],
+    entry: gridplay_core::MoveEntry::Place,
+    look: gridplay_core::Look {
+        light: "#e9cf97",
+        dark: "#e9cf97",
+        line: Some("#7a5a2a"),
+        coords: "#5a4320",
+        checkered: false,
+        cursor_tint: true,
+        pieces: &[("occupied", gridplay_core::Sprite::SmallDisc)],
+    },
+    home: [None, None],
+    move_kinds: &[("pass", "Pass")],
+    codec: &gridplay_core::MoveListCodec,
+};
+
 pub const EXAMPLES: &[RuleExample] = &[RuleExample {
     title: "The start",
     text: "Pieces go on the crosses. Only the marked crosses are legal: a piece never flips, and the lines that \

@@ -45,6 +45,31 @@ impl Default for Reversi {
     }
 }
 
+/// How the platform presents Reversi: its rules document, move entry, look and file format.
+pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
+    title: "Reversi",
+    about: "Othello on 8x8: flank a line of the opponent's discs to flip them; most discs wins.",
+    settings: SETTINGS,
+    examples: EXAMPLES,
+    rules: &[gridplay_core::RulesDocument {
+        language: "en",
+        markdown: include_str!("../../../../docs/rules/reversi.md"),
+    }],
+    entry: gridplay_core::MoveEntry::Place,
+    look: gridplay_core::Look {
+        light: "#2e7d4f",
+        dark: "#2e7d4f",
+        line: Some("#1b4d31"),
+        coords: "#cfe8d8",
+        checkered: false,
+        cursor_tint: false,
+        pieces: &[],
+    },
+    home: [None, None],
+    move_kinds: &[("pass", "Pass")],
+    codec: &notation::TranscriptCodec,
+};
+
 pub const EXAMPLES: &[RuleExample] = &[
     RuleExample {
         title: "The start",

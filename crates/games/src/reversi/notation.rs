@@ -2,9 +2,11 @@
 //! the one-line position text of Edax and NBoard: 64 characters a1 b1 .. h8 (`X` black, `O` white, `-`
 //! empty), a space, and the side to move.
 
-use gridplay_core::{ParseMoveError, PositionError};
+use gridplay_core::{
+    Codec, CodecError, DynGame, GameFile, GameRecord, ParseMoveError, Position, PositionError, codec,
+};
 
-use super::{Move, bitboard::Square};
+use super::{Move, ReversiPosition, bitboard::Square};
 
 /// The name of a square, such as `d3`.
 #[must_use]
@@ -120,4 +122,77 @@ pub(super) fn write_setup(black: u64, white: u64, black_to_move: bool) -> String
     s.push(' ');
     s.push(if black_to_move { 'X' } else { 'O' });
     s
+}
+
+/// The usual Othello transcript as the game's file format: the tags, then the squares one after another
+/// (`f5d6c3...`, passes left out). A file without a `Game` tag whose text is only squares is read as one.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TranscriptCodec;
+
+impl Codec for TranscriptCodec {
+    fn extension(&self) -> &'static str {
+        "txt"
+    }
+
+    fn write(&self, tags: &[(String, String)], record: &GameRecord) -> String {
+        let mut out = codec::write_tags(tags, record.outcome().map(|(o, _)| o));
+        let squares: String = record
+            .moves()
+            .iter()
+            .filter(|m| !m.eq_ignore_ascii_case("pass"))
+            .map(String::as_str)
+            .collect();
+        out.push_str(&codec::wrap(&squares));
+        out.push('\n');
+        out
+    }
+
+    fn recognizes(&self, _tags: &[(String, String)], body: &str) -> bool {
+        let compact: Vec<u8> = body.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+        !compact.is_empty()
+            && compact.len().is_multiple_of(2)
+            && compact
+                .chunks(2)
+                .all(|c| matches!(c[0].to_ascii_lowercase(), b'a'..=b'h') && matches!(c[1], b'1'..=b'8'))
+    }
+
+    fn read(&self, game: &dyn DynGame, text: &str) -> Result<GameFile, CodecError> {
+        let tags = codec::read_tags(text)?;
+        let start = game.start();
+        let Some(&typed) = start.as_any().downcast_ref::<ReversiPosition>() else {
+            return Err(CodecError::Game(format!("{} is not Reversi", game.spec())));
+        };
+        let mut body = codec::strip_tags(text);
+        if let Some(end) = body
+            .split_whitespace()
+            .find(|w| codec::parse_result(w).is_some() || *w == "*")
+        {
+            body = body[..body.find(end).unwrap_or(body.len())].to_owned();
+        }
+        let (_, moves) = typed
+            .play_transcript(&body)
+            .map_err(|(number, e)| CodecError::Move {
+                number,
+                text: String::new(),
+                error: e.into(),
+            })?;
+        let mut record = GameRecord::new(start);
+        let mut pos = typed;
+        for (i, m) in moves.into_iter().enumerate() {
+            let text = pos.move_text(m);
+            pos.play_unchecked(m);
+            record.play(&text).map_err(|error| CodecError::Move {
+                number: i + 1,
+                text,
+                error,
+            })?;
+        }
+        Ok(GameFile {
+            record,
+            names: [codec::tag(&tags, "First"), codec::tag(&tags, "Second")],
+            result: codec::tag(&tags, "Result")
+                .as_deref()
+                .and_then(codec::parse_result),
+        })
+    }
 }

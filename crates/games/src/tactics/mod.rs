@@ -96,6 +96,42 @@ impl Tactics {
     }
 }
 
+/// How the platform presents Grid Tactics: its rules document, move entry, look and file format.
+pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
+    title: "Grid Tactics",
+    about: "Units move and fight on a 16x16 to 32x32 grid: warriors cleave, archers shoot, healers heal; eliminate the enemy.",
+    settings: SETTINGS,
+    examples: EXAMPLES,
+    rules: &[gridplay_core::RulesDocument {
+        language: "en",
+        markdown: include_str!("../../../../docs/rules/tactics.md"),
+    }],
+    entry: gridplay_core::MoveEntry::Activate,
+    look: gridplay_core::Look {
+        light: "#a6d47c",
+        dark: "#98c96d",
+        line: Some("rgba(0,0,0,.08)"),
+        coords: "#2f4a1e",
+        checkered: true,
+        cursor_tint: false,
+        pieces: &[
+            ("warrior", gridplay_core::Sprite::Sword),
+            ("archer", gridplay_core::Sprite::Bow),
+            ("healer", gridplay_core::Sprite::Cross),
+        ],
+    },
+    home: [Some(gridplay_core::Edge::Bottom), Some(gridplay_core::Edge::Top)],
+    move_kinds: &[
+        ("move", "Move only"),
+        ("attack", "Attack"),
+        ("shoot", "Shoot"),
+        ("heal", "Heal"),
+        ("cleave", "Cleave"),
+        ("end-turn", "End turn"),
+    ],
+    codec: &gridplay_core::MoveListCodec,
+};
+
 pub const EXAMPLES: &[RuleExample] = &[RuleExample {
     title: "The armies",
     text: "Each side's warriors, archers and healers stand mirrored. One activation moves a unit along a path within \

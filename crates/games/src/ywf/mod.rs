@@ -32,6 +32,31 @@ pub enum Move {
 /// column.
 pub const DEFAULT_LAYOUT: &str = "9/9/9/3YWF3/3WFY3/3FYW3/9/9/9";
 
+/// How the platform presents YWF: its rules document, move entry, look and file format.
+pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
+    title: "YWF",
+    about: "Yoi-ko, Warui-ko, Futsu-no-ko: convert lines of neutral and enemy pieces, Change with the token; most pieces wins.",
+    settings: SETTINGS,
+    examples: EXAMPLES,
+    rules: &[gridplay_core::RulesDocument {
+        language: "en",
+        markdown: include_str!("../../../../docs/rules/ywf.md"),
+    }],
+    entry: gridplay_core::MoveEntry::Place,
+    look: gridplay_core::Look {
+        light: "#efe3c8",
+        dark: "#efe3c8",
+        line: Some("#8c7a58"),
+        coords: "#5d5038",
+        checkered: false,
+        cursor_tint: false,
+        pieces: &[("futsu", gridplay_core::Sprite::RingedDisc)],
+    },
+    home: [None, None],
+    move_kinds: &[("place", "Place"), ("change", "Change"), ("pass", "Pass")],
+    codec: &gridplay_core::MoveListCodec,
+};
+
 pub const EXAMPLES: &[RuleExample] = &[RuleExample {
     title: "The start",
     text: "The board starts with Yoi-ko, Warui-ko and Futsu-no-ko pieces in the centre. Play a piece to convert \

@@ -98,7 +98,7 @@ impl Actor {
             .restore(&row.spec)
             .map_err(|e| internal(format!("bad spec {}: {e}", row.spec)))?;
         let actions = db.actions(id).await.map_err(|e| internal(e.to_string()))?;
-        let rotate = rotation(&game.start().view());
+        let rotate = rotation(hub.0.registry.entry(&game.info().name).map(|e| e.module));
         let mut record = GameRecord::new(game.start());
         let mut last_move = None;
         let mut clocks = Clocks::new(row.time, row.created_at);
@@ -319,6 +319,7 @@ impl Actor {
                     })
                 });
                 let file = crate::transcript::export(
+                    self.hub.0.registry,
                     &self.row.id,
                     &self.row.spec,
                     [&names[0], &names[1]],

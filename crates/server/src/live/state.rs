@@ -1,6 +1,8 @@
 //! What clients see of a game: its state, events, replays and analyses, as JSON.
 
-use gridplay_core::{BoardView, DynGame, GameRecord, MoveView, Outcome, Player, SideInfo, Termination};
+use gridplay_core::{
+    BoardView, DynGame, GameModule, GameRecord, MoveView, Outcome, Player, SideInfo, Termination,
+};
 use serde::Serialize;
 
 use crate::{
@@ -243,22 +245,8 @@ pub(super) fn player_json(row: &GameRow, i: usize, ratings: &[Option<RatingRow>;
     }
 }
 
-/// Whether each side should see the board turned: when its pieces start nearer the top than the opponent's.
-pub(super) fn rotation(start: &BoardView) -> [bool; 2] {
-    let width = start.width.max(1) as usize;
-    let mean_row = |p: Player| {
-        let rows: Vec<usize> = start
-            .cells
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.piece.as_ref().is_some_and(|pc| pc.owner == Some(p)))
-            .map(|(i, _)| i / width)
-            .collect();
-        (!rows.is_empty()).then(|| rows.iter().sum::<usize>() as f64 / rows.len() as f64)
-    };
-    match (mean_row(Player::First), mean_row(Player::Second)) {
-        (Some(a), Some(b)) if a < b => [true, false],
-        (Some(a), Some(b)) if b < a => [false, true],
-        _ => [false, false],
-    }
+/// Whether each side sees the board turned: the side whose home edge is the top, so that its pieces start
+/// nearest to it.
+pub(super) fn rotation(module: Option<&GameModule>) -> [bool; 2] {
+    module.map_or([false, false], |m| [m.rotated(0), m.rotated(1)])
 }

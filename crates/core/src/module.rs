@@ -1,0 +1,132 @@
+//! What a platform needs to know about a game besides its rules: its rules document, how a person enters a
+//! move, how its board and pieces look, where each side starts, and its file format. Each game module states
+//! these once, in a [`GameModule`], and the registry hands them to the server and the browser, which name no
+//! game.
+
+use serde::Serialize;
+
+use crate::{Codec, RuleExample, SettingDoc};
+
+/// Everything about one game that is not a rule, in one place.
+#[derive(Clone, Copy)]
+pub struct GameModule {
+    pub title: &'static str,
+    /// One sentence for menus.
+    pub about: &'static str,
+    pub settings: &'static [SettingDoc],
+    /// Small positions that show the rules, for the rules pages.
+    pub examples: &'static [RuleExample],
+    /// The rules document, in Markdown, one per language.
+    pub rules: &'static [RulesDocument],
+    /// How a person enters a move.
+    pub entry: MoveEntry,
+    /// How the board and the pieces are drawn.
+    pub look: Look,
+    /// The edge of the board each side starts from (first player first), `None` where pieces start nowhere in
+    /// particular. A side whose home is the top sees the board turned, so that its pieces start nearest to it.
+    pub home: [Option<Edge>; 2],
+    /// Words for the kinds of moves (`MoveView::kind`) a person chooses between, as kind and label.
+    pub move_kinds: &'static [(&'static str, &'static str)],
+    /// The game's file format for export and import.
+    pub codec: &'static dyn Codec,
+}
+
+impl std::fmt::Debug for GameModule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameModule")
+            .field("title", &self.title)
+            .field("entry", &self.entry)
+            .field("codec", &self.codec.extension())
+            .finish_non_exhaustive()
+    }
+}
+
+impl GameModule {
+    /// The rules document in `language` (`en`, `ja`), or the first one there is.
+    #[must_use]
+    pub fn rules_in(&self, language: &str) -> Option<&'static RulesDocument> {
+        self.rules
+            .iter()
+            .find(|d| d.language == language)
+            .or_else(|| self.rules.first())
+    }
+
+    /// Whether `side` (0 first, 1 second) sees the board turned.
+    #[must_use]
+    pub fn rotated(&self, side: usize) -> bool {
+        self.home[side] == Some(Edge::Top)
+    }
+}
+
+/// A game's rules as a Markdown document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RulesDocument {
+    /// An IETF language tag: `en`, `ja`.
+    pub language: &'static str,
+    pub markdown: &'static str,
+}
+
+/// How a person enters a move on the board. The browser turns clicks and drags into one of the legal moves the
+/// server listed, in one of these ways.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MoveEntry {
+    /// Click an empty cell. Where one cell allows several kinds of move (YWF's place and change), the player
+    /// picks the kind first.
+    Place,
+    /// Pick up a piece, then click (or drag to) each landing square in turn (checkers' multi-jumps).
+    Path,
+    /// Pick a unit, then the square it goes to, then what it acts on there (Grid Tactics).
+    Activate,
+}
+
+/// An edge of the board as drawn unturned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Edge {
+    Top,
+    Bottom,
+}
+
+/// The colours of a board, and the drawing of each kind of piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Look {
+    /// CSS colours of the squares (the light ones only where the board is not checkered), the grid lines
+    /// (none where `None`) and the coordinates.
+    pub light: &'static str,
+    pub dark: &'static str,
+    pub line: Option<&'static str>,
+    pub coords: &'static str,
+    /// Whether squares alternate light and dark.
+    pub checkered: bool,
+    /// Whether the pointer tints the cell under it green where a move can be played and red elsewhere.
+    pub cursor_tint: bool,
+    /// The drawing of each piece kind (`Piece::kind`); kinds not listed are drawn as a [`Sprite::Disc`].
+    pub pieces: &'static [(&'static str, Sprite)],
+}
+
+/// A drawing of a piece, in its owner's colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sprite {
+    /// A flat disc filling the cell.
+    Disc,
+    /// A smaller disc.
+    SmallDisc,
+    /// A disc with a light centre.
+    RingedDisc,
+    /// A draughts man: a disc with a shadow and an inner ring.
+    Checker,
+    /// A draughts man with a crown.
+    CrownedChecker,
+    /// A unit with a sword and shield emblem.
+    Sword,
+    /// A unit with a bow emblem.
+    Bow,
+    /// A unit with a cross emblem.
+    Cross,
+    /// An X drawn in two strokes.
+    Saltire,
+    /// An O drawn as a ring.
+    Ring,
+}

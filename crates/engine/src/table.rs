@@ -1,0 +1,195 @@
+//! The engine of each game, keyed by the game's registry name: its levels, how it thinks and how it scores
+//! every move for an analysis. This is the one list of the games the engine plays; [`crate::think`] and
+//! [`crate::score_moves`] find a position's entry here.
+
+use std::{any::Any, time::Duration};
+
+use gridplay_core::{DynPosition, Game, Position};
+use gridplay_games::{
+    checkers::{Checkers, CheckersPosition},
+    cornered::{Cornered, CorneredPosition},
+    reversi::{Reversi, ReversiPosition},
+    tactics::{Tactics, TacticsPosition},
+    tictactoe::{TicTacToe, TicTacToePosition},
+    ywf::{Ywf, YwfPosition},
+};
+use gridplay_search::{Limits, StopFlag};
+
+use crate::{
+    CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, Reply, Request, TACTICS_LEVELS, TICTACTOE_LEVELS,
+    checkers, cornered, reversi, score_typed, tactics, think_typed, tictactoe, ywf,
+};
+
+/// Thinks about a position of the entry's game reached after the given earlier positions; `None` when the
+/// position is of another game.
+type Think = fn(&dyn Any, &[Box<dyn DynPosition>], &Request, &StopFlag) -> Option<Reply>;
+/// Scores every legal move within a time; `None` when the position is of another game.
+type ScoreMoves = fn(&dyn Any, Duration, &StopFlag) -> Option<Vec<(String, i32)>>;
+
+/// One game's engine.
+pub struct GameEngine {
+    /// The game's registry name.
+    pub game: &'static str,
+    /// Levels 1 to `levels.len()`.
+    pub levels: &'static [Level],
+    /// Whether the search reads the game's earlier positions (repetitions, the quiet-move rule), so that
+    /// [`crate::think_game`] replays them.
+    pub uses_history: bool,
+    is: fn(&dyn Any) -> bool,
+    think: Think,
+    score: ScoreMoves,
+}
+
+impl std::fmt::Debug for GameEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameEngine")
+            .field("game", &self.game)
+            .field("levels", &self.levels.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl GameEngine {
+    pub(crate) fn think(
+        &self,
+        pos: &dyn DynPosition,
+        earlier: &[Box<dyn DynPosition>],
+        request: &Request,
+        stop: &StopFlag,
+    ) -> Option<Reply> {
+        (self.think)(pos.as_any(), earlier, request, stop)
+    }
+
+    pub(crate) fn score(
+        &self,
+        pos: &dyn DynPosition,
+        time: Duration,
+        stop: &StopFlag,
+    ) -> Option<Vec<(String, i32)>> {
+        (self.score)(pos.as_any(), time, stop)
+    }
+}
+
+/// An entry for a game whose engine is the generic search with the evaluation `$eval(position)`.
+macro_rules! generic {
+    ($game:ty, $pos:ty, $levels:expr, $eval:expr) => {
+        GameEngine {
+            game: <$game as Game>::NAME,
+            levels: &$levels,
+            uses_history: false,
+            is: |any| any.is::<$pos>(),
+            think: |any, _, request, stop| {
+                let p = any.downcast_ref::<$pos>()?;
+                Some(think_typed(p, &$eval(p), &$levels, request, stop))
+            },
+            score: |any, time, stop| {
+                let p = any.downcast_ref::<$pos>()?;
+                Some(score_typed(p, &$eval(p), time, stop))
+            },
+        }
+    };
+}
+
+/// Every game's engine.
+pub static ENGINES: &[GameEngine] = &[
+    GameEngine {
+        game: <Reversi as Game>::NAME,
+        levels: &LEVELS,
+        uses_history: false,
+        is: |any| any.is::<ReversiPosition>(),
+        think: think_reversi,
+        score: |any, time, stop| {
+            let p = any.downcast_ref::<ReversiPosition>()?;
+            Some(score_typed(p, &reversi::Eval, time, stop))
+        },
+    },
+    generic!(Cornered, CorneredPosition, CORNERED_LEVELS, |_| cornered::Eval),
+    generic!(Ywf, YwfPosition, LEVELS, |_| ywf::Eval),
+    GameEngine {
+        game: <Checkers as Game>::NAME,
+        levels: &CHECKERS_LEVELS,
+        uses_history: true,
+        is: |any| any.is::<CheckersPosition>(),
+        think: think_checkers,
+        score: |any, time, stop| {
+            let p = any.downcast_ref::<CheckersPosition>()?;
+            let scores = checkers::search::score_moves(p, time, stop);
+            Some(scores.into_iter().map(|(m, s)| (p.move_text(m), s)).collect())
+        },
+    },
+    generic!(Tactics, TacticsPosition, TACTICS_LEVELS, |p: &TacticsPosition| {
+        tactics::Eval::attacking(Position::turn(p))
+    }),
+    generic!(TicTacToe, TicTacToePosition, TICTACTOE_LEVELS, |_| {
+        tictactoe::Eval
+    }),
+];
+
+/// The engine of the game named `game`.
+#[must_use]
+pub fn engine(game: &str) -> Option<&'static GameEngine> {
+    ENGINES.iter().find(|e| e.game == game)
+}
+
+/// The engine of `pos`'s game.
+pub(crate) fn engine_of(pos: &dyn DynPosition) -> Option<&'static GameEngine> {
+    let any = pos.as_any();
+    ENGINES.iter().find(|e| (e.is)(any))
+}
+
+/// Full-strength Reversi near the end plays perfectly: the exact solver replaces the search.
+fn think_reversi(
+    any: &dyn Any,
+    _: &[Box<dyn DynPosition>],
+    request: &Request,
+    stop: &StopFlag,
+) -> Option<Reply> {
+    let p = any.downcast_ref::<ReversiPosition>()?;
+    if request.temperature.is_none()
+        && request.level.is_none_or(|l| l >= 6)
+        && p.board().empty().count_ones() <= reversi::SOLVE_EMPTIES
+    {
+        return Some(reversi::solve_reply(p));
+    }
+    Some(think_typed(p, &reversi::Eval, &LEVELS, request, stop))
+}
+
+/// Full-strength checkers has a search of its own, which sees the game's earlier positions.
+fn think_checkers(
+    any: &dyn Any,
+    earlier: &[Box<dyn DynPosition>],
+    request: &Request,
+    stop: &StopFlag,
+) -> Option<Reply> {
+    let p = any.downcast_ref::<CheckersPosition>()?;
+    if request.temperature.is_some() || request.mcts || request.level.is_some_and(|l| l < 6) {
+        return Some(think_typed(
+            p,
+            &checkers::Eval::default(),
+            &CHECKERS_LEVELS,
+            request,
+            stop,
+        ));
+    }
+    let limits = request.level.map_or(request.limits, |l| {
+        let level = CHECKERS_LEVELS[usize::from(l) - 1];
+        Limits {
+            depth: Some(level.depth),
+            time: level.time,
+            nodes: None,
+        }
+    });
+    let history: Vec<CheckersPosition> = earlier
+        .iter()
+        .filter_map(|e| e.as_any().downcast_ref::<CheckersPosition>().copied())
+        .collect();
+    let found = checkers::search::search(p, &history, limits, stop)?;
+    Some(Reply {
+        best: p.move_text(found.best),
+        score: found.score,
+        depth: found.depth,
+        nodes: found.nodes,
+        elapsed: found.elapsed,
+        pv: crate::texts(p, &found.pv),
+    })
+}
