@@ -24,7 +24,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'gridplay-e2e-'));
 
 let server;
 function startServer() {
-  server = spawn(BIN, ['serve', '--addr', `127.0.0.1:${PORT}`, '--database', `sqlite://${dataDir}/gridplay.db`, '--auth-per-minute', '1000'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  server = spawn(BIN, ['serve', '--with-test-games', '--addr', `127.0.0.1:${PORT}`, '--database', `sqlite://${dataDir}/gridplay.db`, '--auth-per-minute', '1000'], { stdio: ['ignore', 'inherit', 'inherit'] });
   return waitFor(async () => (await fetch(BASE + '/api/me')).ok, 20000, 'the server to listen');
 }
 async function stopServer() {
@@ -87,7 +87,13 @@ async function state(page) {
   });
 }
 
+/** Waits until the board has drawn what the page last gave it: it redraws at the next animation frame. */
+async function drawn(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
 async function cellCenter(page, i) {
+  await drawn(page);
   const box = await page.locator(`#board [data-cell="${i}"] rect`).first().boundingBox();
   return [box.x + box.width / 2, box.y + box.height / 2];
 }
@@ -95,6 +101,7 @@ async function cellCenter(page, i) {
 async function clickCell(page, i) {
   const [x, y] = await cellCenter(page, i);
   await page.mouse.click(x, y);
+  await drawn(page);
 }
 
 async function drag(page, from, to) {
@@ -113,6 +120,7 @@ async function waitVersion(page, v) {
     const s = document.querySelectorAll('#moves > span:not(.n):not(:empty)');
     return s.length >= v;
   }, v, { timeout: 15000 });
+  await drawn(page);
 }
 
 /** Enters a move given by the server's move view, by clicks (or drags for checkers when asked). */
@@ -233,6 +241,7 @@ await test('a reversi game ends by resignation, confirmed in a dialog', async ()
   const dots = await alice.locator('#board .cell-hint').count();
   assert.ok(dots >= 4, `legal moves shown (${dots})`);
   await alice.uncheck('#show-legal');
+  await drawn(alice);
   assert.equal(await alice.locator('#board .cell-hint').count(), 0);
   await alice.check('#show-legal');
   await move(alice, 'd3');
@@ -258,9 +267,11 @@ await test('a finished game is replayed step by step, exported, and imported aga
   await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 2 of 2');
   await alice.click('#first');
   await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 0 of 2');
+  await drawn(alice);
   assert.equal(await alice.locator('#board .piece').count(), 4, 'the start position');
   await alice.keyboard.press('ArrowRight');
   await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 1 of 2');
+  await drawn(alice);
   assert.equal(await alice.locator('#board .piece').count(), 5);
   await alice.click('#moves [data-ply="2"]');
   await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 2 of 2');
@@ -308,6 +319,7 @@ await test('a user plays the computer at Grid Tactics, and a reload restores the
   // Choose a square, then undo before acting: nothing is sent.
   await clickCell(alice, first.path[first.path.length - 1]);
   await alice.locator('button', { hasText: 'Undo' }).click();
+  await drawn(alice);
   assert.equal(await alice.locator('#board .tint-reach').count() > 1, true, 'back to choosing a square');
   assert.equal((await state(alice)).version, 0, 'nothing was sent');
   await alice.locator('button', { hasText: 'Deselect' }).click();
@@ -345,6 +357,7 @@ await test('Cornered Reversi and YWF against the computer: tints, Change and the
     await enter(alice, mv);
     await waitVersion(alice, 2);
     await alice.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn', null, { timeout: 30000 });
+    await drawn(alice);
     if (game === 'cornered') {
       assert.ok((await alice.locator('#board .tint-legal').count()) > 0, 'legal crosses are tinted green');
       st = await state(alice);
@@ -357,6 +370,33 @@ await test('Cornered Reversi and YWF against the computer: tints, Change and the
     }
     await alice.screenshot({ path: join(ART, shot) });
   }
+});
+
+await test('the test game, which the browser knows only from the catalog, is played against the computer to its end', async () => {
+  await alice.goto(BASE + '/');
+  await alice.selectOption('#computer-game', 'tictactoe');
+  assert.equal(await alice.locator('#computer-level option').count(), 3, 'the levels its engine table has');
+  await alice.selectOption('#computer-level', '1');
+  await alice.selectOption('#computer-color', 'first');
+  await alice.click('#play-computer button[type=submit]');
+  await alice.waitForURL(/\/game\//);
+  await alice.waitForSelector('#board svg');
+  for (;;) {
+    await alice.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn' || document.querySelector('#game-over'), null, { timeout: 30000 });
+    const st = await state(alice);
+    if (st.over) break;
+    await enter(alice, st.view.moves[0]);
+    await waitVersion(alice, st.moves.length + 1);
+  }
+  await alice.waitForSelector('#game-over');
+  const st = await state(alice);
+  assert.equal(await alice.locator('#board .piece').count(), st.view.cells.filter((c) => c.piece).length, 'every mark is drawn');
+  const game = alice.url();
+  await alice.goto(BASE + '/rules/tictactoe');
+  await alice.waitForSelector('#rules-doc h1');
+  assert.ok(await alice.locator('.tabs a[href="/rules/tictactoe"]').count(), 'the rules tabs come from the catalog');
+  await alice.goto(game);
+  await alice.waitForSelector('#board svg');
 });
 
 await test('a restart of the server loses no move and the page reconnects', async () => {

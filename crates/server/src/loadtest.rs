@@ -1,5 +1,5 @@
 //! The server's load benchmark (`gridplay bench server`): many simulated players on loopback WebSockets, each
-//! pair playing Reversi games move after move, every move committed to the database before its ack.
+//! pair playing games of one spec move after move, every move committed to the database before its ack.
 //!
 //! It reports moves per second and the latency from sending a move to receiving its ack (percentiles), and
 //! checks afterwards that the database holds every acknowledged move.

@@ -9,6 +9,7 @@ import { replayPage } from './replay.js';
 import { myGamesPage, watchPage, playerPage, leaderboardPage } from './people.js';
 import { tournamentsPage, tournamentPage } from './tournaments.js';
 import { rulesPage } from './rules.js';
+import { allGames, loadCatalog } from './catalog.js';
 
 const root = document.getElementById('main');
 const who = document.getElementById('who');
@@ -36,6 +37,9 @@ const ctx = {
   refreshWaiting() { refreshWaiting(); },
 };
 
+/** The first game of the catalog, for the pages that show one game at a time. */
+const firstGame = () => (allGames()[0] || { name: '' }).name;
+
 function header() {
   const link = (href, text, id) => h('a', { href, 'data-link': true, id }, text);
   nav.replaceChildren(
@@ -43,7 +47,7 @@ function header() {
     link('/watch', 'Watch', 'nav-watch'),
     link('/tournaments', 'Tournaments', 'nav-tournaments'),
     link('/leaderboard', 'Leaderboards', 'nav-leaderboard'),
-    link('/rules/reversi', 'Rules', 'nav-rules'),
+    link(`/rules/${firstGame()}`, 'Rules', 'nav-rules'),
     ...(ctx.me ? [h('a', { href: '/games', 'data-link': true, id: 'nav-games' }, 'My games', ctx.waiting ? h('span', { class: 'badge', id: 'waiting-count' }, String(ctx.waiting)) : null)] : []),
   );
   if (ctx.me) {
@@ -88,7 +92,7 @@ function route() {
   else if (p === '/games') leave = myGamesPage(main, ctx);
   else if (p === '/watch') leave = watchPage(main, ctx);
   else if ((r = m(/^\/player\/([A-Za-z0-9_-]{1,20})$/))) leave = playerPage(main, r[1], ctx);
-  else if ((r = m(/^\/leaderboard(?:\/([a-z]{1,20}))?$/))) leave = leaderboardPage(main, r[1] || 'reversi', ctx);
+  else if ((r = m(/^\/leaderboard(?:\/([a-z]{1,20}))?$/))) leave = leaderboardPage(main, r[1] || firstGame(), ctx);
   else if (p === '/tournaments') leave = tournamentsPage(main, ctx);
   else if ((r = m(/^\/tournament\/([A-Za-z0-9]{1,16})$/))) leave = tournamentPage(main, r[1], ctx);
   else if ((r = m(/^\/rules\/([a-z]{1,20})$/))) leave = rulesPage(main, r[1], ctx);
@@ -107,6 +111,8 @@ window.addEventListener('popstate', route);
 
 (async () => {
   try { ctx.me = (await api('/me')).user; } catch { ctx.me = null; }
+  // Every page learns the games from the catalog; without it a page shows the games it knows by name only.
+  try { await loadCatalog(); } catch { /* the lobby reports a server that does not answer */ }
   live = new Live();
   ctx.live = live;
   live.on((m) => {

@@ -10,33 +10,23 @@ function s(tag, attrs = {}, ...children) {
   return e;
 }
 
-// How each game's board looks (colours only: the squares and pieces come from the view).
-const LOOKS = {
-  reversi: { light: '#2e7d4f', dark: '#2e7d4f', line: '#1b4d31', coords: '#cfe8d8' },
-  cornered: { light: '#e9cf97', dark: '#e9cf97', line: '#7a5a2a', coords: '#5a4320' },
-  ywf: { light: '#efe3c8', dark: '#efe3c8', line: '#8c7a58', coords: '#5d5038' },
-  checkers: { light: '#f0dcb4', dark: '#9b6b43', line: null, coords: '#3b2a1a' },
-  tactics: { light: '#a6d47c', dark: '#98c96d', line: 'rgba(0,0,0,.08)', coords: '#2f4a1e' },
-};
-
 const NEUTRAL = '#9b9b9b';
 
-/** A unit sprite drawn by the project: a body in the owner's colour and a class emblem. */
-function sprite(kind, color) {
+/** A unit: a body in the owner's colour and an emblem. */
+function unit(color, emblem) {
   const g = s('g');
   const dark = color === 'white' || color === '#fff' ? '#333' : '#fff';
   g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.42, fill: color, stroke: '#222', 'stroke-width': 0.04 }));
-  if (kind === 'warrior') {
+  if (emblem === 'sword') {
     // A sword over a shield.
     g.append(s('path', { d: 'M0.32 0.3 h0.36 v0.2 q0 0.18 -0.18 0.26 q-0.18 -0.08 -0.18 -0.26 z', fill: 'none', stroke: dark, 'stroke-width': 0.045 }));
     g.append(s('path', { d: 'M0.5 0.2 v0.48 M0.42 0.34 h0.16', stroke: dark, 'stroke-width': 0.05, 'stroke-linecap': 'round' }));
-  } else if (kind === 'archer') {
+  } else if (emblem === 'bow') {
     // A drawn bow with its arrow.
     g.append(s('path', { d: 'M0.36 0.2 q0.34 0.3 0 0.6', fill: 'none', stroke: dark, 'stroke-width': 0.05 }));
     g.append(s('path', { d: 'M0.36 0.2 L0.36 0.8', stroke: dark, 'stroke-width': 0.02 }));
     g.append(s('path', { d: 'M0.3 0.5 H0.76 M0.68 0.44 L0.76 0.5 L0.68 0.56', fill: 'none', stroke: dark, 'stroke-width': 0.04, 'stroke-linecap': 'round' }));
-  } else if (kind === 'healer') {
-    // A cross.
+  } else if (emblem === 'cross') {
     g.append(s('path', { d: 'M0.43 0.25 h0.14 v0.18 h0.18 v0.14 h-0.18 v0.18 h-0.14 v-0.18 h-0.18 v-0.14 h0.18 z', fill: dark }));
   }
   return g;
@@ -46,32 +36,35 @@ function crown(color) {
   return s('path', { d: 'M0.33 0.58 L0.3 0.4 L0.41 0.48 L0.5 0.36 L0.59 0.48 L0.7 0.4 L0.67 0.58 Z', fill: color, stroke: '#222', 'stroke-width': 0.02 });
 }
 
-/** Draws one piece in a unit square. */
-function pieceNode(p, sides) {
+/** The drawings a game's look may name for its pieces (see `Sprite` in the rules library). */
+const SPRITES = {
+  disc: (g, color, edge) => g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.42, fill: color, stroke: edge, 'stroke-width': 0.035 })),
+  'small-disc': (g, color, edge) => g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.3, fill: color, stroke: edge, 'stroke-width': 0.03 })),
+  'ringed-disc': (g, color) => {
+    g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.4, fill: color, stroke: '#444', 'stroke-width': 0.035 }));
+    g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.14, fill: '#ddd' }));
+  },
+  checker: (g, color, edge) => {
+    g.append(s('circle', { cx: 0.5, cy: 0.53, r: 0.38, fill: '#222', opacity: 0.35 }));
+    g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.38, fill: color, stroke: edge, 'stroke-width': 0.035 }));
+    g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.26, fill: 'none', stroke: edge, 'stroke-width': 0.025, opacity: 0.6 }));
+  },
+  'crowned-checker': (g, color, edge) => { SPRITES.checker(g, color, edge); g.append(crown('#f2c230')); },
+  sword: (g, color) => g.append(unit(color, 'sword')),
+  bow: (g, color) => g.append(unit(color, 'bow')),
+  cross: (g, color) => g.append(unit(color, 'cross')),
+  saltire: (g, color) => g.append(s('path', { d: 'M0.22 0.22 L0.78 0.78 M0.78 0.22 L0.22 0.78', stroke: color, 'stroke-width': 0.12, 'stroke-linecap': 'round' })),
+  ring: (g, color) => g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.3, fill: 'none', stroke: color, 'stroke-width': 0.11 })),
+};
+
+/** Draws one piece in a unit square, as the game's look says. */
+function pieceNode(p, sides, look) {
   const color = p.owner ? sides[p.owner === 'first' ? 0 : 1].color : NEUTRAL;
   const g = s('g', { class: 'piece' + (p.ghost ? ' ghost' : '') });
   const edge = color === 'black' ? '#555' : '#222';
-  switch (p.kind) {
-    case 'warrior': case 'archer': case 'healer':
-      g.append(sprite(p.kind, color));
-      break;
-    case 'man': case 'king':
-      g.append(s('circle', { cx: 0.5, cy: 0.53, r: 0.38, fill: '#222', opacity: 0.35 }));
-      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.38, fill: color, stroke: edge, 'stroke-width': 0.035 }));
-      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.26, fill: 'none', stroke: edge, 'stroke-width': 0.025, opacity: 0.6 }));
-      if (p.kind === 'king') g.append(crown('#f2c230'));
-      break;
-    case 'occupied':
-      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.3, fill: color, stroke: edge, 'stroke-width': 0.03 }));
-      break;
-    case 'futsu':
-      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.4, fill: color, stroke: '#444', 'stroke-width': 0.035 }));
-      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.14, fill: '#ddd' }));
-      break;
-    default: // disc, placed, warui, yoi and any other: a disc in the owner's colour
-      g.append(s('circle', { cx: 0.5, cy: 0.5, r: 0.42, fill: color, stroke: edge, 'stroke-width': 0.035 }));
-  }
-  if (p.label && (p.kind === 'warrior' || p.kind === 'archer' || p.kind === 'healer')) {
+  const named = (look.pieces || []).find(([kind]) => kind === p.kind);
+  (SPRITES[named ? named[1] : 'disc'] || SPRITES.disc)(g, color, edge);
+  if (p.label) {
     g.append(s('rect', { x: 0.56, y: 0.62, width: 0.4, height: 0.32, rx: 0.08, fill: '#222', opacity: 0.85 }));
     const t = s('text', { x: 0.76, y: 0.86, 'text-anchor': 'middle', class: 'hp' });
     t.textContent = p.label;
@@ -91,6 +84,8 @@ export class Board {
     this.handlers = handlers;
     this.prev = null;
     this.drag = null;
+    this.frame = null;
+    this.bind();
   }
 
   /** Where cell i is drawn, in squares from the top-left. */
@@ -113,16 +108,21 @@ export class Board {
   }
 
   /**
-   * Draws the state.
+   * Draws the state at the next animation frame; several renders before it draw once, the last.
    * marks: {legal:Set, last:Set, reach:Set, targets:Map(cell->'target'|'heal'), selected:number|null,
    *         path:number[], hoverTint:boolean, draggable:Set, movedFrom:number|null, movedTo:number|null,
    *         pieceOverride: Map(cell -> piece|null)}
    */
-  render(state, rotate, marks) {
-    const view = state.view;
-    this.view = view; this.rotate = rotate; this.marks = marks; this.sides = state.sides;
+  render(state, rotate, marks, look) {
+    this.view = state.view; this.rotate = rotate; this.marks = marks; this.sides = state.sides;
+    this.pending = { state, look };
+    if (this.frame == null) this.frame = requestAnimationFrame(() => { this.frame = null; this.draw(); });
+  }
+
+  draw() {
+    const { state, look } = this.pending;
+    const { view, marks } = this;
     const { width: w, height: hgt } = view;
-    const look = LOOKS[state.game] || LOOKS.ywf;
     const m = 0.45; // margin for coordinates
     const svg = s('svg', { viewBox: `${-m} ${-m} ${w + 2 * m} ${hgt + 2 * m}`, role: 'img', 'aria-label': `${state.title} board` });
     const layer = s('g');
@@ -130,14 +130,14 @@ export class Board {
     const cells = view.cells.map((c, i) => (marks.pieceOverride && marks.pieceOverride.has(i) ? { ...c, piece: marks.pieceOverride.get(i) } : c));
     for (let i = 0; i < cells.length; i++) {
       const [x, y] = this.xy(i);
-      const dark = state.game === 'checkers' ? cells[i].label != null : (x + y) % 2 === 1;
+      const dark = look.checkered && (x + y) % 2 === 1;
       const g = s('g', { transform: `translate(${x} ${y})`, 'data-cell': i });
       g.append(s('rect', { width: 1, height: 1, fill: dark ? look.dark : look.light, stroke: look.line || 'none', 'stroke-width': look.line ? 0.02 : 0 }));
       if (marks.last && marks.last.has(i)) g.append(s('rect', { width: 1, height: 1, class: 'tint-last' }));
       if (marks.reach && marks.reach.has(i)) g.append(s('rect', { width: 1, height: 1, class: 'tint-reach' }));
       if (marks.hoverTint && marks.legal && marks.legal.has(i)) g.append(s('rect', { width: 1, height: 1, class: 'tint-legal' }));
       if (cells[i].piece) {
-        const p = pieceNode(cells[i].piece, state.sides);
+        const p = pieceNode(cells[i].piece, state.sides, look);
         const before = this.prev && this.prev[i] && this.prev[i].piece;
         const now = cells[i].piece;
         if (this.prev && (!before || before.owner !== now.owner || before.kind !== now.kind) && i !== marks.movedTo) p.classList.add('pop');
@@ -177,7 +177,6 @@ export class Board {
     this.svg = svg; this.layer = layer;
     this.container.replaceChildren(svg);
     this.prev = cells;
-    this.bind();
     this.animateMove(marks.movedFrom, marks.movedTo);
   }
 
@@ -189,9 +188,11 @@ export class Board {
     node.animate([{ transform: `translate(${fx - tx}px, ${fy - ty}px)` }, { transform: 'translate(0, 0)' }], { duration: 220, easing: 'ease-out' });
   }
 
+  /** Listens once, on the container: the drawing inside is replaced at each redraw. */
   bind() {
-    const svg = this.svg;
+    const svg = this.container;
     svg.addEventListener('pointerdown', (e) => {
+      if (!this.svg) return;
       const i = this.cellAt(e);
       if (i == null) return;
       if (this.marks.draggable && this.marks.draggable.has(i)) {
@@ -212,17 +213,19 @@ export class Board {
       this.pendingClick = i;
     });
     svg.addEventListener('pointermove', (e) => {
+      if (!this.svg) return;
       if (this.drag) {
         if (Math.abs(e.clientX - this.drag.x0) + Math.abs(e.clientY - this.drag.y0) > 4) this.drag.moved = true;
-        const pt = svg.createSVGPoint(); pt.x = e.clientX; pt.y = e.clientY;
+        const pt = this.svg.createSVGPoint(); pt.x = e.clientX; pt.y = e.clientY;
         const p = pt.matrixTransform(this.layer.getScreenCTM().inverse());
         this.drag.ghost.setAttribute('transform', `translate(${p.x - 0.5} ${p.y - 0.5})`);
         return;
       }
       if (this.marks.hoverTint) this.hover(this.cellAt(e));
     });
-    svg.addEventListener('pointerleave', () => { if (this.marks.hoverTint) this.hover(null); });
+    svg.addEventListener('pointerleave', () => { if (this.marks && this.marks.hoverTint) this.hover(null); });
     const end = (e) => {
+      if (!this.svg) return;
       if (this.drag) {
         const d = this.drag;
         this.drag = null;
@@ -243,7 +246,7 @@ export class Board {
     });
   }
 
-  /** Cornered Reversi's cursor: green over a legal cross, red over any other. */
+  /** The cursor tint of a look with `cursor_tint`: green over a cell where a move can be played, red elsewhere. */
   hover(i) {
     if (this.hoverNode) { this.hoverNode.remove(); this.hoverNode = null; }
     if (i == null || !this.marks.legal || this.marks.legal.size === 0) return;

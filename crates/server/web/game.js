@@ -4,23 +4,19 @@
 import { Board } from './board.js';
 import { h, api, toast, confirmDialog, navigate } from './util.js';
 import { playerLink } from './people.js';
+import { gameOf, labeller } from './catalog.js';
+import * as entries from './entry.js';
 
 const SIDES = ['first', 'second'];
 const idx = (side) => (side === 'first' ? 0 : 1);
-const final = (m) => (m.path.length ? m.path[m.path.length - 1] : m.from);
-const prefix = (path, entered) => entered.every((c, k) => path[k] === c);
-const KIND_LABEL = { pass: 'Pass', 'end-turn': 'End turn', move: 'Move only', attack: 'Attack', shoot: 'Shoot', heal: 'Heal', cleave: 'Cleave', place: 'Place', change: 'Change' };
 
 export function gamePage(main, id, ctx) {
   const { live, me } = ctx;
   let state = null;
   let busy = false;
   let connected = true;
-  // How the player is entering a move.
-  let sel = null; // the selected piece's cell
-  let entered = []; // landings entered so far (stepwise games)
-  let dest = null; // chosen destination (unit games)
-  let mode = null; // placement kind when a cell has several (YWF's place and change)
+  // How the player is entering a move (entry.js).
+  let entry = entries.EMPTY;
   let lastRendered = -1;
   let hint = null; // the engine's suggested move text, until the position changes
   let showLegal = localStorage.getItem('gridplay.showLegal') !== 'off';
@@ -62,9 +58,11 @@ export function gamePage(main, id, ctx) {
   };
   const myTurn = () => state && !state.over && state.view.turn && state.view.turn === mySide();
   const moves = () => (myTurn() && !busy ? state.view.moves : []);
-  const stepwise = () => state.game === 'checkers';
+  const game = () => gameOf(state.game);
+  const how = () => game().entry;
+  const label = (kind) => labeller(state.game)(kind);
 
-  function reset() { sel = null; entered = []; dest = null; }
+  function reset() { entry = { ...entries.EMPTY, mode: entry.mode }; }
 
   function name(i) {
     const p = state.players[i];
@@ -140,122 +138,42 @@ export function gamePage(main, id, ctx) {
     }
   }
 
+  /** Applies what a click or a drop meant: a new entry state, a move to send, or a word to the player. */
+  function apply(r) {
+    entry = r.entry;
+    if (r.say) toast(r.say);
+    if (r.send) return send(r.send);
+    render();
+  }
+
   function onCell(i) {
     const ms = moves();
     if (!ms.length) {
       if (state && !state.over && mySide() && !myTurn()) toast('It is not your turn.');
       return;
     }
-    const place = ms.filter((m) => m.from == null && m.path.length === 1);
-    if (place.length) {
-      const here = place.filter((m) => m.path[0] === i);
-      const kinds = [...new Set(place.map((m) => m.kind))];
-      const want = here.filter((m) => kinds.length === 1 || m.kind === (mode || kinds[0]));
-      if (want.length === 1) return send(want[0]);
-      if (here.length) return toast(`Choose ${KIND_LABEL[here[0].kind] || here[0].kind} to play here.`);
-      if (!ms.some((m) => m.from != null)) return toast('You cannot play there.');
-    }
-    const piece = ms.filter((m) => m.from != null);
-    const froms = new Set(piece.map((m) => m.from));
-    if (stepwise()) {
-      if (sel == null || (entered.length === 0 && froms.has(i) && i !== sel)) {
-        if (froms.has(i)) { sel = i; entered = []; render(); } else toast('Choose one of your pieces that can move.');
-        return;
-      }
-      if (i === sel && entered.length === 0) { reset(); render(); return; }
-      const cands = piece.filter((m) => m.from === sel && m.path.length > entered.length && prefix(m.path, entered) && m.path[entered.length] === i);
-      if (!cands.length) return toast('That is not a legal landing square.');
-      entered = [...entered, i];
-      const exact = piece.filter((m) => m.from === sel && m.path.length === entered.length && prefix(m.path, entered));
-      const longer = piece.filter((m) => m.from === sel && m.path.length > entered.length && prefix(m.path, entered));
-      if (exact.length === 1 && !longer.length) return send(exact[0]);
-      render();
-      return;
-    }
-    // Unit games: choose a unit, then where it goes, then what it does there.
-    if (dest == null) {
-      if (froms.has(i) && i !== sel) { sel = i; render(); return; }
-      if (sel == null) return toast('Choose one of your units that has not acted.');
-      const dests = new Set(piece.filter((m) => m.from === sel).map(final));
-      if (dests.has(i)) {
-        dest = i;
-        render();
-        return;
-      }
-      if (i === sel) { reset(); render(); return; }
-      return toast('The unit cannot reach that square.');
-    }
-    const here = piece.filter((m) => m.from === sel && final(m) === dest && m.target === i);
-    if (here.length === 1) return send(here[0]);
-    if (here.length > 1) return toast('Choose the action with the buttons.');
-    if (i === dest) {
-      // A second click on the chosen square moves there without acting.
-      const stay = piece.find((m) => m.from === sel && final(m) === dest && m.target == null && m.kind === 'move');
-      if (stay) return send(stay);
-      return;
-    }
-    toast('Choose a marked target, an action button, or Undo.');
+    apply(entries.click(how(), ms, entry, i, label));
   }
 
   function onDrop(from, to) {
-    if (stepwise()) {
-      const at = entered.length ? entered[entered.length - 1] : sel;
-      if (sel == null || (entered.length === 0 && from !== sel)) { sel = from; entered = []; }
-      else if (from !== at) return;
-      onCell(to);
-      return;
-    }
-    if (dest == null) {
-      sel = from;
-      onCell(to);
-    }
+    const ms = moves();
+    if (ms.length) apply(entries.drop(how(), ms, entry, from, to, label));
   }
 
   function marks() {
-    const ms = moves();
-    const m = { legal: new Set(), reach: new Set(), targets: new Map(), selected: null, path: [], draggable: new Set(), last: new Set(), hoverTint: state.game === 'cornered' };
+    const m = entries.marks(how(), moves(), entry, state.view.cells, showLegal);
+    m.last = new Set();
+    m.hoverTint = game().look.cursor_tint;
     const lm = state.last_move;
     if (lm) {
       if (lm.from != null) m.last.add(lm.from);
       for (const c of lm.path) m.last.add(c);
       if (lm.target != null) m.last.add(lm.target);
-      m.movedFrom = lm.from; m.movedTo = lm.from != null ? final(lm) : null;
+      m.movedFrom = lm.from; m.movedTo = lm.from != null ? entries.final(lm) : null;
     }
     if (lastRendered === state.version) { m.movedFrom = null; m.movedTo = null; }
-    const place = ms.filter((mv) => mv.from == null && mv.path.length === 1);
-    const kinds = [...new Set(place.map((mv) => mv.kind))];
-    if (showLegal) for (const mv of place) if (kinds.length === 1 || mv.kind === (mode || kinds[0])) m.legal.add(mv.path[0]);
-    const hinted = hint && ms.find((mv) => mv.text === hint);
-    if (hinted) {
-      m.hint = new Set([hinted.from, ...hinted.path, hinted.target].filter((c) => c != null));
-    }
-    const piece = ms.filter((mv) => mv.from != null);
-    for (const mv of piece) m.draggable.add(mv.from);
-    // With legal moves shown, every piece that can move is ringed until one is chosen.
-    if (showLegal && sel == null) for (const mv of piece) m.legal.add(mv.from);
-    if (sel != null) {
-      m.selected = sel;
-      if (stepwise()) {
-        for (const mv of piece) if (mv.from === sel && mv.path.length > entered.length && prefix(mv.path, entered)) m.legal.add(mv.path[entered.length]);
-        m.path = [sel, ...entered];
-        if (entered.length) {
-          const at = entered[entered.length - 1];
-          m.pieceOverride = new Map([[sel, null], [at, state.view.cells[sel].piece]]);
-          m.draggable = new Set([at]);
-          m.selected = at;
-        }
-      } else if (dest == null) {
-        for (const mv of piece) if (mv.from === sel) m.reach.add(final(mv));
-      } else {
-        const here = piece.filter((mv) => mv.from === sel && final(mv) === dest);
-        for (const mv of here) if (mv.target != null) m.targets.set(mv.target, mv.kind === 'heal' ? 'heal' : 'target');
-        const walk = here[0] ? [sel, ...here[0].path] : [sel];
-        m.path = walk;
-        if (dest !== sel) m.pieceOverride = new Map([[sel, null], [dest, state.view.cells[sel].piece]]);
-        m.selected = dest;
-        m.draggable = new Set();
-      }
-    }
+    const hinted = hint && moves().find((mv) => mv.text === hint);
+    if (hinted) m.hint = new Set([hinted.from, ...hinted.path, hinted.target].filter((c) => c != null));
     return m;
   }
 
@@ -263,7 +181,7 @@ export function gamePage(main, id, ctx) {
     if (!state) return;
     const side = mySide();
     const rotate = side ? state.rotate[idx(side)] : false;
-    board.render(state, rotate, marks());
+    board.render(state, rotate, marks(), game().look);
     lastRendered = state.version;
     ctx.title((myTurn() ? '● Your turn · ' : '') + `${state.title} · gridplay`);
     renderPanel();
@@ -305,32 +223,30 @@ export function gamePage(main, id, ctx) {
     }
     const actions = h('div', { class: 'actions' });
     const ms = moves();
-    const place = ms.filter((m) => m.from == null && m.path.length === 1);
-    const kinds = [...new Set(place.map((m) => m.kind))];
+    const kinds = entries.placeKinds(ms);
     if (kinds.length > 1) {
       for (const k of kinds) {
-        const on = (mode || kinds[0]) === k;
-        actions.append(h('button', { class: on ? '' : 'secondary', 'aria-pressed': on, onclick: () => { mode = k; render(); } }, KIND_LABEL[k] || k));
+        const on = entries.modeOf(ms, entry) === k;
+        actions.append(h('button', { class: on ? '' : 'secondary', 'aria-pressed': String(on), onclick: () => { entry = { ...entry, mode: k }; render(); } }, label(k)));
       }
     }
-    for (const m of ms.filter((mv) => mv.from == null && mv.path.length === 0)) {
-      actions.append(h('button', { onclick: () => send(m), 'data-move': m.text }, KIND_LABEL[m.kind] || m.text));
+    for (const m of entries.buttons(ms)) {
+      actions.append(h('button', { onclick: () => send(m), 'data-move': m.text }, label(m.kind)));
     }
-    if (stepwise() && sel != null) {
-      const exact = ms.filter((m) => m.from === sel && m.path.length === entered.length && prefix(m.path, entered));
-      actions.append(h('button', { class: 'secondary', disabled: entered.length === 0, onclick: () => { entered = entered.slice(0, -1); render(); } }, 'Back up'));
+    if (how() === 'path' && entry.sel != null) {
+      const exact = entries.complete(ms, entry);
+      actions.append(h('button', { class: 'secondary', disabled: entry.entered.length === 0, onclick: () => { entry = entries.backUp(entry); render(); } }, 'Back up'));
       actions.append(h('button', { disabled: exact.length !== 1, onclick: () => send(exact[0]) }, 'Submit'));
     }
-    if (!stepwise() && sel != null && dest == null) {
+    if (how() !== 'path' && entry.sel != null && entry.dest == null) {
       actions.append(h('button', { class: 'secondary', onclick: () => { reset(); render(); } }, 'Deselect'));
     }
-    if (!stepwise() && dest != null) {
-      const here = ms.filter((m) => m.from === sel && final(m) === dest);
-      for (const m of here) {
+    if (how() !== 'path' && entry.dest != null) {
+      for (const m of entries.atDest(ms, entry)) {
         const where = m.target != null ? ' ' + state.view.files[m.target % state.view.width] + state.view.ranks[Math.floor(m.target / state.view.width)] : '';
-        actions.append(h('button', { onclick: () => send(m), 'data-move': m.text }, (KIND_LABEL[m.kind] || m.kind) + where));
+        actions.append(h('button', { onclick: () => send(m), 'data-move': m.text }, label(m.kind) + where));
       }
-      actions.append(h('button', { class: 'secondary', onclick: () => { dest = null; render(); } }, 'Undo'));
+      actions.append(h('button', { class: 'secondary', onclick: () => { entry = { ...entry, dest: null }; render(); } }, 'Undo'));
     }
     if (myTurn() && !busy && state.hints) {
       actions.append(h('button', { class: 'secondary', id: 'hint', onclick: askHint }, hint ? `Hint: ${hint}` : 'Hint'));
@@ -398,14 +314,14 @@ export function gamePage(main, id, ctx) {
     if (msg.t === 'sync' || msg.t === 'event') {
       const changed = !state || msg.state.version !== state.version;
       state = msg.state;
-      if (changed) { reset(); mode = null; hint = null; }
+      if (changed) { entry = entries.EMPTY; hint = null; }
       if (mySide() && !myTurn()) refreshNext();
       render();
     } else if (msg.t === 'error' && !msg.ack) {
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'Game unavailable'), h('p', {}, msg.message), h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
     }
   });
-  const onKey = (e) => { if (e.key === 'Escape' && sel != null) { reset(); render(); } };
+  const onKey = (e) => { if (e.key === 'Escape' && entry.sel != null) { reset(); render(); } };
   document.addEventListener('keydown', onKey);
   live.watch(id);
   return () => {

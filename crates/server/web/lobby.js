@@ -63,7 +63,8 @@ export function specPicker(catalog, prefix) {
     const parts = inputs.filter((i) => i.input.value.trim()).map((i) => `${i.key}=${i.input.value.trim()}`);
     return select.value + (parts.length ? ':' + parts.join(',') : '');
   };
-  return { node: h('div', { class: 'stack' }, h('label', {}, 'Game', select), settingsBox), spec };
+  const game = () => catalog.games.find((x) => x.name === select.value);
+  return { node: h('div', { class: 'stack' }, h('label', {}, 'Game', select), settingsBox), spec, game, select };
 }
 
 export function lobbyPage(main, ctx) {
@@ -142,7 +143,17 @@ export function lobbyPage(main, ctx) {
     } }, h('h2', {}, 'New challenge'), picker.node, h('label', {}, 'You play', color), time.node,
     h('label', { class: 'toggle' }, rated, 'Rated (no hints; the result changes both ratings)'), h('label', {}, 'Opponent', opponent, h('small', {}, 'a player’s name, or empty for an open challenge')), h('button', { type: 'submit' }, 'Create challenge'), err);
     const aiPicker = specPicker(catalog, 'computer');
-    const level = h('select', { name: 'level', id: 'computer-level' }, catalog.levels.map((l) => h('option', { value: l, selected: l === 3 }, `Level ${l}`)));
+    // The levels the chosen game's engine has.
+    const level = h('select', { name: 'level', id: 'computer-level' });
+    const levelHelp = h('small', {});
+    const fillLevels = () => {
+      const top = aiPicker.game().levels;
+      const was = Number(level.value) || 3;
+      level.replaceChildren(...Array.from({ length: top }, (_, k) => k + 1).map((l) => h('option', { value: l, selected: l === Math.min(was, top) }, `Level ${l}`)));
+      levelHelp.textContent = `1 is a beginner, ${top} is full strength`;
+    };
+    aiPicker.select.addEventListener('change', fillLevels);
+    fillLevels();
     const aiColor = h('select', { name: 'color', id: 'computer-color' }, COLORS.map(([v, t]) => h('option', { value: v }, t)));
     const aiErr = h('p', { class: 'error', role: 'alert' });
     const aiTime = timePicker('computer', true);
@@ -153,8 +164,8 @@ export function lobbyPage(main, ctx) {
         const r = await api('/computer', { spec: aiPicker.spec(), level: Number(level.value), color: aiColor.value, time: aiTime.value() });
         navigate(`/game/${r.game}`);
       } catch (x) { aiErr.textContent = x.message; }
-    } }, h('h2', {}, 'Play the computer'), aiPicker.node, h('label', {}, 'Level', level, h('small', {}, '1 is a beginner, 8 is full strength')), h('label', {}, 'You play', aiColor), aiTime.node, h('button', { type: 'submit' }, 'Play'), aiErr);
-    const importText = h('textarea', { id: 'import-text', rows: 5, placeholder: 'PDN for checkers, a transcript such as f5d6c3 for Reversi, or a gridplay game file', maxlength: 262144 });
+    } }, h('h2', {}, 'Play the computer'), aiPicker.node, h('label', {}, 'Level', level, levelHelp), h('label', {}, 'You play', aiColor), aiTime.node, h('button', { type: 'submit' }, 'Play'), aiErr);
+    const importText = h('textarea', { id: 'import-text', rows: 5, placeholder: 'A game file as Download writes it, or a PDN or transcript file', maxlength: 262144 });
     const importFile = h('input', { type: 'file', id: 'import-file', accept: '.pdn,.txt,text/plain' });
     importFile.addEventListener('change', async () => { if (importFile.files[0]) importText.value = await importFile.files[0].text(); });
     const importErr = h('p', { class: 'error', role: 'alert' });

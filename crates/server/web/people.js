@@ -2,9 +2,7 @@
 // chart, and the leaderboards. They show what /api returns; the live ones refetch when the server says so.
 
 import { h, api } from './util.js';
-
-const GAMES = [['reversi', 'Reversi'], ['cornered', 'Cornered Reversi'], ['ywf', 'YWF'], ['checkers', 'Checkers'], ['tactics', 'Grid Tactics']];
-const titleOf = (g) => (GAMES.find(([n]) => n === g) || [g, g])[1];
+import { allGames, titleOf } from './catalog.js';
 
 /** A player's name linked to the profile, with the rating (a ? when provisional). */
 export function playerLink(name, rating) {
@@ -145,7 +143,7 @@ export function leaderboardPage(main, game, ctx) {
   async function load() {
     let d;
     try { d = await api(`/leaderboard/${game}`); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, e.message)); return; }
-    const tabs = h('div', { class: 'tabs' }, GAMES.map(([n, t]) => h('a', { href: `/leaderboard/${n}`, 'data-link': true, class: n === game ? 'here' : '' }, t)));
+    const tabs = h('div', { class: 'tabs' }, allGames().map((g) => h('a', { href: `/leaderboard/${g.name}`, 'data-link': true, class: g.name === game ? 'here' : '' }, g.title)));
     main.replaceChildren(h('h1', {}, `${d.title} leaderboard`), tabs,
       h('div', { class: 'card', id: 'leaderboard' }, d.players.length ? h('table', { class: 'table' },
         h('thead', {}, h('tr', {}, ['#', 'Player', 'Rating', 'Games'].map((t) => h('th', {}, t)))),

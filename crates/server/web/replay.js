@@ -3,6 +3,7 @@
 
 import { Board } from './board.js';
 import { h, api, toast } from './util.js';
+import { gameOf } from './catalog.js';
 
 export function replayPage(main, id) {
   let meta = null;
@@ -66,7 +67,7 @@ export function replayPage(main, id) {
     const lm = p.last_move;
     const last = new Set();
     if (lm) { if (lm.from != null) last.add(lm.from); lm.path.forEach((c) => last.add(c)); if (lm.target != null) last.add(lm.target); }
-    board.render({ ...meta, view: p.view }, false, { last, movedFrom: lm ? lm.from : null, movedTo: lm && lm.from != null ? (lm.path.length ? lm.path[lm.path.length - 1] : lm.from) : null });
+    board.render({ ...meta, view: p.view }, false, { last, movedFrom: lm ? lm.from : null, movedTo: lm && lm.from != null ? (lm.path.length ? lm.path[lm.path.length - 1] : lm.from) : null }, gameOf(meta.game).look);
     renderPanel(p);
     if (n < meta.moves.length) ply(n + 1).catch(() => {});
   }

@@ -4,55 +4,49 @@
 
 import { Board } from './board.js';
 import { h, api, toast } from './util.js';
-
-const GAMES = [['reversi', 'Reversi'], ['cornered', 'Cornered Reversi'], ['ywf', 'YWF'], ['checkers', 'Checkers'], ['tactics', 'Grid Tactics']];
-const final = (m) => (m.path.length ? m.path[m.path.length - 1] : m.from);
+import { allGames, gameOf, labeller } from './catalog.js';
+import * as entries from './entry.js';
 
 function example(x) {
   const start = x.moves.slice();
   let cur = x; // {spec, moves, view, last_move, sides, game, title}
-  let sel = null;
+  let entry = entries.EMPTY;
+  const game = gameOf(x.game);
+  const label = labeller(x.game);
   const box = h('div', { class: 'board-wrap example-board' });
   const choose = h('select', { class: 'example-moves', 'aria-label': 'Legal moves' });
   const status = h('p', { class: 'muted example-status' });
-  const board = new Board(box, { onCell, onDrop(from, to) { sel = from; onCell(to); } });
+  const board = new Board(box, { onCell, onDrop });
 
   async function play(text) {
     try {
       cur = await api('/rules-try', { spec: cur.spec, moves: [...cur.moves, text] });
-      sel = null;
+      entry = entries.EMPTY;
       draw();
     } catch (e) { toast(e.message); }
   }
 
   async function back(to) {
-    try { cur = await api('/rules-try', { spec: cur.spec, moves: to }); sel = null; draw(); } catch (e) { toast(e.message); }
+    try { cur = await api('/rules-try', { spec: cur.spec, moves: to }); entry = entries.EMPTY; draw(); } catch (e) { toast(e.message); }
   }
 
-  function onCell(i) {
-    const ms = cur.view.moves;
-    const place = ms.filter((m) => m.from == null && m.path.length === 1 && m.path[0] === i);
-    if (place.length === 1) return play(place[0].text);
-    if (ms.some((m) => m.from === i)) { sel = i; draw(); return; }
-    if (sel != null) {
-      const to = ms.filter((m) => m.from === sel && final(m) === i);
-      if (to.length === 1) return play(to[0].text);
-      if (to.length > 1) return toast('Several moves end there: choose one in the list.');
-    }
-    toast('Not a legal move here: the marked squares are.');
+  // The same move entry as the game page: a path is entered landing by landing, a unit's action in steps.
+  function apply(r) {
+    entry = r.entry;
+    if (r.say) toast(r.say);
+    if (r.send) return play(r.send.text);
+    draw();
   }
+  function onCell(i) { apply(entries.click(game.entry, cur.view.moves, entry, i, label)); }
+  function onDrop(from, to) { apply(entries.drop(game.entry, cur.view.moves, entry, from, to, label)); }
 
   function draw() {
     const ms = cur.view.moves;
-    const marks = { legal: new Set(), reach: new Set(), targets: new Map(), selected: sel, path: [], draggable: new Set(), last: new Set() };
-    for (const m of ms) {
-      if (m.from == null && m.path.length === 1) marks.legal.add(m.path[0]);
-      if (m.from != null) { marks.draggable.add(m.from); if (sel == null) marks.legal.add(m.from); }
-      if (sel != null && m.from === sel) marks.reach.add(final(m));
-    }
+    const marks = entries.marks(game.entry, ms, entry, cur.view.cells);
+    marks.last = new Set();
     const lm = cur.last_move;
     if (lm) { if (lm.from != null) marks.last.add(lm.from); for (const c of lm.path) marks.last.add(c); }
-    board.render({ view: cur.view, sides: cur.sides, game: cur.game, title: cur.title }, false, marks);
+    board.render({ view: cur.view, sides: cur.sides, game: cur.game, title: cur.title }, false, marks, game.look);
     choose.replaceChildren(h('option', { value: '' }, ms.length ? `${ms.length} legal move${ms.length === 1 ? '' : 's'}…` : 'No legal move'), ...ms.map((m) => h('option', { value: m.text }, m.text)));
     const played = cur.moves.slice(start.length);
     status.textContent = cur.view.status && cur.view.status.over ? 'The game is over.' : played.length ? `You played: ${played.join(' ')}` : `${cur.view.turn === 'first' ? cur.sides[0].name : cur.sides[1].name} to move.`;
@@ -75,7 +69,7 @@ export function rulesPage(main, game, ctx) {
     }
     if (!alive) return;
     ctx.title(`${d.title} rules · gridplay`);
-    const tabs = h('div', { class: 'tabs' }, GAMES.map(([n, t]) => h('a', { href: `/rules/${n}`, 'data-link': true, class: n === game ? 'here' : '' }, t)));
+    const tabs = h('div', { class: 'tabs' }, allGames().map((g) => h('a', { href: `/rules/${g.name}`, 'data-link': true, class: g.name === game ? 'here' : '' }, g.title)));
     const doc = h('article', { class: 'card rules-doc', id: 'rules-doc' });
     // The document is the project's own, rendered by the server with any raw HTML escaped.
     doc.innerHTML = d.html;

@@ -440,3 +440,32 @@ fn every_ballot_is_three_legal_moves() {
         assert!(!p.is_over(), "{line}");
     }
 }
+
+/// The file format is PDN: players as Black and White, a file without a `Game` tag recognized by its
+/// `GameType` tag or its numbered moves, and bad files refused with PDN's own reason.
+#[test]
+fn rule_10_files_are_pdn() {
+    use gridplay_core::Codec;
+    let codec = pdn::PdnCodec;
+    let rec = GameRecord::replay(Box::new(Checkers.start()), ["11-15", "23-19"]).unwrap();
+    let tags = vec![
+        ("First".to_owned(), "Ann".to_owned()),
+        ("Second".to_owned(), "Ben".to_owned()),
+    ];
+    let text = codec.write(&tags, &rec);
+    assert!(
+        text.contains("[Black \"Ann\"]") && text.contains("1. 11-15 23-19"),
+        "{text}"
+    );
+    let back = codec.read(&Checkers, &text).unwrap();
+    assert_eq!(back.record.moves(), rec.moves());
+    assert_eq!(back.names, [Some("Ann".to_owned()), Some("Ben".to_owned())]);
+    assert!(codec.recognizes(&[], "1. 11-15 23-19 *"));
+    assert!(codec.recognizes(&[("GameType".to_owned(), "21".to_owned())], ""));
+    assert!(!codec.recognizes(&[], "f5d6c3"));
+    let err = codec
+        .read(&Checkers, "[GameType \"21\"]\n\n1. 9-13 9-14")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("PDN"), "{err}");
+}

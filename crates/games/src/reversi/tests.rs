@@ -239,3 +239,22 @@ fn generic_invariants_hold_on_random_games() {
         |_| {},
     );
 }
+
+/// The file format: the usual transcript after the tags, read back with passes put in, and recognized in a file
+/// without a `Game` tag.
+#[test]
+fn files_are_transcripts() {
+    use gridplay_core::{Codec, GameRecord};
+    let codec = notation::TranscriptCodec;
+    let game = std_game();
+    let rec = GameRecord::replay(Box::new(game.start()), ["f5", "d6", "c3"]).unwrap();
+    let tags = vec![("Game".to_owned(), "reversi".to_owned())];
+    let text = codec.write(&tags, &rec);
+    assert!(text.ends_with("\n\nf5d6c3\n"), "{text}");
+    let back = codec.read(&game, &text).unwrap();
+    assert_eq!(back.record.moves(), rec.moves());
+    assert!(codec.recognizes(&[], "f5d6c3d3c4"));
+    assert!(!codec.recognizes(&[], "1. 11-15 23-19"));
+    let err = codec.read(&game, "f5f5").unwrap_err().to_string();
+    assert!(err.contains("move 2"), "{err}");
+}

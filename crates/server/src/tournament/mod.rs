@@ -493,9 +493,10 @@ mod tests {
     }
 
     fn game(a: &str, b: &str, winner: &str) -> GameRow {
+        let name = gridplay_games::registry().entries()[0].name;
         let mut g = crate::api::new_game(
-            "reversi".into(),
-            "reversi".into(),
+            name.into(),
+            name.into(),
             [Some(player(a).user), Some(player(b).user)],
             [None, None],
         );
