@@ -14,9 +14,9 @@ use crate::{
     AppState,
     auth::{MaybeUser, SignedIn},
     clock::{TimeControl, TimeInput},
-    db::{ChallengeRow, GameRow, User, now_ms},
+    db::{ChallengeRow, GameRow, now_ms},
     error::{ApiError, ApiResult},
-    ids,
+    ids::{self, GameId},
     live::LiveError,
 };
 
@@ -257,33 +257,6 @@ pub(crate) async fn create_challenge(
     Ok(Json(challenge_json(&row)))
 }
 
-pub(crate) fn new_game(
-    spec: String,
-    game: String,
-    users: [Option<User>; 2],
-    levels: [Option<u8>; 2],
-) -> GameRow {
-    let now = now_ms();
-    GameRow {
-        id: ids::short(8),
-        spec,
-        game,
-        users,
-        levels,
-        labels: [None, None],
-        status: "active".into(),
-        turn: Some("first".into()),
-        winner: None,
-        termination: None,
-        version: 0,
-        created_at: now,
-        updated_at: now,
-        rated: false,
-        time: TimeControl::Untimed,
-        tournament: None,
-    }
-}
-
 async fn open_challenge(state: &AppState, id: &str) -> ApiResult<ChallengeRow> {
     state
         .db
@@ -315,7 +288,7 @@ pub(crate) async fn accept_challenge(
     } else {
         [Some(me.clone()), Some(c.creator.clone())]
     };
-    let mut game = new_game(spec, name, users, [None, None]);
+    let mut game = GameRow::new(spec, name, users, [None, None]);
     game.rated = c.rated;
     game.time = c.time;
     if !state.db.accept_challenge(&c.id, &game).await? {
@@ -381,7 +354,7 @@ pub(crate) async fn play_computer(
     } else {
         ([None, Some(me)], [Some(c.level), None])
     };
-    let mut game = new_game(spec, name, users, levels);
+    let mut game = GameRow::new(spec, name, users, levels);
     game.time = c
         .time
         .unwrap_or(TimeInput::Untimed)
@@ -394,13 +367,7 @@ pub(crate) async fn play_computer(
     Ok(Json(json!({ "game": game.id })))
 }
 
-pub(crate) async fn game_state(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
-    if id.len() > 16 {
-        return Err(ApiError::not_found("game"));
-    }
+pub(crate) async fn game_state(State(state): State<AppState>, GameId(id): GameId) -> ApiResult<Json<Value>> {
     match state.hub.state(&id).await {
         Ok(s) => Ok(Json(json!(&*s))),
         Err(LiveError::NotFound) => Err(ApiError::not_found("game")),
@@ -418,11 +385,9 @@ fn live_error(e: &LiveError) -> ApiError {
 /// The board after `n` moves, for replays.
 pub(crate) async fn game_ply(
     State(state): State<AppState>,
-    Path((id, n)): Path<(String, usize)>,
+    GameId(id): GameId,
+    Path((_, n)): Path<(String, usize)>,
 ) -> ApiResult<Json<Value>> {
-    if id.len() > 16 {
-        return Err(ApiError::not_found("game"));
-    }
     match state.hub.ply(&id, n).await {
         Ok(Some(p)) => Ok(Json(json!(p))),
         Ok(None) => Err(ApiError::not_found("move number")),
@@ -430,15 +395,12 @@ pub(crate) async fn game_ply(
     }
 }
 
-/// The game as a file to download: PDN for checkers, a transcript for Reversi, our move list for the others.
+/// The game as a file to download, in its game's format.
 pub(crate) async fn game_export(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<axum::response::Response, ApiError> {
     use axum::{http::header, response::IntoResponse};
-    if id.len() > 16 {
-        return Err(ApiError::not_found("game"));
-    }
     let (name, text) = state.hub.export(&id).await.map_err(|e| live_error(&e))?;
     Ok((
         [
@@ -535,11 +497,8 @@ pub(crate) async fn import_game(
 /// The engine's analysis of a game (computed on the first request, which may take up to about 30 s).
 pub(crate) async fn game_analysis(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> ApiResult<Json<Value>> {
-    if id.len() > 16 {
-        return Err(ApiError::not_found("game"));
-    }
     let game = state.hub.state(&id).await.map_err(|e| live_error(&e))?;
     if game.over.is_none() {
         return Err(ApiError::conflict(
@@ -555,11 +514,8 @@ pub(crate) async fn game_analysis(
 pub(crate) async fn game_hint(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> ApiResult<Json<Value>> {
-    if id.len() > 16 {
-        return Err(ApiError::not_found("game"));
-    }
     match state.hub.hint(&id, &me).await {
         Ok(mv) => Ok(Json(json!({ "move": mv }))),
         Err(LiveError::NotFound) => Err(ApiError::not_found("game")),
@@ -573,11 +529,8 @@ pub(crate) async fn game_hint(
 pub(crate) async fn rematch(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> ApiResult<Json<Value>> {
-    if id.len() > 16 {
-        return Err(ApiError::not_found("game"));
-    }
     let g = state
         .db
         .game(&id)
@@ -606,7 +559,7 @@ pub(crate) async fn rematch(
         let mut levels = [None, None];
         users[other] = Some(me);
         levels[mine] = Some(level);
-        let mut game = new_game(g.spec.clone(), g.game.clone(), users, levels);
+        let mut game = GameRow::new(g.spec.clone(), g.game.clone(), users, levels);
         game.time = g.time;
         state.db.create_game(&game).await?;
         if let Err(e) = state.hub.wake(&game.id).await {

@@ -278,7 +278,7 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
     let mut latencies = Vec::new();
     let mut n = 0u64;
     while !ctx.stop.load(Ordering::Relaxed) {
-        let game = crate::api::new_game(
+        let game = crate::db::GameRow::new(
             ctx.spec.clone(),
             ctx.spec.split(':').next().unwrap_or_default().to_owned(),
             [Some(users[0].clone()), Some(users[1].clone())],

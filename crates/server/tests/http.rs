@@ -454,6 +454,20 @@ async fn guards_refuse_cross_origin_large_and_repeated_requests() {
     );
     let (s, _, _) = app.call("GET", "/api/games/unknown1", None, None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
+    // Ids that cannot be ours are refused before any lookup, with the documented JSON.
+    for path in [
+        "/api/games/aaaaaaaaaaaaaaaaa",
+        "/api/games/ab%2Ecd/ply/1",
+        "/api/tournaments/a-b",
+        "/api/games/x%20y/export",
+    ] {
+        let (s, j, _) = app.call("GET", path, None, None).await;
+        assert_eq!(
+            (s, j["error"]["code"].as_str()),
+            (StatusCode::NOT_FOUND, Some("not-found")),
+            "{path}"
+        );
+    }
     for path in [
         "/",
         "/game/abc",

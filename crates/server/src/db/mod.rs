@@ -189,6 +189,32 @@ pub struct GameRow {
     pub tournament: Option<(String, i64)>,
 }
 
+impl GameRow {
+    /// A new game in play, untimed and casual until the caller says otherwise, with a fresh id.
+    #[must_use]
+    pub fn new(spec: String, game: String, users: [Option<User>; 2], levels: [Option<u8>; 2]) -> GameRow {
+        let now = now_ms();
+        GameRow {
+            id: crate::ids::short(8),
+            spec,
+            game,
+            users,
+            levels,
+            labels: [None, None],
+            status: "active".into(),
+            turn: Some("first".into()),
+            winner: None,
+            termination: None,
+            version: 0,
+            created_at: now,
+            updated_at: now,
+            rated: false,
+            time: TimeControl::Untimed,
+            tournament: None,
+        }
+    }
+}
+
 /// A row of `actions`: one move or one decision of a player.
 #[derive(Clone, Debug)]
 pub struct ActionRow {

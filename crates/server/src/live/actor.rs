@@ -255,7 +255,10 @@ impl Actor {
                 Err(_) if self.feed.receiver_count() == 0 && self.engine.is_none() => {
                     let mut games = self.hub.0.games.lock().await;
                     if let Some(tx) = self.me.upgrade()
-                        && games.get(&self.row.id).is_some_and(|t| t.same_channel(&tx))
+                        && games
+                            .get(&self.row.id)
+                            .and_then(|slot| slot.get())
+                            .is_some_and(|t| t.same_channel(&tx))
                     {
                         games.remove(&self.row.id);
                     }

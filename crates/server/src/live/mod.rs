@@ -9,7 +9,7 @@
 use std::{collections::HashMap, sync::Arc, time::Duration};
 
 use gridplay_core::{DynPosition, Player, RecordError, Registry};
-use tokio::sync::{Mutex, broadcast, mpsc, oneshot};
+use tokio::sync::{Mutex, OnceCell, broadcast, mpsc, oneshot};
 
 mod actor;
 mod state;
@@ -177,6 +177,9 @@ enum Cmd {
 /// Every position of a game from its start, and the moves played between them.
 type GameLine = (Vec<Box<dyn DynPosition>>, Vec<String>);
 
+/// A game's place in the hub: empty until its actor is loaded.
+type Slot = Arc<OnceCell<mpsc::Sender<Cmd>>>;
+
 /// The live games of this server.
 #[derive(Clone, Debug)]
 pub struct GameHub(Arc<HubInner>);
@@ -187,7 +190,10 @@ struct HubInner {
     registry: &'static Registry,
     engines: EnginePool,
     lobby: Lobby,
-    games: Mutex<HashMap<String, mpsc::Sender<Cmd>>>,
+    /// Each game in play: its actor's channel, once loaded. The map's lock is held only to find or add a
+    /// slot; a game loads outside it, so that the first load of one game delays only the requests for that
+    /// game, which wait for the load in the slot.
+    games: Mutex<HashMap<String, Slot>>,
     analyses: Mutex<HashMap<String, Arc<Analysis>>>,
     /// Pairs tournament rounds one at a time.
     director: Mutex<()>,
@@ -230,15 +236,36 @@ impl GameHub {
     }
 
     async fn sender(&self, id: &str) -> Result<mpsc::Sender<Cmd>, LiveError> {
-        let mut games = self.0.games.lock().await;
-        if let Some(tx) = games.get(id).filter(|tx| !tx.is_closed()) {
-            return Ok(tx.clone());
+        let slot = {
+            let mut games = self.0.games.lock().await;
+            let slot = games.entry(id.to_owned()).or_default();
+            if slot.get().is_some_and(mpsc::Sender::is_closed) {
+                *slot = Slot::default();
+            }
+            slot.clone()
+        };
+        let loaded = slot
+            .get_or_try_init(|| async {
+                let (tx, rx) = mpsc::channel(256);
+                let actor = Actor::load(self.clone(), id, tx.downgrade()).await?;
+                tokio::spawn(actor.run(rx));
+                Ok::<_, LiveError>(tx)
+            })
+            .await;
+        match loaded {
+            Ok(tx) => Ok(tx.clone()),
+            Err(e) => {
+                // A game that did not load (unknown, or the database failed) leaves no slot behind.
+                let mut games = self.0.games.lock().await;
+                if games
+                    .get(id)
+                    .is_some_and(|s| Arc::ptr_eq(s, &slot) && s.get().is_none())
+                {
+                    games.remove(id);
+                }
+                Err(e)
+            }
         }
-        let (tx, rx) = mpsc::channel(256);
-        let actor = Actor::load(self.clone(), id, tx.downgrade()).await?;
-        games.insert(id.to_owned(), tx.clone());
-        tokio::spawn(actor.run(rx));
-        Ok(tx)
     }
 
     /// Sends a command to the game's actor, loading it if needed, and waits for the answer.

@@ -1,9 +1,6 @@
 //! The tournament pages' API: create, join, withdraw, start, and a tournament's rounds and standings.
 
-use axum::{
-    Json,
-    extract::{Path, State},
-};
+use axum::{Json, extract::State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -15,7 +12,7 @@ use crate::{
     clock::TimeInput,
     db::{TournamentRow, now_ms},
     error::{ApiError, ApiResult},
-    ids,
+    ids::{self, TournamentId},
     live::Action,
 };
 
@@ -110,15 +107,7 @@ pub(crate) async fn create(
     Ok(Json(json!({ "id": row.id })))
 }
 
-fn check_id(id: &str) -> ApiResult<()> {
-    if id.len() > 16 {
-        return Err(ApiError::not_found("tournament"));
-    }
-    Ok(())
-}
-
 async fn load(state: &AppState, id: &str) -> ApiResult<TournamentRow> {
-    check_id(id)?;
     state
         .db
         .tournament(id)
@@ -130,7 +119,7 @@ async fn load(state: &AppState, id: &str) -> ApiResult<TournamentRow> {
 pub(crate) async fn show(
     State(state): State<AppState>,
     MaybeUser(user): MaybeUser,
-    Path(id): Path<String>,
+    TournamentId(id): TournamentId,
 ) -> ApiResult<Json<Value>> {
     let t = load(&state, &id).await?;
     let players = state.db.tournament_players(&id).await?;
@@ -182,7 +171,7 @@ pub(crate) async fn show(
 pub(crate) async fn join(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
-    Path(id): Path<String>,
+    TournamentId(id): TournamentId,
 ) -> ApiResult<Json<Value>> {
     let t = load(&state, &id).await?;
     if t.status != "open" {
@@ -203,7 +192,7 @@ pub(crate) async fn join(
 pub(crate) async fn withdraw(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
-    Path(id): Path<String>,
+    TournamentId(id): TournamentId,
 ) -> ApiResult<Json<Value>> {
     let t = load(&state, &id).await?;
     if t.status == "finished" {
@@ -236,7 +225,7 @@ pub(crate) async fn withdraw(
 pub(crate) async fn start(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
-    Path(id): Path<String>,
+    TournamentId(id): TournamentId,
 ) -> ApiResult<Json<Value>> {
     let t = load(&state, &id).await?;
     if t.creator.id != me.id {

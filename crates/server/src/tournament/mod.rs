@@ -372,7 +372,7 @@ async fn advance_once(hub: &GameHub, id: &str) -> Result<bool, crate::db::DbErro
         .into_iter()
         .map(|(a, b)| {
             let mut g =
-                crate::api::new_game(t.spec.clone(), t.game.clone(), [Some(a), Some(b)], [None, None]);
+                crate::db::GameRow::new(t.spec.clone(), t.game.clone(), [Some(a), Some(b)], [None, None]);
             g.rated = t.rated;
             g.time = t.time;
             g.tournament = Some((t.id.clone(), round));
@@ -494,7 +494,7 @@ mod tests {
 
     fn game(a: &str, b: &str, winner: &str) -> GameRow {
         let name = gridplay_games::registry().entries()[0].name;
-        let mut g = crate::api::new_game(
+        let mut g = crate::db::GameRow::new(
             name.into(),
             name.into(),
             [Some(player(a).user), Some(player(b).user)],
