@@ -45,11 +45,10 @@ pub const CORNERED_LEVELS: [Level; 8] = [
     mcts(160_000, 5000),
 ];
 
-/// Checkers: levels 1-5 as Reversi's (the generic search and the simple evaluation); 6-8 run the checkers
-/// search ([`crate::checkers::search`]), which is fast enough that depths 6 and 8 drew most games against
-/// each other (level 7 at depth 8 scored 55% against level 6 over 20 games, depth 10 63% against depth 6
-/// over 30): so level 7 searches 12 plies (58% against level 6 over 30 games, 25 of them drawn) and level 8
-/// as deep as 1.5 s allows.
+/// Checkers: levels 1-5 as Reversi's (the generic search and the hand-written evaluation); levels 6-8 run the
+/// checkers search ([`crate::checkers::search`]) to depth 6, to depth 12 and for 1.5 s. Two nearby depths of
+/// that search draw most of their games against each other, so the top levels are spread far apart
+/// (docs/engines.md, "Levels").
 pub const CHECKERS_LEVELS: [Level; 8] = [
     LEVELS[0],
     LEVELS[1],
@@ -62,14 +61,11 @@ pub const CHECKERS_LEVELS: [Level; 8] = [
 ];
 
 /// Grid Tactics: a ply is one unit's activation, with about a hundred choices, and one ply more pays less
-/// than in the other games (depth 2 scored 70% against depth 1, depth 4 62.5% against depth 3, and depth 5
-/// 55% against depth 4, not significant). The weak levels must also keep the armies even (RULINGS: no army
-/// composition may score over 60% in self-play at equal strength), and the ways of weakening tried first
-/// did not: depth 1 favours the armies of three archers, and so does a softmax temperature at depth 2 or a
-/// unit left idle. A random legal move in place of the search's, a share of the time, keeps them even. So
-/// levels 1-5 are depth 2 with fewer and fewer random moves, and the others one ply more each, with time caps
-/// that do not cut those depths on 16x16. docs/engines.md, "The level ladder", has the matches that chose
-/// them, and docs/tactics-balance.md ("Session 24") the balance of each.
+/// than in the other games. The weak levels must also keep the armies even (RULINGS: no army composition may
+/// score over 60% in self-play at equal strength): depth 1 and a softmax temperature favour some armies,
+/// while a random legal move in place of the search's, a share of the time, does not. So levels 1-5 are
+/// depth 2 with fewer and fewer random moves and levels 6-8 depths 2-4, with time caps that do not cut those
+/// depths on 16x16 (docs/engines.md, "Levels").
 pub const TACTICS_LEVELS: [Level; 8] = [
     blunders(2, 60, 2000),
     blunders(2, 45, 2000),

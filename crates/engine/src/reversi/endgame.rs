@@ -18,7 +18,7 @@
 //! - two empties played out directly, and at the last empty square the flips counted line by line from a
 //!   table, not made.
 //!
-//! `docs/engines.md` has the figures on the FFO problems and what each step gained.
+//! `docs/engines.md` has the figures on the FFO problems; `docs/lab/2026-11-26-engines-notebook.md` what each step gained.
 
 use gridplay_games::reversi::bitboard::{Board, flips, get_moves};
 

@@ -61,11 +61,8 @@ pub fn parse_letters(text: &str) -> Result<Vec<Class>, String> {
 
 /// The composition rule: every class is fielded, no class fills more than half of the army, healers no
 /// more than a third and archers at least a third (all rounded down), and every class within one unit of
-/// a third of the army. Without it the armies of three healers and those of four archers or four warriors
-/// break the 60% bound of the rulings, and so does the army of six with a single archer at depths 1 and 3
-/// (docs/tactics-balance.md, "Session 20" and "Session 23"); without the last clause the armies of twelve
-/// probably break it too ("Session 27"). The last clause changes nothing for the armies of six. The error
-/// says what was expected.
+/// a third of the army. Without it some armies beat others by more than the 60% bound of the rulings
+/// (`docs/rules/tactics.md`, rule 3). The error says what was expected.
 pub fn check_composition(army: &[Class]) -> Result<(), String> {
     let n = army.len();
     for class in [Class::Warrior, Class::Archer, Class::Healer] {
@@ -104,9 +101,7 @@ pub fn check_composition(army: &[Class]) -> Result<(), String> {
 
 /// The last clause of the composition rule: every class fields from a third of the army less one to a
 /// third plus one (`(n - 1) / 3` to `n / 3 + 1` units, both rounded down): 1 to 3 of six, 2 to 4 of nine,
-/// 3 to 5 of twelve. Of the eleven armies of twelve that the other clauses allow, the fits of sessions 25
-/// and 26 put the largest share a little past the bound; the four this clause leaves keep it at levels 6
-/// and 3 (docs/tactics-balance.md, "Session 27").
+/// 3 to 5 of twelve. It leaves the four armies of twelve that keep the bound and changes nothing for six.
 fn spread(army: &[Class]) -> Result<(), String> {
     let n = army.len();
     let (least, most) = (n.saturating_sub(1) / 3, n / 3 + 1);

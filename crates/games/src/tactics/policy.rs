@@ -1,6 +1,6 @@
 //! A greedy reference player for Grid Tactics: it takes the activation with the best immediate result (damage,
 //! kills, healing) and otherwise moves each class to its preferred distance from the enemy. It was the "equal
-//! strength" player of the first balance and first-move measurements in `docs/tactics-balance.md` (`gridplay
+//! strength" player of the first balance and first-move measurements in `docs/lab/2026-11-26-tactics-balance-notebook.md` (`gridplay
 //! selfplay tactics --policy greedy`), and is a reference opponent in matches; the real engine comes with the
 //! engines crate.
 
