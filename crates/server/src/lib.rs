@@ -16,6 +16,7 @@ mod ids;
 pub mod live;
 pub mod loadtest;
 pub mod lobby;
+mod messages;
 mod players;
 mod rules;
 pub mod tournament;

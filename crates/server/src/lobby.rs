@@ -9,7 +9,7 @@ use std::{
 
 use tokio::sync::broadcast;
 
-use crate::db::User;
+use crate::{db::User, messages::ServerMsg};
 
 #[derive(Clone, Debug)]
 pub struct Lobby(Arc<LobbyInner>);
@@ -129,7 +129,7 @@ impl Lobby {
 
     /// Something in the lobby changed: pages fetch it again.
     pub fn changed(&self) {
-        let _ = self.0.feed.send(Arc::from(r#"{"t":"lobby"}"#));
+        let _ = self.0.feed.send(ServerMsg::Lobby.text());
     }
 
     fn tell(&self, user: &str, msg: &Arc<str>) {
@@ -140,7 +140,7 @@ impl Lobby {
 
     /// A game started between users: their pages may go to it.
     pub fn started(&self, game: &str, users: &[&str]) {
-        let msg: Arc<str> = Arc::from(serde_json::json!({ "t": "started", "game": game }).to_string());
+        let msg = ServerMsg::Started { game }.text();
         for u in users {
             self.tell(u, &msg);
         }
@@ -149,16 +149,17 @@ impl Lobby {
 
     /// It is `user`'s turn in `game`.
     pub fn notify(&self, user: &str, game: &str) {
-        self.tell(
-            user,
-            &Arc::from(serde_json::json!({ "t": "turn", "game": game }).to_string()),
-        );
+        self.tell(user, &ServerMsg::Turn { game }.text());
     }
 
     /// `user` offers a rematch of `game` through challenge `challenge`.
     pub fn rematch(&self, user: &str, game: &str, challenge: &str, from: &str) {
-        let msg = serde_json::json!({ "t": "rematch", "game": game, "challenge": challenge, "from": from });
-        self.tell(user, &Arc::from(msg.to_string()));
+        let msg = ServerMsg::Rematch {
+            game,
+            challenge,
+            from,
+        };
+        self.tell(user, &msg.text());
     }
 
     /// A page starts watching `game` as `key` (a user id, or the page's own key for a visitor).

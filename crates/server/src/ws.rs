@@ -16,8 +16,6 @@ use axum::{
 };
 use futures_util::{SinkExt, StreamExt};
 use governor::{Quota, RateLimiter};
-use serde::Deserialize;
-use serde_json::json;
 use tokio::sync::broadcast;
 
 use crate::{
@@ -26,53 +24,11 @@ use crate::{
     db::User,
     live::{Action, LiveError, Published},
     lobby::Viewing,
+    messages::{ClientMsg, DrawAnswer, ServerMsg, UserJson},
 };
 
 /// The largest message a client may send.
 pub(crate) const MAX_MESSAGE: usize = 8 * 1024;
-
-#[derive(Debug, Deserialize)]
-#[serde(tag = "t", rename_all = "kebab-case")]
-enum ClientMsg {
-    Lobby,
-    Watch {
-        game: String,
-        v: Option<u64>,
-    },
-    Move {
-        game: String,
-        #[serde(rename = "move")]
-        mv: String,
-        ack: Option<String>,
-        v: Option<u64>,
-    },
-    Resign {
-        game: String,
-        ack: Option<String>,
-    },
-    Draw {
-        game: String,
-        answer: DrawAnswer,
-        ack: Option<String>,
-    },
-    Abort {
-        game: String,
-        ack: Option<String>,
-    },
-    Claim {
-        game: String,
-        ack: Option<String>,
-    },
-    Ping,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum DrawAnswer {
-    Offer,
-    Accept,
-    Decline,
-}
 
 /// Whether a request's `Origin` (when a browser sent one) names this server's own host.
 #[must_use]
@@ -107,8 +63,12 @@ fn text(s: impl Into<Utf8Bytes>) -> Message {
     Message::Text(s.into())
 }
 
+fn send(msg: &ServerMsg<'_>) -> Message {
+    text(msg.text().to_string())
+}
+
 fn error_msg(ack: Option<&str>, code: &str, message: &str) -> Message {
-    text(json!({ "t": "error", "ack": ack, "code": code, "message": message }).to_string())
+    send(&ServerMsg::refused(ack, code, message))
 }
 
 async fn next_game_event(
@@ -130,7 +90,17 @@ async fn next_lobby(
 }
 
 async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
-    let (mut sink, mut stream) = socket.split();
+    let (sink, stream) = socket.split();
+    serve(state, user, sink, stream).await;
+}
+
+/// The socket loop: the page's messages from `stream`, the answers and the feeds it follows to `sink`. Generic
+/// over both, so that tests drive it with channels.
+async fn serve<S, R, E>(state: AppState, user: Option<User>, mut sink: S, mut stream: R)
+where
+    S: futures_util::Sink<Message> + Unpin,
+    R: futures_util::Stream<Item = Result<Message, E>> + Unpin,
+{
     let mut personal = user.as_ref().map(|u| state.lobby.join(u));
     // Who this page is among a game's viewers: its user, or a key of its own for a visitor.
     let viewer = user
@@ -141,8 +111,13 @@ async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
     let limiter = RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst));
     let mut lobby: Option<broadcast::Receiver<Arc<str>>> = None;
     let mut game: Option<Watching> = None;
-    let hello = json!({ "t": "hello", "user": user.as_ref().map(|u| json!({"id": u.id, "name": u.name})) });
-    let mut ok = sink.send(text(hello.to_string())).await.is_ok();
+    let hello = ServerMsg::Hello {
+        user: user.as_ref().map(|u| UserJson {
+            id: &u.id,
+            name: &u.name,
+        }),
+    };
+    let mut ok = sink.send(send(&hello)).await.is_ok();
     while ok {
         tokio::select! {
             msg = stream.next() => {
@@ -188,7 +163,7 @@ async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
                 match ev {
                     Ok(m) => ok = sink.send(text(m.to_string())).await.is_ok(),
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        ok = sink.send(text(r#"{"t":"lobby"}"#)).await.is_ok();
+                        ok = sink.send(send(&ServerMsg::Lobby)).await.is_ok();
                     }
                     Err(broadcast::error::RecvError::Closed) => lobby = None,
                 }
@@ -197,7 +172,7 @@ async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
                 match ev {
                     Ok(m) => ok = sink.send(text(m.to_string())).await.is_ok(),
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        ok = sink.send(text(r#"{"t":"lobby"}"#)).await.is_ok();
+                        ok = sink.send(send(&ServerMsg::Lobby)).await.is_ok();
                     }
                     Err(broadcast::error::RecvError::Closed) => personal = None,
                 }
@@ -236,7 +211,14 @@ async fn watch(
         }
         Err(e) => {
             *game = None;
-            vec![error_msg(None, e.code(), &e.message())]
+            // The game is named, so that the page that asked knows the answer is about its game.
+            vec![send(&ServerMsg::Error {
+                ack: None,
+                game: Some(id),
+                code: e.code(),
+                message: &e.message(),
+                v: None,
+            })]
         }
     }
 }
@@ -260,7 +242,7 @@ async fn handle(
         }
     };
     let (id, action, ack, base) = match msg {
-        ClientMsg::Ping => return vec![text(r#"{"t":"pong"}"#)],
+        ClientMsg::Ping => return vec![send(&ServerMsg::Pong)],
         ClientMsg::Lobby => {
             *lobby = Some(state.lobby.subscribe());
             return Vec::new();
@@ -290,16 +272,118 @@ async fn handle(
         )];
     }
     match state.hub.act(&id, user, action, ack.clone(), base).await {
-        Ok(v) => vec![text(
-            json!({ "t": "ack", "ack": ack, "game": id, "v": v }).to_string(),
-        )],
-        Err(e) => {
-            let mut m =
-                json!({ "t": "error", "ack": ack, "game": id, "code": e.code(), "message": e.message() });
-            if let LiveError::Stale { version } = e {
-                m["v"] = json!(version);
-            }
-            vec![text(m.to_string())]
+        Ok(v) => vec![send(&ServerMsg::Ack {
+            ack: ack.as_deref(),
+            game: &id,
+            v,
+        })],
+        Err(e) => vec![send(&ServerMsg::Error {
+            ack: ack.as_deref(),
+            game: Some(&id),
+            code: e.code(),
+            message: &e.message(),
+            v: match e {
+                LiveError::Stale { version } => Some(version),
+                _ => None,
+            },
+        })],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+    use tokio::sync::mpsc;
+
+    use super::*;
+    use crate::Config;
+
+    /// A socket loop on an in-memory server, with the page's end as two channels.
+    async fn page(
+        per_second: u32,
+        burst: u32,
+    ) -> (mpsc::UnboundedSender<Message>, mpsc::UnboundedReceiver<Message>) {
+        let state = AppState::new(Config {
+            database: "sqlite::memory:".into(),
+            ws_per_second: per_second,
+            ws_burst: burst,
+            ..Config::default()
+        })
+        .await
+        .expect("server state");
+        let (to_server, from_page) = mpsc::unbounded_channel::<Message>();
+        let (to_page, from_server) = mpsc::unbounded_channel::<Message>();
+        let stream = Box::pin(futures_util::stream::unfold(from_page, |mut rx| async move {
+            rx.recv().await.map(|m| (Ok::<_, ()>(m), rx))
+        }));
+        let sink = Box::pin(futures_util::sink::unfold(to_page, |tx, m: Message| async move {
+            tx.send(m).map(|()| tx).map_err(|_| ())
+        }));
+        tokio::spawn(serve(state, None, sink, stream));
+        (to_server, from_server)
+    }
+
+    async fn say(tx: &mut mpsc::UnboundedSender<Message>, text: &str) {
+        tx.send(Message::Text(text.into())).unwrap();
+    }
+
+    async fn hear(rx: &mut mpsc::UnboundedReceiver<Message>) -> Value {
+        match rx.recv().await {
+            Some(Message::Text(t)) => serde_json::from_str(&t).unwrap(),
+            other => panic!("expected a text message, got {other:?}"),
         }
+    }
+
+    #[tokio::test]
+    async fn the_loop_greets_answers_and_refuses_with_reasons() {
+        let (mut tx, mut rx) = page(100, 100).await;
+        let hello = hear(&mut rx).await;
+        assert_eq!(
+            (hello["t"].as_str(), &hello["user"]),
+            (Some("hello"), &Value::Null)
+        );
+        say(&mut tx, r#"{"t":"ping"}"#).await;
+        assert_eq!(hear(&mut rx).await["t"], "pong");
+        say(&mut tx, "{not json").await;
+        let e = hear(&mut rx).await;
+        assert_eq!(
+            (e["t"].as_str(), e["code"].as_str()),
+            (Some("error"), Some("bad-message"))
+        );
+        // An unknown game is refused with the game named, so that its page can show the answer.
+        say(&mut tx, r#"{"t":"watch","game":"nosuch12"}"#).await;
+        let e = hear(&mut rx).await;
+        assert_eq!(
+            (e["code"].as_str(), e["game"].as_str()),
+            (Some("not-found"), Some("nosuch12")),
+            "{e}"
+        );
+        // A visitor cannot act; the ack names the action refused.
+        say(
+            &mut tx,
+            r#"{"t":"move","game":"nosuch12","move":"f5","ack":"a1"}"#,
+        )
+        .await;
+        let e = hear(&mut rx).await;
+        assert_eq!(
+            (e["code"].as_str(), e["ack"].as_str()),
+            (Some("signed-out"), Some("a1")),
+            "{e}"
+        );
+        // The page going away ends the loop.
+        drop(tx);
+        assert!(rx.recv().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_page_over_its_budget_is_told_to_slow_down() {
+        let (mut tx, mut rx) = page(1, 2).await;
+        hear(&mut rx).await;
+        for _ in 0..3 {
+            say(&mut tx, r#"{"t":"ping"}"#).await;
+        }
+        assert_eq!(hear(&mut rx).await["t"], "pong");
+        assert_eq!(hear(&mut rx).await["t"], "pong");
+        assert_eq!(hear(&mut rx).await["code"], "rate-limited");
     }
 }

@@ -7,13 +7,12 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::{
     Action, Cmd, ENGINE_MIN, GameHub, IDLE, KEEP_ACKS, KEEP_EVENTS, LiveError, PlyJson, Published, Watch,
-    state::{
-        ActionJson, EventJson, GameState, LiveFacts, build_state, rotation, side_name, termination_name,
-    },
+    state::{GameState, LiveFacts, build_state, rotation, side_name, termination_name},
 };
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
     db::{ActionRow, GameRow, GameUpdate, RateJob, RatingRow, now_ms},
+    messages::{ActionJson, ServerMsg},
 };
 
 pub(super) struct Actor {
@@ -215,9 +214,12 @@ impl Actor {
     }
 
     fn sync_json(&self) -> Arc<str> {
-        let msg =
-            serde_json::json!({ "t": "sync", "game": self.row.id, "now": now_ms(), "state": &*self.state });
-        Arc::from(msg.to_string())
+        ServerMsg::Sync {
+            game: &self.row.id,
+            now: now_ms(),
+            state: &self.state,
+        }
+        .text()
     }
 
     fn over(&self) -> bool {
@@ -541,8 +543,7 @@ impl Actor {
         self.record = next;
         self.version = version;
         self.state = Arc::new(self.make_state(self.record.position().view(), last_move));
-        let event = EventJson {
-            t: "event",
+        let json = ServerMsg::Event {
             game: &self.row.id,
             now,
             v: version,
@@ -552,11 +553,8 @@ impl Actor {
                 text: &text,
             },
             state: &self.state,
-        };
-        let json: Arc<str> = match serde_json::to_string(&event) {
-            Ok(s) => Arc::from(s),
-            Err(_) => return Err(LiveError::Internal),
-        };
+        }
+        .text();
         let published = Published { version, json };
         if self.events.len() == KEEP_EVENTS {
             self.events.pop_front();

@@ -87,24 +87,6 @@ pub(super) struct LiveFacts<'a> {
 }
 
 /// One committed action as watchers receive it.
-#[derive(Debug, Serialize)]
-pub(super) struct EventJson<'a> {
-    pub(super) t: &'static str,
-    pub(super) game: &'a str,
-    /// The server's time, for the clocks.
-    pub(super) now: i64,
-    pub(super) v: u64,
-    pub(super) action: ActionJson<'a>,
-    pub(super) state: &'a GameState,
-}
-
-#[derive(Debug, Serialize)]
-pub(super) struct ActionJson<'a> {
-    pub(super) kind: &'a str,
-    pub(super) side: Player,
-    pub(super) text: &'a str,
-}
-
 /// An engine's look at a whole game: a score for the first player after each move, and the moves that lost
 /// much.
 #[derive(Clone, Debug, Serialize)]
