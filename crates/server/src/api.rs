@@ -14,7 +14,7 @@ use crate::{
     AppState,
     auth::{MaybeUser, SignedIn},
     clock::{TimeControl, TimeInput},
-    db::{ChallengeRow, GameRow, now_ms},
+    db::{ActionKind, ChallengeRow, GameRow, GameStatus, Winner, now_ms},
     error::{ApiError, ApiResult},
     ids::{self, GameId},
     live::LiveError,
@@ -88,9 +88,8 @@ pub(crate) fn game_summary(g: &GameRow, me: Option<&str>) -> Value {
         (None, Some(l)) => format!("Engine level {l}"),
         (None, None) => "?".into(),
     };
-    let my_turn = match (me, g.turn.as_deref()) {
-        (Some(me), Some("first")) => g.users[0].as_ref().is_some_and(|u| u.id == me),
-        (Some(me), Some("second")) => g.users[1].as_ref().is_some_and(|u| u.id == me),
+    let my_turn = match (me, g.turn) {
+        (Some(me), Some(side)) => g.users[side.index()].as_ref().is_some_and(|u| u.id == me),
         _ => false,
     };
     json!({
@@ -129,8 +128,8 @@ pub(crate) async fn lobby(
     });
     if let Some(u) = &user {
         body["online"] = json!(state.lobby.names());
-        let active = state.db.games_of(&u.id, "active", 50).await?;
-        let finished = state.db.games_of(&u.id, "finished", 10).await?;
+        let active = state.db.games_of(&u.id, GameStatus::Active, 50).await?;
+        let finished = state.db.games_of(&u.id, GameStatus::Finished, 10).await?;
         body["games"] = json!(active.iter().map(|g| game_summary(g, me)).collect::<Vec<_>>());
         body["finished"] = json!(finished.iter().map(|g| game_summary(g, me)).collect::<Vec<_>>());
     }
@@ -429,12 +428,12 @@ pub(crate) async fn import_game(
     let imported = crate::transcript::import(state.registry, &body.text)
         .map_err(|e| ApiError::bad_request("bad-file", e.to_string()))?;
     let mut record = imported.record;
-    let mut actions: Vec<(gridplay_core::Player, &'static str, String)> = Vec::new();
+    let mut actions: Vec<(gridplay_core::Player, ActionKind, String)> = Vec::new();
     {
         // Replay the moves to know who played each.
         let mut pos = record.start().box_clone();
         for m in record.moves() {
-            actions.push((pos.turn(), "move", m.clone()));
+            actions.push((pos.turn(), ActionKind::Move, m.clone()));
             let _ = pos.play(m);
         }
     }
@@ -443,14 +442,14 @@ pub(crate) async fn import_game(
         match imported.result {
             Some(gridplay_core::Outcome::Win { winner }) => {
                 record.resign(!winner).map_err(|_| ApiError::internal())?;
-                actions.push((!winner, "resign", String::new()));
+                actions.push((!winner, ActionKind::Resign, String::new()));
             }
             Some(gridplay_core::Outcome::Draw) => {
                 let p = record.position().turn();
                 record.offer_draw(p).map_err(|_| ApiError::internal())?;
                 record.accept_draw(!p).map_err(|_| ApiError::internal())?;
-                actions.push((p, "offer-draw", String::new()));
-                actions.push((!p, "accept-draw", String::new()));
+                actions.push((p, ActionKind::OfferDraw, String::new()));
+                actions.push((!p, ActionKind::AcceptDraw, String::new()));
             }
             None => {}
         }
@@ -464,12 +463,9 @@ pub(crate) async fn import_game(
         users: [None, None],
         levels: [None, None],
         labels: imported.names.map(|n| n.map(|n| n.chars().take(40).collect())),
-        status: "imported".into(),
+        status: GameStatus::Imported,
         turn: None,
-        winner: end.map(|(o, _)| match o {
-            gridplay_core::Outcome::Win { winner } => winner.as_str().to_owned(),
-            gridplay_core::Outcome::Draw => "draw".to_owned(),
-        }),
+        winner: end.map(|(o, _)| Winner::from(o)),
         termination: None,
         version: actions.len() as i64,
         created_at: now,
@@ -483,8 +479,8 @@ pub(crate) async fn import_game(
         .enumerate()
         .map(|(i, (side, kind, body))| crate::db::ActionRow {
             seq: i as i64 + 1,
-            side: side.as_str().to_owned(),
-            kind: kind.to_owned(),
+            side,
+            kind,
             body,
             at: now,
             clock: None,
@@ -543,7 +539,7 @@ pub(crate) async fn rematch(
     else {
         return Err(ApiError::forbidden("you did not play this game"));
     };
-    if g.status == "active" {
+    if g.status == GameStatus::Active {
         return Err(ApiError::conflict("ongoing", "the game is not over yet"));
     }
     if g.tournament.is_some() {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use gridplay_core::Player;
 use serde::{Deserialize, Serialize};
 
-use crate::live::GameState;
+use crate::{db::ActionKind, live::GameState};
 
 /// What a page sends.
 #[derive(Debug, Deserialize, PartialEq, Eq)]
@@ -64,7 +64,7 @@ pub(crate) struct UserJson<'a> {
 /// An action as a game's watchers hear of it.
 #[derive(Debug, Serialize)]
 pub(crate) struct ActionJson<'a> {
-    pub kind: &'a str,
+    pub kind: ActionKind,
     pub side: Player,
     pub text: &'a str,
 }

@@ -13,7 +13,7 @@ use crate::{
     AppState,
     api::game_summary,
     auth::SignedIn,
-    db::{GameRow, RatingRow},
+    db::{GameRow, GameStatus, RatingRow},
     error::{ApiError, ApiResult},
 };
 
@@ -72,8 +72,8 @@ pub(crate) async fn my_games(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
 ) -> ApiResult<Json<Value>> {
-    let active = state.db.games_of(&me.id, "active", 200).await?;
-    let finished = state.db.games_of(&me.id, "finished", 30).await?;
+    let active = state.db.games_of(&me.id, GameStatus::Active, 200).await?;
+    let finished = state.db.games_of(&me.id, GameStatus::Finished, 30).await?;
     let active = with_ratings(&state, &active, Some(&me.id)).await?;
     let waiting = active.iter().filter(|g| g["my_turn"] == json!(true)).count();
     Ok(Json(json!({
@@ -111,8 +111,8 @@ pub(crate) async fn profile(
             ),
         );
     }
-    let active = state.db.games_of(&user.id, "active", 50).await?;
-    let finished = state.db.games_of(&user.id, "finished", 20).await?;
+    let active = state.db.games_of(&user.id, GameStatus::Active, 50).await?;
+    let finished = state.db.games_of(&user.id, GameStatus::Finished, 20).await?;
     Ok(Json(json!({
         "name": user.name,
         "online": state.lobby.names().iter().any(|n| n == &user.name),

@@ -9,6 +9,7 @@ use std::{
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
+use gridplay_core::Player;
 use sqlx::{
     AnyPool, AssertSqlSafe, Row,
     any::{AnyPoolOptions, AnyRow},
@@ -19,9 +20,11 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::clock::TimeControl;
 
+mod kinds;
 mod ratings;
 mod tournaments;
 
+pub use kinds::{ActionKind, EndReason, GameStatus, Winner};
 pub use ratings::{RateJob, RatingRow, StatsRow};
 pub use tournaments::{TournamentBye, TournamentPlayer, TournamentRow};
 
@@ -62,10 +65,10 @@ pub struct Db {
 struct WriteJob {
     game_id: String,
     action: ActionRow,
-    status: String,
-    turn: Option<String>,
-    winner: Option<String>,
-    termination: Option<String>,
+    status: GameStatus,
+    turn: Option<Player>,
+    winner: Option<Winner>,
+    termination: Option<EndReason>,
     /// The game ended rated: the players' ratings change in the same transaction.
     rate: Option<RateJob>,
     done: oneshot::Sender<Result<(), String>>,
@@ -82,12 +85,12 @@ async fn write_one(conn: &mut sqlx::AnyConnection, job: &WriteJob) -> Result<(),
          turn = $7 WHERE id = $6",
     )
     .bind(job.action.seq)
-    .bind(&job.status)
-    .bind(job.winner.clone())
-    .bind(job.termination.clone())
+    .bind(job.status.as_str())
+    .bind(job.winner.map(Winner::as_str))
+    .bind(job.termination.map(EndReason::as_str))
     .bind(now)
     .bind(&job.game_id)
-    .bind(job.turn.clone())
+    .bind(job.turn.map(Player::as_str))
     .execute(&mut *conn)
     .await?;
     if let Some(rate) = &job.rate {
@@ -106,8 +109,8 @@ where
     )
     .bind(game_id)
     .bind(a.seq)
-    .bind(&a.side)
-    .bind(&a.kind)
+    .bind(a.side.as_str())
+    .bind(a.kind.as_str())
     .bind(&a.body)
     .bind(a.at)
     .bind(a.clock)
@@ -176,10 +179,11 @@ pub struct GameRow {
     pub levels: [Option<u8>; 2],
     /// Names for sides without a user (imported games).
     pub labels: [Option<String>; 2],
-    pub status: String,
-    pub turn: Option<String>,
-    pub winner: Option<String>,
-    pub termination: Option<String>,
+    pub status: GameStatus,
+    /// The side to move; `None` once the game is over.
+    pub turn: Option<Player>,
+    pub winner: Option<Winner>,
+    pub termination: Option<EndReason>,
     pub version: i64,
     pub created_at: i64,
     pub updated_at: i64,
@@ -201,8 +205,8 @@ impl GameRow {
             users,
             levels,
             labels: [None, None],
-            status: "active".into(),
-            turn: Some("first".into()),
+            status: GameStatus::Active,
+            turn: Some(Player::First),
             winner: None,
             termination: None,
             version: 0,
@@ -219,8 +223,8 @@ impl GameRow {
 #[derive(Clone, Debug)]
 pub struct ActionRow {
     pub seq: i64,
-    pub side: String,
-    pub kind: String,
+    pub side: Player,
+    pub kind: ActionKind,
     pub body: String,
     /// When it was played, in Unix ms.
     pub at: i64,
@@ -230,11 +234,11 @@ pub struct ActionRow {
 
 /// What an action changes in its game's row.
 #[derive(Clone, Debug)]
-pub struct GameUpdate<'a> {
-    pub status: &'a str,
-    pub turn: Option<&'a str>,
-    pub winner: Option<&'a str>,
-    pub termination: Option<&'a str>,
+pub struct GameUpdate {
+    pub status: GameStatus,
+    pub turn: Option<Player>,
+    pub winner: Option<Winner>,
+    pub termination: Option<EndReason>,
 }
 
 /// A row of `challenges`, with names.
@@ -295,10 +299,19 @@ pub(crate) fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         ],
         levels: [level_of(row, "first_level")?, level_of(row, "second_level")?],
         labels: [row.try_get("first_label")?, row.try_get("second_label")?],
-        status: row.try_get("status")?,
-        turn: row.try_get("turn")?,
-        winner: row.try_get("winner")?,
-        termination: row.try_get("termination")?,
+        status: GameStatus::parse(row.try_get("status")?)?,
+        turn: row
+            .try_get::<Option<&str>, _>("turn")?
+            .map(kinds::side)
+            .transpose()?,
+        winner: row
+            .try_get::<Option<&str>, _>("winner")?
+            .map(Winner::parse)
+            .transpose()?,
+        termination: row
+            .try_get::<Option<&str>, _>("termination")?
+            .map(EndReason::parse)
+            .transpose()?,
         version: row.try_get("version")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
@@ -481,13 +494,18 @@ impl Db {
     }
 
     /// The games of a user in a status (`active` or `finished`), the latest first.
-    pub async fn games_of(&self, user_id: &str, status: &str, limit: i64) -> Result<Vec<GameRow>, DbError> {
+    pub async fn games_of(
+        &self,
+        user_id: &str,
+        status: GameStatus,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, DbError> {
         let rows = sqlx::query(AssertSqlSafe(format!(
             "SELECT {GAME_COLUMNS} WHERE (g.first_user = $1 OR g.second_user = $1) AND g.status = $2 \
              ORDER BY g.updated_at DESC LIMIT $3"
         )))
         .bind(user_id)
-        .bind(status)
+        .bind(status.as_str())
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
@@ -506,8 +524,8 @@ impl Db {
             .map(|r| {
                 Ok(ActionRow {
                     seq: r.try_get("seq")?,
-                    side: r.try_get("side")?,
-                    kind: r.try_get("kind")?,
+                    side: kinds::side(r.try_get("side")?)?,
+                    kind: ActionKind::parse(r.try_get("kind")?)?,
                     body: r.try_get("body")?,
                     at: r.try_get("created_at")?,
                     clock: r.try_get("clock")?,
@@ -523,17 +541,17 @@ impl Db {
         &self,
         game_id: &str,
         action: &ActionRow,
-        update: &GameUpdate<'_>,
+        update: &GameUpdate,
         rate: Option<RateJob>,
     ) -> Result<(), DbError> {
         let (done, result) = oneshot::channel();
         let job = WriteJob {
             game_id: game_id.to_owned(),
             action: action.clone(),
-            status: update.status.to_owned(),
-            turn: update.turn.map(str::to_owned),
-            winner: update.winner.map(str::to_owned),
-            termination: update.termination.map(str::to_owned),
+            status: update.status,
+            turn: update.turn,
+            winner: update.winner,
+            termination: update.termination,
             rate,
             done,
         };
@@ -675,10 +693,10 @@ where
     .bind(g.users[1].as_ref().map(|u| u.id.clone()))
     .bind(g.levels[0].map(i64::from))
     .bind(g.levels[1].map(i64::from))
-    .bind(&g.status)
-    .bind(g.turn.clone())
-    .bind(g.winner.clone())
-    .bind(g.termination.clone())
+    .bind(g.status.as_str())
+    .bind(g.turn.map(Player::as_str))
+    .bind(g.winner.map(Winner::as_str))
+    .bind(g.termination.map(EndReason::as_str))
     .bind(g.version)
     .bind(g.created_at)
     .bind(g.updated_at)

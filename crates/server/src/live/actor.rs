@@ -7,11 +7,11 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::{
     Action, Cmd, ENGINE_MIN, GameHub, IDLE, KEEP_ACKS, KEEP_EVENTS, LiveError, PlyJson, Published, Watch,
-    state::{GameState, LiveFacts, build_state, rotation, side_name, termination_name},
+    state::{GameState, LiveFacts, build_state, rotation},
 };
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
-    db::{ActionRow, GameRow, GameUpdate, RateJob, RatingRow, now_ms},
+    db::{ActionRow, EndReason, GameRow, GameStatus, GameUpdate, RateJob, RatingRow, Winner, now_ms},
     messages::{ActionJson, ServerMsg},
 };
 
@@ -104,13 +104,8 @@ impl Actor {
         let mut moved = [false; 2];
         let mut aborted = false;
         for a in &actions {
-            let side = match a.side.as_str() {
-                "first" => Player::First,
-                "second" => Player::Second,
-                s => return Err(internal(format!("action {} has side {s:?}", a.seq))),
-            };
-            let action = Action::from_row(&a.kind, &a.body)
-                .ok_or_else(|| internal(format!("action {} has kind {:?}", a.seq, a.kind)))?;
+            let side = a.side;
+            let action = Action::from_row(a.kind, &a.body);
             let before = matches!(action, Action::Move(_)).then(|| record.position().view());
             let text = apply(&mut record, side, &action)
                 .map_err(|e| internal(format!("action {} does not replay: {e:?}", a.seq)))?;
@@ -329,7 +324,7 @@ impl Actor {
                     &self.row.spec,
                     [&names[0], &names[1]],
                     &self.record,
-                    self.state.over.as_ref().map(|o| o.termination),
+                    self.state.over.as_ref().map(|o| o.termination.as_str()),
                 );
                 let _ = reply.send(file);
             }
@@ -471,29 +466,26 @@ impl Actor {
         }
         let row = ActionRow {
             seq: version as i64,
-            side: side_name(side).to_owned(),
-            kind: action.kind().to_owned(),
+            side,
+            kind: action.kind(),
             body: text.clone(),
             at: now,
             clock,
         };
         let update = GameUpdate {
             status: if aborted {
-                "aborted"
+                GameStatus::Aborted
             } else if end.is_some() {
-                "finished"
+                GameStatus::Finished
             } else {
-                "active"
+                GameStatus::Active
             },
-            turn: turn.map(side_name),
-            winner: end.map(|(o, _)| match o {
-                Outcome::Win { winner } => side_name(winner),
-                Outcome::Draw => "draw",
-            }),
+            turn,
+            winner: end.map(|(o, _)| Winner::from(o)),
             termination: if aborted {
-                Some("aborted")
+                Some(EndReason::Aborted)
             } else {
-                end.map(|(_, t)| termination_name(t))
+                end.map(|(_, t)| EndReason::from(t))
             },
         };
         let rate = match (&self.row.users, end) {

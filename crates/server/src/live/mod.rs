@@ -19,7 +19,7 @@ use actor::Actor;
 pub use state::{Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson, TournamentRef};
 
 use crate::{
-    db::{Db, User},
+    db::{ActionKind, Db, User},
     engines::EnginePool,
     lobby::Lobby,
 };
@@ -50,31 +50,30 @@ pub enum Action {
 }
 
 impl Action {
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> ActionKind {
         match self {
-            Action::Move(_) => "move",
-            Action::Resign => "resign",
-            Action::OfferDraw => "offer-draw",
-            Action::AcceptDraw => "accept-draw",
-            Action::DeclineDraw => "decline-draw",
-            Action::Abort => "abort",
-            Action::Claim => "claim",
-            Action::Timeout => "timeout",
+            Action::Move(_) => ActionKind::Move,
+            Action::Resign => ActionKind::Resign,
+            Action::OfferDraw => ActionKind::OfferDraw,
+            Action::AcceptDraw => ActionKind::AcceptDraw,
+            Action::DeclineDraw => ActionKind::DeclineDraw,
+            Action::Abort => ActionKind::Abort,
+            Action::Claim => ActionKind::Claim,
+            Action::Timeout => ActionKind::Timeout,
         }
     }
 
-    fn from_row(kind: &str, body: &str) -> Option<Action> {
-        Some(match kind {
-            "move" => Action::Move(body.to_owned()),
-            "resign" => Action::Resign,
-            "offer-draw" => Action::OfferDraw,
-            "accept-draw" => Action::AcceptDraw,
-            "decline-draw" => Action::DeclineDraw,
-            "abort" => Action::Abort,
-            "claim" => Action::Claim,
-            "timeout" => Action::Timeout,
-            _ => return None,
-        })
+    fn from_row(kind: ActionKind, body: &str) -> Action {
+        match kind {
+            ActionKind::Move => Action::Move(body.to_owned()),
+            ActionKind::Resign => Action::Resign,
+            ActionKind::OfferDraw => Action::OfferDraw,
+            ActionKind::AcceptDraw => Action::AcceptDraw,
+            ActionKind::DeclineDraw => Action::DeclineDraw,
+            ActionKind::Abort => Action::Abort,
+            ActionKind::Claim => Action::Claim,
+            ActionKind::Timeout => Action::Timeout,
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
-    db::{GameRow, RatingRow},
+    db::{EndReason, GameRow, GameStatus, RatingRow},
 };
 
 /// One player slot as clients see it.
@@ -29,7 +29,7 @@ pub struct OverJson {
     /// `None` for a draw.
     pub winner: Option<Player>,
     /// `rules`, `repetition`, `quiet-moves`, `agreement`, `resignation`, `timeout`, `abandoned` or `aborted`.
-    pub termination: &'static str,
+    pub termination: EndReason,
     pub text: String,
 }
 
@@ -112,22 +112,6 @@ pub struct PlyJson {
     pub last_move: Option<MoveView>,
 }
 
-pub(super) fn side_name(p: Player) -> &'static str {
-    p.as_str()
-}
-
-pub(super) fn termination_name(t: Termination) -> &'static str {
-    match t {
-        Termination::Rules => "rules",
-        Termination::Repetition => "repetition",
-        Termination::QuietMoves => "quiet-moves",
-        Termination::Agreement => "agreement",
-        Termination::Resignation => "resignation",
-        Termination::Timeout => "timeout",
-        Termination::Abandoned => "abandoned",
-    }
-}
-
 pub(super) fn over_json(sides: &[SideInfo; 2], end: Option<(Outcome, Termination)>) -> Option<OverJson> {
     let (outcome, termination) = end?;
     let winner = match outcome {
@@ -149,7 +133,7 @@ pub(super) fn over_json(sides: &[SideInfo; 2], end: Option<(Outcome, Termination
     };
     Some(OverJson {
         winner,
-        termination: termination_name(termination),
+        termination: EndReason::from(termination),
         text,
     })
 }
@@ -167,7 +151,7 @@ pub(super) fn build_state(
     let over = if facts.aborted {
         Some(OverJson {
             winner: None,
-            termination: "aborted",
+            termination: EndReason::Aborted,
             text: "Game aborted".into(),
         })
     } else {
@@ -181,7 +165,7 @@ pub(super) fn build_state(
     };
     let claimable = matches!(row.time, TimeControl::Correspondence { .. }) && deadline.is_some();
     let abortable =
-        over.is_none() && !facts.both_moved && row.tournament.is_none() && row.status != "imported";
+        over.is_none() && !facts.both_moved && row.tournament.is_none() && row.status != GameStatus::Imported;
     GameState {
         id: row.id.clone(),
         spec: row.spec.clone(),

@@ -10,7 +10,7 @@ use crate::{
     api::{check_spec, game_summary, people_time},
     auth::{MaybeUser, SignedIn},
     clock::TimeInput,
-    db::{TournamentRow, now_ms},
+    db::{GameStatus, TournamentRow, now_ms},
     error::{ApiError, ApiResult},
     ids::{self, TournamentId},
     live::Action,
@@ -208,7 +208,7 @@ pub(crate) async fn withdraw(
     if started {
         for g in state.db.tournament_games(&id).await? {
             let plays = g.users.iter().flatten().any(|u| u.id == me.id);
-            if g.status == "active"
+            if g.status == GameStatus::Active
                 && plays
                 && let Err(e) = state.hub.act(&g.id, &me, Action::Resign, None, None).await
             {

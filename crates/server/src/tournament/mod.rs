@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use crate::{
-    db::{GameRow, TournamentBye, TournamentPlayer, TournamentRow, User},
+    db::{GameRow, GameStatus, TournamentBye, TournamentPlayer, TournamentRow, User, Winner},
     live::GameHub,
 };
 
@@ -44,12 +44,12 @@ struct Result2 {
 fn results(games: &[GameRow]) -> Vec<Result2> {
     games
         .iter()
-        .filter(|g| g.status == "finished")
+        .filter(|g| g.status == GameStatus::Finished)
         .filter_map(|g| {
             let players = [g.users[0].as_ref()?.id.clone(), g.users[1].as_ref()?.id.clone()];
-            let first_half_points = match g.winner.as_deref() {
-                Some("first") => 2,
-                Some("second") => 0,
+            let first_half_points = match g.winner {
+                Some(Winner::First) => 2,
+                Some(Winner::Second) => 0,
                 _ => 1,
             };
             Some(Result2 {
@@ -355,7 +355,7 @@ async fn advance_once(hub: &GameHub, id: &str) -> Result<bool, crate::db::DbErro
         return Ok(false);
     }
     let games = db.tournament_games(id).await?;
-    if games.iter().any(|g| g.status == "active") {
+    if games.iter().any(|g| g.status == GameStatus::Active) {
         return Ok(false);
     }
     let players = db.tournament_players(id).await?;
@@ -500,8 +500,8 @@ mod tests {
             [Some(player(a).user), Some(player(b).user)],
             [None, None],
         );
-        g.status = "finished".into();
-        g.winner = Some(winner.into());
+        g.status = GameStatus::Finished;
+        g.winner = Some(Winner::parse(winner).unwrap());
         g
     }
 

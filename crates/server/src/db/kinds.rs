@@ -1,0 +1,173 @@
+//! The values the database keeps as text, as enums: each is written as its text and read back through
+//! `parse`, which refuses a text it does not know with a decoding error that names the column's type.
+
+use gridplay_core::{Outcome, Player, Termination};
+
+macro_rules! stored {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $text)] $variant),*
+        }
+
+        impl $name {
+            /// The stored text.
+            #[must_use]
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),*
+                }
+            }
+
+            /// Reads the stored text.
+            ///
+            /// # Errors
+            ///
+            /// A text that is none of the values.
+            pub fn parse(text: &str) -> Result<$name, sqlx::Error> {
+                match text {
+                    $($text => Ok($name::$variant),)*
+                    other => Err(sqlx::Error::Decode(
+                        format!("`{other}` is not a {}", stringify!($name)).into(),
+                    )),
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+stored!(
+    /// Where a game stands.
+    GameStatus {
+        Active = "active",
+        Finished = "finished",
+        /// Ended without result before both sides moved.
+        Aborted = "aborted",
+        /// A replay made from a file: never played here.
+        Imported = "imported",
+    }
+);
+
+stored!(
+    /// The result of a finished game.
+    Winner { First = "first", Second = "second", Draw = "draw" }
+);
+
+stored!(
+    /// Why a game ended: the rules library's [`Termination`], or an abort.
+    EndReason {
+        Rules = "rules",
+        Repetition = "repetition",
+        QuietMoves = "quiet-moves",
+        Agreement = "agreement",
+        Resignation = "resignation",
+        Timeout = "timeout",
+        Abandoned = "abandoned",
+        Aborted = "aborted",
+    }
+);
+
+stored!(
+    /// What an action of a game is.
+    ActionKind {
+        Move = "move",
+        Resign = "resign",
+        OfferDraw = "offer-draw",
+        AcceptDraw = "accept-draw",
+        DeclineDraw = "decline-draw",
+        Abort = "abort",
+        Claim = "claim",
+        /// The server's: a live clock ran out.
+        Timeout = "timeout",
+    }
+);
+
+impl From<Outcome> for Winner {
+    fn from(o: Outcome) -> Winner {
+        match o {
+            Outcome::Win {
+                winner: Player::First,
+            } => Winner::First,
+            Outcome::Win {
+                winner: Player::Second,
+            } => Winner::Second,
+            Outcome::Draw => Winner::Draw,
+        }
+    }
+}
+
+impl Winner {
+    /// The winning side, `None` for a draw.
+    #[must_use]
+    pub fn side(self) -> Option<Player> {
+        match self {
+            Winner::First => Some(Player::First),
+            Winner::Second => Some(Player::Second),
+            Winner::Draw => None,
+        }
+    }
+}
+
+impl From<Termination> for EndReason {
+    fn from(t: Termination) -> EndReason {
+        match t {
+            Termination::Rules => EndReason::Rules,
+            Termination::Repetition => EndReason::Repetition,
+            Termination::QuietMoves => EndReason::QuietMoves,
+            Termination::Agreement => EndReason::Agreement,
+            Termination::Resignation => EndReason::Resignation,
+            Termination::Timeout => EndReason::Timeout,
+            Termination::Abandoned => EndReason::Abandoned,
+        }
+    }
+}
+
+/// Reads a stored side (`first`, `second`).
+///
+/// # Errors
+///
+/// Any other text.
+pub(super) fn side(text: &str) -> Result<Player, sqlx::Error> {
+    [Player::First, Player::Second]
+        .into_iter()
+        .find(|p| p.as_str() == text)
+        .ok_or_else(|| sqlx::Error::Decode(format!("`{text}` is not a side").into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_reads_back_and_strangers_are_refused() {
+        for s in [
+            GameStatus::Active,
+            GameStatus::Finished,
+            GameStatus::Aborted,
+            GameStatus::Imported,
+        ] {
+            assert_eq!(GameStatus::parse(s.as_str()).unwrap(), s);
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
+        for k in [ActionKind::Move, ActionKind::OfferDraw, ActionKind::Timeout] {
+            assert_eq!(ActionKind::parse(k.as_str()).unwrap(), k);
+        }
+        assert_eq!(EndReason::from(Termination::QuietMoves).as_str(), "quiet-moves");
+        assert_eq!(Winner::from(Outcome::Draw), Winner::Draw);
+        assert_eq!(side("second").unwrap(), Player::Second);
+        assert!(
+            GameStatus::parse("paused")
+                .unwrap_err()
+                .to_string()
+                .contains("`paused` is not a GameStatus")
+        );
+        assert!(side("third").is_err());
+    }
+}
