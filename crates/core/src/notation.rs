@@ -20,12 +20,12 @@ pub struct Lettered {
 pub enum SquareError {
     #[error("a square is a file a-{last_file} then a rank 1-{height}, such as {example}")]
     Shape {
-        last_file: char,
+        last_file: String,
         height: u32,
         example: String,
     },
-    #[error("the file must be a letter from a to {last_file}")]
-    File { last_file: char },
+    #[error("that file is off the board: files run from a to {last_file}")]
+    File { last_file: String },
     #[error("the rank must be a number from 1 to {height}")]
     Rank { height: u32 },
 }
@@ -40,8 +40,8 @@ impl Lettered {
         }
     }
 
-    fn last_file(&self) -> char {
-        char::from(b'a' + (self.width.clamp(1, 26) - 1) as u8)
+    fn last_file(&self) -> String {
+        file_name(self.width.max(1) - 1)
     }
 
     /// The name of the square at `index`, counted row by row from the top-left.
@@ -53,7 +53,7 @@ impl Lettered {
         } else {
             self.height - row
         };
-        format!("{}{rank}", char::from(b'a' + col as u8))
+        format!("{}{rank}", file_name(col))
     }
 
     /// The index of a named square, letters in either case.
@@ -63,17 +63,17 @@ impl Lettered {
     /// A name that is not a file letter then a rank number, or that is off the board.
     pub fn parse(&self, text: &str) -> Result<usize, SquareError> {
         let text = text.trim();
-        let mut chars = text.chars();
-        let file = chars.next().map(|c| c.to_ascii_lowercase());
-        let rank = chars.as_str();
-        let Some(file @ 'a'..='z') = file else {
+        let split = text
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(text.len());
+        let (letters, rank) = text.split_at(split);
+        let Some(col) = file_index(letters) else {
             return Err(SquareError::Shape {
                 last_file: self.last_file(),
                 height: self.height,
                 example: self.name(0),
             });
         };
-        let col = file as u32 - 'a' as u32;
         if col >= self.width {
             return Err(SquareError::File {
                 last_file: self.last_file(),
@@ -96,6 +96,33 @@ impl Lettered {
         };
         Ok((row * self.width + col) as usize)
     }
+}
+
+/// The name of file `x` (0 on the left): `a` to `z`, then `aa` to `az`, `ba`...
+#[must_use]
+pub fn file_name(x: u32) -> String {
+    let letter = |i: u32| char::from(b'a' + (i % 26) as u8);
+    if x < 26 {
+        letter(x).to_string()
+    } else {
+        format!("{}{}", file_name(x / 26 - 1), letter(x))
+    }
+}
+
+/// The file a name (in either case) stands for, the inverse of [`file_name`].
+fn file_index(letters: &str) -> Option<u32> {
+    if letters.is_empty() || letters.len() > 3 {
+        return None;
+    }
+    let mut x: u32 = 0;
+    for (k, c) in letters.bytes().enumerate() {
+        let d = u32::from(c.to_ascii_lowercase().checked_sub(b'a')?);
+        if d >= 26 {
+            return None;
+        }
+        x = if k == 0 { d } else { (x + 1) * 26 + d };
+    }
+    Some(x)
 }
 
 /// Why run-length rows could not be read.
@@ -241,9 +268,29 @@ mod tests {
     }
 
     #[test]
+    fn files_go_on_past_z() {
+        let names: Vec<String> = [0, 25, 26, 27, 51, 52, 701, 702]
+            .iter()
+            .map(|&x| file_name(x))
+            .collect();
+        assert_eq!(names, ["a", "z", "aa", "ab", "az", "ba", "zz", "aaa"]);
+        for x in 0..800 {
+            assert_eq!(file_index(&file_name(x)), Some(x));
+        }
+        let wide = Lettered::new(32, 32, false);
+        assert_eq!(wide.name(31), "af32");
+        assert_eq!(wide.parse("AF32"), Ok(31));
+    }
+
+    #[test]
     fn bad_square_names_say_what_is_wrong() {
         let board = Lettered::new(3, 3, false);
-        assert_eq!(board.parse("d1"), Err(SquareError::File { last_file: 'c' }));
+        assert_eq!(
+            board.parse("d1"),
+            Err(SquareError::File {
+                last_file: "c".into()
+            })
+        );
         for rank in ["a0", "a4", "a01", "a+1", "a"] {
             assert_eq!(board.parse(rank), Err(SquareError::Rank { height: 3 }), "{rank}");
         }

@@ -169,7 +169,5 @@ impl BoardView {
 /// Column labels `a`, `b`, ... for a board `width` wide.
 #[must_use]
 pub fn letter_files(width: u32) -> Vec<String> {
-    (0..width)
-        .map(|i| char::from(b'a' + i as u8).to_string())
-        .collect()
+    (0..width).map(crate::notation::file_name).collect()
 }

@@ -94,7 +94,7 @@ mod tests {
         assert!(
             parse(&format!("{board}; Z8:+1"))
                 .unwrap_err()
-                .contains("file must be")
+                .contains("off the board")
         );
         assert!(
             parse(&format!("{board}; G8:big"))

@@ -4,42 +4,29 @@
 //! `W`/`B` are placed pieces, `w`/`b` occupied crosses, and a number counts empty crosses, as in chess FEN:
 //! the empty 5x5 board with White to move is `5/5/5/5/5 W`.
 
-use gridplay_core::{ParseMoveError, Player, PositionError};
+use gridplay_core::{
+    ParseMoveError, Player, PositionError,
+    notation::{Lettered, write_rows},
+};
 
 use super::board::{Board, Cross, MAX_SIZE};
+
+/// The crosses of a board of side `size`: files from the left, ranks from the bottom.
+fn crosses(size: usize) -> Lettered {
+    Lettered::new(size as u32, size as u32, false)
+}
 
 /// The name of the cross at `index` on a board of side `size`.
 #[must_use]
 pub fn square_name(index: usize, size: usize) -> String {
-    let (col, row) = (index % size, index / size);
-    format!("{}{}", char::from(b'a' + col as u8), size - row)
+    crosses(size).name(index)
 }
 
 /// Reads a cross name on a board of side `size`.
 pub fn parse_square(text: &str, size: usize) -> Result<usize, ParseMoveError> {
-    let t = text.trim();
-    let last_file = char::from(b'a' + size as u8 - 1);
-    let err = |why: String| ParseMoveError::new(text, why);
-    let mut chars = t.chars();
-    let file = chars.next().map(|c| c.to_ascii_lowercase());
-    let rank = chars.as_str();
-    let Some(file @ 'a'..='z') = file else {
-        return Err(err(format!(
-            "a cross is a file a-{last_file} then a rank 1-{size}, such as c3"
-        )));
-    };
-    let col = file as usize - 'a' as usize;
-    if col >= size {
-        return Err(err(format!(
-            "the file must be a letter from a to {last_file} on a {size}x{size} board"
-        )));
-    }
-    match rank.parse::<usize>() {
-        Ok(r) if (1..=size).contains(&r) && !rank.starts_with('0') && !rank.starts_with('+') => {
-            Ok((size - r) * size + col)
-        }
-        _ => Err(err(format!("the rank must be a number from 1 to {size}"))),
-    }
+    crosses(size)
+        .parse(text)
+        .map_err(|e| ParseMoveError::new(text, e.to_string()))
 }
 
 fn side_char(p: Player) -> char {
@@ -52,35 +39,16 @@ fn side_char(p: Player) -> char {
 /// Writes the board and side to move.
 #[must_use]
 pub fn write(board: &Board, turn: Player) -> String {
-    let n = board.size();
-    let mut s = String::new();
-    for row in 0..n {
-        if row > 0 {
-            s.push('/');
-        }
-        let mut empties = 0;
-        for col in 0..n {
-            let c = match board.get(row * n + col) {
-                Cross::Empty => {
-                    empties += 1;
-                    continue;
-                }
-                Cross::Placed(p) => side_char(p),
-                Cross::Occupied(p) => side_char(p).to_ascii_lowercase(),
-            };
-            if empties > 0 {
-                s.push_str(&empties.to_string());
-                empties = 0;
-            }
-            s.push(c);
-        }
-        if empties > 0 {
-            s.push_str(&empties.to_string());
-        }
-    }
-    s.push(' ');
-    s.push(side_char(turn));
-    s
+    let cells: Vec<Option<char>> = board
+        .cells()
+        .iter()
+        .map(|c| match *c {
+            Cross::Empty => None,
+            Cross::Placed(p) => Some(side_char(p)),
+            Cross::Occupied(p) => Some(side_char(p).to_ascii_lowercase()),
+        })
+        .collect();
+    format!("{} {}", write_rows(&cells, board.size()), side_char(turn))
 }
 
 /// Reads a position text. The board's size is the number of rows, and every row must have that many crosses.

@@ -4,31 +4,26 @@
 
 use gridplay_core::{
     Codec, CodecError, DynGame, GameFile, GameRecord, ParseMoveError, Position, PositionError, codec,
+    notation::Lettered,
 };
 
 use super::{Move, ReversiPosition, bitboard::Square};
 
+/// The squares: files a-h from the left, ranks 1-8 from the top.
+const SQUARES: Lettered = Lettered::new(8, 8, true);
+
 /// The name of a square, such as `d3`.
 #[must_use]
 pub fn square_name(sq: Square) -> String {
-    format!("{}{}", char::from(b'a' + sq % 8), sq / 8 + 1)
+    SQUARES.name(usize::from(sq))
 }
 
 /// Reads a square name, case-insensitively (`d3` or `D3`).
 pub fn parse_square(text: &str) -> Result<Square, ParseMoveError> {
-    let bytes = text.as_bytes();
-    let err = |why: &str| ParseMoveError::new(text, why);
-    if bytes.len() != 2 {
-        return Err(err("a square is a file a-h and a rank 1-8, such as d3"));
-    }
-    let file = bytes[0].to_ascii_lowercase();
-    if !(b'a'..=b'h').contains(&file) {
-        return Err(err("the file must be a letter from a to h"));
-    }
-    if !(b'1'..=b'8').contains(&bytes[1]) {
-        return Err(err("the rank must be a digit from 1 to 8"));
-    }
-    Ok((bytes[1] - b'1') * 8 + (file - b'a'))
+    SQUARES
+        .parse(text)
+        .map(|i| i as Square)
+        .map_err(|e| ParseMoveError::new(text, e.to_string()))
 }
 
 /// Reads a move: a square, or `pass` (also `PS` and `PA`, as other Othello programs write it).

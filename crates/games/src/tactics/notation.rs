@@ -10,7 +10,10 @@
 //! `<id>.<class><square>:<health>`, with the class letter upper case for the first player (`W`, `A`, `H`) and
 //! lower case for the second, and a final `!` on units that have acted this turn.
 
-use gridplay_core::{ParseMoveError, Player, PositionError};
+use gridplay_core::{
+    ParseMoveError, Player, PositionError,
+    notation::{self, Lettered},
+};
 
 use super::{
     MAX_UNITS_ON_BOARD,
@@ -20,43 +23,26 @@ use super::{
 /// The file name of column `x`: `a`..`z`, then `aa`..`af`.
 #[must_use]
 pub fn file_name(x: usize) -> String {
-    if x < 26 {
-        char::from(b'a' + x as u8).to_string()
-    } else {
-        format!("a{}", char::from(b'a' + (x - 26) as u8))
-    }
+    notation::file_name(x as u32)
+}
+
+/// The squares of a board of side `n`: files from the left, ranks from the bottom.
+fn squares(n: usize) -> Lettered {
+    Lettered::new(n as u32, n as u32, false)
 }
 
 /// The name of square index `sq` on a board of side `n`.
 #[must_use]
 pub fn square_name(sq: u16, n: usize) -> String {
-    let (x, y) = (usize::from(sq) % n, usize::from(sq) / n);
-    format!("{}{}", file_name(x), n - y)
+    squares(n).name(usize::from(sq))
 }
 
 /// Reads a square name on a board of side `n`.
 pub fn parse_square(text: &str, n: usize) -> Result<u16, String> {
-    let split = text.find(|c: char| !c.is_ascii_lowercase()).unwrap_or(text.len());
-    let (letters, digits) = text.split_at(split);
-    let last = file_name(n - 1);
-    let x = match letters.as_bytes() {
-        [c] => usize::from(c - b'a'),
-        [b'a', c] => 26 + usize::from(c - b'a'),
-        _ => {
-            return Err(format!(
-                "`{text}` is not a square: a file a-{last} then a rank 1-{n}, such as c5"
-            ));
-        }
-    };
-    if x >= n {
-        return Err(format!("`{text}` is off the board: files run from a to {last}"));
-    }
-    match digits.parse::<usize>() {
-        Ok(r) if (1..=n).contains(&r) && !digits.starts_with(['0', '+']) => Ok(((n - r) * n + x) as u16),
-        _ => Err(format!(
-            "`{text}` is not a square: the rank must be a number from 1 to {n}"
-        )),
-    }
+    squares(n)
+        .parse(text)
+        .map(|i| i as u16)
+        .map_err(|e| format!("`{text}` is not a square: {e}"))
 }
 
 /// An activation as written, with squares resolved but the unit not yet looked up.

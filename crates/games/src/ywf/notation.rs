@@ -5,32 +5,30 @@
 //! lies (`W` on Warui-ko's side, `C` in the centre, `Y` on Yoi-ko's side); and `c` if the previous action was
 //! a Change, else `-`. The start is `9/9/9/3YWF3/3WFY3/3FYW3/9/9/9 W C -`.
 
-use gridplay_core::{ParseMoveError, Player, PositionError};
+use gridplay_core::{
+    ParseMoveError, Player, PositionError,
+    notation::{Lettered, write_rows as write_runs},
+};
 
 use super::{
     Move,
     board::{Board, SIZE, Square},
 };
 
+/// The squares: files a-i from the left, ranks 1-9 from the top.
+const SQUARES: Lettered = Lettered::new(SIZE as u32, SIZE as u32, true);
+
+/// The name of square `i`, such as `e5`.
 #[must_use]
 pub fn square_name(i: usize) -> String {
-    format!("{}{}", char::from(b'a' + (i % SIZE) as u8), i / SIZE + 1)
+    SQUARES.name(i)
 }
 
+/// Reads a square name, such as `e5`.
 pub fn parse_square(text: &str) -> Result<usize, ParseMoveError> {
-    let b = text.as_bytes();
-    let err = |why: &str| ParseMoveError::new(text, why);
-    if b.len() != 2 {
-        return Err(err("a square is a file a-i and a rank 1-9, such as e5"));
-    }
-    let file = b[0].to_ascii_lowercase();
-    if !(b'a'..=b'i').contains(&file) {
-        return Err(err("the file must be a letter from a to i"));
-    }
-    if !(b'1'..=b'9').contains(&b[1]) {
-        return Err(err("the rank must be a digit from 1 to 9"));
-    }
-    Ok(usize::from(b[1] - b'1') * SIZE + usize::from(file - b'a'))
+    SQUARES
+        .parse(text)
+        .map_err(|e| ParseMoveError::new(text, e.to_string()))
 }
 
 /// Reads `c3` (Play), `*d6` (Change) or `pass`.
@@ -78,29 +76,8 @@ fn piece_char(s: Square) -> Option<char> {
 /// The rows field alone (also the value of the `layout` setting).
 #[must_use]
 pub fn write_rows(board: &Board) -> String {
-    let mut s = String::new();
-    for row in 0..SIZE {
-        if row > 0 {
-            s.push('/');
-        }
-        let mut empties = 0;
-        for col in 0..SIZE {
-            match piece_char(board.squares[row * SIZE + col]) {
-                None => empties += 1,
-                Some(c) => {
-                    if empties > 0 {
-                        s.push(char::from(b'0' + empties));
-                        empties = 0;
-                    }
-                    s.push(c);
-                }
-            }
-        }
-        if empties > 0 {
-            s.push(char::from(b'0' + empties));
-        }
-    }
-    s
+    let cells: Vec<Option<char>> = board.squares.iter().map(|&sq| piece_char(sq)).collect();
+    write_runs(&cells, SIZE)
 }
 
 /// Reads the rows field; `offset` is where it starts in the whole text, for error positions.
