@@ -395,6 +395,9 @@ await test('the test game, which the browser knows only from the catalog, is pla
   await alice.goto(BASE + '/rules/tictactoe');
   await alice.waitForSelector('#rules-doc h1');
   assert.ok(await alice.locator('.tabs a[href="/rules/tictactoe"]').count(), 'the rules tabs come from the catalog');
+  // A wrong game link says so.
+  await alice.goto(BASE + '/game/XXXXXXXX');
+  await alice.waitForFunction(() => /Game unavailable/.test(document.body.textContent) && /no such game/.test(document.body.textContent));
   await alice.goto(game);
   await alice.waitForSelector('#board svg');
 });

@@ -1,31 +1,190 @@
 // The game page: the board, the players, the score and the actions. What may be played comes only from the
-// server's list of legal moves (state.view.moves); this page decides how a player enters one of them.
+// server's list of legal moves (state.view.moves); entry.js decides how a click enters one of them, and
+// gamestate.js how the socket's messages change what the page shows. This file draws and wires them.
 
 import { Board } from './board.js';
 import { h, api, toast, confirmDialog, navigate } from './util.js';
 import { playerLink } from './people.js';
 import { gameOf, labeller } from './catalog.js';
 import * as entries from './entry.js';
+import { SIDES, timeLeft, fmtClock, fmtSpan } from './clock.js';
+import { initial, reduce } from './gamestate.js';
 
-const SIDES = ['first', 'second'];
 const idx = (side) => (side === 'first' ? 0 : 1);
+
+/** A player's name: linked with the rating for a user, the engine's level for the engine. */
+function playerName(p) {
+  if (p.name && p.id) return playerLink(p.name, p.rating ? { rating: p.rating, provisional: p.provisional } : null);
+  if (p.name) return p.name;
+  if (p.level) return `Engine · level ${p.level}`;
+  return '?';
+}
+
+/** The two players with their colours, clocks and scores. */
+function playersNode(state, side, now) {
+  const turn = state.view.turn;
+  const score = state.view.score;
+  return h('div', { class: 'players' }, [0, 1].map((i) => h('div', { class: 'player' + (turn === SIDES[i] ? ' turn' : ''), 'data-side': SIDES[i] },
+    h('span', { class: 'swatch', style: `background:${state.sides[i].color}` }),
+    h('span', {}, h('strong', {}, state.sides[i].name), ' ', playerName(state.players[i]), side === SIDES[i] ? ' (you)' : ''),
+    state.clock ? h('span', { class: 'clock' + (state.clock.running === SIDES[i] ? ' running' : ''), 'data-clock': SIDES[i] }, fmtClock(timeLeft(state.clock, i, now))) : null,
+    h('span', { class: 'score', 'data-score': SIDES[i] }, i === 0 ? score.first : score.second))));
+}
+
+/** One line on whose turn it is, or how the game ended. */
+function statusText(state, { myTurn, busy }) {
+  const turn = state.view.turn;
+  if (state.over) return state.over.text;
+  if (myTurn) return busy ? 'Sending…' : 'Your turn';
+  const mover = turn && state.players[idx(turn)];
+  if (mover && mover.level && !mover.name) return 'The engine is thinking…';
+  return turn ? `${state.sides[idx(turn)].name} to move` : '';
+}
+
+/** The moves so far, numbered. */
+function movesNode(state) {
+  const list = h('div', { class: 'moves', id: 'moves' });
+  state.moves.forEach((m, k) => list.append(h('span', { class: 'n' }, `${k + 1}.`), h('span', {}, m), h('span', {})));
+  return list;
+}
+
+/** The buttons that enter a move: the kind of placement, moves with no cell, and the steps of a path or an activation. */
+function entryButtons(how, ms, entry, state, label, on) {
+  const out = [];
+  const kinds = entries.placeKinds(ms);
+  if (kinds.length > 1) {
+    for (const k of kinds) {
+      const pressed = entries.modeOf(ms, entry) === k;
+      out.push(h('button', { class: pressed ? '' : 'secondary', 'aria-pressed': String(pressed), onclick: () => on.entry({ ...entry, mode: k }) }, label(k)));
+    }
+  }
+  for (const m of entries.buttons(ms)) out.push(h('button', { onclick: () => on.send(m), 'data-move': m.text }, label(m.kind)));
+  if (how === 'path' && entry.sel != null) {
+    const exact = entries.complete(ms, entry);
+    out.push(h('button', { class: 'secondary', disabled: entry.entered.length === 0, onclick: () => on.entry(entries.backUp(entry)) }, 'Back up'));
+    out.push(h('button', { disabled: exact.length !== 1, onclick: () => on.send(exact[0]) }, 'Submit'));
+  }
+  if (how !== 'path' && entry.sel != null && entry.dest == null) {
+    out.push(h('button', { class: 'secondary', onclick: () => on.entry({ ...entries.EMPTY, mode: entry.mode }) }, 'Deselect'));
+  }
+  if (how !== 'path' && entry.dest != null) {
+    const { files, ranks, width } = state.view;
+    for (const m of entries.atDest(ms, entry)) {
+      const where = m.target != null ? ' ' + files[m.target % width] + ranks[Math.floor(m.target / width)] : '';
+      out.push(h('button', { onclick: () => on.send(m), 'data-move': m.text }, label(m.kind) + where));
+    }
+    out.push(h('button', { class: 'secondary', onclick: () => on.entry({ ...entry, dest: null }) }, 'Undo'));
+  }
+  return out;
+}
+
+/** The banner of a finished game: the result, the replay, the file, and rematches. */
+function overBanner(state, id, { side, rematchOffer }, on) {
+  return h('div', { class: 'banner', id: 'game-over' }, h('strong', {}, state.over.text),
+    h('a', { href: '/', 'data-link': true }, 'Back to the lobby'), ' · ',
+    h('a', { href: `/replay/${id}`, 'data-link': true, id: 'replay-link' }, 'Replay'), ' · ',
+    h('a', { href: `/api/games/${id}/export`, download: true }, 'Download'),
+    side && !state.tournament ? h('div', { class: 'actions' }, h('button', { id: 'rematch', onclick: on.rematch }, 'Rematch')) : null,
+    rematchOffer ? h('div', { class: 'actions', id: 'rematch-offer' }, h('span', {}, `${rematchOffer.from} offers a rematch.`),
+      h('button', { onclick: on.acceptRematch }, 'Accept'), h('button', { class: 'secondary', onclick: on.declineRematch }, 'Decline')) : null);
+}
+
+/** The board's marks: the entry so far, the last move, and a hint. */
+function boardMarks(page, ms) {
+  const { state } = page.model;
+  const m = entries.marks(gameOf(state.game).entry, ms, page.entry, state.view.cells, page.showLegal);
+  m.last = new Set();
+  m.hoverTint = gameOf(state.game).look.cursor_tint;
+  const lm = state.last_move;
+  if (lm) {
+    if (lm.from != null) m.last.add(lm.from);
+    for (const c of lm.path) m.last.add(c);
+    if (lm.target != null) m.last.add(lm.target);
+    m.movedFrom = lm.from; m.movedTo = lm.from != null ? entries.final(lm) : null;
+  }
+  if (page.lastRendered === state.version) { m.movedFrom = null; m.movedTo = null; }
+  const hinted = page.hint && ms.find((mv) => mv.text === page.hint);
+  if (hinted) m.hint = new Set([hinted.from, ...hinted.path, hinted.target].filter((c) => c != null));
+  return m;
+}
 
 export function gamePage(main, id, ctx) {
   const { live, me } = ctx;
-  let state = null;
-  let busy = false;
-  let connected = true;
-  // How the player is entering a move (entry.js).
-  let entry = entries.EMPTY;
-  let lastRendered = -1;
-  let hint = null; // the engine's suggested move text, until the position changes
-  let showLegal = localStorage.getItem('gridplay.showLegal') !== 'off';
-  let nextGame = null; // another game of mine where it is my turn
+  // Everything the page knows: the model from the socket, and what the player is doing here.
+  const page = {
+    model: initial(id),
+    entry: entries.EMPTY,
+    busy: false,
+    hint: null, // the engine's suggested move text, until the position changes
+    showLegal: localStorage.getItem('gridplay.showLegal') !== 'off',
+    nextGame: null, // another game of mine where it is my turn
+    lastRendered: -1,
+    claimOpen: false,
+  };
   let nextTimer = null;
-  let offset = 0; // the server's clock minus ours
-  let rematchOffer = null; // {challenge, from} when the opponent asks for a rematch
-  let claimOpen = false;
-  const serverNow = () => Date.now() + offset;
+  const serverNow = () => Date.now() + page.model.offset;
+  const state = () => page.model.state;
+  const mySide = () => {
+    const s = state();
+    if (!s || !me) return null;
+    const i = s.players.findIndex((p) => p.id === me.id);
+    return i < 0 ? null : SIDES[i];
+  };
+  const myTurn = () => { const s = state(); return !!(s && !s.over && s.view.turn && s.view.turn === mySide()); };
+  const moves = () => (myTurn() && !page.busy ? state().view.moves : []);
+  const how = () => gameOf(state().game).entry;
+  const label = (kind) => labeller(state().game)(kind);
+  const canClaim = () => { const s = state(); return !!(s && !s.over && s.claimable && mySide() && s.view.turn !== mySide() && s.deadline != null && serverNow() >= s.deadline); };
+
+  const boardBox = h('div', { class: 'board-wrap', id: 'board' });
+  const panel = h('aside', { class: 'card' });
+  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox), panel));
+  const board = new Board(boardBox, {
+    onCell(i) {
+      const ms = moves();
+      if (!ms.length) {
+        if (state() && !state().over && mySide() && !myTurn()) toast('It is not your turn.');
+        return;
+      }
+      enter(entries.click(how(), ms, page.entry, i, label));
+    },
+    onDrop(from, to) {
+      const ms = moves();
+      if (ms.length) enter(entries.drop(how(), ms, page.entry, from, to, label));
+    },
+  });
+
+  /** Applies what a click or a drop meant: a new entry state, a move to send, or a word to the player. */
+  function enter(r) {
+    page.entry = r.entry;
+    if (r.say) toast(r.say);
+    if (r.send) return send(r.send);
+    render();
+  }
+
+  async function send(m) {
+    page.busy = true;
+    render();
+    try {
+      await live.act({ t: 'move', game: id, move: m.text, v: state().version });
+      page.entry = { ...entries.EMPTY, mode: page.entry.mode };
+    } catch (e) {
+      toast(e.message || 'the move was refused');
+      if (e.code === 'stale') page.entry = { ...entries.EMPTY, mode: page.entry.mode };
+    } finally {
+      page.busy = false;
+      render();
+    }
+  }
+
+  async function act(msg, question) {
+    if (question && !(await confirmDialog(question, 'Yes'))) return;
+    try { await live.act({ ...msg, game: id }); } catch (e) { toast(e.message || 'refused'); }
+  }
+
+  async function askHint() {
+    try { page.hint = (await api(`/games/${id}/hint`)).move; render(); } catch (e) { toast(e.message); }
+  }
 
   function refreshNext() {
     clearTimeout(nextTimer);
@@ -34,298 +193,133 @@ export function gamePage(main, id, ctx) {
         const lobby = await api('/lobby');
         const g = (lobby.games || []).find((x) => x.my_turn && x.id !== id);
         const found = g ? g.id : null;
-        if (found !== nextGame) { nextGame = found; if (state) renderPanel(); }
+        if (found !== page.nextGame) { page.nextGame = found; if (state()) renderPanel(); }
       } catch { /* the next render tries again */ }
     }, 300);
   }
 
-  async function askHint() {
-    try {
-      hint = (await api(`/games/${id}/hint`)).move;
-      render();
-    } catch (e) { toast(e.message); }
-  }
-
-  const boardBox = h('div', { class: 'board-wrap', id: 'board' });
-  const panel = h('aside', { class: 'card' });
-  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox), panel));
-  const board = new Board(boardBox, { onCell, onDrop });
-
-  const mySide = () => {
-    if (!state || !me) return null;
-    const i = state.players.findIndex((p) => p.id === me.id);
-    return i < 0 ? null : SIDES[i];
+  const rematches = {
+    async rematch() {
+      try {
+        const r = await api(`/games/${id}/rematch`, {});
+        if (r.game) navigate(`/game/${r.game}`);
+        else toast('Rematch offered: the game starts when your opponent accepts.');
+      } catch (e) { toast(e.message); }
+    },
+    async acceptRematch() {
+      try {
+        const r = await api(`/challenges/${page.model.rematchOffer.challenge}/accept`, {});
+        navigate(`/game/${r.game}`);
+      } catch (e) { toast(e.message); page.model = { ...page.model, rematchOffer: null }; renderPanel(); }
+    },
+    async declineRematch() {
+      try { await api(`/challenges/${page.model.rematchOffer.challenge}/decline`, {}); } catch (e) { toast(e.message); }
+      page.model = { ...page.model, rematchOffer: null };
+      renderPanel();
+    },
   };
-  const myTurn = () => state && !state.over && state.view.turn && state.view.turn === mySide();
-  const moves = () => (myTurn() && !busy ? state.view.moves : []);
-  const game = () => gameOf(state.game);
-  const how = () => game().entry;
-  const label = (kind) => labeller(state.game)(kind);
 
-  function reset() { entry = { ...entries.EMPTY, mode: entry.mode }; }
-
-  function name(i) {
-    const p = state.players[i];
-    if (p.name && p.id) return playerLink(p.name, p.rating ? { rating: p.rating, provisional: p.provisional } : null);
-    if (p.name) return p.name;
-    if (p.level) return `Engine · level ${p.level}`;
-    return '?';
+  /** The actions of a player or a watcher besides entering moves. */
+  function gameButtons(side) {
+    const s = state();
+    const out = [];
+    if (myTurn() && !page.busy && s.hints) out.push(h('button', { class: 'secondary', id: 'hint', onclick: askHint }, page.hint ? `Hint: ${page.hint}` : 'Hint'));
+    if (page.claimOpen) out.push(h('button', { id: 'claim', onclick: () => act({ t: 'claim' }, 'Your opponent let the time for the move pass. Claim the win?') }, 'Claim the win'));
+    if (side && !s.over) {
+      out.push(h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'show-legal', checked: page.showLegal, onchange: (e) => {
+        page.showLegal = e.target.checked;
+        localStorage.setItem('gridplay.showLegal', page.showLegal ? 'on' : 'off');
+        render();
+      } }), 'Show legal moves'));
+    }
+    if (page.nextGame && !myTurn()) out.push(h('button', { id: 'next-game', onclick: () => navigate(`/game/${page.nextGame}`) }, 'Next game waiting for you'));
+    if (side && !s.over) {
+      const vsEngine = s.players.some((p) => p.level && !p.name);
+      if (s.draw_offer && s.draw_offer !== side) {
+        out.push(h('button', { onclick: () => act({ t: 'draw', answer: 'accept' }) }, 'Accept draw'));
+        out.push(h('button', { class: 'secondary', onclick: () => act({ t: 'draw', answer: 'decline' }) }, 'Decline draw'));
+      } else if (!vsEngine) {
+        out.push(h('button', { class: 'secondary', disabled: s.draw_offer === side, onclick: () => act({ t: 'draw', answer: 'offer' }) }, s.draw_offer === side ? 'Draw offered' : 'Offer draw'));
+      }
+      if (s.abortable) out.push(h('button', { class: 'secondary', id: 'abort', onclick: () => act({ t: 'abort' }, 'Abort this game? It will not count.') }, 'Abort'));
+      else out.push(h('button', { class: 'danger', id: 'resign', onclick: () => act({ t: 'resign' }, 'Resign this game?') }, 'Resign'));
+    }
+    return out;
   }
 
-  /** A side's time left now, in ms, or null without a live clock. */
-  function timeLeft(i) {
-    const c = state.clock;
-    if (!c) return null;
-    const run = c.running === SIDES[i] ? serverNow() - c.since : 0;
-    return Math.max(0, c.remaining[i] - run);
+  function renderPanel() {
+    const s = state();
+    const side = mySide();
+    page.claimOpen = canClaim();
+    const tags = [s.time_label, s.rated ? 'rated' : 'casual'];
+    const meta = h('p', { class: 'muted', id: 'game-meta' }, `${s.spec} · ${tags.join(' · ')}`,
+      s.tournament ? [' · ', h('a', { href: `/tournament/${s.tournament.id}`, 'data-link': true }, `tournament round ${s.tournament.round}`)] : null,
+      side ? null : ' · you are watching');
+    const children = [h('h1', {}, s.title), meta, playersNode(s, side, serverNow()), h('p', { class: 'status', id: 'status' }, statusText(s, { myTurn: myTurn(), busy: page.busy }))];
+    if (!s.over && !s.clock && s.deadline != null) {
+      children.push(h('p', { class: 'muted' }, 'Time for this move: ', h('span', { id: 'deadline' }, fmtSpan(s.deadline - serverNow()))));
+    }
+    if (!page.model.connected) children.push(h('p', { class: 'connection' }, 'Connection lost: reconnecting…'));
+    if (s.view.info.length) children.push(h('dl', { class: 'info' }, s.view.info.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])));
+    if (s.over) children.push(overBanner(s, id, { side, rematchOffer: page.model.rematchOffer }, rematches));
+    const onEntry = { entry: (e) => { page.entry = e; render(); }, send };
+    children.push(h('div', { class: 'actions' }, ...entryButtons(how(), moves(), page.entry, s, label, onEntry), ...gameButtons(side)));
+    const list = movesNode(s);
+    children.push(h('h2', {}, 'Moves'), list);
+    panel.replaceChildren(...children);
+    list.scrollTop = list.scrollHeight;
   }
 
-  function fmtClock(ms) {
-    const s = Math.ceil(ms / 1000);
-    if (ms < 10000) return `0:${(ms / 1000).toFixed(1).padStart(4, '0')}`;
-    const m = Math.floor(s / 60);
-    return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}` : `${m}:${String(s % 60).padStart(2, '0')}`;
+  function render() {
+    const s = state();
+    if (!s) return;
+    const side = mySide();
+    board.render(s, side ? s.rotate[idx(side)] : false, boardMarks(page, moves()), gameOf(s.game).look);
+    page.lastRendered = s.version;
+    ctx.title((myTurn() ? '● Your turn · ' : '') + `${s.title} · gridplay`);
+    renderPanel();
   }
-
-  function fmtSpan(ms) {
-    if (ms <= 0) return 'time is up';
-    const hrs = Math.floor(ms / 3600000);
-    if (hrs >= 24) return `${Math.floor(hrs / 24)} d ${hrs % 24} h left`;
-    if (hrs >= 1) return `${hrs} h ${Math.floor((ms % 3600000) / 60000)} min left`;
-    return `${Math.ceil(ms / 60000)} min left`;
-  }
-
-  const canClaim = () => state && !state.over && state.claimable && mySide() && state.view.turn !== mySide() && state.deadline != null && serverNow() >= state.deadline;
 
   /** Updates the clocks in place, several times a second, without redrawing the page. */
   function tick() {
-    if (!state) return;
+    const s = state();
+    if (!s) return;
     for (const i of [0, 1]) {
       const el = panel.querySelector(`[data-clock="${SIDES[i]}"]`);
-      const t = timeLeft(i);
+      const t = timeLeft(s.clock, i, serverNow());
       if (el && t != null) {
         el.textContent = fmtClock(t);
         el.classList.toggle('low', t < 20000);
       }
     }
     const d = panel.querySelector('#deadline');
-    if (d && state.deadline != null && !state.clock) d.textContent = fmtSpan(state.deadline - serverNow());
-    if (canClaim() !== claimOpen) renderPanel();
+    if (d && s.deadline != null && !s.clock) d.textContent = fmtSpan(s.deadline - serverNow());
+    if (canClaim() !== page.claimOpen) renderPanel();
   }
   const ticker = setInterval(tick, 200);
 
-  async function send(m) {
-    busy = true;
-    render();
-    try {
-      await live.act({ t: 'move', game: id, move: m.text, v: state.version });
-      reset();
-    } catch (e) {
-      toast(e.message || 'the move was refused');
-      if (e.code === 'stale') reset();
-    } finally {
-      busy = false;
-      render();
-    }
-  }
-
-  async function act(msg, question) {
-    if (question && !(await confirmDialog(question, 'Yes'))) return;
-    try {
-      await live.act({ ...msg, game: id });
-    } catch (e) {
-      toast(e.message || 'refused');
-    }
-  }
-
-  /** Applies what a click or a drop meant: a new entry state, a move to send, or a word to the player. */
-  function apply(r) {
-    entry = r.entry;
-    if (r.say) toast(r.say);
-    if (r.send) return send(r.send);
-    render();
-  }
-
-  function onCell(i) {
-    const ms = moves();
-    if (!ms.length) {
-      if (state && !state.over && mySide() && !myTurn()) toast('It is not your turn.');
+  const off = live.on((msg) => {
+    const r = reduce(page.model, msg, { me: me ? me.id : null, now: Date.now() });
+    if (r.effect && r.effect.navigate) { navigate(r.effect.navigate); return; }
+    if (r.model === page.model) return;
+    page.model = r.model;
+    if (page.model.unavailable) {
+      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'Game unavailable'), h('p', {}, page.model.unavailable), h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
       return;
     }
-    apply(entries.click(how(), ms, entry, i, label));
-  }
-
-  function onDrop(from, to) {
-    const ms = moves();
-    if (ms.length) apply(entries.drop(how(), ms, entry, from, to, label));
-  }
-
-  function marks() {
-    const m = entries.marks(how(), moves(), entry, state.view.cells, showLegal);
-    m.last = new Set();
-    m.hoverTint = game().look.cursor_tint;
-    const lm = state.last_move;
-    if (lm) {
-      if (lm.from != null) m.last.add(lm.from);
-      for (const c of lm.path) m.last.add(c);
-      if (lm.target != null) m.last.add(lm.target);
-      m.movedFrom = lm.from; m.movedTo = lm.from != null ? entries.final(lm) : null;
-    }
-    if (lastRendered === state.version) { m.movedFrom = null; m.movedTo = null; }
-    const hinted = hint && moves().find((mv) => mv.text === hint);
-    if (hinted) m.hint = new Set([hinted.from, ...hinted.path, hinted.target].filter((c) => c != null));
-    return m;
-  }
-
-  function render() {
-    if (!state) return;
-    const side = mySide();
-    const rotate = side ? state.rotate[idx(side)] : false;
-    board.render(state, rotate, marks(), game().look);
-    lastRendered = state.version;
-    ctx.title((myTurn() ? '● Your turn · ' : '') + `${state.title} · gridplay`);
-    renderPanel();
-  }
-
-  function renderPanel() {
-    const side = mySide();
-    const score = state.view.score;
-    const turn = state.view.turn;
-    const players = h('div', { class: 'players' }, [0, 1].map((i) => h('div', { class: 'player' + (turn === SIDES[i] ? ' turn' : ''), 'data-side': SIDES[i] },
-      h('span', { class: 'swatch', style: `background:${state.sides[i].color}` }),
-      h('span', {}, h('strong', {}, state.sides[i].name), ' ', name(i), side === SIDES[i] ? ' (you)' : ''),
-      state.clock ? h('span', { class: 'clock' + (state.clock.running === SIDES[i] ? ' running' : ''), 'data-clock': SIDES[i] }, fmtClock(timeLeft(i))) : null,
-      h('span', { class: 'score', 'data-score': SIDES[i] }, i === 0 ? score.first : score.second))));
-    claimOpen = canClaim();
-    const tags = [state.time_label, state.rated ? 'rated' : 'casual'];
-    let status;
-    if (state.over) status = state.over.text;
-    else if (myTurn()) status = busy ? 'Sending…' : 'Your turn';
-    else if (turn && state.players[idx(turn)].level && !state.players[idx(turn)].name) status = 'The engine is thinking…';
-    else status = turn ? `${state.sides[idx(turn)].name} to move` : '';
-    const meta = h('p', { class: 'muted', id: 'game-meta' }, `${state.spec} · ${tags.join(' · ')}`,
-      state.tournament ? [' · ', h('a', { href: `/tournament/${state.tournament.id}`, 'data-link': true }, `tournament round ${state.tournament.round}`)] : null,
-      side ? null : ' · you are watching');
-    const children = [h('h1', {}, state.title), meta, players, h('p', { class: 'status', id: 'status' }, status)];
-    if (!state.over && !state.clock && state.deadline != null) {
-      children.push(h('p', { class: 'muted' }, 'Time for this move: ', h('span', { id: 'deadline' }, fmtSpan(state.deadline - serverNow()))));
-    }
-    if (!connected) children.push(h('p', { class: 'connection' }, 'Connection lost: reconnecting…'));
-    if (state.view.info.length) children.push(h('dl', { class: 'info' }, state.view.info.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])));
-    if (state.over) {
-      children.push(h('div', { class: 'banner', id: 'game-over' }, h('strong', {}, state.over.text),
-        h('a', { href: '/', 'data-link': true }, 'Back to the lobby'), ' · ',
-        h('a', { href: `/replay/${id}`, 'data-link': true, id: 'replay-link' }, 'Replay'), ' · ',
-        h('a', { href: `/api/games/${id}/export`, download: true }, 'Download'),
-        side && !state.tournament ? h('div', { class: 'actions' }, h('button', { id: 'rematch', onclick: rematch }, 'Rematch')) : null,
-        rematchOffer ? h('div', { class: 'actions', id: 'rematch-offer' }, h('span', {}, `${rematchOffer.from} offers a rematch.`),
-          h('button', { onclick: acceptRematch }, 'Accept'), h('button', { class: 'secondary', onclick: declineRematch }, 'Decline')) : null));
-    }
-    const actions = h('div', { class: 'actions' });
-    const ms = moves();
-    const kinds = entries.placeKinds(ms);
-    if (kinds.length > 1) {
-      for (const k of kinds) {
-        const on = entries.modeOf(ms, entry) === k;
-        actions.append(h('button', { class: on ? '' : 'secondary', 'aria-pressed': String(on), onclick: () => { entry = { ...entry, mode: k }; render(); } }, label(k)));
-      }
-    }
-    for (const m of entries.buttons(ms)) {
-      actions.append(h('button', { onclick: () => send(m), 'data-move': m.text }, label(m.kind)));
-    }
-    if (how() === 'path' && entry.sel != null) {
-      const exact = entries.complete(ms, entry);
-      actions.append(h('button', { class: 'secondary', disabled: entry.entered.length === 0, onclick: () => { entry = entries.backUp(entry); render(); } }, 'Back up'));
-      actions.append(h('button', { disabled: exact.length !== 1, onclick: () => send(exact[0]) }, 'Submit'));
-    }
-    if (how() !== 'path' && entry.sel != null && entry.dest == null) {
-      actions.append(h('button', { class: 'secondary', onclick: () => { reset(); render(); } }, 'Deselect'));
-    }
-    if (how() !== 'path' && entry.dest != null) {
-      for (const m of entries.atDest(ms, entry)) {
-        const where = m.target != null ? ' ' + state.view.files[m.target % state.view.width] + state.view.ranks[Math.floor(m.target / state.view.width)] : '';
-        actions.append(h('button', { onclick: () => send(m), 'data-move': m.text }, label(m.kind) + where));
-      }
-      actions.append(h('button', { class: 'secondary', onclick: () => { entry = { ...entry, dest: null }; render(); } }, 'Undo'));
-    }
-    if (myTurn() && !busy && state.hints) {
-      actions.append(h('button', { class: 'secondary', id: 'hint', onclick: askHint }, hint ? `Hint: ${hint}` : 'Hint'));
-    }
-    if (claimOpen) {
-      actions.append(h('button', { id: 'claim', onclick: () => act({ t: 'claim' }, 'Your opponent let the time for the move pass. Claim the win?') }, 'Claim the win'));
-    }
-    if (side && !state.over) {
-      actions.append(h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'show-legal', checked: showLegal, onchange: (e) => {
-        showLegal = e.target.checked;
-        localStorage.setItem('gridplay.showLegal', showLegal ? 'on' : 'off');
-        render();
-      } }), 'Show legal moves'));
-    }
-    if (nextGame && !myTurn()) {
-      actions.append(h('button', { id: 'next-game', onclick: () => navigate(`/game/${nextGame}`) }, 'Next game waiting for you'));
-    }
-    if (side && !state.over) {
-      const vsEngine = state.players.some((p) => p.level && !p.name);
-      if (state.draw_offer && state.draw_offer !== side) {
-        actions.append(h('button', { onclick: () => act({ t: 'draw', answer: 'accept' }) }, 'Accept draw'));
-        actions.append(h('button', { class: 'secondary', onclick: () => act({ t: 'draw', answer: 'decline' }) }, 'Decline draw'));
-      } else if (!vsEngine) {
-        actions.append(h('button', { class: 'secondary', disabled: state.draw_offer === side, onclick: () => act({ t: 'draw', answer: 'offer' }) }, state.draw_offer === side ? 'Draw offered' : 'Offer draw'));
-      }
-      if (state.abortable) actions.append(h('button', { class: 'secondary', id: 'abort', onclick: () => act({ t: 'abort' }, 'Abort this game? It will not count.') }, 'Abort'));
-      else actions.append(h('button', { class: 'danger', id: 'resign', onclick: () => act({ t: 'resign' }, 'Resign this game?') }, 'Resign'));
-    }
-    children.push(actions);
-    const list = h('div', { class: 'moves', id: 'moves' });
-    state.moves.forEach((m, k) => list.append(h('span', { class: 'n' }, `${k + 1}.`), h('span', {}, m), h('span', {})));
-    children.push(h('h2', {}, 'Moves'), list);
-    panel.replaceChildren(...children);
-    list.scrollTop = list.scrollHeight;
-  }
-
-  async function rematch() {
-    try {
-      const r = await api(`/games/${id}/rematch`, {});
-      if (r.game) navigate(`/game/${r.game}`);
-      else toast('Rematch offered: the game starts when your opponent accepts.');
-    } catch (e) { toast(e.message); }
-  }
-
-  async function acceptRematch() {
-    try {
-      const r = await api(`/challenges/${rematchOffer.challenge}/accept`, {});
-      navigate(`/game/${r.game}`);
-    } catch (e) { toast(e.message); rematchOffer = null; renderPanel(); }
-  }
-
-  async function declineRematch() {
-    try { await api(`/challenges/${rematchOffer.challenge}/decline`, {}); } catch (e) { toast(e.message); }
-    rematchOffer = null;
-    renderPanel();
-  }
-
-  const off = live.on((msg) => {
-    if (msg.t === 'connection') { connected = msg.open; if (state) renderPanel(); return; }
-    // A rematch (or any new game of mine) started: go there once this one is over.
-    if (msg.t === 'started' && state && state.over && mySide()) { navigate(`/game/${msg.game}`); return; }
-    if (msg.t === 'rematch' && msg.game === id) { rematchOffer = { challenge: msg.challenge, from: msg.from }; if (state) renderPanel(); return; }
-    if (msg.game !== id) return;
-    if (msg.now) offset = msg.now - Date.now();
+    if (!state()) return;
+    if (r.changed) { page.entry = entries.EMPTY; page.hint = null; }
     if (msg.t === 'sync' || msg.t === 'event') {
-      const changed = !state || msg.state.version !== state.version;
-      state = msg.state;
-      if (changed) { entry = entries.EMPTY; hint = null; }
       if (mySide() && !myTurn()) refreshNext();
       render();
-    } else if (msg.t === 'error' && !msg.ack) {
-      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'Game unavailable'), h('p', {}, msg.message), h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
-    }
+    } else renderPanel();
   });
-  const onKey = (e) => { if (e.key === 'Escape' && entry.sel != null) { reset(); render(); } };
+  const onKey = (e) => { if (e.key === 'Escape' && page.entry.sel != null) { page.entry = { ...entries.EMPTY, mode: page.entry.mode }; render(); } };
   document.addEventListener('keydown', onKey);
   live.watch(id);
   return () => {
     clearTimeout(nextTimer);
     clearInterval(ticker);
-    document.removeEventListener('keydown', onKey); off(); live.unwatch(); ctx.title('gridplay'); };
+    document.removeEventListener('keydown', onKey); off(); live.unwatch(); ctx.title('gridplay');
+  };
 }

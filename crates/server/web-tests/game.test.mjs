@@ -1,0 +1,56 @@
+// Unit tests of the game page's clocks (web/clock.js) and model (web/gamestate.js).
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { timeLeft, fmtClock, fmtSpan } from '../web/clock.js';
+import { initial, reduce } from '../web/gamestate.js';
+
+test('a running clock counts down from when it started; the other stands', () => {
+  const clock = { remaining: [60000, 30000], running: 'first', since: 1000 };
+  assert.equal(timeLeft(clock, 0, 11000), 50000);
+  assert.equal(timeLeft(clock, 1, 11000), 30000);
+  assert.equal(timeLeft(clock, 0, 999999), 0, 'never below zero');
+  assert.equal(timeLeft(null, 0, 0), null);
+});
+
+test('clock faces and correspondence spans read as people write them', () => {
+  assert.equal(fmtClock(9500), '0:09.5');
+  assert.equal(fmtClock(65000), '1:05');
+  assert.equal(fmtClock(3723000), '1:02:03');
+  assert.equal(fmtClock(-5), '0:00.0');
+  assert.equal(fmtSpan(0), 'time is up');
+  assert.equal(fmtSpan(90 * 60000), '1 h 30 min left');
+  assert.equal(fmtSpan(50 * 3600000), '2 d 2 h left');
+  assert.equal(fmtSpan(61000), '2 min left');
+});
+
+const state = (version, over = null) => ({ version, over, players: [{ id: 'u1' }, { id: null, level: 3 }] });
+
+test('sync and event messages replace the state; only a new version drops a half-entered move', () => {
+  let r = reduce(initial('g1'), { t: 'sync', game: 'g1', now: 5000, state: state(3) }, { me: 'u1', now: 4000 });
+  assert.equal(r.model.state.version, 3);
+  assert.equal(r.model.offset, 1000);
+  assert.equal(r.changed, true);
+  r = reduce(r.model, { t: 'sync', game: 'g1', state: state(3) }, { me: 'u1' });
+  assert.equal(r.changed, false);
+  assert.equal(r.model.offset, 1000, 'kept without a server time');
+  r = reduce(r.model, { t: 'event', game: 'g1', now: 9000, state: state(4) }, { me: 'u1', now: 9000 });
+  assert.equal(r.changed, true);
+  assert.equal(r.model.offset, 0);
+  assert.equal(reduce(r.model, { t: 'event', game: 'other', state: state(9) }).model, r.model, 'other games are ignored');
+});
+
+test('errors, connection, rematch offers and a started game', () => {
+  let m = initial('g1');
+  m = reduce(m, { t: 'error', game: 'g1', code: 'not-found', message: 'no such game' }).model;
+  assert.equal(m.unavailable, 'no such game');
+  assert.equal(reduce(m, { t: 'error', game: 'g1', ack: 'a1', message: 'stale' }).model.unavailable, 'no such game', 'an answer to an action is not about the game');
+  m = reduce(m, { t: 'connection', open: false }).model;
+  assert.equal(m.connected, false);
+  m = reduce(m, { t: 'sync', game: 'g1', state: state(7, { text: 'Black wins' }) }).model;
+  assert.equal(m.unavailable, null);
+  m = reduce(m, { t: 'rematch', game: 'g1', challenge: 'c9', from: 'ann' }).model;
+  assert.deepEqual(m.rematchOffer, { challenge: 'c9', from: 'ann' });
+  assert.deepEqual(reduce(m, { t: 'started', game: 'g2' }, { me: 'u1' }).effect, { navigate: '/game/g2' });
+  assert.equal(reduce(m, { t: 'started', game: 'g2' }, { me: 'u9' }).effect, null, 'a spectator stays');
+});

@@ -1,0 +1,33 @@
+// The game page's model and the one function that changes it from the socket's messages. Pure: no DOM and no
+// network; the page draws the model and carries out the effect `reduce` returns. Tested with `node --test`.
+
+/** A game page's model before the first message. */
+export function initial(id) {
+  return { id, state: null, connected: true, offset: 0, rematchOffer: null, unavailable: null };
+}
+
+/**
+ * The model after one message from the socket, and what the page should do besides drawing it:
+ * `{model, changed, effect}`. `changed` says the game moved on (a new version), so that a half-entered move
+ * is dropped; `effect` is null or `{navigate: path}`.
+ * @param {object} model
+ * @param {object} msg a socket message (`sync`, `event`, `error`, `started`, `rematch`) or `{t: 'connection', open}`
+ * @param {{me: string|null, now: number}} ctx the user's id and the page's clock
+ */
+export function reduce(model, msg, { me = null, now = Date.now() } = {}) {
+  const same = { model, changed: false, effect: null };
+  if (msg.t === 'connection') return { ...same, model: { ...model, connected: msg.open } };
+  const mine = model.state && me != null && model.state.players.some((p) => p.id === me);
+  // A new game of mine started (a rematch accepted): go there once this one is over.
+  if (msg.t === 'started') return model.state && model.state.over && mine ? { ...same, effect: { navigate: `/game/${msg.game}` } } : same;
+  if (msg.game !== model.id) return same;
+  if (msg.t === 'rematch') return { ...same, model: { ...model, rematchOffer: { challenge: msg.challenge, from: msg.from } } };
+  if (msg.t === 'sync' || msg.t === 'event') {
+    const changed = !model.state || msg.state.version !== model.state.version;
+    const offset = msg.now ? msg.now - now : model.offset;
+    return { model: { ...model, state: msg.state, offset, unavailable: null }, changed, effect: null };
+  }
+  // An error that answers no action of this page is about the game itself: it cannot be shown.
+  if (msg.t === 'error' && !msg.ack) return { ...same, model: { ...model, unavailable: msg.message } };
+  return same;
+}
