@@ -1,4 +1,4 @@
-use std::fmt;
+use std::{fmt, sync::Arc};
 
 use thiserror::Error;
 
@@ -24,17 +24,53 @@ impl ParseMoveError {
 #[error("illegal move `{mv}`: {reason}")]
 pub struct IllegalMove {
     pub mv: String,
-    pub reason: String,
+    pub reason: Reason,
 }
 
 impl IllegalMove {
-    pub fn new(mv: impl Into<String>, reason: impl Into<String>) -> Self {
+    pub fn new(mv: impl Into<String>, reason: impl Into<Reason>) -> Self {
         IllegalMove {
             mv: mv.into(),
             reason: reason.into(),
         }
     }
 }
+
+/// Why a move is not legal: a reason every game shares, or one of the game's own rules.
+#[derive(Clone, Debug, Error)]
+pub enum Reason {
+    #[error("the game is over")]
+    GameOver,
+    #[error("not a legal move in this position")]
+    NotLegal,
+    /// One of the game's own reasons: each game has an enum of them (`gridplay_games::reversi::Illegal`...).
+    #[error("{0}")]
+    Rule(Arc<dyn RuleReason>),
+}
+
+/// A game's own enum of reasons for refusing a move. Its `Display` is the sentence a player reads.
+pub trait RuleReason: std::error::Error + Send + Sync + 'static {}
+
+impl<R: std::error::Error + Send + Sync + 'static> RuleReason for R {}
+
+impl Reason {
+    /// A reason of the game's own.
+    pub fn rule(reason: impl RuleReason) -> Reason {
+        Reason::Rule(Arc::new(reason))
+    }
+}
+
+impl PartialEq for Reason {
+    fn eq(&self, other: &Reason) -> bool {
+        match (self, other) {
+            (Reason::GameOver, Reason::GameOver) | (Reason::NotLegal, Reason::NotLegal) => true,
+            (Reason::Rule(a), Reason::Rule(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Reason {}
 
 /// Why a move given as text was refused: it could not be read, or it is not legal here.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -37,7 +37,7 @@ pub mod testkit;
 
 pub use codec::{Codec, CodecError, GameFile, MoveListCodec, TagError, Tags};
 pub use dynamic::{DynGame, DynPosition, Played};
-pub use error::{IllegalMove, MoveError, ParseMoveError, PlayError, PositionError};
+pub use error::{IllegalMove, MoveError, ParseMoveError, PlayError, PositionError, Reason, RuleReason};
 pub use game::{Game, GameInfo, SideInfo};
 pub use module::{Edge, GameModule, Look, MoveEntry, RulesDocument, Sprite};
 pub use movelist::MoveList;

@@ -2,7 +2,7 @@ use std::{fmt::Debug, hash::Hash};
 
 use crate::{
     BoardView, HistoryRules, IllegalMove, MoveError, MoveList, Outcome, ParseMoveError, PlayError, Player,
-    Score,
+    Reason, Score,
 };
 
 /// A state of play of one game.
@@ -58,12 +58,9 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         if self.legal_moves().contains(&m) {
             Ok(())
         } else if self.is_over() {
-            Err(IllegalMove::new(self.move_text(m), "the game is over"))
+            Err(IllegalMove::new(self.move_text(m), Reason::GameOver))
         } else {
-            Err(IllegalMove::new(
-                self.move_text(m),
-                "not a legal move in this position",
-            ))
+            Err(IllegalMove::new(self.move_text(m), Reason::NotLegal))
         }
     }
 

@@ -13,7 +13,7 @@ mod tests;
 
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, HistoryRules, IllegalMove, MoveView, Outcome,
-    ParseMoveError, Piece, Player, Position, PositionError, RuleExample, Score, SettingDoc, SideInfo,
+    ParseMoveError, Piece, Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc, SideInfo,
     SpecError,
 };
 
@@ -50,6 +50,41 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     move_kinds: &[],
     codec: &pdn::PdnCodec,
 };
+
+/// Why a checkers move is not legal. Squares are their numbers, 1-32.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    #[error("there is no {0} piece on {1}")]
+    NoPiece(&'static str, u32),
+    /// Some of the captures available.
+    #[error("a capture is available, so you must capture ({0})")]
+    MustCapture(String),
+    #[error("square {0} is occupied")]
+    Occupied(u32),
+    #[error("a man moves only forward; only kings move backward")]
+    ManBackward,
+    /// A legal capture that goes on from this one.
+    #[error("the capture must be completed: it goes on, as in {0}")]
+    Incomplete(String),
+    #[error("a man captures only forward; only kings capture backward")]
+    ManCapturesBackward,
+    #[error("there is no opposing piece on {0} to jump")]
+    NothingToJump(u32),
+    #[error("the piece on {0} is already captured: no piece is jumped twice")]
+    JumpedTwice(u32),
+    #[error("square {0} is not free to land on")]
+    LandingTaken(u32),
+    #[error("a man that reaches the king row is crowned, and that ends the move")]
+    CrownedEndsMove,
+    #[error("not a legal move here")]
+    NotHere,
+}
+
+impl From<Illegal> for Reason {
+    fn from(why: Illegal) -> Reason {
+        Reason::rule(why)
+    }
+}
 
 pub const EXAMPLES: &[RuleExample] = &[
     RuleExample {
@@ -124,32 +159,29 @@ impl CheckersPosition {
     }
 
     /// Why a move that is not in the legal list is refused.
-    fn refusal(&self, m: Move) -> String {
+    fn refusal(&self, m: Move) -> Illegal {
         let me = self.board.pieces[self.turn.index()];
         let from: Bb = 1 << m.from();
         let side = |p: Player| if p == Player::First { "Red" } else { "White" };
         if me & from == 0 {
-            return format!("there is no {} piece on {}", side(self.turn), number(m.from()));
+            return Illegal::NoPiece(side(self.turn), number(m.from()));
         }
         let legal: Moves = self.legal_moves();
         let text = |m: &Move| self.move_text(*m);
         if !m.is_capture() {
             if legal.iter().any(Move::is_capture) {
                 let examples: Vec<String> = legal.iter().take(3).map(text).collect();
-                return format!(
-                    "a capture is available, so you must capture ({})",
-                    examples.join(", ")
-                );
+                return Illegal::MustCapture(examples.join(", "));
             }
             if self.board.occupied() & (1 << m.to()) != 0 {
-                return format!("square {} is occupied", number(m.to()));
+                return Illegal::Occupied(number(m.to()));
             }
             if self.board.kings & from == 0
                 && Self::step_dir(m.from(), m.to()).is_some_and(|d| !forward(self.turn).contains(&d))
             {
-                return "a man moves only forward; only kings move backward".into();
+                return Illegal::ManBackward;
             }
-            return "not a legal move here".into();
+            return Illegal::NotHere;
         }
         // A capture that is the beginning of a legal path must go on.
         let path = m.path();
@@ -158,7 +190,7 @@ impl CheckersPosition {
             .filter(|l| l.from() == m.from() && l.path().len() > path.len() && l.path().starts_with(&path))
             .collect();
         if let Some(l) = longer.first() {
-            return format!("the capture must be completed: it goes on, as in {}", text(l));
+            return Illegal::Incomplete(text(l));
         }
         // Walk the path to find the first jump that is not possible.
         let opp = self.board.pieces[(!self.turn).index()];
@@ -169,33 +201,24 @@ impl CheckersPosition {
             let mid = d.step(at);
             let land = d.step(mid);
             if !is_king && !forward(self.turn).contains(&d) {
-                return "a man captures only forward; only kings capture backward".into();
+                return Illegal::ManCapturesBackward;
             }
             if mid & opp == 0 {
-                return format!(
-                    "there is no opposing piece on {} to jump",
-                    number(mid.trailing_zeros() as u8)
-                );
+                return Illegal::NothingToJump(number(mid.trailing_zeros() as u8));
             }
             if mid & taken != 0 {
-                return format!(
-                    "the piece on {} is already captured: no piece is jumped twice",
-                    number(mid.trailing_zeros() as u8)
-                );
+                return Illegal::JumpedTwice(number(mid.trailing_zeros() as u8));
             }
             if land & self.board.occupied() & !from != 0 || land & taken != 0 {
-                return format!(
-                    "square {} is not free to land on",
-                    number(land.trailing_zeros() as u8)
-                );
+                return Illegal::LandingTaken(number(land.trailing_zeros() as u8));
             }
             if !is_king && land & king_row(self.turn) != 0 && i + 1 < path.len() - 1 {
-                return "a man that reaches the king row is crowned, and that ends the move".into();
+                return Illegal::CrownedEndsMove;
             }
             taken |= mid;
             at = land;
         }
-        "not a legal move here".into()
+        Illegal::NotHere
     }
 }
 
@@ -317,7 +340,7 @@ impl Position for CheckersPosition {
 
     fn validate(&self, m: Move) -> Result<(), IllegalMove> {
         if self.outcome().is_some() {
-            return Err(IllegalMove::new(self.move_text(m), "the game is over"));
+            return Err(IllegalMove::new(self.move_text(m), Reason::GameOver));
         }
         if self.legal_moves().contains(&m) {
             return Ok(());

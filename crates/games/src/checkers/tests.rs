@@ -22,7 +22,7 @@ fn moves(p: &CheckersPosition) -> Vec<String> {
 
 fn refusal(p: &CheckersPosition, text: &str) -> String {
     let m = p.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    p.validate(m).expect_err("should be refused").reason
+    p.validate(m).expect_err("should be refused").reason.to_string()
 }
 
 #[test]

@@ -12,7 +12,7 @@ mod tests;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
-    Player, Position, PositionError, RuleExample, Score, SettingDoc, SideInfo, SpecError,
+    Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc, SideInfo, SpecError,
 };
 
 use self::board::{Board, Cross, MAX_CELLS, MAX_SIZE};
@@ -94,6 +94,25 @@ pub const SETTINGS: &[SettingDoc] = &[
 ];
 
 /// A Cornered Reversi position.
+/// Why a Cornered Reversi move is not legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    #[error("that cross is off the board")]
+    OffBoard,
+    /// A piece of that colour is placed there.
+    #[error("a {0} piece is already placed there")]
+    Placed(&'static str),
+    /// The cross is occupied by that colour.
+    #[error("that cross is occupied by {0}: placing on an occupied cross is forbidden")]
+    Occupied(&'static str),
+}
+
+impl From<Illegal> for Reason {
+    fn from(why: Illegal) -> Reason {
+        Reason::rule(why)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CorneredPosition {
     board: Board,
@@ -170,25 +189,16 @@ impl Position for CorneredPosition {
         let i = usize::from(m);
         let text = self.move_text(m);
         if i >= self.board.cells().len() {
-            return Err(IllegalMove::new(text, "that cross is off the board"));
+            return Err(IllegalMove::new(text, Illegal::OffBoard));
         }
         if !self.board.has_empty() {
-            return Err(IllegalMove::new(text, "the game is over"));
+            return Err(IllegalMove::new(text, Reason::GameOver));
         }
         let side = |p: Player| if p == Player::First { "White" } else { "Black" };
         match self.board.get(i) {
             Cross::Empty => Ok(()),
-            Cross::Placed(p) => Err(IllegalMove::new(
-                text,
-                format!("a {} piece is already placed there", side(p)),
-            )),
-            Cross::Occupied(p) => Err(IllegalMove::new(
-                text,
-                format!(
-                    "that cross is occupied by {}: placing on an occupied cross is forbidden",
-                    side(p)
-                ),
-            )),
+            Cross::Placed(p) => Err(IllegalMove::new(text, Illegal::Placed(side(p)))),
+            Cross::Occupied(p) => Err(IllegalMove::new(text, Illegal::Occupied(side(p)))),
         }
     }
 

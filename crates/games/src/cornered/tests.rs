@@ -6,7 +6,7 @@ use gridplay_core::{
     testkit,
 };
 
-use super::{Cornered, CorneredPosition, Tie, board::Cross, notation};
+use super::{Cornered, CorneredPosition, Illegal, Tie, board::Cross, notation};
 
 fn game(size: u8) -> Cornered {
     Cornered { size, tie: Tie::Draw }
@@ -77,7 +77,7 @@ fn rule_2_white_first_any_empty_cross_never_a_pass() {
     assert_eq!(p.turn(), Player::Second);
     assert!(!p.legal_moves().iter().any(|&m| p.move_text(m) == "c3"));
     let err = p.validate(p.parse_move("c3").unwrap()).unwrap_err();
-    assert_eq!(err.reason, "a White piece is already placed there");
+    assert_eq!(err.reason, Illegal::Placed("White").into());
 }
 
 #[test]
@@ -85,9 +85,10 @@ fn rule_2_occupied_cross_is_forbidden() {
     let p = play(5, "a3 b2 c3");
     let err = p.validate(p.parse_move("b3").unwrap()).unwrap_err();
     assert_eq!(
-        err.reason,
-        "that cross is occupied by White: placing on an occupied cross is forbidden"
+        err.to_string(),
+        "illegal move `b3`: that cross is occupied by White: placing on an occupied cross is forbidden"
     );
+    assert_eq!(err.reason, Illegal::Occupied("White").into());
 }
 
 #[test]

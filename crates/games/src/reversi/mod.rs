@@ -12,7 +12,7 @@ mod tests;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveError, MoveView, Outcome,
-    ParseMoveError, Piece, Player, Position, PositionError, RuleExample, Score, SettingDoc, SideInfo,
+    ParseMoveError, Piece, Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc, SideInfo,
     SpecError,
 };
 
@@ -93,6 +93,25 @@ pub const SETTINGS: &[SettingDoc] = &[SettingDoc {
     default: "black",
     about: "the colour that moves first; white plays the seed's setup (centre B W / W B, White to move)",
 }];
+
+/// Why a Reversi move is not legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    #[error("you may pass only when no placement flips a disc")]
+    PassWithPlacements,
+    #[error("no placement flips a disc: you must pass")]
+    MustPass,
+    #[error("that square is occupied")]
+    Occupied,
+    #[error("a placement must flip at least one disc")]
+    NoFlip,
+}
+
+impl From<Illegal> for Reason {
+    fn from(why: Illegal) -> Reason {
+        Reason::rule(why)
+    }
+}
 
 /// A Reversi position: the side-relative board, whose turn it is, and which colour moved first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -251,24 +270,17 @@ impl Position for ReversiPosition {
     fn validate(&self, m: Move) -> Result<(), IllegalMove> {
         let text = self.move_text(m);
         if self.board.is_over() {
-            return Err(IllegalMove::new(text, "the game is over"));
+            return Err(IllegalMove::new(text, Reason::GameOver));
         }
         let moves = self.board.moves();
         match m {
             Move::Pass if moves == 0 => Ok(()),
-            Move::Pass => Err(IllegalMove::new(
-                text,
-                "you may pass only when no placement flips a disc",
-            )),
-            Move::Place(_) if moves == 0 => {
-                Err(IllegalMove::new(text, "no placement flips a disc: you must pass"))
-            }
+            Move::Pass => Err(IllegalMove::new(text, Illegal::PassWithPlacements)),
+            Move::Place(_) if moves == 0 => Err(IllegalMove::new(text, Illegal::MustPass)),
             Move::Place(sq) if !self.board.empty() & (1 << sq) != 0 => {
-                Err(IllegalMove::new(text, "that square is occupied"))
+                Err(IllegalMove::new(text, Illegal::Occupied))
             }
-            Move::Place(sq) if moves & (1 << sq) == 0 => {
-                Err(IllegalMove::new(text, "a placement must flip at least one disc"))
-            }
+            Move::Place(sq) if moves & (1 << sq) == 0 => Err(IllegalMove::new(text, Illegal::NoFlip)),
             Move::Place(_) => Ok(()),
         }
     }

@@ -1,12 +1,12 @@
 //! One test per rule of `docs/rules/reversi.md`; the test names are the ones the rules cite.
 
 use gridplay_core::{
-    Game, GameSpec, MoveError, Outcome, Player, Position, Score,
+    Game, GameSpec, MoveError, Outcome, Player, Position, Reason, Score,
     perft::{parse_table, perft_naive},
     testkit,
 };
 
-use super::{Colour, Move, Reversi, ReversiPosition, bitboard::get_moves, notation};
+use super::{Colour, Illegal, Move, Reversi, ReversiPosition, bitboard::get_moves, notation};
 
 fn std_game() -> Reversi {
     Reversi::default()
@@ -54,9 +54,9 @@ fn rule_1_start_position_seed_white_first() {
 fn rule_2_placement_must_flip() {
     let p = std_game().start();
     let err = p.validate(sq("a1")).unwrap_err();
-    assert_eq!(err.reason, "a placement must flip at least one disc");
+    assert_eq!(err.reason, Illegal::NoFlip.into());
     let err = p.validate(sq("d4")).unwrap_err();
-    assert_eq!(err.reason, "that square is occupied");
+    assert_eq!(err.reason, Illegal::Occupied.into());
 }
 
 #[test]
@@ -88,11 +88,8 @@ fn rule_4_pass_only_when_forced() {
     assert_eq!(after.turn(), Player::First);
     assert_eq!(after.legal_moves().as_slice(), &[sq("c1")]);
     let err = std_game().start().validate(Move::Pass).unwrap_err();
-    assert_eq!(err.reason, "you may pass only when no placement flips a disc");
-    assert_eq!(
-        p.validate(sq("c1")).unwrap_err().reason,
-        "no placement flips a disc: you must pass"
-    );
+    assert_eq!(err.reason, Illegal::PassWithPlacements.into());
+    assert_eq!(p.validate(sq("c1")).unwrap_err().reason, Illegal::MustPass.into());
 }
 
 #[test]
@@ -106,7 +103,7 @@ fn rule_5_game_ends_when_neither_side_can_place() {
             winner: Player::First
         })
     );
-    assert_eq!(p.validate(sq("c1")).unwrap_err().reason, "the game is over");
+    assert_eq!(p.validate(sq("c1")).unwrap_err().reason, Reason::GameOver);
     // A full board ends the game.
     let full = pos(&format!("{}{} X", "X".repeat(33), "O".repeat(31)));
     assert_eq!(

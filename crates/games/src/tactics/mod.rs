@@ -15,7 +15,7 @@ pub mod units;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
-    Player, Position, PositionError, RuleExample, Score, SettingDoc, SideInfo, SpecError,
+    Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc, SideInfo, SpecError,
 };
 
 use self::{
@@ -131,6 +131,61 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     ],
     codec: &gridplay_core::MoveListCodec,
 };
+
+/// Why a Grid Tactics activation is not legal. Squares are their names.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    #[error("there is no such unit")]
+    NoSuchUnit,
+    #[error("that unit is not yours")]
+    NotYours,
+    #[error("that unit has already acted this turn")]
+    AlreadyActed,
+    #[error(
+        "{from} cannot reach {to}: a {class} moves up to {moves} squares along rows and columns, through empty squares"
+    )]
+    OutOfReach {
+        from: String,
+        to: String,
+        class: &'static str,
+        moves: u32,
+    },
+    #[error("not a legal move here")]
+    NotHere,
+    #[error("you cannot attack your own unit")]
+    AttackOwn,
+    #[error("{0} is out of reach: an attack hits a unit within one square")]
+    AttackOutOfReach(String),
+    #[error("there is no unit on {0} to attack")]
+    NothingToAttack(String),
+    #[error("Cleave needs an enemy next to the warrior")]
+    CleaveAlone,
+    #[error("Cleave takes no target: write *")]
+    CleaveTarget,
+    #[error("Shoot needs a target: write *square")]
+    ShootNoTarget,
+    /// The square the archer starts on.
+    #[error("an archer shoots only from the square it starts on: write {0}-{0}*target")]
+    ShootAfterMoving(String),
+    #[error("{target} is at distance {distance}: Shoot reaches 2 to {SHOOT_RANGE} squares")]
+    ShootRange { target: String, distance: u32 },
+    #[error("there is no enemy on {0} to shoot")]
+    NothingToShoot(String),
+    #[error("Heal needs a target: write *square")]
+    HealNoTarget,
+    #[error("that unit already has full health")]
+    FullHealth,
+    #[error("Heal reaches an ally within one square")]
+    HealOutOfReach,
+    #[error("there is no other unit of yours on {0} to heal")]
+    NothingToHeal(String),
+}
+
+impl From<Illegal> for Reason {
+    fn from(why: Illegal) -> Reason {
+        Reason::rule(why)
+    }
+}
 
 pub const EXAMPLES: &[RuleExample] = &[RuleExample {
     title: "The armies",
@@ -492,31 +547,30 @@ impl Position for TacticsPosition {
 
     fn validate(&self, m: Move) -> Result<(), IllegalMove> {
         let text = self.move_text(m);
-        let refuse = |why: String| Err(IllegalMove::new(text.clone(), why));
+        let refuse = |why: Illegal| Err(IllegalMove::new(text.clone(), why));
         if self.outcome().is_some() {
-            return refuse("the game is over".into());
+            return Err(IllegalMove::new(text, Reason::GameOver));
         }
         let Move::Activate { unit, to, action } = m else {
             return Ok(());
         };
         let i = usize::from(unit);
         let Some(u) = self.units.get(i) else {
-            return refuse("there is no such unit".into());
+            return refuse(Illegal::NoSuchUnit);
         };
         if u.owner != self.turn {
-            return refuse("that unit is not yours".into());
+            return refuse(Illegal::NotYours);
         }
         if u.used {
-            return refuse("that unit has already acted this turn".into());
+            return refuse(Illegal::AlreadyActed);
         }
         let Some((_, _)) = self.reach(i).squares.into_iter().find(|(s, _)| *s == to) else {
-            return refuse(format!(
-                "{} cannot reach {}: a {} moves up to {} squares along rows and columns, through empty squares",
-                self.name(u.square),
-                self.name(to),
-                u.class.name(),
-                u.class.stats().moves
-            ));
+            return refuse(Illegal::OutOfReach {
+                from: self.name(u.square),
+                to: self.name(to),
+                class: u.class.name(),
+                moves: u.class.stats().moves,
+            });
         };
         let mut actions = Vec::new();
         self.actions_from(i, to, &mut actions);
@@ -525,42 +579,36 @@ impl Position for TacticsPosition {
         }
         let n = self.size();
         let why = match action {
-            Action::Wait => "not a legal move here".to_owned(),
+            Action::Wait => Illegal::NotHere,
             Action::Attack(t) => match self.unit_at(t) {
-                Some(e) if self.units[e].owner == u.owner => "you cannot attack your own unit".into(),
-                Some(_) => format!(
-                    "{} is out of reach: an attack hits a unit within one square",
-                    self.name(t)
-                ),
-                None => format!("there is no unit on {} to attack", self.name(t)),
+                Some(e) if self.units[e].owner == u.owner => Illegal::AttackOwn,
+                Some(_) => Illegal::AttackOutOfReach(self.name(t)),
+                None => Illegal::NothingToAttack(self.name(t)),
             },
             Action::Ability(target) => match (u.class, target) {
-                (Class::Warrior, None) => "Cleave needs an enemy next to the warrior".into(),
-                (Class::Warrior, Some(_)) => "Cleave takes no target: write *".into(),
-                (Class::Archer, None) => "Shoot needs a target: write *square".into(),
-                (Class::Archer, Some(_)) if SHOOT_STILL && to != u.square => format!(
-                    "an archer shoots only from the square it starts on: write {}-{}*target",
-                    self.name(u.square),
-                    self.name(u.square)
-                ),
+                (Class::Warrior, None) => Illegal::CleaveAlone,
+                (Class::Warrior, Some(_)) => Illegal::CleaveTarget,
+                (Class::Archer, None) => Illegal::ShootNoTarget,
+                (Class::Archer, Some(_)) if SHOOT_STILL && to != u.square => {
+                    Illegal::ShootAfterMoving(self.name(u.square))
+                }
                 (Class::Archer, Some(t)) => match self.unit_at(t) {
-                    Some(e) if self.units[e].owner != u.owner => format!(
-                        "{} is at distance {}: Shoot reaches 2 to {SHOOT_RANGE} squares",
-                        self.name(t),
-                        distance(to, t, n)
-                    ),
-                    _ => format!("there is no enemy on {} to shoot", self.name(t)),
+                    Some(e) if self.units[e].owner != u.owner => Illegal::ShootRange {
+                        target: self.name(t),
+                        distance: distance(to, t, n),
+                    },
+                    _ => Illegal::NothingToShoot(self.name(t)),
                 },
-                (Class::Healer, None) => "Heal needs a target: write *square".into(),
+                (Class::Healer, None) => Illegal::HealNoTarget,
                 (Class::Healer, Some(t)) => match self.unit_at(t) {
                     Some(a) if self.units[a].owner == u.owner && a != i => {
                         if self.units[a].health >= self.units[a].class.stats().health {
-                            "that unit already has full health".into()
+                            Illegal::FullHealth
                         } else {
-                            "Heal reaches an ally within one square".into()
+                            Illegal::HealOutOfReach
                         }
                     }
-                    _ => format!("there is no other unit of yours on {} to heal", self.name(t)),
+                    _ => Illegal::NothingToHeal(self.name(t)),
                 },
             },
         };

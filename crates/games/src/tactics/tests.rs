@@ -31,7 +31,7 @@ fn texts(p: &TacticsPosition) -> Vec<String> {
 
 fn refusal(p: &TacticsPosition, text: &str) -> String {
     let m = p.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    p.validate(m).expect_err("should be refused").reason
+    p.validate(m).expect_err("should be refused").reason.to_string()
 }
 
 #[test]

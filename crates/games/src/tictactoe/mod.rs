@@ -12,7 +12,7 @@ mod tests;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
-    Player, Position, PositionError, RuleExample, Score, SettingDoc, SideInfo, SpecError,
+    Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc, SideInfo, SpecError,
     notation::{Lettered, read_rows, write_rows},
 };
 
@@ -68,6 +68,22 @@ pub const EXAMPLES: &[RuleExample] = &[RuleExample {
 }];
 
 pub const SETTINGS: &[SettingDoc] = &[];
+
+/// Why a tic-tac-toe move is not legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    #[error("that square is off the board")]
+    OffBoard,
+    /// The mark on the square.
+    #[error("{0} is already there")]
+    Taken(char),
+}
+
+impl From<Illegal> for Reason {
+    fn from(why: Illegal) -> Reason {
+        Reason::rule(why)
+    }
+}
 
 /// The game: it has no settings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -153,9 +169,9 @@ impl Position for TicTacToePosition {
     fn validate(&self, m: Move) -> Result<(), IllegalMove> {
         let text = self.move_text(m);
         match self.cells.get(usize::from(m)) {
-            None => Err(IllegalMove::new(text, "that square is off the board")),
-            Some(_) if self.outcome().is_some() => Err(IllegalMove::new(text, "the game is over")),
-            Some(Some(p)) => Err(IllegalMove::new(text, format!("{} is already there", glyph(*p)))),
+            None => Err(IllegalMove::new(text, Illegal::OffBoard)),
+            Some(_) if self.outcome().is_some() => Err(IllegalMove::new(text, Reason::GameOver)),
+            Some(Some(p)) => Err(IllegalMove::new(text, Illegal::Taken(glyph(*p)))),
             Some(None) => Ok(()),
         }
     }

@@ -12,7 +12,7 @@ mod tests;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
-    Player, Position, PositionError, RuleExample, Score, SettingDoc, SideInfo, SpecError,
+    Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc, SideInfo, SpecError,
 };
 
 use self::board::{Board, SQUARES, Square};
@@ -56,6 +56,31 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     move_kinds: &[("place", "Place"), ("change", "Change"), ("pass", "Pass")],
     codec: &gridplay_core::MoveListCodec,
 };
+
+/// Why a YWF move is not legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    #[error("you may pass only when you can neither Play nor Change")]
+    PassWithActions,
+    #[error("that square is not empty (to turn a Futsu-no-ko, Change it: *square)")]
+    NotEmpty,
+    #[error("a Play must change at least one piece")]
+    PlayChangesNothing,
+    #[error("only a Futsu-no-ko can be changed")]
+    NotFutsu,
+    #[error("you cannot Change right after your opponent's Change")]
+    ChangeAfterChange,
+    #[error("you cannot Change while the token lies on your opponent's side")]
+    TokenAway,
+    #[error("a Change must change at least one other piece")]
+    ChangeChangesNothing,
+}
+
+impl From<Illegal> for Reason {
+    fn from(why: Illegal) -> Reason {
+        Reason::rule(why)
+    }
+}
 
 pub const EXAMPLES: &[RuleExample] = &[RuleExample {
     title: "The start",
@@ -230,31 +255,25 @@ impl Position for YwfPosition {
 
     fn validate(&self, m: Move) -> Result<(), IllegalMove> {
         let text = self.move_text(m);
-        let refuse = |why: &str| Err(IllegalMove::new(text.clone(), why));
+        let refuse = |why: Illegal| Err(IllegalMove::new(text.clone(), why));
         let moves = self.legal_moves();
         if moves.is_empty() {
-            return refuse("the game is over");
+            return Err(IllegalMove::new(text, Reason::GameOver));
         }
         if moves.contains(&m) {
             return Ok(());
         }
         let p = self.turn;
         match m {
-            Move::Pass => refuse("you may pass only when you can neither Play nor Change"),
-            Move::Play(i) if self.board.squares[usize::from(i)] != Square::Empty => {
-                refuse("that square is not empty (to turn a Futsu-no-ko, Change it: *square)")
-            }
-            Move::Play(_) => refuse("a Play must change at least one piece"),
+            Move::Pass => refuse(Illegal::PassWithActions),
+            Move::Play(i) if self.board.squares[usize::from(i)] != Square::Empty => refuse(Illegal::NotEmpty),
+            Move::Play(_) => refuse(Illegal::PlayChangesNothing),
             Move::Change(i) if self.board.squares[usize::from(i)] != Square::Futsu => {
-                refuse("only a Futsu-no-ko can be changed")
+                refuse(Illegal::NotFutsu)
             }
-            Move::Change(_) if self.last_change => {
-                refuse("you cannot Change right after your opponent's Change")
-            }
-            Move::Change(_) if self.token == Some(!p) => {
-                refuse("you cannot Change while the token lies on your opponent's side")
-            }
-            Move::Change(_) => refuse("a Change must change at least one other piece"),
+            Move::Change(_) if self.last_change => refuse(Illegal::ChangeAfterChange),
+            Move::Change(_) if self.token == Some(!p) => refuse(Illegal::TokenAway),
+            Move::Change(_) => refuse(Illegal::ChangeChangesNothing),
         }
     }
 

@@ -1,13 +1,13 @@
 //! One test per rule of `docs/rules/ywf.md`, with the vectors of RULINGS.md.
 
 use gridplay_core::{
-    Game, GameSpec, Outcome, Player, Position, Score,
+    Game, GameSpec, Outcome, Player, Position, Reason, Score,
     perft::{parse_table, perft_naive},
     testkit,
 };
 
 use super::{
-    DEFAULT_LAYOUT, Move, Ywf, YwfPosition,
+    DEFAULT_LAYOUT, Illegal, Move, Ywf, YwfPosition,
     board::{SIZE, Square},
     notation,
 };
@@ -125,9 +125,9 @@ fn rule_3_all_eight_directions_convert_together() {
 fn rule_4_play_must_change_a_piece() {
     let p = Ywf::default().start();
     let e = p.validate(p.parse_move("a1").unwrap()).unwrap_err();
-    assert_eq!(e.reason, "a Play must change at least one piece");
+    assert_eq!(e.reason, Illegal::PlayChangesNothing.into());
     let e = p.validate(p.parse_move("e5").unwrap()).unwrap_err();
-    assert!(e.reason.starts_with("that square is not empty"));
+    assert!(e.reason.to_string().starts_with("that square is not empty"));
 }
 
 #[test]
@@ -143,16 +143,16 @@ fn rule_5_change_turns_a_futsu_and_converts() {
 fn rule_5_change_must_convert_another_piece() {
     let p = Ywf::default().start();
     let e = p.validate(p.parse_move("*e5").unwrap()).unwrap_err();
-    assert_eq!(e.reason, "a Change must change at least one other piece");
+    assert_eq!(e.reason, Illegal::ChangeChangesNothing.into());
     let e = p.validate(p.parse_move("*e4").unwrap()).unwrap_err();
-    assert_eq!(e.reason, "only a Futsu-no-ko can be changed");
+    assert_eq!(e.reason, Illegal::NotFutsu.into());
 }
 
 #[test]
 fn rule_5_no_change_right_after_the_opponents_change() {
     let banned = pos("FYW6/9/9/9/9/9/9/9/8Y W C c");
     let e = banned.validate(banned.parse_move("*a1").unwrap()).unwrap_err();
-    assert_eq!(e.reason, "you cannot Change right after your opponent's Change");
+    assert_eq!(e.reason, Illegal::ChangeAfterChange.into());
     // Its only action was that Change, so Warui-ko must pass; the pass lifts the ban.
     assert_eq!(moves(&banned), ["pass"]);
     let after_pass = banned.play(Move::Pass).unwrap();
@@ -164,10 +164,7 @@ fn rule_5_no_change_right_after_the_opponents_change() {
 fn rule_5_no_change_while_the_token_is_on_the_opponents_side() {
     let p = pos("FYW6/9/9/9/9/9/9/9/8Y W Y -");
     let e = p.validate(p.parse_move("*a1").unwrap()).unwrap_err();
-    assert_eq!(
-        e.reason,
-        "you cannot Change while the token lies on your opponent's side"
-    );
+    assert_eq!(e.reason, Illegal::TokenAway.into());
 }
 
 #[test]
@@ -186,7 +183,7 @@ fn rule_6_pass_only_when_no_play_and_no_change() {
     let p = Ywf::default().start();
     assert_eq!(
         p.validate(Move::Pass).unwrap_err().reason,
-        "you may pass only when you can neither Play nor Change"
+        Illegal::PassWithActions.into()
     );
 }
 
@@ -210,7 +207,7 @@ fn rule_7_end_after_two_compulsory_passes() {
     let stuck = pos("W8/9/9/9/9/9/9/9/8Y W C -");
     assert!(stuck.legal_moves().is_empty());
     assert!(stuck.outcome().is_some());
-    assert_eq!(stuck.validate(Move::Pass).unwrap_err().reason, "the game is over");
+    assert_eq!(stuck.validate(Move::Pass).unwrap_err().reason, Reason::GameOver);
 }
 
 #[test]
