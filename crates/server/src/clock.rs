@@ -2,8 +2,8 @@
 //! or none. The server keeps the clocks and flags a player whose time runs out; browsers only display them.
 //!
 //! A live clock runs only once both sides have moved, as on lichess: until then the game can be aborted. Time
-//! is charged per move (a Grid Tactics turn of several activations runs one clock), and the increment is added
-//! when the turn passes to the opponent.
+//! is charged per turn (in a game where a turn is several moves, the turn runs one clock), and the increment is
+//! added when the turn passes to the opponent.
 
 use gridplay_core::Player;
 use serde::{Deserialize, Serialize};

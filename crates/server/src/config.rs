@@ -22,7 +22,7 @@ pub struct Config {
     pub ws_per_second: u32,
     /// ...and in a burst.
     pub ws_burst: u32,
-    /// Offer the test games (tic-tac-toe) beside the real ones: for development and tests.
+    /// Offer the registry's test games beside the real ones: for development and tests.
     pub with_test_games: bool,
 }
 

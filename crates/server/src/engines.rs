@@ -23,9 +23,9 @@ impl EnginePool {
         }
     }
 
-    /// The best move at `level` (1-8) in the game's current position, or `None` if the engine has none (the
-    /// game is over, or it was stopped before it started). The search sees the game's history (checkers
-    /// repetitions).
+    /// The best move at `level` (one of the game's levels in the engine table) in the game's current position,
+    /// or `None` if the engine has none (the game is over, or it was stopped before it started). A search that
+    /// reads the history (repetitions) sees the game's.
     pub async fn best_move(
         &self,
         record: GameRecord,

@@ -1,6 +1,6 @@
 //! Games as text files: export in each game's own format and import back into a replay. The format is the
 //! game module's [`gridplay_core::Codec`]; a file names its game with a `Game` tag, and a file without one is
-//! read by the first game whose format recognizes it (PDN for checkers, a bare transcript for Reversi).
+//! read by the first game whose format recognizes it (a PDN file, a bare transcript).
 
 use gridplay_core::{CodecError, DynGame, GameRecord, Outcome, Registry, codec};
 

@@ -32,7 +32,7 @@ fn config() -> Glicko2Config {
 /// A rated game's result, for the writer.
 #[derive(Clone, Debug)]
 pub struct RateJob {
-    /// The game's name (`reversi`, `checkers`...): ratings are per game.
+    /// The game's registry name: ratings are per game.
     pub game: String,
     /// The players' ids, first and second.
     pub users: [String; 2],
