@@ -402,6 +402,46 @@ await test('the test game, which the browser knows only from the catalog, is pla
   await alice.waitForSelector('#board svg');
 });
 
+await test('a whole game by keyboard alone: the board cursor, Enter, and the move box; moves are announced', async () => {
+  await alice.goto(BASE + '/');
+  await alice.selectOption('#computer-game', 'tictactoe');
+  await alice.selectOption('#computer-level', '1');
+  await alice.selectOption('#computer-color', 'first');
+  await alice.click('#play-computer button[type=submit]');
+  await alice.waitForURL(/\/game\//);
+  await alice.waitForSelector('#board svg');
+  await alice.focus('#board');
+  let typed = false;
+  for (;;) {
+    await alice.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn' || document.querySelector('#game-over'), null, { timeout: 30000 });
+    const st = await state(alice);
+    if (st.over) break;
+    const target = st.view.moves[st.view.moves.length - 1];
+    if (!typed) {
+      // One move typed in the game's notation.
+      typed = true;
+      await alice.fill('#move-input', target.text);
+      await alice.press('#move-input', 'Enter');
+    } else {
+      await alice.focus('#board');
+      await alice.keyboard.press('ArrowUp');
+      await drawn(alice);
+      // Walk the cursor to the cell with the arrow keys, then play it with Enter.
+      const w = st.view.width;
+      const at = Number(await alice.getAttribute('#board [data-cursor]', 'data-cursor'));
+      const [dx, dy] = [(target.path[0] % w) - (at % w), Math.floor(target.path[0] / w) - Math.floor(at / w)];
+      for (let k = 0; k < Math.abs(dx); k++) await alice.keyboard.press(dx > 0 ? 'ArrowRight' : 'ArrowLeft');
+      for (let k = 0; k < Math.abs(dy); k++) await alice.keyboard.press(dy > 0 ? 'ArrowDown' : 'ArrowUp');
+      assert.match(await alice.getAttribute('#board', 'aria-label'), new RegExp(`^${target.text}, empty, you can play here`));
+      await alice.keyboard.press('Enter');
+    }
+    await waitVersion(alice, st.moves.length + 1);
+    assert.match(await alice.textContent('#announce'), /plays/);
+  }
+  await alice.waitForSelector('#game-over');
+  assert.ok((await state(alice)).moves.length >= 5);
+});
+
 await test('a restart of the server loses no move and the page reconnects', async () => {
   const before = await state(alice);
   await stopServer();

@@ -54,3 +54,12 @@ test('errors, connection, rematch offers and a started game', () => {
   assert.deepEqual(reduce(m, { t: 'started', game: 'g2' }, { me: 'u1' }).effect, { navigate: '/game/g2' });
   assert.equal(reduce(m, { t: 'started', game: 'g2' }, { me: 'u9' }).effect, null, 'a spectator stays');
 });
+
+test('events are announced in words: the move, the score, the end', async () => {
+  const { announce } = await import('../web/gamestate.js');
+  const st = { sides: [{ name: 'Black' }, { name: 'White' }], view: { score: { first: 4, second: 1 } }, over: null };
+  assert.equal(announce({ action: { kind: 'move', side: 'first', text: 'd3' }, state: st }), 'Black plays d3. Black 4, White 1.');
+  assert.equal(announce({ action: { kind: 'offer-draw', side: 'second', text: '' }, state: st }), 'White offers a draw.');
+  const over = { ...st, over: { text: 'White wins by resignation' } };
+  assert.equal(announce({ action: { kind: 'resign', side: 'first', text: '' }, state: over }), 'Black resigns. White wins by resignation.');
+});

@@ -77,7 +77,8 @@ function pieceNode(p, sides, look) {
 export class Board {
   /**
    * @param {HTMLElement} container
-   * @param {{onCell: (i:number)=>void, onDrop: (from:number, to:number)=>void}} handlers
+   * @param {{onCell: (i:number)=>void, onDrop: (from:number, to:number)=>void, onEscape?: ()=>void,
+   *          describe?: (i:number)=>string}} handlers
    */
   constructor(container, handlers) {
     this.container = container;
@@ -85,7 +86,62 @@ export class Board {
     this.prev = null;
     this.drag = null;
     this.frame = null;
+    // The keyboard's cursor, a cell index; shown while the board has the focus.
+    this.cursor = null;
+    container.tabIndex = 0;
+    container.setAttribute('role', 'application');
+    container.setAttribute('aria-roledescription', 'board');
     this.bind();
+    this.bindKeys();
+  }
+
+  /**
+   * Keyboard play: the arrow keys move a cursor over the board as it is drawn, Enter or Space acts on the
+   * cell under it as a click would, Escape cancels. The board's label says where the cursor is.
+   */
+  bindKeys() {
+    const c = this.container;
+    // The cursor shows once the keyboard is used, and hides when the pointer is.
+    c.addEventListener('pointerdown', () => { this.keyboard = false; this.drawCursor(); });
+    c.addEventListener('keydown', (e) => {
+      if (!this.view) return;
+      if (e.key.startsWith('Arrow')) this.keyboard = true;
+      const { width: w, height: hgt } = this.view;
+      const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+      if (step) {
+        e.preventDefault();
+        let [x, y] = this.cursor == null ? [Math.floor(w / 2), Math.floor(hgt / 2)] : this.xy(this.cursor);
+        x = Math.max(0, Math.min(w - 1, x + step[0]));
+        y = Math.max(0, Math.min(hgt - 1, y + step[1]));
+        if (this.rotate) { x = w - 1 - x; y = hgt - 1 - y; }
+        this.moveCursor(y * w + x);
+      } else if ((e.key === 'Enter' || e.key === ' ') && this.cursor != null) {
+        e.preventDefault();
+        this.handlers.onCell(this.cursor);
+      } else if (e.key === 'Escape' && this.handlers.onEscape) {
+        e.preventDefault();
+        this.handlers.onEscape();
+      }
+    });
+    c.addEventListener('focus', () => { if (this.cursor == null && this.view) this.moveCursor(Math.floor(this.view.height / 2) * this.view.width + Math.floor(this.view.width / 2)); else this.drawCursor(); });
+    c.addEventListener('blur', () => this.drawCursor());
+  }
+
+  moveCursor(i) {
+    this.cursor = i;
+    this.drawCursor();
+    const name = `${this.view.files[i % this.view.width]}${this.view.ranks[Math.floor(i / this.view.width)]}`;
+    const what = this.handlers.describe ? this.handlers.describe(i) : '';
+    this.container.setAttribute('aria-label', `${name}${what ? ', ' + what : ''}`);
+  }
+
+  /** The cursor's ring, over the drawing, while the board has the focus. */
+  drawCursor() {
+    if (this.cursorNode) { this.cursorNode.remove(); this.cursorNode = null; }
+    if (!this.layer || this.cursor == null || !this.keyboard || document.activeElement !== this.container) return;
+    const [x, y] = this.xy(this.cursor);
+    this.cursorNode = s('rect', { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, rx: 0.08, class: 'cursor', 'data-cursor': this.cursor, 'pointer-events': 'none' });
+    this.layer.append(this.cursorNode);
   }
 
   /** Where cell i is drawn, in squares from the top-left. */
@@ -177,6 +233,7 @@ export class Board {
     this.svg = svg; this.layer = layer;
     this.container.replaceChildren(svg);
     this.prev = cells;
+    this.drawCursor();
     this.animateMove(marks.movedFrom, marks.movedTo);
   }
 

@@ -8,7 +8,7 @@ import { playerLink } from './people.js';
 import { gameOf, labeller } from './catalog.js';
 import * as entries from './entry.js';
 import { SIDES, timeLeft, fmtClock, fmtSpan } from './clock.js';
-import { initial, reduce } from './gamestate.js';
+import { initial, reduce, announce } from './gamestate.js';
 
 const idx = (side) => (side === 'first' ? 0 : 1);
 
@@ -136,10 +136,35 @@ export function gamePage(main, id, ctx) {
   const label = (kind) => labeller(state().game)(kind);
   const canClaim = () => { const s = state(); return !!(s && !s.over && s.claimable && mySide() && s.view.turn !== mySide() && s.deadline != null && serverNow() >= s.deadline); };
 
-  const boardBox = h('div', { class: 'board-wrap', id: 'board' });
+  const boardBox = h('div', { class: 'board-wrap', id: 'board', 'aria-label': 'Board: the arrow keys move, Enter plays' });
   const panel = h('aside', { class: 'card' });
-  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox), panel));
+  // What a screen reader hears: every move, draw offers, the end, and a clock under ten seconds.
+  const announcer = h('div', { class: 'sr-only', id: 'announce', 'aria-live': 'polite', role: 'status' });
+  const say = (text) => { if (text) announcer.textContent = text; };
+  // A move typed in the game's notation, completed from the legal moves.
+  const legalList = h('datalist', { id: `legal-${id}` });
+  const moveInput = h('input', { id: 'move-input', list: `legal-${id}`, autocomplete: 'off', 'aria-label': 'Type a move', placeholder: 'Type a move' });
+  const moveBox = h('form', { class: 'move-box', id: 'move-box', onsubmit: (e) => {
+    e.preventDefault();
+    const text = moveInput.value.trim();
+    if (!text) return;
+    const known = moves().find((m) => m.text.toLowerCase() === text.toLowerCase());
+    // The server reads any spelling the game accepts, and says why a move is refused.
+    send(known || { text });
+    moveInput.value = '';
+  } }, moveInput, legalList, h('button', { type: 'submit' }, 'Play'));
+  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox, moveBox), panel), announcer);
+  let lowWarned = false;
   const board = new Board(boardBox, {
+    describe(i) {
+      const s = state();
+      if (!s) return '';
+      const cell = s.view.cells[i];
+      const piece = cell.piece ? `${cell.piece.owner ? s.sides[idx(cell.piece.owner)].name + ' ' : ''}${cell.piece.kind}` : 'empty';
+      const m = boardMarks(page, moves());
+      const can = m.legal.has(i) || m.reach.has(i) || m.targets.has(i) ? ', you can play here' : '';
+      return piece + can;
+    },
     onCell(i) {
       const ms = moves();
       if (!ms.length) {
@@ -264,6 +289,10 @@ export function gamePage(main, id, ctx) {
     if (s.over) children.push(overBanner(s, id, { side, rematchOffer: page.model.rematchOffer }, rematches));
     const onEntry = { entry: (e) => { page.entry = e; render(); }, send };
     children.push(h('div', { class: 'actions' }, ...entryButtons(how(), moves(), page.entry, s, label, onEntry), ...gameButtons(side)));
+    // The move box stays in place (typing is not lost when the panel redraws); it shows for a player.
+    moveBox.hidden = !side || !!s.over;
+    legalList.replaceChildren(...moves().map((m) => h('option', { value: m.text })));
+    moveInput.disabled = !myTurn();
     const list = movesNode(s);
     children.push(h('h2', {}, 'Moves'), list);
     panel.replaceChildren(...children);
@@ -291,6 +320,10 @@ export function gamePage(main, id, ctx) {
         el.textContent = fmtClock(t);
         el.classList.toggle('low', t < 20000);
       }
+      if (t != null && SIDES[i] === mySide() && !s.over) {
+        if (t < 10000 && !lowWarned) { lowWarned = true; say('Ten seconds left on your clock.'); }
+        if (t >= 10000) lowWarned = false;
+      }
     }
     const d = panel.querySelector('#deadline');
     if (d && s.deadline != null && !s.clock) d.textContent = fmtSpan(s.deadline - serverNow());
@@ -309,6 +342,7 @@ export function gamePage(main, id, ctx) {
     }
     if (!state()) return;
     if (r.changed) { page.entry = entries.EMPTY; page.hint = null; }
+    if (msg.t === 'event') say(announce(msg));
     if (msg.t === 'sync' || msg.t === 'event') {
       if (mySide() && !myTurn()) refreshNext();
       render();

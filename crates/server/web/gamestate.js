@@ -31,3 +31,25 @@ export function reduce(model, msg, { me = null, now = Date.now() } = {}) {
   if (msg.t === 'error' && !msg.ack) return { ...same, model: { ...model, unavailable: msg.message } };
   return same;
 }
+
+/**
+ * What a screen reader hears of an event: who did what, the score after a move, and the end of the game.
+ * @param {{action: {kind: string, side: string, text: string}, state: object}} msg an `event` message
+ */
+export function announce(msg) {
+  const { action, state } = msg;
+  const name = state.sides[action.side === 'first' ? 0 : 1].name;
+  const said = {
+    move: `${name} plays ${action.text}.`,
+    resign: `${name} resigns.`,
+    'offer-draw': `${name} offers a draw.`,
+    'accept-draw': `${name} accepts the draw.`,
+    'decline-draw': `${name} declines the draw.`,
+    abort: `${name} aborts the game.`,
+    claim: `${name} claims the game.`,
+    timeout: `${name} ran out of time.`,
+  }[action.kind] || '';
+  const score = action.kind === 'move' ? ` ${state.sides[0].name} ${state.view.score.first}, ${state.sides[1].name} ${state.view.score.second}.` : '';
+  const over = state.over ? ` ${state.over.text}.` : '';
+  return (said + score + over).trim();
+}

@@ -16,7 +16,7 @@ function example(x) {
   const box = h('div', { class: 'board-wrap example-board' });
   const choose = h('select', { class: 'example-moves', 'aria-label': 'Legal moves' });
   const status = h('p', { class: 'muted example-status' });
-  const board = new Board(box, { onCell, onDrop });
+  const board = new Board(box, { onCell, onDrop, onEscape() { entry = entries.EMPTY; draw(); } });
 
   async function play(text) {
     try {
