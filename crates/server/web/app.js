@@ -1,7 +1,7 @@
 // The app shell: who is signed in, the navigation, the page for the current path, and the one WebSocket all
 // pages share. Notices for this user (your turn, a game started, a rematch offer) arrive on every page.
 
-import { h, api, navigate } from './util.js';
+import { h, api, navigate, clearToast } from './util.js';
 import { Live } from './live.js';
 import { lobbyPage } from './lobby.js';
 import { gamePage } from './game.js';
@@ -79,6 +79,7 @@ function refreshWaiting() {
 
 function route() {
   if (leave) leave();
+  clearToast();
   // Each page draws into its own element: a page that finishes loading after the user has moved on draws
   // into a detached element, never over the page that replaced it.
   const main = h('div', { class: 'page' });

@@ -107,7 +107,8 @@ export function replayPage(main, id) {
       h('span', { class: 'n' }, `${k + 1}.`),
       h('button', { class: 'small ' + (k + 1 === n ? '' : 'secondary'), 'data-ply': k + 1, onclick: () => { stop(); go(k + 1); } }, m + ((analysis && analysis.marks[k]) || '')),
       h('span', {})));
-    panel.replaceChildren(
+    // replaceChildren writes a null as the text "null": leave the absent parts out.
+    panel.replaceChildren(...[
       h('h1', {}, `Replay · ${meta.title}`),
       h('p', { class: 'muted' }, meta.spec),
       players,
@@ -117,7 +118,7 @@ export function replayPage(main, id) {
       analysis ? graph() : (meta.over ? h('button', { class: 'secondary', id: 'analyse', disabled: analysing, onclick: analyse }, analysing ? 'The engine is analysing…' : 'Analyse with the engine') : null),
       analysis ? h('p', { class: 'muted' }, `Score ${(analysis.scores[n] / 100).toFixed(1)} for ${meta.sides[0].name} (${analysis.per_position_ms} ms a position); ? a mistake, ?? a blunder.`) : null,
       h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, 'Download the game'), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, 'Game page')),
-      h('h2', {}, 'Moves'), list);
+      h('h2', {}, 'Moves'), list].filter(Boolean));
     renderControls();
     const cur = list.querySelector(`[data-ply="${n}"]`);
     if (cur) cur.scrollIntoView({ block: 'nearest' });

@@ -28,6 +28,13 @@ export function toast(text) {
   toastTimer = setTimeout(() => t.classList.remove('show'), 3500);
 }
 
+/** Hides the message: a page's message does not follow the user to the next page. */
+export function clearToast() {
+  const t = document.getElementById('toast');
+  if (t) t.classList.remove('show');
+  clearTimeout(toastTimer);
+}
+
 /** Asks a yes/no question in a dialog; resolves to true for yes. */
 export function confirmDialog(text, yes = 'Yes') {
   const d = document.getElementById('confirm');
