@@ -374,6 +374,12 @@ await test('Cornered Reversi and YWF against the computer: tints, Change and the
 
 await test('the test game, which the browser knows only from the catalog, is played against the computer to its end', async () => {
   await alice.goto(BASE + '/');
+  // The custom clock's fields show only for a custom live clock.
+  assert.equal(await alice.isVisible('#computer-minutes'), false);
+  await alice.selectOption('#computer-time', 'custom');
+  assert.equal(await alice.isVisible('#computer-minutes'), true);
+  await alice.selectOption('#computer-time', 'untimed');
+  assert.equal(await alice.isVisible('#computer-minutes'), false);
   await alice.selectOption('#computer-game', 'tictactoe');
   assert.equal(await alice.locator('#computer-level option').count(), 3, 'the levels its engine table has');
   await alice.selectOption('#computer-level', '1');
