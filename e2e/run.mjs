@@ -248,6 +248,12 @@ await test('a reversi game ends by resignation, confirmed in a dialog', async ()
   await move(bob, 'c3');
   await waitVersion(alice, 2);
   await shot(alice, 'reversi.png');
+  // A draw offer is a sentence on both pages, naming who made it.
+  await alice.click('button:has-text("Offer draw")');
+  await bob.waitForFunction(() => /Black \(alice\) offers a draw/.test(document.querySelector('#draw-offer')?.textContent || ''));
+  await alice.waitForFunction(() => /You offered a draw/.test(document.querySelector('#draw-offer')?.textContent || ''));
+  await bob.click('button:has-text("Decline draw")');
+  await alice.waitForFunction(() => !document.querySelector('#draw-offer'));
   // Cancel first: nothing happens.
   await bob.click('#resign');
   await bob.click('#confirm button[value=no]');
@@ -397,6 +403,9 @@ await test('the test game, which the browser knows only from the catalog, is pla
   await alice.waitForSelector('#game-over');
   const st = await state(alice);
   assert.equal(await alice.locator('#board .piece').count(), st.view.cells.filter((c) => c.piece).length, 'every mark is drawn');
+  // One end message, with the final score.
+  assert.match(await alice.textContent('#game-over strong'), /\. X \d, O \d\.$/);
+  assert.equal(await alice.textContent('#status'), 'The game is over.');
   const game = alice.url();
   await alice.goto(BASE + '/rules/tictactoe');
   await alice.waitForSelector('#rules-doc h1');

@@ -60,6 +60,6 @@ test('events are announced in words: the move, the score, the end', async () => 
   const st = { sides: [{ name: 'Black' }, { name: 'White' }], view: { score: { first: 4, second: 1 } }, over: null };
   assert.equal(announce({ action: { kind: 'move', side: 'first', text: 'd3' }, state: st }), 'Black plays d3. Black 4, White 1.');
   assert.equal(announce({ action: { kind: 'offer-draw', side: 'second', text: '' }, state: st }), 'White offers a draw.');
-  const over = { ...st, over: { text: 'White wins by resignation' } };
-  assert.equal(announce({ action: { kind: 'resign', side: 'first', text: '' }, state: over }), 'Black resigns. White wins by resignation.');
+  const over = { ...st, over: { text: 'White wins by resignation. Black 4, White 1.' } };
+  assert.equal(announce({ action: { kind: 'resign', side: 'first', text: '' }, state: over }), 'Black resigns. White wins by resignation. Black 4, White 1.');
 });

@@ -20,6 +20,11 @@ function playerName(p) {
   return '?';
 }
 
+/** A player's name as plain text. */
+function playerText(p) {
+  return p.name || (p.level ? `engine level ${p.level}` : '?');
+}
+
 /** The two players with their colours, clocks and scores. */
 function playersNode(state, side, now) {
   const turn = state.view.turn;
@@ -34,7 +39,7 @@ function playersNode(state, side, now) {
 /** One line on whose turn it is, or how the game ended. */
 function statusText(state, { myTurn, busy }) {
   const turn = state.view.turn;
-  if (state.over) return state.over.text;
+  if (state.over) return 'The game is over.';
   if (myTurn) return busy ? 'Sending…' : 'Your turn';
   const mover = turn && state.players[idx(turn)];
   if (mover && mover.level && !mover.name) return 'The engine is thinking…';
@@ -283,6 +288,10 @@ export function gamePage(main, id, ctx) {
     const children = [h('h1', {}, s.title), meta, playersNode(s, side, serverNow()), h('p', { class: 'status', id: 'status' }, statusText(s, { myTurn: myTurn(), busy: page.busy }))];
     if (!s.over && !s.clock && s.deadline != null) {
       children.push(h('p', { class: 'muted' }, 'Time for this move: ', h('span', { id: 'deadline' }, fmtSpan(s.deadline - serverNow()))));
+    }
+    if (s.draw_offer && !s.over) {
+      const who = s.draw_offer === side ? 'You offered a draw: your opponent has not answered yet.' : `${s.sides[idx(s.draw_offer)].name} (${playerText(s.players[idx(s.draw_offer)])}) offers a draw.`;
+      children.push(h('p', { id: 'draw-offer', class: 'notice' }, who));
     }
     if (!page.model.connected) children.push(h('p', { class: 'connection' }, 'Connection lost: reconnecting…'));
     if (s.view.info.length) children.push(h('dl', { class: 'info' }, s.view.info.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])));

@@ -50,6 +50,6 @@ export function announce(msg) {
     timeout: `${name} ran out of time.`,
   }[action.kind] || '';
   const score = action.kind === 'move' ? ` ${state.sides[0].name} ${state.view.score.first}, ${state.sides[1].name} ${state.view.score.second}.` : '';
-  const over = state.over ? ` ${state.over.text}.` : '';
+  const over = state.over ? ` ${state.over.text}` : '';
   return (said + score + over).trim();
 }

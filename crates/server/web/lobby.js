@@ -5,6 +5,13 @@ import { h, api, toast, navigate } from './util.js';
 
 const COLORS = [['random', 'Random'], ['first', 'First player'], ['second', 'Second player']];
 
+/** The side choices in the words of the chosen game: its sides' names, the first noted as moving first. */
+function fillColors(select, game) {
+  const was = select.value || 'random';
+  const names = game && game.sides && game.sides.length === 2 ? [`${game.sides[0].name} (moves first)`, game.sides[1].name] : ['First player', 'Second player'];
+  select.replaceChildren(...COLORS.map(([v], k) => h('option', { value: v, selected: v === was }, k === 0 ? 'Random' : names[k - 1])));
+}
+
 function authForm(kind, ctx) {
   const err = h('p', { class: 'error', role: 'alert' });
   const name = h('input', { name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 20, pattern: '[A-Za-z0-9][A-Za-z0-9_\\-]*' });
@@ -127,7 +134,9 @@ export function lobbyPage(main, ctx) {
   /** The three forms of the signed-in lobby, built once. */
   function forms() {
     const picker = specPicker(catalog, 'challenge');
-    const color = h('select', { name: 'color', id: 'challenge-color' }, COLORS.map(([v, t]) => h('option', { value: v }, t)));
+    const color = h('select', { name: 'color', id: 'challenge-color' });
+    fillColors(color, picker.game());
+    picker.select.addEventListener('change', () => fillColors(color, picker.game()));
     const err = h('p', { class: 'error', role: 'alert' });
     const time = timePicker('challenge', false);
     const rated = h('input', { type: 'checkbox', id: 'challenge-rated' });
@@ -154,7 +163,9 @@ export function lobbyPage(main, ctx) {
     };
     aiPicker.select.addEventListener('change', fillLevels);
     fillLevels();
-    const aiColor = h('select', { name: 'color', id: 'computer-color' }, COLORS.map(([v, t]) => h('option', { value: v }, t)));
+    const aiColor = h('select', { name: 'color', id: 'computer-color' });
+    fillColors(aiColor, aiPicker.game());
+    aiPicker.select.addEventListener('change', () => fillColors(aiColor, aiPicker.game()));
     const aiErr = h('p', { class: 'error', role: 'alert' });
     const aiTime = timePicker('computer', true);
     const computer = h('form', { class: 'card stack', id: 'play-computer', onsubmit: async (e) => {

@@ -1,7 +1,7 @@
 //! What clients see of a game: its state, events, replays and analyses, as JSON.
 
 use gridplay_core::{
-    BoardView, DynGame, GameModule, GameRecord, MoveView, Outcome, Player, SideInfo, Termination,
+    BoardView, DynGame, GameModule, GameRecord, MoveView, Outcome, Player, Score, SideInfo, Termination,
 };
 use serde::Serialize;
 
@@ -112,7 +112,12 @@ pub struct PlyJson {
     pub last_move: Option<MoveView>,
 }
 
-pub(super) fn over_json(sides: &[SideInfo; 2], end: Option<(Outcome, Termination)>) -> Option<OverJson> {
+/// How a game ended, in one sentence with the final score: "Black wins by resignation. Black 34, White 30."
+pub(super) fn over_json(
+    sides: &[SideInfo; 2],
+    score: Score,
+    end: Option<(Outcome, Termination)>,
+) -> Option<OverJson> {
     let (outcome, termination) = end?;
     let winner = match outcome {
         Outcome::Win { winner } => Some(winner),
@@ -127,10 +132,14 @@ pub(super) fn over_json(sides: &[SideInfo; 2], end: Option<(Outcome, Termination
         Termination::Timeout => " on time",
         Termination::Abandoned => ": the opponent let the time for a move pass",
     };
-    let text = match winner {
+    let result = match winner {
         Some(w) => format!("{} wins{how}", sides[w.index()].name),
         None => format!("Draw{how}"),
     };
+    let text = format!(
+        "{result}. {} {}, {} {}.",
+        sides[0].name, score.first, sides[1].name, score.second
+    );
     Some(OverJson {
         winner,
         termination: EndReason::from(termination),
@@ -155,7 +164,7 @@ pub(super) fn build_state(
             text: "Game aborted".into(),
         })
     } else {
-        over_json(&info.sides, record.outcome())
+        over_json(&info.sides, record.position().score(), record.outcome())
     };
     let deadline = match row.time {
         _ if over.is_some() => None,
