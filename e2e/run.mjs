@@ -286,6 +286,13 @@ await test('a finished game is replayed step by step, exported, and imported aga
   await alice.selectOption('#speed', '400');
   await alice.click('#autoplay');
   await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 2 of 2', null, { timeout: 5000 });
+  // Quick presses are not lost: the position number moves at once and the board catches up.
+  await alice.keyboard.press('ArrowLeft');
+  await alice.keyboard.press('ArrowLeft');
+  await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 0 of 2');
+  await drawn(alice);
+  assert.equal(await alice.locator('#board .piece').count(), 4, 'the start position after two quick presses');
+  await alice.keyboard.press('End');
   await alice.click('#analyse');
   await alice.waitForSelector('#eval-graph', { timeout: 30000 });
   await alice.click('#first');

@@ -79,8 +79,9 @@ export class Board {
    * @param {HTMLElement} container
    * @param {{onCell: (i:number)=>void, onDrop: (from:number, to:number)=>void, onEscape?: ()=>void,
    *          describe?: (i:number)=>string}} handlers
+   * @param {{keys?: boolean}} options `keys: false` for a board that is only shown (replays)
    */
-  constructor(container, handlers) {
+  constructor(container, handlers, { keys = true } = {}) {
     this.container = container;
     this.handlers = handlers;
     this.prev = null;
@@ -88,11 +89,13 @@ export class Board {
     this.frame = null;
     // The keyboard's cursor, a cell index; shown while the board has the focus.
     this.cursor = null;
-    container.tabIndex = 0;
-    container.setAttribute('role', 'application');
-    container.setAttribute('aria-roledescription', 'board');
     this.bind();
-    this.bindKeys();
+    if (keys) {
+      container.tabIndex = 0;
+      container.setAttribute('role', 'application');
+      container.setAttribute('aria-roledescription', 'board');
+      this.bindKeys();
+    }
   }
 
   /**

@@ -13,7 +13,7 @@ export function replayPage(main, id) {
   const boardBox = h('div', { class: 'board-wrap', id: 'board' });
   const panel = h('aside', { class: 'card' });
   main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox), panel));
-  const board = new Board(boardBox, { onCell() {}, onDrop() {} });
+  const board = new Board(boardBox, { onCell() {}, onDrop() {} }, { keys: false });
 
   let analysis = null;
   let analysing = false;
@@ -57,11 +57,18 @@ export function replayPage(main, id) {
     return cache.get(k);
   }
 
+  // The position asked for last: keys move it at once, and the server's answers catch up. An answer for a
+  // position no longer wanted is not drawn.
+  let wanted = 0;
   async function go(k) {
     if (!meta) return;
     k = Math.max(0, Math.min(meta.moves.length, k));
+    wanted = k;
+    const ply_ = panel.querySelector('#ply');
+    if (ply_) ply_.textContent = `Move ${k} of ${meta.moves.length}`;
     let p;
     try { p = await ply(k); } catch (e) { toast(e.message); stop(); return; }
+    if (wanted !== k) return;
     n = k;
     current = p;
     const lm = p.last_move;
@@ -89,8 +96,8 @@ export function replayPage(main, id) {
     speed.addEventListener('change', () => { controls.dataset.speed = speed.value; });
     controls.replaceChildren(
       h('button', { id: 'first', class: 'secondary', 'aria-label': 'First', onclick: () => { stop(); go(0); } }, '«'),
-      h('button', { id: 'prev', class: 'secondary', 'aria-label': 'Previous', onclick: () => { stop(); go(n - 1); } }, '‹'),
-      h('button', { id: 'next', class: 'secondary', 'aria-label': 'Next', onclick: () => { stop(); go(n + 1); } }, '›'),
+      h('button', { id: 'prev', class: 'secondary', 'aria-label': 'Previous', onclick: () => { stop(); go(wanted - 1); } }, '‹'),
+      h('button', { id: 'next', class: 'secondary', 'aria-label': 'Next', onclick: () => { stop(); go(wanted + 1); } }, '›'),
       h('button', { id: 'last', class: 'secondary', 'aria-label': 'Last', onclick: () => { stop(); go(meta.moves.length); } }, '»'),
       auto, speed);
   }
@@ -126,7 +133,7 @@ export function replayPage(main, id) {
 
   const onKey = (e) => {
     if (!meta || e.target.closest('input, textarea, select')) return;
-    if (e.key === 'ArrowLeft') { stop(); go(n - 1); } else if (e.key === 'ArrowRight') { stop(); go(n + 1); } else if (e.key === 'Home') { stop(); go(0); } else if (e.key === 'End') { stop(); go(meta.moves.length); } else return;
+    if (e.key === 'ArrowLeft') { stop(); go(wanted - 1); } else if (e.key === 'ArrowRight') { stop(); go(wanted + 1); } else if (e.key === 'Home') { stop(); go(0); } else if (e.key === 'End') { stop(); go(meta.moves.length); } else return;
     e.preventDefault();
   };
   document.addEventListener('keydown', onKey);
