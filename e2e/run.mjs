@@ -295,6 +295,12 @@ await test('a finished game is replayed step by step, exported, and imported aga
   await alice.keyboard.press('End');
   await alice.click('#analyse');
   await alice.waitForSelector('#eval-graph', { timeout: 30000 });
+  // The graph has its axes, and tells the score under the pointer.
+  assert.ok(await alice.locator('#eval-graph text.axis').count() >= 4, 'score and move labels');
+  await alice.locator('#eval-graph').scrollIntoViewIfNeeded();
+  const g = await alice.locator('#eval-graph').boundingBox();
+  await alice.mouse.move(g.x + g.width - 10, g.y + g.height / 2);
+  assert.match(await alice.textContent('#eval-readout'), /^after move 2: [+-]?\d+\.\d$/);
   await alice.click('#first');
   await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 0 of 2');
   await alice.click('#last');

@@ -12,7 +12,9 @@ export function replayPage(main, id) {
   const cache = new Map();
   const boardBox = h('div', { class: 'board-wrap', id: 'board' });
   const panel = h('aside', { class: 'card' });
-  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox), panel));
+  // The evaluation graph goes under the board, at the board's width.
+  const graphBox = h('div', { id: 'graph-box' });
+  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox, graphBox), panel));
   const board = new Board(boardBox, { onCell() {}, onDrop() {} }, { keys: false });
 
   let analysis = null;
@@ -28,26 +30,52 @@ export function replayPage(main, id) {
     renderPanel(current);
   }
 
-  /** The evaluation graph: the first player's advantage up, one point per position, mistakes marked. */
+  /**
+   * The evaluation graph: the first player's advantage up, one point per position, mistakes marked, with the
+   * score axis (in game units), the move numbers, and the score of the position under the pointer.
+   */
   function graph() {
     const NS = 'http://www.w3.org/2000/svg';
-    const el = (tag, attrs) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v)); return e; };
-    const w = 300, hgt = 90, pts = analysis.scores, max = analysis.clamp;
-    const x = (i) => (pts.length > 1 ? (i / (pts.length - 1)) * w : 0);
-    const y = (v) => hgt / 2 - (v / max) * (hgt / 2 - 4);
-    const svg = el('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'eval-graph', id: 'eval-graph', role: 'img', 'aria-label': 'Evaluation graph' });
-    svg.append(el('rect', { x: 0, y: 0, width: w, height: hgt / 2, fill: meta.sides[0].color === 'black' ? '#3a3a3a' : '#eee', opacity: 0.18 }));
-    svg.append(el('line', { x1: 0, y1: hgt / 2, x2: w, y2: hgt / 2, stroke: '#999', 'stroke-width': 0.5 }));
-    svg.append(el('polyline', { points: pts.map((v, i) => `${x(i)},${y(v)}`).join(' '), fill: 'none', stroke: '#2f6f4f', 'stroke-width': 1.5 }));
+    const el = (tag, attrs, text) => {
+      const e = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+      if (text != null) e.textContent = text;
+      return e;
+    };
+    const left = 34, bottom = 16, w = 600, hgt = 160, pts = analysis.scores, max = analysis.clamp;
+    const plot = w - left - 6;
+    const x = (i) => left + (pts.length > 1 ? (i / (pts.length - 1)) * plot : 0);
+    const y = (v) => (hgt - bottom) / 2 - (v / max) * ((hgt - bottom) / 2 - 6);
+    const svg = el('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'eval-graph', id: 'eval-graph', role: 'img', 'aria-label': `Evaluation graph: the score for ${meta.sides[0].name} after each move` });
+    svg.append(el('rect', { x: left, y: 0, width: plot, height: (hgt - bottom) / 2, fill: meta.sides[0].color === 'black' ? '#3a3a3a' : '#eee', opacity: 0.18 }));
+    // The score axis: zero and the clamp either way, in game units.
+    for (const v of [max, 0, -max]) {
+      svg.append(el('line', { x1: left, y1: y(v), x2: w - 6, y2: y(v), stroke: v === 0 ? '#999' : '#ddd', 'stroke-width': v === 0 ? 0.8 : 0.5 }));
+      svg.append(el('text', { x: left - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, `${v > 0 ? '+' : ''}${v / 100}`));
+    }
+    // The move numbers, about eight of them.
+    const every = Math.max(1, Math.ceil((pts.length - 1) / 8));
+    for (let i = 0; i < pts.length; i += every) {
+      svg.append(el('text', { x: x(i), y: hgt - 3, 'text-anchor': 'middle', class: 'axis' }, String(i)));
+    }
+    svg.append(el('polyline', { points: pts.map((v, i) => `${x(i)},${y(v)}`).join(' '), fill: 'none', stroke: '#2f6f4f', 'stroke-width': 1.8 }));
     analysis.marks.forEach((m, i) => {
-      if (m) svg.append(el('circle', { cx: x(i + 1), cy: y(pts[i + 1]), r: m === '??' ? 3.2 : 2.4, fill: m === '??' ? '#b3261e' : '#e08a00', class: 'mistake', 'data-ply': i + 1 }));
+      if (m) svg.append(el('circle', { cx: x(i + 1), cy: y(pts[i + 1]), r: m === '??' ? 4 : 3, fill: m === '??' ? '#b3261e' : '#e08a00', class: 'mistake', 'data-ply': i + 1 }));
     });
-    svg.append(el('line', { x1: x(n), y1: 0, x2: x(n), y2: hgt, stroke: '#f0b400', 'stroke-width': 1 }));
-    svg.addEventListener('click', (e) => {
+    svg.append(el('line', { x1: x(n), y1: 0, x2: x(n), y2: hgt - bottom, stroke: '#f0b400', 'stroke-width': 1.2 }));
+    const readout = el('text', { x: w - 8, y: 12, 'text-anchor': 'end', class: 'axis readout', id: 'eval-readout' }, '');
+    svg.append(readout);
+    const at = (e) => {
       const r = svg.getBoundingClientRect();
-      stop();
-      go(Math.round(((e.clientX - r.left) / r.width) * (pts.length - 1)));
+      const fx = ((e.clientX - r.left) / r.width) * w;
+      return Math.max(0, Math.min(pts.length - 1, Math.round(((fx - left) / plot) * (pts.length - 1))));
+    };
+    svg.addEventListener('pointermove', (e) => {
+      const i = at(e);
+      readout.textContent = `after move ${i}: ${pts[i] > 0 ? '+' : ''}${(pts[i] / 100).toFixed(1)}`;
     });
+    svg.addEventListener('pointerleave', () => { readout.textContent = ''; });
+    svg.addEventListener('click', (e) => { stop(); go(at(e)); });
     return svg;
   }
 
@@ -122,10 +150,11 @@ export function replayPage(main, id) {
       h('p', { class: 'status', id: 'ply' }, `Move ${n} of ${meta.moves.length}`),
       meta.over ? h('p', {}, meta.over.text) : h('p', { class: 'muted' }, 'The game is still going on.'),
       controls,
-      analysis ? graph() : (meta.over ? h('button', { class: 'secondary', id: 'analyse', disabled: analysing, onclick: analyse }, analysing ? 'The engine is analysing…' : 'Analyse with the engine') : null),
+      analysis ? null : (meta.over ? h('button', { class: 'secondary', id: 'analyse', disabled: analysing, onclick: analyse }, analysing ? 'The engine is analysing…' : 'Analyse with the engine') : null),
       analysis ? h('p', { class: 'muted' }, `Score ${(analysis.scores[n] / 100).toFixed(1)} for ${meta.sides[0].name} (${analysis.per_position_ms} ms a position); ? a mistake, ?? a blunder.`) : null,
       h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, 'Download the game'), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, 'Game page')),
       h('h2', {}, 'Moves'), list].filter(Boolean));
+    graphBox.replaceChildren(...(analysis ? [graph()] : []));
     renderControls();
     const cur = list.querySelector(`[data-ply="${n}"]`);
     if (cur) cur.scrollIntoView({ block: 'nearest' });
