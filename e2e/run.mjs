@@ -644,6 +644,8 @@ await test('a four-player rated Swiss runs to its end; the profile shows the rat
   await carol.goto(`${BASE}/player/alice`);
   await carol.waitForSelector('#rating-chart-checkers');
   assert.equal(await carol.locator('#rating-chart-checkers circle').count(), 4, 'the start and three games');
+  // Her games list the ratings of the time, with each game's change.
+  assert.match(await carol.textContent('main'), /\(1500\? [+−]\d+\)/);
   await shot(carol, 'profile.png', true);
   await carol.goto(`${BASE}/leaderboard/checkers`);
   await carol.waitForSelector('#leaderboard tbody tr');

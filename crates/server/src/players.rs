@@ -13,7 +13,10 @@ use crate::{
     AppState,
     api::game_summary,
     auth::SignedIn,
-    db::{GameRow, GameStatus, RatingRow},
+    db::{
+        GameRow, GameStatus, RatingRow,
+        ratings::{PROVISIONAL_DEVIATION, START},
+    },
     error::{ApiError, ApiResult},
 };
 
@@ -26,24 +29,43 @@ fn rating_json(r: Option<&RatingRow>) -> Value {
 
 /// A game summary with each player's current rating in that game and the number of spectators.
 async fn with_ratings(state: &AppState, games: &[GameRow], me: Option<&str>) -> ApiResult<Vec<Value>> {
-    let mut cache: HashMap<(String, String), Option<RatingRow>> = HashMap::new();
+    let mut now: HashMap<(String, String), Option<RatingRow>> = HashMap::new();
+    let mut after: HashMap<(String, String), Vec<(String, f64, f64)>> = HashMap::new();
     let mut out = Vec::with_capacity(games.len());
     for g in games {
         let mut j = game_summary(g, me);
         let mut ratings = Vec::new();
         for u in &g.users {
-            let r = match u {
-                Some(u) => {
-                    let key = (u.id.clone(), g.game.clone());
-                    if !cache.contains_key(&key) {
-                        let r = state.db.rating(&u.id, &g.game).await?;
-                        cache.insert(key.clone(), r);
-                    }
-                    cache[&key].clone()
-                }
-                None => None,
+            let Some(u) = u else {
+                ratings.push(rating_json(None));
+                continue;
             };
-            ratings.push(rating_json(r.as_ref()));
+            let key = (u.id.clone(), g.game.clone());
+            // A finished rated game shows the rating each player had when it was played, and the change.
+            if g.rated && g.status == GameStatus::Finished {
+                if !after.contains_key(&key) {
+                    let h = state.db.ratings_after_games(&u.id, &g.game).await?;
+                    after.insert(key.clone(), h);
+                }
+                let history = &after[&key];
+                if let Some(k) = history.iter().position(|(id, _, _)| *id == g.id) {
+                    let (before, deviation) = match k {
+                        0 => (START.rating, START.deviation),
+                        _ => (history[k - 1].1, history[k - 1].2),
+                    };
+                    ratings.push(json!({
+                        "rating": before.round() as i64,
+                        "provisional": deviation >= PROVISIONAL_DEVIATION,
+                        "change": (history[k].1 - before).round() as i64,
+                    }));
+                    continue;
+                }
+            }
+            if !now.contains_key(&key) {
+                let r = state.db.rating(&u.id, &g.game).await?;
+                now.insert(key.clone(), r);
+            }
+            ratings.push(rating_json(now[&key].as_ref()));
         }
         let players: Vec<&str> = g.users.iter().flatten().map(|u| u.id.as_str()).collect();
         j["ratings"] = json!(ratings);

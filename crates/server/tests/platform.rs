@@ -303,6 +303,17 @@ async fn rated_games_move_ratings_and_fill_profiles_leaderboards_and_the_live_li
         assert_eq!(ann["ratings"][0]["games"], 1);
         assert_eq!(ann["history"]["reversi"].as_array().unwrap().len(), 1);
         assert_eq!(ann["stats"][0]["wins"], 1);
+        // The profile's games show each player's rating when the game was played, and the change.
+        let played = &ann["recent"][0]["ratings"];
+        assert_eq!(
+            (played[0]["rating"].as_i64(), played[1]["rating"].as_i64()),
+            (Some(1500), Some(1500)),
+            "{played}"
+        );
+        assert!(
+            played[0]["change"].as_i64().unwrap() > 0 && played[1]["change"].as_i64().unwrap() < 0,
+            "{played}"
+        );
         let ben = http(addr, "GET", "/api/players/ben", None, None).await.json();
         assert_eq!(
             (

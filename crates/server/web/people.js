@@ -7,7 +7,9 @@ import { allGames, titleOf } from './catalog.js';
 /** A player's name linked to the profile, with the rating (a ? when provisional). */
 export function playerLink(name, rating) {
   if (!name) return h('span', {}, '?');
-  const r = rating ? ` (${rating.rating}${rating.provisional ? '?' : ''})` : '';
+  // A finished rated game's rating is the one the player had then, with what the game changed.
+  const change = rating && rating.change ? ` ${rating.change > 0 ? '+' : '−'}${Math.abs(rating.change)}` : '';
+  const r = rating ? ` (${rating.rating}${rating.provisional ? '?' : ''}${change})` : '';
   return h('span', {}, h('a', { href: `/player/${name}`, 'data-link': true, class: 'player-link' }, name), r);
 }
 

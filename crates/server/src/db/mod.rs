@@ -21,7 +21,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::clock::TimeControl;
 
 mod kinds;
-mod ratings;
+pub(crate) mod ratings;
 mod tournaments;
 
 pub use kinds::{ActionKind, EndReason, GameStatus, Winner};

@@ -14,9 +14,9 @@ use sqlx::{AssertSqlSafe, Row};
 use super::{Db, DbError, GAME_COLUMNS, GameRow, game_row};
 
 /// A rating is provisional while its deviation is at least this.
-pub(super) const PROVISIONAL_DEVIATION: f64 = 110.0;
+pub(crate) const PROVISIONAL_DEVIATION: f64 = 110.0;
 
-const START: Glicko2Rating = Glicko2Rating {
+pub(crate) const START: Glicko2Rating = Glicko2Rating {
     rating: 1500.0,
     deviation: 500.0,
     volatility: 0.09,
@@ -199,6 +199,31 @@ impl Db {
         .await?;
         rows.iter()
             .map(|r| Ok((r.try_get("at")?, r.try_get("rating")?)))
+            .collect()
+    }
+
+    /// A player's rating and deviation after each rated game of one game kind, oldest first, by game id.
+    pub async fn ratings_after_games(
+        &self,
+        user: &str,
+        game: &str,
+    ) -> Result<Vec<(String, f64, f64)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT game_id, rating, deviation FROM rating_history WHERE user_id = $1 AND game = $2 \
+             ORDER BY at, game_id",
+        )
+        .bind(user)
+        .bind(game)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get("game_id")?,
+                    r.try_get("rating")?,
+                    r.try_get("deviation")?,
+                ))
+            })
             .collect()
     }
 
