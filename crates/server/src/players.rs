@@ -15,7 +15,7 @@ use crate::{
     auth::SignedIn,
     db::{
         GameRow, GameStatus, RatingRow,
-        ratings::{PROVISIONAL_DEVIATION, START},
+        ratings::{PROVISIONAL_DEVIATION, RatingsAfter, START},
     },
     error::{ApiError, ApiResult},
 };
@@ -30,7 +30,7 @@ fn rating_json(r: Option<&RatingRow>) -> Value {
 /// A game summary with each player's current rating in that game and the number of spectators.
 async fn with_ratings(state: &AppState, games: &[GameRow], me: Option<&str>) -> ApiResult<Vec<Value>> {
     let mut now: HashMap<(String, String), Option<RatingRow>> = HashMap::new();
-    let mut after: HashMap<(String, String), Vec<(String, f64, f64)>> = HashMap::new();
+    let mut after: HashMap<(String, String), RatingsAfter> = HashMap::new();
     let mut out = Vec::with_capacity(games.len());
     for g in games {
         let mut j = game_summary(g, me);

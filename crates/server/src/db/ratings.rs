@@ -40,6 +40,9 @@ pub struct RateJob {
     pub first_score: f64,
 }
 
+/// A player's rating and deviation after each rated game of one kind: (game id, rating, deviation).
+pub type RatingsAfter = Vec<(String, f64, f64)>;
+
 /// A player's rating in one game.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct RatingRow {
