@@ -41,7 +41,7 @@ pub struct RateJob {
 }
 
 /// A player's rating and deviation after each rated game of one kind: (game id, rating, deviation).
-pub type RatingsAfter = Vec<(String, f64, f64)>;
+pub(crate) type RatingsAfter = Vec<(String, f64, f64)>;
 
 /// A player's rating in one game.
 #[derive(Clone, Debug, serde::Serialize)]
