@@ -379,6 +379,7 @@ await test('Cornered Reversi and YWF against the computer: tints, Change and the
     await drawn(alice);
     if (game === 'cornered') {
       assert.ok((await alice.locator('#board .tint-legal').count()) > 0, 'legal crosses are tinted green');
+      assert.match(await alice.textContent('#legend'), /occupied crosses/, 'the legend explains the pale pieces');
       st = await state(alice);
       const bad = st.view.cells.findIndex((c, i) => c.piece && !st.view.moves.some((m) => m.path[0] === i));
       const [x, y] = await cellCenter(alice, bad);

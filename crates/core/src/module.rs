@@ -27,6 +27,8 @@ pub struct GameModule {
     pub home: [Option<Edge>; 2],
     /// Words for the kinds of moves (`MoveView::kind`) a person chooses between, as kind and label.
     pub move_kinds: &'static [(&'static str, &'static str)],
+    /// A legend for pieces whose meaning the drawing alone does not tell, as piece kind and words.
+    pub legend: &'static [(&'static str, &'static str)],
     /// The game's file format for export and import.
     pub codec: &'static dyn Codec,
 }

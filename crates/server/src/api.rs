@@ -36,6 +36,8 @@ pub(crate) struct CatalogGame {
     move_kinds: Value,
     /// The languages of the rules document.
     rules: Vec<&'static str>,
+    /// Piece kind and the words that explain it.
+    legend: &'static [(&'static str, &'static str)],
 }
 
 /// The games and their settings, for the lobby's forms, and how each is shown and played.
@@ -64,6 +66,7 @@ pub(crate) async fn catalog(State(state): State<AppState>) -> ApiResult<Json<Val
                 .collect::<serde_json::Map<String, Value>>()
                 .into(),
             rules: module.rules.iter().map(|d| d.language).collect(),
+            legend: module.legend,
         });
     }
     Ok(Json(json!({ "games": games })))

@@ -21,7 +21,7 @@ export const allGames = () => games;
 /** A game's entry, or a plain one for a name the catalog does not have. */
 export function gameOf(name) {
   return games.find((g) => g.name === name) || {
-    name, title: name, levels: 0, entry: 'place', move_kinds: {}, sides: [],
+    name, title: name, levels: 0, entry: 'place', move_kinds: {}, sides: [], legend: [],
     look: { light: '#eee', dark: '#eee', line: '#888', coords: '#444', checkered: false, cursor_tint: false, pieces: [] },
   };
 }

@@ -158,7 +158,8 @@ export function gamePage(main, id, ctx) {
     send(known || { text });
     moveInput.value = '';
   } }, moveInput, legalList, h('button', { type: 'submit' }, 'Play'));
-  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox, moveBox), panel), announcer);
+  const legendBox = h('div', { class: 'legend muted', id: 'legend' });
+  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox, moveBox, legendBox), panel), announcer);
   let lowWarned = false;
   const board = new Board(boardBox, {
     describe(i) {
@@ -311,6 +312,8 @@ export function gamePage(main, id, ctx) {
   function render() {
     const s = state();
     if (!s) return;
+    // The legend of the pieces whose drawing needs words.
+    legendBox.replaceChildren(...(gameOf(s.game).legend || []).map(([, words]) => h('p', {}, words)));
     const side = mySide();
     board.render(s, side ? s.rotate[idx(side)] : false, boardMarks(page, moves()), gameOf(s.game).look);
     page.lastRendered = s.version;

@@ -48,6 +48,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     },
     home: [Some(gridplay_core::Edge::Top), Some(gridplay_core::Edge::Bottom)],
     move_kinds: &[],
+    legend: &[],
     codec: &pdn::PdnCodec,
 };
 

@@ -67,6 +67,11 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     },
     home: [None, None],
     move_kinds: &[("pass", "Pass")],
+    legend: &[(
+        "occupied",
+        "Small pale pieces are occupied crosses: they count toward the score like placed pieces, can change colour, \
+         and no one may place on them.",
+    )],
     codec: &gridplay_core::MoveListCodec,
 };
 

@@ -67,6 +67,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     },
     home: [None, None],
     move_kinds: &[("pass", "Pass")],
+    legend: &[],
     codec: &notation::TranscriptCodec,
 };
 

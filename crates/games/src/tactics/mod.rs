@@ -129,6 +129,11 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         ("cleave", "Cleave"),
         ("end-turn", "End turn"),
     ],
+    legend: &[
+        ("warrior", "Sword and shield: a warrior. The number is its health; a faded unit has acted this turn."),
+        ("archer", "Bow: an archer, which shoots from where it starts."),
+        ("healer", "Cross: a healer."),
+    ],
     codec: &gridplay_core::MoveListCodec,
 };
 

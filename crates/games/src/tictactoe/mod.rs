@@ -57,6 +57,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     },
     home: [None, None],
     move_kinds: &[],
+    legend: &[],
     codec: &gridplay_core::MoveListCodec,
 };
 

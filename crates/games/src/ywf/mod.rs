@@ -54,6 +54,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     },
     home: [None, None],
     move_kinds: &[("place", "Place"), ("change", "Change"), ("pass", "Pass")],
+    legend: &[],
     codec: &gridplay_core::MoveListCodec,
 };
 
