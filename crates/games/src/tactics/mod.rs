@@ -130,7 +130,10 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         ("end-turn", "End turn"),
     ],
     legend: &[
-        ("warrior", "Sword and shield: a warrior. The number is its health; a faded unit has acted this turn."),
+        (
+            "warrior",
+            "Sword and shield: a warrior. The number is its health; a faded unit has acted this turn.",
+        ),
         ("archer", "Bow: an archer, which shoots from where it starts."),
         ("healer", "Cross: a healer."),
     ],
