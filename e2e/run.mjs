@@ -117,7 +117,7 @@ async function drag(page, from, to) {
 /** Waits until the page shows version v. */
 async function waitVersion(page, v) {
   await page.waitForFunction((v) => {
-    const s = document.querySelectorAll('#moves > span:not(.n):not(:empty)');
+    const s = document.querySelectorAll('#moves .mv');
     return s.length >= v;
   }, v, { timeout: 15000 });
   await drawn(page);
@@ -351,7 +351,7 @@ await test('a user plays the computer at Grid Tactics, and a reload restores the
   }
   st = await state(alice);
   await enter(alice, st.view.moves.find((m) => m.kind === 'end-turn'));
-  await alice.waitForFunction((v) => document.querySelectorAll('#moves > span:not(.n):not(:empty)').length > v, st.version + 1, { timeout: 30000 });
+  await alice.waitForFunction((v) => document.querySelectorAll('#moves .mv').length > v, st.version + 1, { timeout: 30000 });
   await alice.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn', null, { timeout: 30000 });
   st = await state(alice);
   assert.ok(st.version > 3, `the engine played (version ${st.version})`);
@@ -359,7 +359,7 @@ await test('a user plays the computer at Grid Tactics, and a reload restores the
   await alice.reload();
   await alice.waitForSelector('#board svg');
   await waitVersion(alice, st.version);
-  assert.equal(await alice.locator('#moves > span:not(.n):not(:empty)').count(), st.version);
+  assert.equal(await alice.locator('#moves .mv').count(), st.version);
   await shot(alice, 'tactics-reloaded.png');
 });
 

@@ -517,6 +517,7 @@ async fn finished_games_replay_export_and_import() {
         let (s, st, _) = app.call("GET", &format!("/api/games/{game}"), None, None).await;
         assert_eq!(s, StatusCode::OK);
         assert_eq!(st["moves"], json!(["f5", "d6", "c3", "d3", "c4"]));
+        assert_eq!(st["movers"], "fsfsf", "who made each move");
         assert_eq!(st["players"][0]["name"], "Ann");
         // The stated result the moves do not reach is kept as a resignation.
         assert_eq!(st["over"]["winner"], "second");

@@ -63,3 +63,24 @@ test('events are announced in words: the move, the score, the end', async () => 
   const over = { ...st, over: { text: 'White wins by resignation. Black 4, White 1.' } };
   assert.equal(announce({ action: { kind: 'resign', side: 'first', text: '' }, state: over }), 'Black resigns. White wins by resignation. Black 4, White 1.');
 });
+
+test('the move list is numbered by turns', async () => {
+  const { moveLines } = await import('../web/gamestate.js');
+  const pairs = moveLines(['d3', 'c3', 'c4'], 'fsf');
+  assert.deepEqual(pairs, [
+    { n: 1, side: null, moves: [[0, 'd3'], [1, 'c3']] },
+    { n: 2, side: null, moves: [[2, 'c4']] },
+  ]);
+  // Where a turn is several moves (unit activations), each turn is a line.
+  const turns = moveLines(['a', 'b', 'end', 'x', 'end', 'c'], 'fffssf');
+  assert.deepEqual(turns.map((l) => [l.n, l.side, l.moves.map((m) => m[1]).join(' ')]), [
+    [1, 'first', 'a b end'],
+    [1, 'second', 'x end'],
+    [2, 'first', 'c'],
+  ]);
+  // A game the second player opens (a set-up position) starts its first line with a gap.
+  assert.deepEqual(moveLines(['c3', 'd3'], 'sf'), [
+    { n: 1, side: null, moves: [null, [0, 'c3']] },
+    { n: 2, side: null, moves: [[1, 'd3']] },
+  ]);
+});

@@ -8,7 +8,7 @@ import { playerLink } from './people.js';
 import { gameOf, labeller } from './catalog.js';
 import * as entries from './entry.js';
 import { SIDES, timeLeft, fmtClock, fmtSpan } from './clock.js';
-import { initial, reduce, announce } from './gamestate.js';
+import { initial, reduce, announce, moveLines } from './gamestate.js';
 
 const idx = (side) => (side === 'first' ? 0 : 1);
 
@@ -46,10 +46,14 @@ function statusText(state, { myTurn, busy }) {
   return turn ? `${state.sides[idx(turn)].name} to move` : '';
 }
 
-/** The moves so far, numbered. */
+/** The moves so far, numbered by turns (gamestate.js's `moveLines`). */
 function movesNode(state) {
-  const list = h('div', { class: 'moves', id: 'moves' });
-  state.moves.forEach((m, k) => list.append(h('span', { class: 'n' }, `${k + 1}.`), h('span', {}, m), h('span', {})));
+  const list = h('div', { class: 'moves by-turn', id: 'moves' });
+  for (const line of moveLines(state.moves, state.movers || '')) {
+    const label = line.side === 'second' ? `${line.n}…` : `${line.n}.`;
+    list.append(h('span', { class: 'n' }, label), h('span', { class: 'turn' + (line.side ? ' long' : '') },
+      line.moves.map((m) => (m ? h('span', { class: 'mv' }, m[1]) : h('span', { class: 'mv-gap' }, '…')))));
+  }
   return list;
 }
 

@@ -53,3 +53,30 @@ export function announce(msg) {
   const over = state.over ? ` ${state.over.text}` : '';
   return (said + score + over).trim();
 }
+
+/**
+ * The move list by turns: a turn is a side's moves in a row. Where every turn is one move, two turns make a
+ * numbered line ("1. d3 c3"); where turns are longer (several units a turn), each turn is a line of its own,
+ * numbered with the side. Returns `[{n, side, moves: [[index, text]...]}]`, `side` null for a pair.
+ * @param {string[]} moves
+ * @param {string} movers one letter a move: `f` first player, `s` second
+ */
+export function moveLines(moves, movers) {
+  const turns = [];
+  moves.forEach((text, i) => {
+    const side = movers[i] === 's' ? 'second' : 'first';
+    const last = turns[turns.length - 1];
+    if (last && last.side === side) last.moves.push([i, text]);
+    else turns.push({ side, moves: [[i, text]] });
+  });
+  const long = turns.some((t) => t.moves.length > 1);
+  const lines = [];
+  let n = 0;
+  for (const t of turns) {
+    if (t.side === 'first' || n === 0) n += 1;
+    if (long) lines.push({ n, side: t.side, moves: t.moves });
+    else if (t.side === 'first' || !lines.length || lines[lines.length - 1].n !== n) lines.push({ n, side: null, moves: [...(t.side === 'second' ? [null] : []), ...t.moves] });
+    else lines[lines.length - 1].moves.push(...t.moves);
+  }
+  return lines;
+}

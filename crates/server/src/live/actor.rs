@@ -31,6 +31,8 @@ pub(super) struct Actor {
     clocks: Clocks,
     /// Whether each side has made a move.
     moved: [bool; 2],
+    /// The side that made each move, in order.
+    movers: Vec<Player>,
     aborted: bool,
     ratings: [Option<RatingRow>; 2],
 }
@@ -102,6 +104,7 @@ impl Actor {
         let mut last_move = None;
         let mut clocks = Clocks::new(row.time, row.created_at);
         let mut moved = [false; 2];
+        let mut movers = Vec::with_capacity(actions.len());
         let mut aborted = false;
         for a in &actions {
             let side = a.side;
@@ -112,6 +115,7 @@ impl Actor {
             if let Some(view) = before {
                 last_move = view.moves.into_iter().find(|m| m.text == text);
                 moved[side.index()] = true;
+                movers.push(side);
                 let next = record.outcome().is_none().then(|| record.position().turn());
                 clocks.replay_move(side, a.clock, a.at, next, moved[0] && moved[1]);
             } else if action == Action::Abort {
@@ -145,12 +149,14 @@ impl Actor {
             clocks: &clocks,
             both_moved: moved[0] && moved[1],
             ratings: &ratings,
+            movers: &movers,
         };
         let state = Arc::new(build_state(&row, game.as_ref(), &record, view, last_move, &facts));
         let mut actor = Actor {
             state,
             clocks,
             moved,
+            movers,
             aborted,
             ratings,
             hub,
@@ -197,6 +203,7 @@ impl Actor {
             clocks: &self.clocks,
             both_moved: self.moved[0] && self.moved[1],
             ratings: &self.ratings,
+            movers: &self.movers,
         };
         build_state(
             &self.row,
@@ -532,6 +539,9 @@ impl Actor {
             Action::Move(_) => self.state.view.moves.iter().find(|m| m.text == text).cloned(),
             _ => self.state.last_move.clone(),
         };
+        if matches!(action, Action::Move(_)) {
+            self.movers.push(side);
+        }
         self.record = next;
         self.version = version;
         self.state = Arc::new(self.make_state(self.record.position().view(), last_move));

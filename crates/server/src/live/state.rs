@@ -51,6 +51,9 @@ pub struct GameState {
     pub players: [PlayerJson; 2],
     pub version: u64,
     pub moves: Vec<String>,
+    /// Who made each move: `f` for the first player, `s` for the second, one letter a move, so that a page can
+    /// number the moves by turns.
+    pub movers: String,
     pub view: BoardView,
     pub last_move: Option<MoveView>,
     pub over: Option<OverJson>,
@@ -84,9 +87,10 @@ pub(super) struct LiveFacts<'a> {
     pub(super) clocks: &'a Clocks,
     pub(super) both_moved: bool,
     pub(super) ratings: &'a [Option<RatingRow>; 2],
+    /// The side that made each move.
+    pub(super) movers: &'a [Player],
 }
 
-/// One committed action as watchers receive it.
 /// An engine's look at a whole game: a score for the first player after each move, and the moves that lost
 /// much.
 #[derive(Clone, Debug, Serialize)]
@@ -188,6 +192,11 @@ pub(super) fn build_state(
         sides: info.sides,
         version: facts.version,
         moves: record.moves().to_vec(),
+        movers: facts
+            .movers
+            .iter()
+            .map(|p| if *p == Player::First { 'f' } else { 's' })
+            .collect(),
         view,
         last_move,
         draw_offer: record.draw_offer(),
