@@ -88,13 +88,13 @@ pub const SETTINGS: &[SettingDoc] = &[
         key: "size",
         values: "2..25",
         default: "9",
-        about: "crosses on each side of the board",
+        about: "how many crosses each side of the board has, from 2 to 25",
     },
     SettingDoc {
         key: "tie",
         values: "draw|black",
         default: "draw",
-        about: "who takes a game with equal counts (even sizes only); black is the author's rule",
+        about: "who wins when both sides end with as many crosses (it can happen only on even sizes): nobody (a draw), or Black, as the game's author ruled",
     },
 ];
 

@@ -92,7 +92,7 @@ pub const SETTINGS: &[SettingDoc] = &[SettingDoc {
     key: "first",
     values: "black|white",
     default: "black",
-    about: "the colour that moves first; white plays the seed's setup (centre B W / W B, White to move)",
+    about: "who moves first: black (the usual Othello start), or white, with the centre discs set the other way round",
 }];
 
 /// Why a Reversi move is not legal.

@@ -208,20 +208,20 @@ pub const SETTINGS: &[SettingDoc] = &[
         key: "size",
         values: "16..32",
         default: "16",
-        about: "squares on each side of the grid",
+        about: "how many squares each side of the grid has, from 16 to 32",
     },
     SettingDoc {
         key: "army",
         values: "3 to 16 of w a h: every class, none over half, healers at most a third, archers at least a third, \
                  each class within one of a third",
         default: "6 units on 16x16, 9 on 24x24, 12 on 32x32, a third of each class",
-        about: "the first player's army (and the second's unless army2 is given): w warrior, a archer, h healer",
+        about: "the first player's units, one letter each (w a warrior, a an archer, h a healer), and the second player's too unless army2 is given",
     },
     SettingDoc {
         key: "army2",
         values: "as army",
         default: "army",
-        about: "the second player's army",
+        about: "the second player's units, written as for army",
     },
 ];
 

@@ -95,7 +95,7 @@ pub const SETTINGS: &[SettingDoc] = &[SettingDoc {
     key: "layout",
     values: "9 rows of W Y F and digits, separated by /",
     default: DEFAULT_LAYOUT,
-    about: "the initial position (the seed's figure 7 was lost; this is the ruling's central block)",
+    about: "where the pieces start, as rows of the position text; the default is the block of nine in the centre",
 }];
 
 /// The YWF game variant: its initial layout.
