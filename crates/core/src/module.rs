@@ -68,6 +68,17 @@ pub struct RulesDocument {
     pub markdown: &'static str,
 }
 
+impl RulesDocument {
+    /// The rules in English.
+    #[must_use]
+    pub const fn english(markdown: &'static str) -> RulesDocument {
+        RulesDocument {
+            language: "en",
+            markdown,
+        }
+    }
+}
+
 /// How a person enters a move on the board. The browser turns clicks and drags into one of the legal moves the
 /// server listed, in one of these ways.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

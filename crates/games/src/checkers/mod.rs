@@ -29,10 +29,9 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "American checkers (ACF rules): captures are compulsory, multi-jumps complete, men crown on the far row.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument {
-        language: "en",
-        markdown: include_str!("../../../../docs/rules/checkers.md"),
-    }],
+    rules: &[gridplay_core::RulesDocument::english(include_str!(
+        "../../../../docs/rules/checkers.md"
+    ))],
     entry: gridplay_core::MoveEntry::Path,
     look: gridplay_core::Look {
         light: "#f0dcb4",

@@ -51,10 +51,9 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "Reversi on any size where placed pieces never flip: active lines fill with occupation; most crosses wins.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument {
-        language: "en",
-        markdown: include_str!("../../../../docs/rules/cornered.md"),
-    }],
+    rules: &[gridplay_core::RulesDocument::english(include_str!(
+        "../../../../docs/rules/cornered.md"
+    ))],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
         light: "#e9cf97",

@@ -51,10 +51,9 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "Othello on 8x8: flank a line of the opponent's discs to flip them; most discs wins.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument {
-        language: "en",
-        markdown: include_str!("../../../../docs/rules/reversi.md"),
-    }],
+    rules: &[gridplay_core::RulesDocument::english(include_str!(
+        "../../../../docs/rules/reversi.md"
+    ))],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
         light: "#2e7d4f",

@@ -102,10 +102,9 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "Units move and fight on a 16x16 to 32x32 grid: warriors cleave, archers shoot, healers heal; eliminate the enemy.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument {
-        language: "en",
-        markdown: include_str!("../../../../docs/rules/tactics.md"),
-    }],
+    rules: &[gridplay_core::RulesDocument::english(include_str!(
+        "../../../../docs/rules/tactics.md"
+    ))],
     entry: gridplay_core::MoveEntry::Activate,
     look: gridplay_core::Look {
         light: "#a6d47c",

@@ -38,10 +38,9 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "Three in a row on 3x3: X moves first; a full board with no line is a draw.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument {
-        language: "en",
-        markdown: include_str!("../../../../docs/rules/tictactoe.md"),
-    }],
+    rules: &[gridplay_core::RulesDocument::english(include_str!(
+        "../../../../docs/rules/tictactoe.md"
+    ))],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
         light: "#f4f1ea",

@@ -38,10 +38,9 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "Yoi-ko, Warui-ko, Futsu-no-ko: convert lines of neutral and enemy pieces, Change with the token; most pieces wins.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument {
-        language: "en",
-        markdown: include_str!("../../../../docs/rules/ywf.md"),
-    }],
+    rules: &[gridplay_core::RulesDocument::english(include_str!(
+        "../../../../docs/rules/ywf.md"
+    ))],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
         light: "#efe3c8",
