@@ -123,8 +123,32 @@ async function waitVersion(page, v) {
   await drawn(page);
 }
 
-/** Enters a move given by the server's move view, by clicks (or drags for checkers when asked). */
-async function enter(page, mv, { dragging = false } = {}) {
+/** Moves the board's keyboard cursor onto cell i with the arrow keys (wherever the board is turned). */
+async function keyTo(page, i) {
+  await page.focus('#board');
+  await page.keyboard.press('ArrowUp');
+  await drawn(page);
+  for (let guard = 0; guard < 64; guard++) {
+    const cur = await page.locator('#board [data-cursor]').boundingBox();
+    const tgt = await page.locator(`#board [data-cell="${i}"] rect`).first().boundingBox();
+    const dx = Math.round((tgt.x - cur.x) / tgt.width), dy = Math.round((tgt.y - cur.y) / tgt.height);
+    if (dx === 0 && dy === 0) return;
+    await page.keyboard.press(dx > 0 ? 'ArrowRight' : dx < 0 ? 'ArrowLeft' : dy > 0 ? 'ArrowDown' : 'ArrowUp');
+    await drawn(page);
+  }
+  throw new Error(`the cursor did not reach cell ${i}`);
+}
+
+/** Enters a move given by the server's move view, by clicks (or drags for checkers, or the keyboard, when asked). */
+async function enter(page, mv, { dragging = false, keyboard = false } = {}) {
+  if (keyboard && mv.from != null && (mv.kind === 'step' || mv.kind === 'jump')) {
+    // The piece, then each landing, each chosen with the cursor and Enter.
+    for (const c of [mv.from, ...mv.path]) {
+      await keyTo(page, c);
+      await page.keyboard.press('Enter');
+    }
+    return;
+  }
   if (mv.from == null && mv.path.length === 0) {
     await page.click(`button[data-move="${mv.text}"]`);
   } else if (mv.from == null) {
@@ -210,8 +234,9 @@ await test('a checkers challenge is accepted and played to the end, with a multi
     const st = await state(alice);
     if (st.over) break;
     const page = st.view.turn === 'first' ? alice : bob;
-    await enter(page, st.view.moves[0]);
-    await waitVersion(page, st.version + 1);
+    // Every third move by keyboard alone (multi-jumps among them when they come), on both sides' boards.
+    await enter(page, st.view.moves[0], { keyboard: n % 3 === 0 });
+    await waitVersion(page, st.moves.length + 1);
   }
   const end = await state(alice);
   assert.ok(end.over, 'the game ended');
