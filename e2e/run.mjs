@@ -149,6 +149,21 @@ async function enter(page, mv, { dragging = false, keyboard = false } = {}) {
     }
     return;
   }
+  if (keyboard && mv.from != null) {
+    // A unit: the unit, its square, then its target with the cursor, or the action's button with Tab and Enter.
+    await keyTo(page, mv.from);
+    await page.keyboard.press('Enter');
+    await keyTo(page, mv.path.length ? mv.path[mv.path.length - 1] : mv.from);
+    await page.keyboard.press('Enter');
+    if (mv.target != null) {
+      await keyTo(page, mv.target);
+      await page.keyboard.press('Enter');
+    } else {
+      await page.focus(`button[data-move="${mv.text}"]`);
+      await page.keyboard.press('Enter');
+    }
+    return;
+  }
   if (mv.from == null && mv.path.length === 0) {
     await page.click(`button[data-move="${mv.text}"]`);
   } else if (mv.from == null) {
@@ -371,7 +386,8 @@ await test('a user plays the computer at Grid Tactics, and a reload restores the
   for (let k = 0; k < 2; k++) {
     st = await state(alice);
     const mv = st.view.moves.find((m) => m.from != null && m.kind === 'move' && m.path.length > 0);
-    await enter(alice, mv);
+    // The second activation by keyboard alone.
+    await enter(alice, mv, { keyboard: k === 1 });
     await waitVersion(alice, st.version + 1);
   }
   st = await state(alice);
