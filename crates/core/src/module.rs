@@ -116,6 +116,9 @@ pub struct Look {
     pub cursor_tint: bool,
     /// The drawing of each piece kind (`Piece::kind`); kinds not listed are drawn as a [`Sprite::Disc`].
     pub pieces: &'static [(&'static str, Sprite)],
+    /// The kinds of move that act on one's own piece (a heal): their targets are tinted as help, the others'
+    /// as an attack.
+    pub helping: &'static [&'static str],
 }
 
 /// A drawing of a piece, in its owner's colour.

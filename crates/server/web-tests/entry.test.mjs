@@ -72,8 +72,8 @@ test('an activation: the unit, where it goes, then what it acts on', () => {
   assert.deepEqual([...marks('activate', units, r.entry, ucells).reach].sort(), [5, 6]);
   r = click('activate', units, r.entry, 6);
   assert.equal(r.entry.dest, 6);
-  const m = marks('activate', units, r.entry, ucells);
-  assert.deepEqual([...m.targets], [[7, 'target'], [8, 'heal']]);
+  const m = marks('activate', units, r.entry, ucells, true, ['heal']);
+  assert.deepEqual([...m.targets], [[7, 'target'], [8, 'help']]);
   assert.equal(m.pieceOverride.get(6).kind, 'unit');
   assert.equal(click('activate', units, r.entry, 8).send.text, 'e1h');
   assert.equal(click('activate', units, r.entry, 6).send.text, 'e1');

@@ -168,7 +168,7 @@ export class Board {
 
   /**
    * Draws the state at the next animation frame; several renders before it draw once, the last.
-   * marks: {legal:Set, last:Set, reach:Set, targets:Map(cell->'target'|'heal'), selected:number|null,
+   * marks: {legal:Set, last:Set, reach:Set, targets:Map(cell->'target'|'help'), selected:number|null,
    *         path:number[], hoverTint:boolean, draggable:Set, movedFrom:number|null, movedTo:number|null,
    *         pieceOverride: Map(cell -> piece|null)}
    */
@@ -210,7 +210,7 @@ export class Board {
         g.append(t);
       }
       if (marks.legal && marks.legal.has(i) && !marks.hoverTint) g.append(s('circle', { cx: 0.5, cy: 0.5, r: cells[i].piece ? 0.46 : 0.14, class: 'cell-hint', fill: cells[i].piece ? 'none' : undefined, stroke: cells[i].piece ? 'rgba(20,20,20,.35)' : undefined, 'stroke-width': cells[i].piece ? 0.06 : undefined }));
-      if (marks.targets && marks.targets.has(i)) g.append(s('rect', { x: 0.05, y: 0.05, width: 0.9, height: 0.9, rx: 0.12, class: marks.targets.get(i) === 'heal' ? 'tint-heal' : 'tint-target' }));
+      if (marks.targets && marks.targets.has(i)) g.append(s('rect', { x: 0.05, y: 0.05, width: 0.9, height: 0.9, rx: 0.12, class: marks.targets.get(i) === 'help' ? 'tint-help' : 'tint-target' }));
       if (marks.hint && marks.hint.has(i)) g.append(s('rect', { x: 0.08, y: 0.08, width: 0.84, height: 0.84, rx: 0.14, class: 'tint-hint', 'data-hint': '1' }));
       if (marks.selected === i) g.append(s('rect', { x: 0.04, y: 0.04, width: 0.92, height: 0.92, rx: 0.1, class: 'tint-sel' }));
       layer.append(g);

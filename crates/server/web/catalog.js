@@ -22,7 +22,7 @@ export const allGames = () => games;
 export function gameOf(name) {
   return games.find((g) => g.name === name) || {
     name, title: name, levels: 0, entry: 'place', move_kinds: {}, sides: [], legend: [],
-    look: { light: '#eee', dark: '#eee', line: '#888', coords: '#444', checkered: false, cursor_tint: false, pieces: [] },
+    look: { light: '#eee', dark: '#eee', line: '#888', coords: '#444', checkered: false, cursor_tint: false, pieces: [], helping: [] },
   };
 }
 

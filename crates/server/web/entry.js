@@ -114,11 +114,11 @@ export const backUp = (e) => ({ ...e, entered: e.entered.slice(0, -1) });
 /**
  * What the board marks for the entry so far: the cells that can be played or picked (`legal`, when
  * `showLegal`), where the chosen piece can go (`reach`), what it can act on (`targets`: cell -> 'target' or
- * 'heal'), the chosen cell, the path drawn, the pieces that can be dragged, and pieces drawn where they would
+ * 'help' for a move of the look's `helping` kinds), the chosen cell, the path drawn, the pieces that can be dragged, and pieces drawn where they would
  * stand (`pieceOverride`: cell -> piece or null).
  * @param {Array} cells the board view's cells, for the piece that moves
  */
-export function marks(how, moves, e, cells, showLegal = true) {
+export function marks(how, moves, e, cells, showLegal = true, helping = []) {
   const m = { legal: new Set(), reach: new Set(), targets: new Map(), selected: null, path: [], draggable: new Set() };
   const kinds = placeKinds(moves);
   if (showLegal) for (const mv of placements(moves)) if (kinds.length === 1 || mv.kind === modeOf(moves, e)) m.legal.add(mv.path[0]);
@@ -140,7 +140,7 @@ export function marks(how, moves, e, cells, showLegal = true) {
     for (const mv of pieces) if (mv.from === e.sel) m.reach.add(final(mv));
   } else {
     const here = atDest(pieces, e);
-    for (const mv of here) if (mv.target != null) m.targets.set(mv.target, mv.kind === 'heal' ? 'heal' : 'target');
+    for (const mv of here) if (mv.target != null) m.targets.set(mv.target, helping.includes(mv.kind) ? 'help' : 'target');
     m.path = here[0] ? [e.sel, ...here[0].path] : [e.sel];
     if (e.dest !== e.sel) m.pieceOverride = new Map([[e.sel, null], [e.dest, cells[e.sel].piece]]);
     m.selected = e.dest;

@@ -101,9 +101,10 @@ function overBanner(state, id, { side, rematchOffer }, on) {
 /** The board's marks: the entry so far, the last move, and a hint. */
 function boardMarks(page, ms) {
   const { state } = page.model;
-  const m = entries.marks(gameOf(state.game).entry, ms, page.entry, state.view.cells, page.showLegal);
+  const game = gameOf(state.game);
+  const m = entries.marks(game.entry, ms, page.entry, state.view.cells, page.showLegal, game.look.helping);
   m.last = new Set();
-  m.hoverTint = gameOf(state.game).look.cursor_tint;
+  m.hoverTint = game.look.cursor_tint;
   const lm = state.last_move;
   if (lm) {
     if (lm.from != null) m.last.add(lm.from);

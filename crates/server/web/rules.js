@@ -42,7 +42,7 @@ function example(x) {
 
   function draw() {
     const ms = cur.view.moves;
-    const marks = entries.marks(game.entry, ms, entry, cur.view.cells);
+    const marks = entries.marks(game.entry, ms, entry, cur.view.cells, true, game.look.helping);
     marks.last = new Set();
     const lm = cur.last_move;
     if (lm) { if (lm.from != null) marks.last.add(lm.from); for (const c of lm.path) marks.last.add(c); }

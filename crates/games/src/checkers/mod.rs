@@ -44,6 +44,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
             ("man", gridplay_core::Sprite::Checker),
             ("king", gridplay_core::Sprite::CrownedChecker),
         ],
+        helping: &[],
     },
     home: [Some(gridplay_core::Edge::Top), Some(gridplay_core::Edge::Bottom)],
     move_kinds: &[],

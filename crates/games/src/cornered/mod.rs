@@ -63,6 +63,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         checkered: false,
         cursor_tint: true,
         pieces: &[("occupied", gridplay_core::Sprite::SmallDisc)],
+        helping: &[],
     },
     home: [None, None],
     move_kinds: &[("pass", "Pass")],

@@ -118,6 +118,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
             ("archer", gridplay_core::Sprite::Bow),
             ("healer", gridplay_core::Sprite::Cross),
         ],
+        helping: &["heal"],
     },
     home: [Some(gridplay_core::Edge::Bottom), Some(gridplay_core::Edge::Top)],
     move_kinds: &[

@@ -53,6 +53,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
             ("x", gridplay_core::Sprite::Saltire),
             ("o", gridplay_core::Sprite::Ring),
         ],
+        helping: &[],
     },
     home: [None, None],
     move_kinds: &[],

@@ -50,6 +50,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         checkered: false,
         cursor_tint: false,
         pieces: &[("futsu", gridplay_core::Sprite::RingedDisc)],
+        helping: &[],
     },
     home: [None, None],
     move_kinds: &[("place", "Place"), ("change", "Change"), ("pass", "Pass")],
