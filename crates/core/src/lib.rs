@@ -39,7 +39,7 @@ pub use codec::{Codec, CodecError, GameFile, MoveListCodec, TagError, Tags};
 pub use dynamic::{DynGame, DynPosition, Played};
 pub use error::{IllegalMove, MoveError, ParseMoveError, PlayError, PositionError, Reason, RuleReason};
 pub use game::{Game, GameInfo, SideInfo};
-pub use module::{Edge, GameModule, Look, MoveEntry, RulesDocument, Sprite};
+pub use module::{Edge, GameModule, Look, MoveEntry, RulesDocument, Sprite, Translation};
 pub use movelist::MoveList;
 pub use player::{Outcome, Player, Score};
 pub use position::Position;

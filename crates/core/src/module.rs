@@ -31,6 +31,10 @@ pub struct GameModule {
     pub legend: &'static [(&'static str, &'static str)],
     /// The game's file format for export and import.
     pub codec: &'static dyn Codec,
+    /// The module's words in other languages than English: every text above that people read (title, about,
+    /// settings, examples, move kinds, legend), and the words its board views use (side names, piece kinds,
+    /// the keys and values of `BoardView::info`).
+    pub translations: &'static [Translation],
 }
 
 impl std::fmt::Debug for GameModule {
@@ -53,6 +57,39 @@ impl GameModule {
             .or_else(|| self.rules.first())
     }
 
+    /// `english` in `language`: the module's translation where it has one, else the English itself.
+    #[must_use]
+    pub fn word<'a>(&self, language: &str, english: &'a str) -> &'a str {
+        self.words(language)
+            .iter()
+            .find(|(en, _)| *en == english)
+            .map_or(english, |(_, there)| there)
+    }
+
+    /// Every translated text of the module in `language`, as English and translation (empty for English).
+    #[must_use]
+    pub fn words(&self, language: &str) -> &'static [(&'static str, &'static str)] {
+        self.translations
+            .iter()
+            .find(|t| t.language == language)
+            .map_or(&[], |t| t.texts)
+    }
+
+    /// Every English text of the module that a page shows as it is: the title, the description, the settings'
+    /// descriptions, the examples' titles and texts, the move kinds' labels and the legend. (The words of board
+    /// views are found by playing: see the games' translation tests.)
+    #[must_use]
+    pub fn texts(&self) -> Vec<&'static str> {
+        let mut out = vec![self.title, self.about];
+        out.extend(self.settings.iter().map(|s| s.about));
+        for x in self.examples {
+            out.extend([x.title, x.text]);
+        }
+        out.extend(self.move_kinds.iter().map(|(_, label)| *label));
+        out.extend(self.legend.iter().map(|(_, words)| *words));
+        out
+    }
+
     /// Whether `side` (0 first, 1 second) sees the board turned.
     #[must_use]
     pub fn rotated(&self, side: usize) -> bool {
@@ -72,11 +109,22 @@ impl RulesDocument {
     /// The rules in English.
     #[must_use]
     pub const fn english(markdown: &'static str) -> RulesDocument {
-        RulesDocument {
-            language: "en",
-            markdown,
-        }
+        RulesDocument::new("en", markdown)
     }
+
+    /// The rules in `language`.
+    #[must_use]
+    pub const fn new(language: &'static str, markdown: &'static str) -> RulesDocument {
+        RulesDocument { language, markdown }
+    }
+}
+
+/// A module's texts in one language: pairs of the English text and its translation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Translation {
+    /// An IETF language tag: `ja`.
+    pub language: &'static str,
+    pub texts: &'static [(&'static str, &'static str)],
 }
 
 /// How a person enters a move on the board. The browser turns clicks and drags into one of the legal moves the

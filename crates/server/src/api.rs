@@ -17,6 +17,7 @@ use crate::{
     db::{ActionKind, ChallengeRow, GameRow, GameStatus, Winner, now_ms},
     error::{ApiError, ApiResult},
     ids::{self, GameId},
+    lang::Lang,
     live::LiveError,
 };
 
@@ -26,6 +27,9 @@ pub(crate) struct CatalogGame {
     name: &'static str,
     title: &'static str,
     about: &'static str,
+    /// The module's words in the request's language, English to translation (empty in English), for the
+    /// texts of a game's state: side names, piece kinds, information lines.
+    words: Value,
     settings: Vec<Value>,
     sides: [SideInfo; 2],
     /// The engine's levels, 1 to `levels`; 0 where no engine plays the game.
@@ -37,39 +41,50 @@ pub(crate) struct CatalogGame {
     /// The languages of the rules document.
     rules: Vec<&'static str>,
     /// Piece kind and the words that explain it.
-    legend: &'static [(&'static str, &'static str)],
+    legend: Vec<(&'static str, &'static str)>,
 }
 
 /// The games and their settings, for the lobby's forms, and how each is shown and played.
-pub(crate) async fn catalog(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+pub(crate) async fn catalog(State(state): State<AppState>, Lang(lang): Lang) -> ApiResult<Json<Value>> {
     let mut games = Vec::new();
     for e in state.registry.entries() {
         let game = state.registry.game(e.name).map_err(|_| ApiError::internal())?;
         let module = e.module;
+        let word = |english: &'static str| module.word(lang, english);
+        let mut sides = game.info().sides;
+        for side in &mut sides {
+            side.name = module.word(lang, &side.name).to_owned();
+        }
         games.push(CatalogGame {
             name: e.name,
-            title: module.title,
-            about: module.about,
+            title: word(module.title),
+            about: word(module.about),
+            words: module
+                .words(lang)
+                .iter()
+                .map(|(en, there)| ((*en).to_owned(), json!(there)))
+                .collect::<serde_json::Map<String, Value>>()
+                .into(),
             settings: module
                 .settings
                 .iter()
-                .map(|s| json!({ "key": s.key, "values": s.values, "default": s.default, "about": s.about }))
+                .map(|s| json!({ "key": s.key, "values": word(s.values), "default": s.default, "about": word(s.about) }))
                 .collect(),
-            sides: game.info().sides,
+            sides,
             levels: gridplay_engine::engine(e.name).map_or(0, |g| g.levels.len()),
             entry: module.entry,
             look: module.look,
             move_kinds: module
                 .move_kinds
                 .iter()
-                .map(|(k, label)| ((*k).to_owned(), json!(label)))
+                .map(|(k, label)| ((*k).to_owned(), json!(word(label))))
                 .collect::<serde_json::Map<String, Value>>()
                 .into(),
             rules: module.rules.iter().map(|d| d.language).collect(),
-            legend: module.legend,
+            legend: module.legend.iter().map(|(kind, words)| (*kind, word(words))).collect(),
         });
     }
-    Ok(Json(json!({ "games": games })))
+    Ok(Json(json!({ "games": games, "language": lang })))
 }
 
 fn challenge_json(c: &ChallengeRow) -> Value {

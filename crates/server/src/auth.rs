@@ -40,6 +40,9 @@ pub(crate) fn check_name(name: &str) -> Result<(), ApiError> {
     if !name.as_bytes()[0].is_ascii_alphanumeric() {
         return bad("a name starts with a letter or a digit");
     }
+    if name.to_ascii_lowercase().starts_with(DELETED) {
+        return bad("names beginning with `deleted-` mark deleted accounts");
+    }
     Ok(())
 }
 
@@ -236,6 +239,89 @@ pub(crate) async fn signout(
     if let Some(c) = jar.get(COOKIE) {
         state.db.delete_session(c.value()).await?;
     }
+    let jar = jar.remove(Cookie::build(COOKIE).path("/"));
+    Ok((jar, Json(Me { user: None })))
+}
+
+/// How the name of a deleted account begins; the pages show such a name as "a deleted player".
+pub(crate) const DELETED: &str = "deleted-";
+
+/// A new password, with the present one to prove who asks.
+#[derive(Debug, Deserialize)]
+pub(crate) struct PasswordChange {
+    old: String,
+    new: String,
+}
+
+/// The present password, to confirm an account's deletion.
+#[derive(Debug, Deserialize)]
+pub(crate) struct PasswordOnly {
+    password: String,
+}
+
+/// Checks a signed-in user's password (rate-limited as a sign-in is).
+async fn check_own_password(state: &AppState, ip: IpAddr, user: &User, password: String) -> ApiResult<()> {
+    limit(state, ip)?;
+    let stored = state.db.user_by_name(&user.name).await?.map(|(_, h)| h);
+    let ok = match stored {
+        Some(h) if !h.is_empty() && password.len() <= 200 => verify(password, h).await?,
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bad-credentials",
+            "the present password is wrong",
+        ))
+    }
+}
+
+/// Changes the password (the present one required); every other session of the user ends.
+pub(crate) async fn change_password(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    SignedIn(user): SignedIn,
+    jar: CookieJar,
+    Json(c): Json<PasswordChange>,
+) -> ApiResult<Json<serde_json::Value>> {
+    check_own_password(&state, ip, &user, c.old).await?;
+    check_password(&c.new)?;
+    let hash = hash(c.new).await?;
+    state.db.set_password(&user.id, &hash).await?;
+    let ended = state
+        .db
+        .delete_sessions_of(&user.id, jar.get(COOKIE).map(Cookie::value))
+        .await?;
+    Ok(Json(
+        serde_json::json!({ "ok": true, "other_sessions_ended": ended }),
+    ))
+}
+
+/// Signs the user out on every device, this one included.
+pub(crate) async fn signout_everywhere(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    jar: CookieJar,
+) -> ApiResult<(CookieJar, Json<Me>)> {
+    state.db.delete_sessions_of(&user.id, None).await?;
+    let jar = jar.remove(Cookie::build(COOKIE).path("/"));
+    Ok((jar, Json(Me { user: None })))
+}
+
+/// Deletes the account (the password required). The user's games stay, under a deleted player's name.
+pub(crate) async fn delete_account(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    SignedIn(user): SignedIn,
+    jar: CookieJar,
+    Json(c): Json<PasswordOnly>,
+) -> ApiResult<(CookieJar, Json<Me>)> {
+    check_own_password(&state, ip, &user, c.password).await?;
+    let tombstone = format!("{DELETED}{}", ids::short(8).to_lowercase());
+    state.db.delete_account(&user.id, &tombstone).await?;
+    state.lobby.changed();
     let jar = jar.remove(Cookie::build(COOKIE).path("/"));
     Ok((jar, Json(Me { user: None })))
 }

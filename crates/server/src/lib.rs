@@ -13,6 +13,7 @@ pub mod db;
 pub mod engines;
 mod error;
 mod ids;
+mod lang;
 pub mod live;
 pub mod loadtest;
 pub mod lobby;
@@ -126,6 +127,9 @@ pub fn router(state: AppState) -> Router {
         .route("/signup", post(auth::signup))
         .route("/signin", post(auth::signin))
         .route("/signout", post(auth::signout))
+        .route("/account/password", post(auth::change_password))
+        .route("/account/signout-everywhere", post(auth::signout_everywhere))
+        .route("/account/delete", post(auth::delete_account))
         .route("/catalog", get(api::catalog))
         .route("/lobby", get(api::lobby))
         .route("/challenges", post(api::create_challenge))

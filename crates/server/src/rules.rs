@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use crate::{
     AppState,
     error::{ApiError, ApiResult},
+    lang::Lang,
 };
 
 /// Markdown to HTML, with any raw HTML in the source shown as text.
@@ -55,27 +56,31 @@ fn play_out(state: &AppState, spec: &str, moves: &[String]) -> ApiResult<Value> 
 }
 
 /// A game's rules as HTML, and its examples with their boards.
-pub(crate) async fn rules(State(state): State<AppState>, Path(game): Path<String>) -> ApiResult<Json<Value>> {
+pub(crate) async fn rules(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+    Lang(lang): Lang,
+) -> ApiResult<Json<Value>> {
     let entry = state
         .registry
         .entry(&game)
         .ok_or_else(|| ApiError::not_found("game"))?;
     let doc = entry
         .module
-        .rules_in("en")
+        .rules_in(lang)
         .ok_or_else(|| ApiError::not_found("rules document"))?;
     let mut examples = Vec::new();
     for x in entry.module.examples {
         let moves: Vec<String> = x.moves.iter().map(|m| (*m).to_owned()).collect();
         let mut board = play_out(&state, x.spec, &moves)?;
-        board["title"] = json!(x.title);
-        board["text"] = json!(x.text);
+        board["title"] = json!(entry.module.word(lang, x.title));
+        board["text"] = json!(entry.module.word(lang, x.text));
         examples.push(board);
     }
     Ok(Json(json!({
         "name": entry.name,
-        "title": entry.module.title,
-        "about": entry.module.about,
+        "title": entry.module.word(lang, entry.module.title),
+        "about": entry.module.word(lang, entry.module.about),
         "language": doc.language,
         "html": render(doc.markdown),
         "examples": examples,

@@ -614,3 +614,195 @@ async fn hints_are_for_the_player_to_move() {
         .await;
     assert_eq!(s, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn account_password_change_signout_everywhere_and_deletion() {
+    each_backend("account", async |url| {
+        let app = App::new(url, 1000).await;
+        let here = app.signup("Carol").await;
+        let (_, _, there) = app
+            .call(
+                "POST",
+                "/api/signin",
+                None,
+                Some(json!({"name": "Carol", "password": "correct horse"})),
+            )
+            .await;
+        let there = there.expect("a second session");
+        let me = async |cookie: &str| {
+            app.call("GET", "/api/me", Some(cookie), None).await.1["user"]["name"].clone()
+        };
+        // A wrong present password is refused; a right one changes it and ends the other session only.
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/account/password",
+                Some(&here),
+                Some(json!({"old": "wrong horse", "new": "battery staple"})),
+            )
+            .await;
+        assert_eq!(
+            (s, j["error"]["code"].as_str()),
+            (StatusCode::FORBIDDEN, Some("bad-credentials"))
+        );
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/account/password",
+                Some(&here),
+                Some(json!({"old": "correct horse", "new": "short"})),
+            )
+            .await;
+        assert_eq!(
+            (s, j["error"]["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("bad-password"))
+        );
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/account/password",
+                Some(&here),
+                Some(json!({"old": "correct horse", "new": "battery staple"})),
+            )
+            .await;
+        assert_eq!(
+            (s, &j["other_sessions_ended"]),
+            (StatusCode::OK, &json!(1)),
+            "{j}"
+        );
+        assert_eq!(me(&here).await, "Carol");
+        assert_eq!(me(&there).await, Value::Null);
+        let signin = async |password: &str| {
+            app.call(
+                "POST",
+                "/api/signin",
+                None,
+                Some(json!({"name": "Carol", "password": password})),
+            )
+            .await
+        };
+        assert_eq!(signin("correct horse").await.0, StatusCode::UNAUTHORIZED);
+        let (s, _, third) = signin("battery staple").await;
+        assert_eq!(s, StatusCode::OK);
+        // Signing out everywhere ends every session, this one included.
+        let (s, _, _) = app
+            .call("POST", "/api/account/signout-everywhere", Some(&here), None)
+            .await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(me(&here).await, Value::Null);
+        assert_eq!(me(&third.expect("cookie")).await, Value::Null);
+        // Deleting: the password is required; afterwards no sign-in works, the name is free, and a game the
+        // user played is still there under a deleted player's name.
+        let (_, _, c) = signin("battery staple").await;
+        let carol = c.expect("cookie");
+        let dave = app.signup("Dave").await;
+        let (_, ch, _) = app
+            .call(
+                "POST",
+                "/api/challenges",
+                Some(&carol),
+                Some(json!({"spec": "reversi", "color": "first", "opponent": "Dave"})),
+            )
+            .await;
+        let (s, g, _) = app
+            .call(
+                "POST",
+                &format!("/api/challenges/{}/accept", ch["id"].as_str().expect("id")),
+                Some(&dave),
+                Some(json!({})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::OK, "{g}");
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/account/delete",
+                Some(&carol),
+                Some(json!({"password": "wrong horse"})),
+            )
+            .await;
+        assert_eq!(
+            (s, j["error"]["code"].as_str()),
+            (StatusCode::FORBIDDEN, Some("bad-credentials"))
+        );
+        let (s, _, _) = app
+            .call(
+                "POST",
+                "/api/account/delete",
+                Some(&carol),
+                Some(json!({"password": "battery staple"})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(me(&carol).await, Value::Null);
+        assert_eq!(signin("battery staple").await.0, StatusCode::UNAUTHORIZED);
+        let (_, games, _) = app.call("GET", "/api/my-games", Some(&dave), None).await;
+        let names = games["active"][0]["players"].to_string();
+        assert!(names.contains("deleted-") && names.contains("Dave"), "{games}");
+        let (s, _, _) = app
+            .call(
+                "POST",
+                "/api/signup",
+                None,
+                Some(json!({"name": "Carol", "password": "a new one!"})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::OK, "the name is free again");
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/signup",
+                None,
+                Some(json!({"name": "Deleted-x", "password": "a new one!"})),
+            )
+            .await;
+        assert_eq!(
+            (s, j["error"]["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("bad-name"))
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_catalog_and_rules_speak_the_asked_language() {
+    each_backend("language", async |url| {
+        let app = App::new(url, 1000).await;
+        let (_, en, _) = app.call("GET", "/api/catalog", None, None).await;
+        let (_, ja, _) = app.call("GET", "/api/catalog?lang=ja", None, None).await;
+        let reversi = |c: &Value| {
+            c["games"]
+                .as_array()
+                .expect("games")
+                .iter()
+                .find(|g| g["name"] == "reversi")
+                .cloned()
+                .expect("reversi")
+        };
+        assert_eq!(
+            (en["language"].as_str(), reversi(&en)["title"].as_str()),
+            (Some("en"), Some("Reversi"))
+        );
+        assert_eq!(
+            (ja["language"].as_str(), reversi(&ja)["title"].as_str()),
+            (Some("ja"), Some("リバーシ"))
+        );
+        assert_eq!(reversi(&ja)["sides"][0]["name"], "黒");
+        assert_eq!(reversi(&ja)["words"]["White"], "白");
+        assert_eq!(reversi(&en)["words"], json!({}));
+        let (_, rules, _) = app.call("GET", "/api/rules/ywf?lang=ja", None, None).await;
+        assert_eq!(rules["language"], "ja");
+        assert!(
+            rules["html"].as_str().expect("html").contains("良い子"),
+            "{}",
+            rules["html"]
+        );
+        assert!(
+            rules["examples"][0]["title"]
+                .as_str()
+                .expect("title")
+                .contains("はじめ")
+        );
+    })
+    .await;
+}

@@ -43,11 +43,11 @@ test('sync and event messages replace the state; only a new version drops a half
 test('errors, connection, rematch offers and a started game', () => {
   let m = initial('g1');
   m = reduce(m, { t: 'error', game: 'g1', code: 'not-found', message: 'no such game' }).model;
-  assert.equal(m.unavailable, 'no such game');
-  assert.equal(reduce(m, { t: 'error', game: 'g1', ack: 'a1', message: 'stale' }).model.unavailable, 'no such game', 'an answer to an action is not about the game');
+  assert.deepEqual(m.unavailable, { code: 'not-found', message: 'no such game' });
+  assert.deepEqual(reduce(m, { t: 'error', game: 'g1', ack: 'a1', message: 'stale' }).model.unavailable, { code: 'not-found', message: 'no such game' }, 'an answer to an action is not about the game');
   m = reduce(m, { t: 'connection', open: false }).model;
   assert.equal(m.connected, false);
-  m = reduce(m, { t: 'sync', game: 'g1', state: state(7, { text: 'Black wins' }) }).model;
+  m = reduce(m, { t: 'sync', game: 'g1', state: state(7, { winner: 'first', termination: 'rules' }) }).model;
   assert.equal(m.unavailable, null);
   m = reduce(m, { t: 'rematch', game: 'g1', challenge: 'c9', from: 'ann' }).model;
   assert.deepEqual(m.rematchOffer, { challenge: 'c9', from: 'ann' });
@@ -60,7 +60,7 @@ test('events are announced in words: the move, the score, the end', async () => 
   const st = { sides: [{ name: 'Black' }, { name: 'White' }], view: { score: { first: 4, second: 1 } }, over: null };
   assert.equal(announce({ action: { kind: 'move', side: 'first', text: 'd3' }, state: st }), 'Black plays d3. Black 4, White 1.');
   assert.equal(announce({ action: { kind: 'offer-draw', side: 'second', text: '' }, state: st }), 'White offers a draw.');
-  const over = { ...st, over: { text: 'White wins by resignation. Black 4, White 1.' } };
+  const over = { ...st, over: { winner: 'second', termination: 'resignation' } };
   assert.equal(announce({ action: { kind: 'resign', side: 'first', text: '' }, state: over }), 'Black resigns. White wins by resignation. Black 4, White 1.');
 });
 

@@ -2,6 +2,7 @@
 // pages share. Notices for this user (your turn, a game started, a rematch offer) arrive on every page.
 
 import { h, api, navigate, clearToast } from './util.js';
+import { t, lang, setLang, LANGUAGES } from './i18n.js';
 import { Live } from './live.js';
 import { lobbyPage } from './lobby.js';
 import { gamePage } from './game.js';
@@ -9,6 +10,7 @@ import { replayPage } from './replay.js';
 import { myGamesPage, watchPage, playerPage, leaderboardPage } from './people.js';
 import { tournamentsPage, tournamentPage } from './tournaments.js';
 import { rulesPage } from './rules.js';
+import { accountPage } from './account.js';
 import { allGames, loadCatalog } from './catalog.js';
 
 const root = document.getElementById('main');
@@ -43,21 +45,24 @@ const firstGame = () => (allGames()[0] || { name: '' }).name;
 function header() {
   const link = (href, text, id) => h('a', { href, 'data-link': true, id }, text);
   nav.replaceChildren(
-    link('/', 'Play', 'nav-play'),
-    link('/watch', 'Watch', 'nav-watch'),
-    link('/tournaments', 'Tournaments', 'nav-tournaments'),
-    link('/leaderboard', 'Leaderboards', 'nav-leaderboard'),
-    link(`/rules/${firstGame()}`, 'Rules', 'nav-rules'),
-    ...(ctx.me ? [h('a', { href: '/games', 'data-link': true, id: 'nav-games' }, 'My games', ctx.waiting ? h('span', { class: 'badge', id: 'waiting-count' }, String(ctx.waiting)) : null)] : []),
+    link('/', t('nav.play'), 'nav-play'),
+    link('/watch', t('nav.watch'), 'nav-watch'),
+    link('/tournaments', t('nav.tournaments'), 'nav-tournaments'),
+    link('/leaderboard', t('nav.leaderboards'), 'nav-leaderboard'),
+    link(`/rules/${firstGame()}`, t('nav.rules'), 'nav-rules'),
+    ...(ctx.me ? [h('a', { href: '/games', 'data-link': true, id: 'nav-games' }, t('nav.myGames'), ctx.waiting ? h('span', { class: 'badge', id: 'waiting-count' }, String(ctx.waiting)) : null)] : []),
   );
+  // The language switch: the choice is kept, and the page is loaded again in the new language.
+  const language = h('select', { id: 'lang', class: 'small', 'aria-label': t('nav.language'), onchange: (e) => { setLang(e.target.value); location.reload(); } },
+    LANGUAGES.map(([code, name]) => h('option', { value: code, selected: code === lang(), lang: code }, name)));
   if (ctx.me) {
-    who.replaceChildren(h('a', { href: `/player/${ctx.me.name}`, 'data-link': true, id: 'me' }, ctx.me.name), h('button', { class: 'small secondary', id: 'signout', onclick: async () => {
+    who.replaceChildren(h('a', { href: `/player/${ctx.me.name}`, 'data-link': true, id: 'me' }, ctx.me.name), h('a', { href: '/account', 'data-link': true, id: 'nav-account' }, t('nav.account')), h('button', { class: 'small secondary', id: 'signout', onclick: async () => {
       await api('/signout', {});
       ctx.setUser(null);
       navigate('/');
-    } }, 'Sign out'));
+    } }, t('nav.signOut')), language);
   } else {
-    who.replaceChildren(h('a', { href: '/', 'data-link': true }, 'Sign in'));
+    who.replaceChildren(h('a', { href: '/', 'data-link': true }, t('nav.signIn')), language);
   }
 }
 
@@ -91,6 +96,7 @@ function route() {
   if ((r = m(/^\/game\/([A-Za-z0-9]{1,16})$/))) leave = gamePage(main, r[1], ctx);
   else if ((r = m(/^\/replay\/([A-Za-z0-9]{1,16})$/))) leave = replayPage(main, r[1], ctx);
   else if (p === '/games') leave = myGamesPage(main, ctx);
+  else if (p === '/account') leave = accountPage(main, ctx);
   else if (p === '/watch') leave = watchPage(main, ctx);
   else if ((r = m(/^\/player\/([A-Za-z0-9_-]{1,20})$/))) leave = playerPage(main, r[1], ctx);
   else if ((r = m(/^\/leaderboard(?:\/([a-z]{1,20}))?$/))) leave = leaderboardPage(main, r[1] || firstGame(), ctx);
@@ -111,6 +117,9 @@ document.addEventListener('click', (e) => {
 window.addEventListener('popstate', route);
 
 (async () => {
+  document.documentElement.lang = lang();
+  document.getElementById('confirm-cancel').textContent = t('cancel');
+  nav.setAttribute('aria-label', t('nav.main'));
   try { ctx.me = (await api('/me')).user; } catch { ctx.me = null; }
   // Every page learns the games from the catalog; without it a page shows the games it knows by name only.
   try { await loadCatalog(); } catch { /* the lobby reports a server that does not answer */ }

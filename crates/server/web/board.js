@@ -1,6 +1,9 @@
 // The board: draws a position as SVG from the server's board view. It knows no rules: which cells to mark,
 // which pieces may be dragged and what a click means are decided by the game page from the server's legal moves.
 
+import { t } from './i18n.js';
+import { titleOf } from './catalog.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 
 function s(tag, attrs = {}, ...children) {
@@ -183,7 +186,7 @@ export class Board {
     const { view, marks } = this;
     const { width: w, height: hgt } = view;
     const m = 0.45; // margin for coordinates
-    const svg = s('svg', { viewBox: `${-m} ${-m} ${w + 2 * m} ${hgt + 2 * m}`, role: 'img', 'aria-label': `${state.title} board` });
+    const svg = s('svg', { viewBox: `${-m} ${-m} ${w + 2 * m} ${hgt + 2 * m}`, role: 'img', 'aria-label': t('board.label', { game: titleOf(state.game) }) });
     const layer = s('g');
     svg.append(s('rect', { x: -m, y: -m, width: w + 2 * m, height: hgt + 2 * m, fill: look.light, rx: 0.2 }));
     const cells = view.cells.map((c, i) => (marks.pieceOverride && marks.pieceOverride.has(i) ? { ...c, piece: marks.pieceOverride.get(i) } : c));

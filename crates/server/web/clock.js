@@ -1,6 +1,8 @@
 // Clocks as the game page shows them: time left from the server's clock state, and how to write it. Pure
 // functions, tested with `node --test`.
 
+import { t } from './i18n.js';
+
 export const SIDES = ['first', 'second'];
 
 /**
@@ -23,9 +25,9 @@ export function fmtClock(ms) {
 
 /** The time left for a correspondence move, in words. */
 export function fmtSpan(ms) {
-  if (ms <= 0) return 'time is up';
+  if (ms <= 0) return t('span.up');
   const hrs = Math.floor(ms / 3600000);
-  if (hrs >= 24) return `${Math.floor(hrs / 24)} d ${hrs % 24} h left`;
-  if (hrs >= 1) return `${hrs} h ${Math.floor((ms % 3600000) / 60000)} min left`;
-  return `${Math.ceil(ms / 60000)} min left`;
+  if (hrs >= 24) return t('span.days', { d: Math.floor(hrs / 24), h: hrs % 24 });
+  if (hrs >= 1) return t('span.hours', { h: hrs, m: Math.floor((ms % 3600000) / 60000) });
+  return t('span.minutes', { m: Math.ceil(ms / 60000) });
 }

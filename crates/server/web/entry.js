@@ -5,6 +5,8 @@
 //   activate: pick a unit, then the square it goes to, then what it acts on there.
 // Pure functions over plain data, shared by the game page and the rules page, tested with `node --test`.
 
+import { t } from './i18n.js';
+
 /** Where a move's piece ends: the last cell of its path, or where it started. */
 export const final = (m) => (m.path.length ? m.path[m.path.length - 1] : m.from);
 const prefix = (path, entered) => entered.every((c, k) => path[k] === c);
@@ -52,18 +54,18 @@ export function click(how, moves, e, i, label = (k) => k) {
     const kinds = placeKinds(moves);
     const want = here.filter((m) => kinds.length === 1 || m.kind === modeOf(moves, e));
     if (want.length === 1) return result(EMPTY, { send: want[0] });
-    if (here.length) return result(e, { say: `Choose ${label(here[0].kind)} to play here.` });
-    if (!moves.some((m) => m.from != null)) return result(e, { say: 'You cannot play there.' });
+    if (here.length) return result(e, { say: t('entry.chooseKind', { kind: label(here[0].kind) }) });
+    if (!moves.some((m) => m.from != null)) return result(e, { say: t('entry.notThere') });
   }
   const pieces = moves.filter((m) => m.from != null);
   const froms = new Set(pieces.map((m) => m.from));
   if (how === 'path') {
     if (e.sel == null || (e.entered.length === 0 && froms.has(i) && i !== e.sel)) {
       if (froms.has(i)) return result({ ...EMPTY, mode: e.mode, sel: i });
-      return result(e, { say: 'Choose one of your pieces that can move.' });
+      return result(e, { say: t('entry.choosePiece') });
     }
     if (i === e.sel && e.entered.length === 0) return result({ ...EMPTY, mode: e.mode });
-    if (!onward(pieces, e).some((m) => m.path[e.entered.length] === i)) return result(e, { say: 'That is not a legal landing square.' });
+    if (!onward(pieces, e).some((m) => m.path[e.entered.length] === i)) return result(e, { say: t('entry.notLanding') });
     const next = { ...e, entered: [...e.entered, i] };
     const exact = complete(pieces, next);
     if (exact.length === 1 && !onward(pieces, next).length) return result(EMPTY, { send: exact[0] });
@@ -71,28 +73,28 @@ export function click(how, moves, e, i, label = (k) => k) {
   }
   if (e.dest == null) {
     if (froms.has(i) && i !== e.sel) return result({ ...e, sel: i });
-    if (e.sel == null) return result(e, { say: 'Choose one of your pieces that can move.' });
+    if (e.sel == null) return result(e, { say: t('entry.choosePiece') });
     const ends = pieces.filter((m) => m.from === e.sel && final(m) === i);
     if (ends.length && how !== 'activate') {
       // A piece that moves in one step: the move whose path ends here, if only one does.
       if (ends.length === 1) return result(EMPTY, { send: ends[0] });
-      return result(e, { say: 'Several moves end there: choose one in the list.' });
+      return result(e, { say: t('entry.several') });
     }
     if (ends.length) return result({ ...e, dest: i });
     if (i === e.sel) return result({ ...EMPTY, mode: e.mode });
-    return result(e, { say: 'The piece cannot reach that square.' });
+    return result(e, { say: t('entry.cannotReach') });
   }
   const here = atDest(pieces, e);
   const acting = here.filter((m) => m.target === i);
   if (acting.length === 1) return result(EMPTY, { send: acting[0] });
-  if (acting.length > 1) return result(e, { say: 'Choose the action with the buttons.' });
+  if (acting.length > 1) return result(e, { say: t('entry.chooseAction') });
   if (i === e.dest) {
     // A second click on the chosen square moves there without acting.
     const stay = here.find((m) => m.target == null);
     if (stay) return result(EMPTY, { send: stay });
     return result(e);
   }
-  return result(e, { say: 'Choose a marked target, an action button, or Undo.' });
+  return result(e, { say: t('entry.chooseTarget') });
 }
 
 /** A piece dragged from `from` and dropped on `to`: as if the piece was picked and `to` clicked. */

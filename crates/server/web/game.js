@@ -5,10 +5,12 @@
 import { Board } from './board.js';
 import { h, api, toast, confirmDialog, navigate } from './util.js';
 import { playerLink } from './people.js';
-import { gameOf, labeller } from './catalog.js';
+import { gameOf, labeller, gameWord } from './catalog.js';
+import { t, errorText, timeLabel } from './i18n.js';
 import * as entries from './entry.js';
 import { SIDES, timeLeft, fmtClock, fmtSpan } from './clock.js';
-import { initial, reduce, announce, moveLines } from './gamestate.js';
+import { initial, reduce, announce, moveLines, overText, sideName } from './gamestate.js';
+import { pref, moveSound } from './prefs.js';
 
 const idx = (side) => (side === 'first' ? 0 : 1);
 
@@ -16,13 +18,13 @@ const idx = (side) => (side === 'first' ? 0 : 1);
 function playerName(p) {
   if (p.name && p.id) return playerLink(p.name, p.rating ? { rating: p.rating, provisional: p.provisional } : null);
   if (p.name) return p.name;
-  if (p.level) return `Engine · level ${p.level}`;
+  if (p.level) return t('engine.levelLong', { level: p.level });
   return '?';
 }
 
 /** A player's name as plain text. */
 function playerText(p) {
-  return p.name || (p.level ? `engine level ${p.level}` : '?');
+  return p.name || (p.level ? t('engine.level', { level: p.level }) : '?');
 }
 
 /** The two players with their colours, clocks and scores. */
@@ -31,7 +33,7 @@ function playersNode(state, side, now) {
   const score = state.view.score;
   return h('div', { class: 'players' }, [0, 1].map((i) => h('div', { class: 'player' + (turn === SIDES[i] ? ' turn' : ''), 'data-side': SIDES[i] },
     h('span', { class: 'swatch', style: `background:${state.sides[i].color}` }),
-    h('span', {}, h('strong', {}, state.sides[i].name), ' ', playerName(state.players[i]), side === SIDES[i] ? ' (you)' : ''),
+    h('span', {}, h('strong', {}, sideName(state, i)), ' ', playerName(state.players[i]), side === SIDES[i] ? ` ${t('game.you')}` : ''),
     state.clock ? h('span', { class: 'clock' + (state.clock.running === SIDES[i] ? ' running' : ''), 'data-clock': SIDES[i] }, fmtClock(timeLeft(state.clock, i, now))) : null,
     h('span', { class: 'score', 'data-score': SIDES[i] }, i === 0 ? score.first : score.second))));
 }
@@ -39,11 +41,11 @@ function playersNode(state, side, now) {
 /** One line on whose turn it is, or how the game ended. */
 function statusText(state, { myTurn, busy }) {
   const turn = state.view.turn;
-  if (state.over) return 'The game is over.';
-  if (myTurn) return busy ? 'Sending…' : 'Your turn';
+  if (state.over) return t('game.over');
+  if (myTurn) return busy ? t('game.sending') : t('game.yourTurn');
   const mover = turn && state.players[idx(turn)];
-  if (mover && mover.level && !mover.name) return 'The engine is thinking…';
-  return turn ? `${state.sides[idx(turn)].name} to move` : '';
+  if (mover && mover.level && !mover.name) return t('game.thinking');
+  return turn ? t('game.toMove', { side: sideName(state, idx(turn)) }) : '';
 }
 
 /** The moves so far, numbered by turns (gamestate.js's `moveLines`). */
@@ -70,11 +72,11 @@ function entryButtons(how, ms, entry, state, label, on) {
   for (const m of entries.buttons(ms)) out.push(h('button', { onclick: () => on.send(m), 'data-move': m.text }, label(m.kind)));
   if (how === 'path' && entry.sel != null) {
     const exact = entries.complete(ms, entry);
-    out.push(h('button', { class: 'secondary', disabled: entry.entered.length === 0, onclick: () => on.entry(entries.backUp(entry)) }, 'Back up'));
-    out.push(h('button', { disabled: exact.length !== 1, onclick: () => on.send(exact[0]) }, 'Submit'));
+    out.push(h('button', { class: 'secondary', disabled: entry.entered.length === 0, onclick: () => on.entry(entries.backUp(entry)) }, t('entry.backUp')));
+    out.push(h('button', { disabled: exact.length !== 1, onclick: () => on.send(exact[0]) }, t('entry.submit')));
   }
   if (how !== 'path' && entry.sel != null && entry.dest == null) {
-    out.push(h('button', { class: 'secondary', onclick: () => on.entry({ ...entries.EMPTY, mode: entry.mode }) }, 'Deselect'));
+    out.push(h('button', { class: 'secondary', onclick: () => on.entry({ ...entries.EMPTY, mode: entry.mode }) }, t('entry.deselect')));
   }
   if (how !== 'path' && entry.dest != null) {
     const { files, ranks, width } = state.view;
@@ -82,20 +84,20 @@ function entryButtons(how, ms, entry, state, label, on) {
       const where = m.target != null ? ' ' + files[m.target % width] + ranks[Math.floor(m.target / width)] : '';
       out.push(h('button', { onclick: () => on.send(m), 'data-move': m.text }, label(m.kind) + where));
     }
-    out.push(h('button', { class: 'secondary', onclick: () => on.entry({ ...entry, dest: null }) }, 'Undo'));
+    out.push(h('button', { class: 'secondary', onclick: () => on.entry({ ...entry, dest: null }) }, t('entry.undo')));
   }
   return out;
 }
 
 /** The banner of a finished game: the result, the replay, the file, and rematches. */
 function overBanner(state, id, { side, rematchOffer }, on) {
-  return h('div', { class: 'banner', id: 'game-over' }, h('strong', {}, state.over.text),
-    h('a', { href: '/', 'data-link': true }, 'Back to the lobby'), ' · ',
-    h('a', { href: `/replay/${id}`, 'data-link': true, id: 'replay-link' }, 'Replay'), ' · ',
-    h('a', { href: `/api/games/${id}/export`, download: true }, 'Download'),
-    side && !state.tournament ? h('div', { class: 'actions' }, h('button', { id: 'rematch', onclick: on.rematch }, 'Rematch')) : null,
-    rematchOffer ? h('div', { class: 'actions', id: 'rematch-offer' }, h('span', {}, `${rematchOffer.from} offers a rematch.`),
-      h('button', { onclick: on.acceptRematch }, 'Accept'), h('button', { class: 'secondary', onclick: on.declineRematch }, 'Decline')) : null);
+  return h('div', { class: 'banner', id: 'game-over' }, h('strong', {}, overText(state)),
+    h('a', { href: '/', 'data-link': true }, t('backToLobby')), ' · ',
+    h('a', { href: `/replay/${id}`, 'data-link': true, id: 'replay-link' }, t('game.replay')), ' · ',
+    h('a', { href: `/api/games/${id}/export`, download: true }, t('game.download')),
+    side && !state.tournament ? h('div', { class: 'actions' }, h('button', { id: 'rematch', onclick: on.rematch }, t('game.rematch'))) : null,
+    rematchOffer ? h('div', { class: 'actions', id: 'rematch-offer' }, h('span', {}, t('game.rematchOffer', { name: rematchOffer.from })),
+      h('button', { onclick: on.acceptRematch }, t('accept')), h('button', { class: 'secondary', onclick: on.declineRematch }, t('decline'))) : null);
 }
 
 /** The board's marks: the entry so far, the last move, and a hint. */
@@ -146,14 +148,14 @@ export function gamePage(main, id, ctx) {
   const label = (kind) => labeller(state().game)(kind);
   const canClaim = () => { const s = state(); return !!(s && !s.over && s.claimable && mySide() && s.view.turn !== mySide() && s.deadline != null && serverNow() >= s.deadline); };
 
-  const boardBox = h('div', { class: 'board-wrap', id: 'board', 'aria-label': 'Board: the arrow keys move, Enter plays' });
+  const boardBox = h('div', { class: 'board-wrap', id: 'board', 'aria-label': t('board.keys') });
   const panel = h('aside', { class: 'card' });
   // What a screen reader hears: every move, draw offers, the end, and a clock under ten seconds.
   const announcer = h('div', { class: 'sr-only', id: 'announce', 'aria-live': 'polite', role: 'status' });
   const say = (text) => { if (text) announcer.textContent = text; };
   // A move typed in the game's notation, completed from the legal moves.
   const legalList = h('datalist', { id: `legal-${id}` });
-  const moveInput = h('input', { id: 'move-input', list: `legal-${id}`, autocomplete: 'off', 'aria-label': 'Type a move', placeholder: 'Type a move' });
+  const moveInput = h('input', { id: 'move-input', list: `legal-${id}`, autocomplete: 'off', 'aria-label': t('game.typeMove'), placeholder: t('game.typeMove') });
   const moveBox = h('form', { class: 'move-box', id: 'move-box', onsubmit: (e) => {
     e.preventDefault();
     const text = moveInput.value.trim();
@@ -162,7 +164,7 @@ export function gamePage(main, id, ctx) {
     // The server reads any spelling the game accepts, and says why a move is refused.
     send(known || { text });
     moveInput.value = '';
-  } }, moveInput, legalList, h('button', { type: 'submit' }, 'Play'));
+  } }, moveInput, legalList, h('button', { type: 'submit' }, t('lobby.play')));
   const legendBox = h('div', { class: 'legend muted', id: 'legend' });
   main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox, moveBox, legendBox), panel), announcer);
   let lowWarned = false;
@@ -171,15 +173,15 @@ export function gamePage(main, id, ctx) {
       const s = state();
       if (!s) return '';
       const cell = s.view.cells[i];
-      const piece = cell.piece ? `${cell.piece.owner ? s.sides[idx(cell.piece.owner)].name + ' ' : ''}${cell.piece.kind}` : 'empty';
+      const piece = cell.piece ? `${cell.piece.owner ? sideName(s, idx(cell.piece.owner)) + ' ' : ''}${gameWord(s.game, cell.piece.kind)}` : t('board.empty');
       const m = boardMarks(page, moves());
-      const can = m.legal.has(i) || m.reach.has(i) || m.targets.has(i) ? ', you can play here' : '';
+      const can = m.legal.has(i) || m.reach.has(i) || m.targets.has(i) ? t('board.canPlay') : '';
       return piece + can;
     },
     onCell(i) {
       const ms = moves();
       if (!ms.length) {
-        if (state() && !state().over && mySide() && !myTurn()) toast('It is not your turn.');
+        if (state() && !state().over && mySide() && !myTurn()) toast(t('game.notYourTurn'));
         return;
       }
       enter(entries.click(how(), ms, page.entry, i, label));
@@ -198,14 +200,17 @@ export function gamePage(main, id, ctx) {
     render();
   }
 
-  async function send(m) {
+  async function send(m, confirmed = false) {
+    // With confirmation on, a move waits for the player's yes in the panel.
+    if (pref('confirm') && !confirmed) { page.pending = m; render(); return; }
+    page.pending = null;
     page.busy = true;
     render();
     try {
       await live.act({ t: 'move', game: id, move: m.text, v: state().version });
       page.entry = { ...entries.EMPTY, mode: page.entry.mode };
     } catch (e) {
-      toast(e.message || 'the move was refused');
+      toast(errorText(e) || t('game.moveRefused'));
       if (e.code === 'stale') page.entry = { ...entries.EMPTY, mode: page.entry.mode };
     } finally {
       page.busy = false;
@@ -214,12 +219,12 @@ export function gamePage(main, id, ctx) {
   }
 
   async function act(msg, question) {
-    if (question && !(await confirmDialog(question, 'Yes'))) return;
-    try { await live.act({ ...msg, game: id }); } catch (e) { toast(e.message || 'refused'); }
+    if (question && !(await confirmDialog(question, t('yes')))) return;
+    try { await live.act({ ...msg, game: id }); } catch (e) { toast(errorText(e)); }
   }
 
   async function askHint() {
-    try { page.hint = (await api(`/games/${id}/hint`)).move; render(); } catch (e) { toast(e.message); }
+    try { page.hint = (await api(`/games/${id}/hint`)).move; render(); } catch (e) { toast(errorText(e)); }
   }
 
   function refreshNext() {
@@ -239,17 +244,17 @@ export function gamePage(main, id, ctx) {
       try {
         const r = await api(`/games/${id}/rematch`, {});
         if (r.game) navigate(`/game/${r.game}`);
-        else toast('Rematch offered: the game starts when your opponent accepts.');
-      } catch (e) { toast(e.message); }
+        else toast(t('game.rematchOffered'));
+      } catch (e) { toast(errorText(e)); }
     },
     async acceptRematch() {
       try {
         const r = await api(`/challenges/${page.model.rematchOffer.challenge}/accept`, {});
         navigate(`/game/${r.game}`);
-      } catch (e) { toast(e.message); page.model = { ...page.model, rematchOffer: null }; renderPanel(); }
+      } catch (e) { toast(errorText(e)); page.model = { ...page.model, rematchOffer: null }; renderPanel(); }
     },
     async declineRematch() {
-      try { await api(`/challenges/${page.model.rematchOffer.challenge}/decline`, {}); } catch (e) { toast(e.message); }
+      try { await api(`/challenges/${page.model.rematchOffer.challenge}/decline`, {}); } catch (e) { toast(errorText(e)); }
       page.model = { ...page.model, rematchOffer: null };
       renderPanel();
     },
@@ -259,26 +264,26 @@ export function gamePage(main, id, ctx) {
   function gameButtons(side) {
     const s = state();
     const out = [];
-    if (myTurn() && !page.busy && s.hints) out.push(h('button', { class: 'secondary', id: 'hint', onclick: askHint }, page.hint ? `Hint: ${page.hint}` : 'Hint'));
-    if (page.claimOpen) out.push(h('button', { id: 'claim', onclick: () => act({ t: 'claim' }, 'Your opponent let the time for the move pass. Claim the win?') }, 'Claim the win'));
+    if (myTurn() && !page.busy && s.hints) out.push(h('button', { class: 'secondary', id: 'hint', onclick: askHint }, page.hint ? t('game.hintIs', { move: page.hint }) : t('game.hint')));
+    if (page.claimOpen) out.push(h('button', { id: 'claim', onclick: () => act({ t: 'claim' }, t('game.claimQuestion')) }, t('game.claim')));
     if (side && !s.over) {
       out.push(h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'show-legal', checked: page.showLegal, onchange: (e) => {
         page.showLegal = e.target.checked;
         localStorage.setItem('gridplay.showLegal', page.showLegal ? 'on' : 'off');
         render();
-      } }), 'Show legal moves'));
+      } }), t('game.showLegal')));
     }
-    if (page.nextGame && !myTurn()) out.push(h('button', { id: 'next-game', onclick: () => navigate(`/game/${page.nextGame}`) }, 'Next game waiting for you'));
+    if (page.nextGame && !myTurn()) out.push(h('button', { id: 'next-game', onclick: () => navigate(`/game/${page.nextGame}`) }, t('game.next')));
     if (side && !s.over) {
       const vsEngine = s.players.some((p) => p.level && !p.name);
       if (s.draw_offer && s.draw_offer !== side) {
-        out.push(h('button', { onclick: () => act({ t: 'draw', answer: 'accept' }) }, 'Accept draw'));
-        out.push(h('button', { class: 'secondary', onclick: () => act({ t: 'draw', answer: 'decline' }) }, 'Decline draw'));
+        out.push(h('button', { onclick: () => act({ t: 'draw', answer: 'accept' }) }, t('game.acceptDraw')));
+        out.push(h('button', { class: 'secondary', onclick: () => act({ t: 'draw', answer: 'decline' }) }, t('game.declineDraw')));
       } else if (!vsEngine) {
-        out.push(h('button', { class: 'secondary', disabled: s.draw_offer === side, onclick: () => act({ t: 'draw', answer: 'offer' }) }, s.draw_offer === side ? 'Draw offered' : 'Offer draw'));
+        out.push(h('button', { class: 'secondary', disabled: s.draw_offer === side, onclick: () => act({ t: 'draw', answer: 'offer' }) }, s.draw_offer === side ? t('game.drawOffered') : t('game.offerDraw')));
       }
-      if (s.abortable) out.push(h('button', { class: 'secondary', id: 'abort', onclick: () => act({ t: 'abort' }, 'Abort this game? It will not count.') }, 'Abort'));
-      else out.push(h('button', { class: 'danger', id: 'resign', onclick: () => act({ t: 'resign' }, 'Resign this game?') }, 'Resign'));
+      if (s.abortable) out.push(h('button', { class: 'secondary', id: 'abort', onclick: () => act({ t: 'abort' }, t('game.abortQuestion')) }, t('game.abort')));
+      else out.push(h('button', { class: 'danger', id: 'resign', onclick: () => act({ t: 'resign' }, t('game.resignQuestion')) }, t('game.resign')));
     }
     return out;
   }
@@ -287,21 +292,26 @@ export function gamePage(main, id, ctx) {
     const s = state();
     const side = mySide();
     page.claimOpen = canClaim();
-    const tags = [s.time_label, s.rated ? 'rated' : 'casual'];
+    const tags = [timeLabel(s.time_label), s.rated ? t('game.rated') : t('game.casual')];
     const meta = h('p', { class: 'muted', id: 'game-meta' }, `${s.spec} · ${tags.join(' · ')}`,
-      s.tournament ? [' · ', h('a', { href: `/tournament/${s.tournament.id}`, 'data-link': true }, `tournament round ${s.tournament.round}`)] : null,
-      side ? null : ' · you are watching');
-    const children = [h('h1', {}, s.title), meta, playersNode(s, side, serverNow()), h('p', { class: 'status', id: 'status' }, statusText(s, { myTurn: myTurn(), busy: page.busy }))];
+      s.tournament ? [' · ', h('a', { href: `/tournament/${s.tournament.id}`, 'data-link': true }, t('game.tournamentRound', { round: s.tournament.round }))] : null,
+      side ? null : ` · ${t('game.youWatch')}`);
+    const children = [h('h1', {}, gameOf(s.game).title), meta, playersNode(s, side, serverNow()), h('p', { class: 'status', id: 'status' }, statusText(s, { myTurn: myTurn(), busy: page.busy }))];
     if (!s.over && !s.clock && s.deadline != null) {
-      children.push(h('p', { class: 'muted' }, 'Time for this move: ', h('span', { id: 'deadline' }, fmtSpan(s.deadline - serverNow()))));
+      children.push(h('p', { class: 'muted' }, t('game.timeForMove'), ' ', h('span', { id: 'deadline' }, fmtSpan(s.deadline - serverNow()))));
     }
     if (s.draw_offer && !s.over) {
-      const who = s.draw_offer === side ? 'You offered a draw: your opponent has not answered yet.' : `${s.sides[idx(s.draw_offer)].name} (${playerText(s.players[idx(s.draw_offer)])}) offers a draw.`;
+      const who = s.draw_offer === side ? t('game.youOfferedDraw') : t('game.offersDraw', { side: sideName(s, idx(s.draw_offer)), name: playerText(s.players[idx(s.draw_offer)]) });
       children.push(h('p', { id: 'draw-offer', class: 'notice' }, who));
     }
-    if (!page.model.connected) children.push(h('p', { class: 'connection' }, 'Connection lost: reconnecting…'));
-    if (s.view.info.length) children.push(h('dl', { class: 'info' }, s.view.info.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])));
+    if (!page.model.connected) children.push(h('p', { class: 'connection' }, t('game.reconnecting')));
+    if (s.view.info.length) children.push(h('dl', { class: 'info' }, s.view.info.map(([k, v]) => [h('dt', {}, gameWord(s.game, k)), h('dd', {}, gameWord(s.game, v))])));
     if (s.over) children.push(overBanner(s, id, { side, rematchOffer: page.model.rematchOffer }, rematches));
+    if (page.pending && myTurn()) {
+      children.push(h('div', { class: 'notice actions', id: 'confirm-move' }, h('span', {}, t('game.confirmMove', { move: page.pending.text })),
+        h('button', { id: 'confirm-move-yes', onclick: () => send(page.pending, true) }, t('game.confirmYes')),
+        h('button', { class: 'secondary', onclick: () => { page.pending = null; render(); } }, t('cancel'))));
+    }
     const onEntry = { entry: (e) => { page.entry = e; render(); }, send };
     children.push(h('div', { class: 'actions' }, ...entryButtons(how(), moves(), page.entry, s, label, onEntry), ...gameButtons(side)));
     // The move box stays in place (typing is not lost when the panel redraws); it shows for a player.
@@ -309,7 +319,7 @@ export function gamePage(main, id, ctx) {
     legalList.replaceChildren(...moves().map((m) => h('option', { value: m.text })));
     moveInput.disabled = !myTurn();
     const list = movesNode(s);
-    children.push(h('h2', {}, 'Moves'), list);
+    children.push(h('h2', {}, t('game.moves')), list);
     panel.replaceChildren(...children);
     list.scrollTop = list.scrollHeight;
   }
@@ -322,7 +332,7 @@ export function gamePage(main, id, ctx) {
     const side = mySide();
     board.render(s, side ? s.rotate[idx(side)] : false, boardMarks(page, moves()), gameOf(s.game).look);
     page.lastRendered = s.version;
-    ctx.title((myTurn() ? '● Your turn · ' : '') + `${s.title} · gridplay`);
+    ctx.title((myTurn() ? `● ${t('game.yourTurn')} · ` : '') + `${gameOf(s.game).title} · gridplay`);
     renderPanel();
   }
 
@@ -332,14 +342,14 @@ export function gamePage(main, id, ctx) {
     if (!s) return;
     for (const i of [0, 1]) {
       const el = panel.querySelector(`[data-clock="${SIDES[i]}"]`);
-      const t = timeLeft(s.clock, i, serverNow());
-      if (el && t != null) {
-        el.textContent = fmtClock(t);
-        el.classList.toggle('low', t < 20000);
+      const left = timeLeft(s.clock, i, serverNow());
+      if (el && left != null) {
+        el.textContent = fmtClock(left);
+        el.classList.toggle('low', left < 20000);
       }
-      if (t != null && SIDES[i] === mySide() && !s.over) {
-        if (t < 10000 && !lowWarned) { lowWarned = true; say('Ten seconds left on your clock.'); }
-        if (t >= 10000) lowWarned = false;
+      if (left != null && SIDES[i] === mySide() && !s.over) {
+        if (left < 10000 && !lowWarned) { lowWarned = true; say(t('game.tenSeconds')); }
+        if (left >= 10000) lowWarned = false;
       }
     }
     const d = panel.querySelector('#deadline');
@@ -354,12 +364,15 @@ export function gamePage(main, id, ctx) {
     if (r.model === page.model) return;
     page.model = r.model;
     if (page.model.unavailable) {
-      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'Game unavailable'), h('p', {}, page.model.unavailable), h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
+      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('game.unavailable')), h('p', {}, errorText(page.model.unavailable)), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
       return;
     }
     if (!state()) return;
-    if (r.changed) { page.entry = entries.EMPTY; page.hint = null; }
-    if (msg.t === 'event') say(announce(msg));
+    if (r.changed) { page.entry = entries.EMPTY; page.hint = null; page.pending = null; }
+    if (msg.t === 'event') {
+      say(announce(msg));
+      if (msg.action && msg.action.kind === 'move') moveSound(msg.state.over ? 'end' : msg.action.side === mySide() ? 'mine' : 'theirs');
+    }
     if (msg.t === 'sync' || msg.t === 'event') {
       if (mySide() && !myTurn()) refreshNext();
       render();

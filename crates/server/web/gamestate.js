@@ -1,6 +1,26 @@
 // The game page's model and the one function that changes it from the socket's messages. Pure: no DOM and no
 // network; the page draws the model and carries out the effect `reduce` returns. Tested with `node --test`.
 
+import { t } from './i18n.js';
+import { gameWord } from './catalog.js';
+
+/** Side i's name in the game's words. */
+export const sideName = (state, i) => gameWord(state.game, state.sides[i].name);
+
+/**
+ * How a finished game ended, in one sentence with the final score ("Black wins by resignation. Black 34,
+ * White 30."), from the state's `over` (winner and termination) and score.
+ */
+export function overText(state) {
+  const { over } = state;
+  if (!over) return '';
+  if (over.termination === 'aborted') return t('over.aborted');
+  const reason = over.termination || 'rules';
+  const result = over.winner ? t(`over.win.${reason}`, { side: sideName(state, over.winner === 'first' ? 0 : 1) }) : t(`over.draw.${reason}`);
+  const { score } = state.view;
+  return `${result} ${t('over.score', { a: sideName(state, 0), sa: score.first, b: sideName(state, 1), sb: score.second })}`;
+}
+
 /** A game page's model before the first message. */
 export function initial(id) {
   return { id, state: null, connected: true, offset: 0, rematchOffer: null, unavailable: null };
@@ -28,7 +48,7 @@ export function reduce(model, msg, { me = null, now = Date.now() } = {}) {
     return { model: { ...model, state: msg.state, offset, unavailable: null }, changed, effect: null };
   }
   // An error that answers no action of this page is about the game itself: it cannot be shown.
-  if (msg.t === 'error' && !msg.ack) return { ...same, model: { ...model, unavailable: msg.message } };
+  if (msg.t === 'error' && !msg.ack) return { ...same, model: { ...model, unavailable: { code: msg.code, message: msg.message } } };
   return same;
 }
 
@@ -38,19 +58,11 @@ export function reduce(model, msg, { me = null, now = Date.now() } = {}) {
  */
 export function announce(msg) {
   const { action, state } = msg;
-  const name = state.sides[action.side === 'first' ? 0 : 1].name;
-  const said = {
-    move: `${name} plays ${action.text}.`,
-    resign: `${name} resigns.`,
-    'offer-draw': `${name} offers a draw.`,
-    'accept-draw': `${name} accepts the draw.`,
-    'decline-draw': `${name} declines the draw.`,
-    abort: `${name} aborts the game.`,
-    claim: `${name} claims the game.`,
-    timeout: `${name} ran out of time.`,
-  }[action.kind] || '';
-  const score = action.kind === 'move' ? ` ${state.sides[0].name} ${state.view.score.first}, ${state.sides[1].name} ${state.view.score.second}.` : '';
-  const over = state.over ? ` ${state.over.text}` : '';
+  const name = sideName(state, action.side === 'first' ? 0 : 1);
+  const known = ['move', 'resign', 'offer-draw', 'accept-draw', 'decline-draw', 'abort', 'claim', 'timeout', 'takeback', 'offer-takeback', 'decline-takeback'];
+  const said = known.includes(action.kind) ? t(`said.${action.kind}`, { name, move: action.text }) : '';
+  const score = action.kind === 'move' ? ` ${t('over.score', { a: sideName(state, 0), sa: state.view.score.first, b: sideName(state, 1), sb: state.view.score.second })}` : '';
+  const over = state.over ? ` ${overText(state)}` : '';
   return (said + score + over).trim();
 }
 

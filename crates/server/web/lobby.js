@@ -2,14 +2,16 @@
 // It fetches /api/lobby again whenever the server says something changed.
 
 import { h, api, toast, navigate } from './util.js';
+import { t, errorText, timeLabel, playerLabel } from './i18n.js';
+import { loadCatalog } from './catalog.js';
 
-const COLORS = [['random', 'Random'], ['first', 'First player'], ['second', 'Second player']];
+const COLORS = ['random', 'first', 'second'];
 
 /** The side choices in the words of the chosen game: its sides' names, the first noted as moving first. */
 function fillColors(select, game) {
   const was = select.value || 'random';
-  const names = game && game.sides && game.sides.length === 2 ? [`${game.sides[0].name} (moves first)`, game.sides[1].name] : ['First player', 'Second player'];
-  select.replaceChildren(...COLORS.map(([v], k) => h('option', { value: v, selected: v === was }, k === 0 ? 'Random' : names[k - 1])));
+  const names = game && game.sides && game.sides.length === 2 ? [t('side.movesFirst', { side: game.sides[0].name }), game.sides[1].name] : [t('side.first'), t('side.second')];
+  select.replaceChildren(...COLORS.map((v, k) => h('option', { value: v, selected: v === was }, k === 0 ? t('side.random') : names[k - 1])));
 }
 
 function authForm(kind, ctx) {
@@ -22,25 +24,32 @@ function authForm(kind, ctx) {
     try {
       const r = await api('/' + kind, { name: name.value, password: pass.value });
       ctx.setUser(r.user);
-    } catch (x) { err.textContent = x.message; }
+    } catch (x) { err.textContent = errorText(x); }
   } },
-  h('h2', {}, kind === 'signup' ? 'Create an account' : 'Sign in'),
-  h('label', {}, 'Name', name, kind === 'signup' ? h('small', {}, '3–20 letters, digits, _ or -') : null),
-  h('label', {}, 'Password', pass, kind === 'signup' ? h('small', {}, 'at least 8 characters') : null),
-  h('button', { type: 'submit' }, kind === 'signup' ? 'Sign up' : 'Sign in'), err);
+  h('h2', {}, kind === 'signup' ? t('auth.createAccount') : t('auth.signIn')),
+  h('label', {}, t('auth.name'), name, kind === 'signup' ? h('small', {}, t('auth.nameRule')) : null),
+  h('label', {}, t('auth.password'), pass, kind === 'signup' ? h('small', {}, t('auth.passwordRule')) : null),
+  h('button', { type: 'submit' }, kind === 'signup' ? t('auth.signUp') : t('auth.signIn')), err);
   return h('div', { class: 'card' }, form);
 }
 
-const CLOCKS = [['c1', 'Correspondence · 1 day a move'], ['c3', 'Correspondence · 3 days a move'], ['c7', 'Correspondence · 7 days a move'],
-  ['1+0', 'Live · 1+0'], ['3+2', 'Live · 3+2'], ['5+3', 'Live · 5+3'], ['10+5', 'Live · 10+5'], ['15+10', 'Live · 15+10'], ['30+20', 'Live · 30+20'], ['custom', 'Live · custom clock…']];
+const CLOCKS = ['c1', 'c3', 'c7', '1+0', '3+2', '5+3', '10+5', '15+10', '30+20', 'custom'];
+
+/** A clock choice in words. */
+function clockWords(v) {
+  if (v === 'untimed') return t('time.noClock');
+  if (v === 'custom') return t('time.custom');
+  if (v.startsWith('c')) return t('time.correspondence', { n: Number(v.slice(1)) });
+  return t('time.live', { clock: v });
+}
 
 /** A time-control chooser; returns {node, value()} where value() is what the API takes. */
 export function timePicker(prefix, untimed) {
-  const opts = untimed ? [['untimed', 'No clock'], ...CLOCKS] : CLOCKS;
-  const select = h('select', { id: `${prefix}-time` }, opts.map(([v, t]) => h('option', { value: v, selected: v === (untimed ? 'untimed' : 'c3') }, t)));
+  const opts = untimed ? ['untimed', ...CLOCKS] : CLOCKS;
+  const select = h('select', { id: `${prefix}-time` }, opts.map((v) => h('option', { value: v, selected: v === (untimed ? 'untimed' : 'c3') }, clockWords(v))));
   const minutes = h('input', { id: `${prefix}-minutes`, type: 'number', min: 0.05, max: 180, step: 'any', value: 5 });
   const inc = h('input', { id: `${prefix}-increment`, type: 'number', min: 0, max: 180, value: 3 });
-  const custom = h('div', { class: 'row' }, h('label', {}, 'Minutes', minutes), h('label', {}, 'Increment (s)', inc));
+  const custom = h('div', { class: 'row' }, h('label', {}, t('time.minutes'), minutes), h('label', {}, t('time.increment'), inc));
   custom.hidden = true;
   select.addEventListener('change', () => { custom.hidden = select.value !== 'custom'; });
   const value = () => {
@@ -51,7 +60,7 @@ export function timePicker(prefix, untimed) {
     const [m, i] = v.split('+').map(Number);
     return { live: { initial: m * 60, increment: i } };
   };
-  return { node: h('div', { class: 'stack tight' }, h('label', {}, 'Time control', select), custom), value };
+  return { node: h('div', { class: 'stack tight' }, h('label', {}, t('time.control'), select), custom), value };
 }
 
 /** A game chooser with its settings; returns {node, spec()}. */
@@ -71,22 +80,32 @@ export function specPicker(catalog, prefix) {
     return select.value + (parts.length ? ':' + parts.join(',') : '');
   };
   const game = () => catalog.games.find((x) => x.name === select.value);
-  return { node: h('div', { class: 'stack' }, h('label', {}, 'Game', select), settingsBox), spec, game, select };
+  return { node: h('div', { class: 'stack' }, h('label', {}, t('form.game'), select), settingsBox), spec, game, select };
 }
+
+/** The side a challenge's creator plays, in the game's words. */
+function colorWords(c) {
+  if (c.color === 'random') return t('side.random');
+  const game = (catalogNow || { games: [] }).games.find((g) => c.spec.split(':')[0] === g.name);
+  const i = c.color === 'first' ? 0 : 1;
+  return game && game.sides[i] ? game.sides[i].name : t(c.color === 'first' ? 'side.first' : 'side.second');
+}
+let catalogNow = null;
+loadCatalog().then((c) => { catalogNow = c; }).catch(() => {});
 
 export function lobbyPage(main, ctx) {
   const { live } = ctx;
   let catalog = null;
   let timer = null;
-  const opponent = h('input', { name: 'opponent', id: 'opponent', placeholder: 'anyone', maxlength: 20 });
+  const opponent = h('input', { name: 'opponent', id: 'opponent', placeholder: t('lobby.anyone'), maxlength: 20 });
 
   async function load() {
     let data;
     try {
-      [data, catalog] = await Promise.all([api('/lobby'), catalog ? Promise.resolve(catalog) : api('/catalog')]);
+      [data, catalog] = await Promise.all([api('/lobby'), catalog ? Promise.resolve(catalog) : loadCatalog()]);
     } catch (e) {
-      if (shell) toast(e.message);
-      else main.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'error' }, e.message)));
+      if (shell) toast(errorText(e));
+      else main.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'error' }, errorText(e))));
       return;
     }
     draw(data);
@@ -103,12 +122,12 @@ export function lobbyPage(main, ctx) {
       if (!shell) {
         shell = { count: h('p', { class: 'muted', id: 'online-count' }), open: h('div') };
         main.replaceChildren(
-          h('h1', {}, 'Play grid board games'),
+          h('h1', {}, t('lobby.heading')),
           shell.count,
           h('div', { class: 'grid' }, authForm('signin', ctx), authForm('signup', ctx)),
           shell.open);
       }
-      shell.count.textContent = `${data.online_count} player${data.online_count === 1 ? '' : 's'} online. Sign in to see who, to challenge them, or to play the computer.`;
+      shell.count.textContent = t('lobby.onlineCount', { n: data.online_count });
       swap('open', openList(data, false));
       return;
     }
@@ -118,17 +137,17 @@ export function lobbyPage(main, ctx) {
       main.replaceChildren(h('div', { class: 'grid' }, shell.games, shell.open, shell.online), h('div', { class: 'grid', style: 'margin-top:1rem' }, create, computer, h('div', { class: 'stack' }, shell.recent, importer)));
     }
     const mine = data.games || [];
-    swap('games', h('div', { class: 'card', id: 'my-games' }, h('h2', {}, 'Your games'),
+    swap('games', h('div', { class: 'card', id: 'my-games' }, h('h2', {}, t('lobby.yourGames')),
       mine.length ? h('ul', { class: 'list' }, mine.map((g) => h('li', {},
-        h('a', { href: `/game/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`),
-        g.my_turn ? h('span', { class: 'badge' }, 'your turn') : h('span', { class: 'muted' }, 'waiting')))) : h('p', { class: 'muted' }, 'No game in progress.')));
+        h('a', { href: `/game/${g.id}`, 'data-link': true }, t('game.versus', { spec: g.spec, a: playerLabel(g.players[0]), b: playerLabel(g.players[1]) })),
+        g.my_turn ? h('span', { class: 'badge' }, t('game.yourTurnBadge')) : h('span', { class: 'muted' }, t('game.waiting'))))) : h('p', { class: 'muted' }, t('lobby.noGame'))));
     swap('open', openList(data, true));
-    swap('online', h('div', { class: 'card', id: 'online' }, h('h2', {}, `Online (${data.online.length})`),
-      h('ul', { class: 'list' }, data.online.map((n) => h('li', {}, h('span', {}, n), n === me.name ? h('span', { class: 'muted' }, 'you')
-        : h('button', { class: 'small secondary', onclick: () => { opponent.value = n; opponent.focus(); } }, 'Challenge'))))));
+    swap('online', h('div', { class: 'card', id: 'online' }, h('h2', {}, t('lobby.online', { n: data.online.length })),
+      h('ul', { class: 'list' }, data.online.map((n) => h('li', {}, h('span', {}, n), n === me.name ? h('span', { class: 'muted' }, t('lobby.you'))
+        : h('button', { class: 'small secondary', onclick: () => { opponent.value = n; opponent.focus(); } }, t('lobby.challenge')))))));
     const finished = data.finished || [];
-    swap('recent', h('div', { class: 'card' }, h('h2', {}, 'Recently finished'), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
-      h('a', { href: `/replay/${g.id}`, 'data-link': true }, `${g.spec}: ${g.players[0]} vs ${g.players[1]}`), h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : g.winner ? `${g.players[g.winner === 'first' ? 0 : 1]} won` : g.status)))) : h('p', { class: 'muted' }, 'None yet.')));
+    swap('recent', h('div', { class: 'card' }, h('h2', {}, t('lobby.recent')), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
+      h('a', { href: `/replay/${g.id}`, 'data-link': true }, t('game.versus', { spec: g.spec, a: playerLabel(g.players[0]), b: playerLabel(g.players[1]) })), h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: playerLabel(g.players[g.winner === 'first' ? 0 : 1]) }) : t(`status.${g.status}`))))) : h('p', { class: 'muted' }, t('list.noneYet'))));
   }
 
   /** The three forms of the signed-in lobby, built once. */
@@ -145,12 +164,12 @@ export function lobbyPage(main, ctx) {
       err.textContent = '';
       try {
         await api('/challenges', { spec: picker.spec(), color: color.value, opponent: opponent.value.trim() || null, time: time.value(), rated: rated.checked });
-        toast('Challenge created: it waits in the lobby.');
+        toast(t('lobby.challengeCreated'));
         opponent.value = '';
         load();
-      } catch (x) { err.textContent = x.message; }
-    } }, h('h2', {}, 'New challenge'), picker.node, h('label', {}, 'You play', color), time.node,
-    h('label', { class: 'toggle' }, rated, 'Rated (no hints; the result changes both ratings)'), h('label', {}, 'Opponent', opponent, h('small', {}, 'a player’s name, or empty for an open challenge')), h('button', { type: 'submit' }, 'Create challenge'), err);
+      } catch (x) { err.textContent = errorText(x); }
+    } }, h('h2', {}, t('lobby.newChallenge')), picker.node, h('label', {}, t('form.youPlay'), color), time.node,
+    h('label', { class: 'toggle' }, rated, t('form.ratedHelp')), h('label', {}, t('form.opponent'), opponent, h('small', {}, t('form.opponentHelp'))), h('button', { type: 'submit' }, t('lobby.createChallenge')), err);
     const aiPicker = specPicker(catalog, 'computer');
     // The levels the chosen game's engine has.
     const level = h('select', { name: 'level', id: 'computer-level' });
@@ -158,8 +177,8 @@ export function lobbyPage(main, ctx) {
     const fillLevels = () => {
       const top = aiPicker.game().levels;
       const was = Number(level.value) || 3;
-      level.replaceChildren(...Array.from({ length: top }, (_, k) => k + 1).map((l) => h('option', { value: l, selected: l === Math.min(was, top) }, `Level ${l}`)));
-      levelHelp.textContent = `1 is a beginner, ${top} is full strength`;
+      level.replaceChildren(...Array.from({ length: top }, (_, k) => k + 1).map((l) => h('option', { value: l, selected: l === Math.min(was, top) }, t('form.levelN', { level: l }))));
+      levelHelp.textContent = t('form.levelHelp', { top });
     };
     aiPicker.select.addEventListener('change', fillLevels);
     fillLevels();
@@ -174,9 +193,9 @@ export function lobbyPage(main, ctx) {
       try {
         const r = await api('/computer', { spec: aiPicker.spec(), level: Number(level.value), color: aiColor.value, time: aiTime.value() });
         navigate(`/game/${r.game}`);
-      } catch (x) { aiErr.textContent = x.message; }
-    } }, h('h2', {}, 'Play the computer'), aiPicker.node, h('label', {}, 'Level', level, levelHelp), h('label', {}, 'You play', aiColor), aiTime.node, h('button', { type: 'submit' }, 'Play'), aiErr);
-    const importText = h('textarea', { id: 'import-text', rows: 5, placeholder: 'A game file as Download writes it, or a PDN or transcript file', maxlength: 262144 });
+      } catch (x) { aiErr.textContent = errorText(x); }
+    } }, h('h2', {}, t('lobby.playComputer')), aiPicker.node, h('label', {}, t('form.level'), level, levelHelp), h('label', {}, t('form.youPlay'), aiColor), aiTime.node, h('button', { type: 'submit' }, t('lobby.play')), aiErr);
+    const importText = h('textarea', { id: 'import-text', rows: 5, placeholder: t('import.placeholder'), maxlength: 262144 });
     const importFile = h('input', { type: 'file', id: 'import-file', accept: '.pdn,.txt,text/plain' });
     importFile.addEventListener('change', async () => { if (importFile.files[0]) importText.value = await importFile.files[0].text(); });
     const importErr = h('p', { class: 'error', role: 'alert' });
@@ -186,34 +205,34 @@ export function lobbyPage(main, ctx) {
       try {
         const r = await api('/import', { text: importText.value });
         navigate(`/replay/${r.game}`);
-      } catch (x) { importErr.textContent = x.message; }
-    } }, h('h2', {}, 'Import a game'), h('label', {}, 'Game file', importFile), h('label', {}, 'or paste it', importText), h('button', { type: 'submit' }, 'Open the replay'), importErr);
+      } catch (x) { importErr.textContent = errorText(x); }
+    } }, h('h2', {}, t('import.heading')), h('label', {}, t('import.file'), importFile), h('label', {}, t('import.paste'), importText), h('button', { type: 'submit' }, t('import.open')), importErr);
     return { create, computer, importer };
   }
 
   function openList(data, signedIn) {
     const items = data.challenges.map((c) => {
-      const what = `${c.spec} · ${c.time} · ${c.rated ? 'rated' : 'casual'} · ${c.creator}${c.target ? ' → ' + c.target : ''} · creator plays ${c.color}`;
+      const what = [c.spec, timeLabel(c.time), c.rated ? t('game.rated') : t('game.casual'), c.creator + (c.target ? ' → ' + c.target : ''), t('lobby.creatorPlays', { side: colorWords(c) })].join(' · ');
       const buttons = [];
-      if (signedIn && c.mine) buttons.push(h('button', { class: 'small secondary', onclick: () => close(c.id) }, 'Cancel'));
+      if (signedIn && c.mine) buttons.push(h('button', { class: 'small secondary', onclick: () => close(c.id) }, t('cancel')));
       if (signedIn && !c.mine) {
-        buttons.push(h('button', { class: 'small', 'data-accept': c.id, onclick: () => accept(c.id) }, 'Accept'));
-        if (c.to_me) buttons.push(h('button', { class: 'small secondary', onclick: () => close(c.id) }, 'Decline'));
+        buttons.push(h('button', { class: 'small', 'data-accept': c.id, onclick: () => accept(c.id) }, t('accept')));
+        if (c.to_me) buttons.push(h('button', { class: 'small secondary', onclick: () => close(c.id) }, t('decline')));
       }
       return h('li', { 'data-challenge': c.id }, h('span', {}, what), h('span', {}, buttons));
     });
-    return h('div', { class: 'card', id: 'challenges' }, h('h2', {}, 'Challenges'), items.length ? h('ul', { class: 'list' }, items) : h('p', { class: 'muted' }, 'No open challenge.'));
+    return h('div', { class: 'card', id: 'challenges' }, h('h2', {}, t('lobby.challenges')), items.length ? h('ul', { class: 'list' }, items) : h('p', { class: 'muted' }, t('lobby.noChallenge')));
   }
 
   async function accept(cid) {
     try {
       const r = await api(`/challenges/${cid}/accept`, {});
       navigate(`/game/${r.game}`);
-    } catch (e) { toast(e.message); load(); }
+    } catch (e) { toast(errorText(e)); load(); }
   }
 
   async function close(cid) {
-    try { await api(`/challenges/${cid}/decline`, {}); } catch (e) { toast(e.message); }
+    try { await api(`/challenges/${cid}/decline`, {}); } catch (e) { toast(errorText(e)); }
     load();
   }
 

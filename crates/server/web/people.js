@@ -3,10 +3,12 @@
 
 import { h, api } from './util.js';
 import { allGames, titleOf } from './catalog.js';
+import { t, errorText, timeLabel, playerLabel, isDeleted } from './i18n.js';
 
 /** A player's name linked to the profile, with the rating (a ? when provisional). */
 export function playerLink(name, rating) {
   if (!name) return h('span', {}, '?');
+  if (isDeleted(name)) return h('span', { class: 'muted deleted' }, t('player.deleted'));
   // A finished rated game's rating is the one the player had then, with what the game changed.
   const change = rating && rating.change ? ` ${rating.change > 0 ? '+' : '−'}${Math.abs(rating.change)}` : '';
   const r = rating ? ` (${rating.rating}${rating.provisional ? '?' : ''}${change})` : '';
@@ -15,21 +17,21 @@ export function playerLink(name, rating) {
 
 function who(g, i) {
   if (g.names && g.names[i]) return playerLink(g.names[i], g.ratings && g.ratings[i]);
-  return h('span', {}, g.players[i]);
+  return h('span', {}, playerLabel(g.players[i]));
 }
 
 /** One game in a list: players, game, time control, and where it links. */
 export function gameItem(g, opts = {}) {
   const href = g.status === 'active' ? `/game/${g.id}` : `/replay/${g.id}`;
-  const tags = [g.time, g.rated ? 'rated' : 'casual'].filter(Boolean).join(' · ');
+  const tags = [timeLabel(g.time), g.rated ? t('game.rated') : t('game.casual')].filter(Boolean).join(' · ');
   const right = [];
-  if (opts.spectators && g.spectators) right.push(h('span', { class: 'muted spectators' }, `${g.spectators} watching`));
-  if (g.my_turn) right.push(h('span', { class: 'badge' }, 'your turn'));
-  else if (g.status === 'active' && opts.mine) right.push(h('span', { class: 'muted' }, 'waiting'));
-  const named = (i) => (g.names && g.names[i]) || g.players[i];
-  if (g.status !== 'active') right.push(h('span', { class: 'muted' }, g.winner === 'draw' ? 'draw' : g.winner ? `${named(g.winner === 'first' ? 0 : 1)} won` : g.status));
+  if (opts.spectators && g.spectators) right.push(h('span', { class: 'muted spectators' }, t('game.watching', { n: g.spectators })));
+  if (g.my_turn) right.push(h('span', { class: 'badge' }, t('game.yourTurnBadge')));
+  else if (g.status === 'active' && opts.mine) right.push(h('span', { class: 'muted' }, t('game.waiting')));
+  const named = (i) => (g.names && g.names[i]) || playerLabel(g.players[i]);
+  if (g.status !== 'active') right.push(h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: named(g.winner === 'first' ? 0 : 1) }) : t(`status.${g.status}`)));
   return h('li', { 'data-game': g.id },
-    h('span', {}, h('a', { href, 'data-link': true }, g.spec), ' ', who(g, 0), ' vs ', who(g, 1), h('small', { class: 'muted' }, ` ${tags}`)),
+    h('span', {}, h('a', { href, 'data-link': true }, g.spec), ' ', who(g, 0), ` ${t('game.vs')} `, who(g, 1), h('small', { class: 'muted' }, ` ${tags}`)),
     h('span', { class: 'row' }, right));
 }
 
@@ -49,32 +51,32 @@ function livePage(ctx, load, kinds = ['lobby', 'turn', 'started']) {
 }
 
 export function myGamesPage(main, ctx) {
-  ctx.title('My games · gridplay');
+  ctx.title(`${t('nav.myGames')} · gridplay`);
   if (!ctx.me) {
-    main.replaceChildren(h('div', { class: 'card' }, h('p', {}, 'Sign in to see your games.'), h('a', { href: '/', 'data-link': true }, 'Sign in')));
+    main.replaceChildren(h('div', { class: 'card' }, h('p', {}, t('mine.signIn')), h('a', { href: '/', 'data-link': true }, t('nav.signIn'))));
     return () => {};
   }
   async function load() {
     let d;
-    try { d = await api('/my-games'); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, e.message)); return; }
+    try { d = await api('/my-games'); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, errorText(e))); return; }
     const waiting = d.active.filter((g) => g.my_turn);
     const others = d.active.filter((g) => !g.my_turn);
-    main.replaceChildren(h('h1', {}, 'My games'),
+    main.replaceChildren(h('h1', {}, t('nav.myGames')),
       h('div', { class: 'grid' },
-        h('div', { class: 'card', id: 'waiting-games' }, h('h2', {}, `Your turn (${waiting.length})`), list(waiting, { mine: true }, 'No game waits for you.')),
-        h('div', { class: 'card', id: 'other-games' }, h('h2', {}, `Their turn (${others.length})`), list(others, { mine: true }, 'None.')),
-        h('div', { class: 'card', id: 'finished-games' }, h('h2', {}, 'Finished'), list(d.finished, {}, 'None yet.'))));
+        h('div', { class: 'card', id: 'waiting-games' }, h('h2', {}, t('mine.yourTurn', { n: waiting.length })), list(waiting, { mine: true }, t('mine.noneWaiting'))),
+        h('div', { class: 'card', id: 'other-games' }, h('h2', {}, t('mine.theirTurn', { n: others.length })), list(others, { mine: true }, t('list.none'))),
+        h('div', { class: 'card', id: 'finished-games' }, h('h2', {}, t('mine.finished')), list(d.finished, {}, t('list.noneYet')))));
   }
   return livePage(ctx, load);
 }
 
 export function watchPage(main, ctx) {
-  ctx.title('Watch · gridplay');
+  ctx.title(`${t('nav.watch')} · gridplay`);
   async function load() {
     let d;
-    try { d = await api('/live'); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, e.message)); return; }
-    main.replaceChildren(h('h1', {}, 'Games in play'),
-      h('div', { class: 'card', id: 'live-games' }, list(d.games, { spectators: true }, 'No game is being played right now.')));
+    try { d = await api('/live'); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, errorText(e))); return; }
+    main.replaceChildren(h('h1', {}, t('watch.heading')),
+      h('div', { class: 'card', id: 'live-games' }, list(d.games, { spectators: true }, t('watch.none'))));
   }
   const stop = livePage(ctx, load);
   // Spectator counts change without a lobby notice: look again now and then.
@@ -93,7 +95,7 @@ function svgEl(tag, attrs, text) {
 /** The rating history as an SVG line chart: one point per rated game. */
 export function ratingChart(points, game) {
   const w = 420, hgt = 160, pad = 34;
-  const svg = svgEl('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'rating-chart', id: `rating-chart-${game}`, role: 'img', 'aria-label': `${titleOf(game)} rating history` });
+  const svg = svgEl('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'rating-chart', id: `rating-chart-${game}`, role: 'img', 'aria-label': t('player.chartLabel', { game: titleOf(game) }) });
   const ratings = [1500, ...points.map((p) => p[1])];
   let lo = Math.min(...ratings), hi = Math.max(...ratings);
   if (hi - lo < 40) { lo -= 20; hi += 20; }
@@ -105,7 +107,7 @@ export function ratingChart(points, game) {
   }
   svg.append(svgEl('polyline', { points: ratings.map((r, i) => `${x(i)},${y(r)}`).join(' '), fill: 'none', stroke: '#2f6f4f', 'stroke-width': 2 }));
   ratings.forEach((r, i) => svg.append(svgEl('circle', { cx: x(i), cy: y(r), r: 3, fill: '#2f6f4f' }, undefined)));
-  svg.append(svgEl('text', { x: w / 2, y: hgt - 4, 'text-anchor': 'middle', class: 'chart-label' }, `${points.length} rated game${points.length === 1 ? '' : 's'}`));
+  svg.append(svgEl('text', { x: w / 2, y: hgt - 4, 'text-anchor': 'middle', class: 'chart-label' }, t('player.ratedGames', { n: points.length })));
   return svg;
 }
 
@@ -113,46 +115,46 @@ export function playerPage(main, name, ctx) {
   async function load() {
     let d;
     try { d = await api(`/players/${encodeURIComponent(name)}`); } catch (e) {
-      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'No such player'), h('p', {}, e.message)));
+      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('player.noSuch')), h('p', {}, errorText(e)), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
       return;
     }
     ctx.title(`${d.name} · gridplay`);
-    const ratings = h('div', { class: 'card', id: 'ratings' }, h('h2', {}, 'Ratings'),
-      d.ratings.length ? h('table', { class: 'table' }, h('thead', {}, h('tr', {}, ['Game', 'Rating', 'Deviation', 'Rated games'].map((t) => h('th', {}, t)))),
+    const ratings = h('div', { class: 'card', id: 'ratings' }, h('h2', {}, t('player.ratings')),
+      d.ratings.length ? h('table', { class: 'table' }, h('thead', {}, h('tr', {}, [t('col.game'), t('col.rating'), t('col.deviation'), t('col.ratedGames')].map((x) => h('th', {}, x)))),
         h('tbody', {}, d.ratings.map((r) => h('tr', {}, h('td', {}, h('a', { href: `/leaderboard/${r.game}`, 'data-link': true }, titleOf(r.game))),
-          h('td', {}, String(r.rating), r.provisional ? h('span', { class: 'muted', title: 'provisional: fewer games than needed for a settled rating' }, ' ?') : null),
+          h('td', {}, String(r.rating), r.provisional ? h('span', { class: 'muted', title: t('player.provisionalHelp') }, ' ?') : null),
           h('td', {}, `±${r.deviation}`), h('td', {}, String(r.games))))))
-        : h('p', { class: 'muted' }, 'No rated game yet.'));
-    const stats = h('div', { class: 'card', id: 'stats' }, h('h2', {}, 'Results'),
-      d.stats.length ? h('table', { class: 'table' }, h('thead', {}, h('tr', {}, ['Game', 'Wins', 'Losses', 'Draws', 'Resigned'].map((t) => h('th', {}, t)))),
+        : h('p', { class: 'muted' }, t('player.noRated')));
+    const stats = h('div', { class: 'card', id: 'stats' }, h('h2', {}, t('player.results')),
+      d.stats.length ? h('table', { class: 'table' }, h('thead', {}, h('tr', {}, [t('col.game'), t('col.wins'), t('col.losses'), t('col.draws'), t('col.resigned')].map((x) => h('th', {}, x)))),
         h('tbody', {}, d.stats.map((s) => h('tr', {}, h('td', {}, titleOf(s.game)), h('td', {}, String(s.wins)), h('td', {}, String(s.losses)), h('td', {}, String(s.draws)), h('td', {}, String(s.resigned))))))
-        : h('p', { class: 'muted' }, 'No finished game yet.'));
-    const charts = h('div', { class: 'card', id: 'charts' }, h('h2', {}, 'Rating history'),
+        : h('p', { class: 'muted' }, t('player.noFinished')));
+    const charts = h('div', { class: 'card', id: 'charts' }, h('h2', {}, t('player.history')),
       Object.keys(d.history).length ? Object.entries(d.history).map(([g, pts]) => h('figure', { class: 'chart' }, h('figcaption', {}, titleOf(g)), ratingChart(pts, g)))
-        : h('p', { class: 'muted' }, 'The chart appears after the first rated game.'));
-    main.replaceChildren(h('h1', {}, d.name, d.online ? h('span', { class: 'badge online' }, 'online') : null),
+        : h('p', { class: 'muted' }, t('player.chartLater')));
+    main.replaceChildren(h('h1', {}, d.name, d.online ? h('span', { class: 'badge online' }, t('player.online')) : null),
       h('div', { class: 'grid' }, ratings, stats),
       h('div', { class: 'grid', style: 'margin-top:1rem' }, charts,
         h('div', { class: 'stack' },
-          h('div', { class: 'card', id: 'ongoing' }, h('h2', {}, 'Playing now'), list(d.active, { spectators: true }, 'No game in play.')),
-          h('div', { class: 'card', id: 'recent' }, h('h2', {}, 'Recent games'), list(d.recent, {}, 'None yet.')))));
+          h('div', { class: 'card', id: 'ongoing' }, h('h2', {}, t('player.playing')), list(d.active, { spectators: true }, t('player.noPlaying'))),
+          h('div', { class: 'card', id: 'recent' }, h('h2', {}, t('player.recent')), list(d.recent, {}, t('list.noneYet'))))));
   }
   return livePage(ctx, load, ['lobby']);
 }
 
 export function leaderboardPage(main, game, ctx) {
-  ctx.title(`Leaderboard · gridplay`);
+  ctx.title(`${t('nav.leaderboards')} · gridplay`);
   async function load() {
     let d;
-    try { d = await api(`/leaderboard/${game}`); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, e.message)); return; }
+    try { d = await api(`/leaderboard/${game}`); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, errorText(e))); return; }
     const tabs = h('div', { class: 'tabs' }, allGames().map((g) => h('a', { href: `/leaderboard/${g.name}`, 'data-link': true, class: g.name === game ? 'here' : '' }, g.title)));
-    main.replaceChildren(h('h1', {}, `${d.title} leaderboard`), tabs,
+    main.replaceChildren(h('h1', {}, t('board.heading', { game: titleOf(game) })), tabs,
       h('div', { class: 'card', id: 'leaderboard' }, d.players.length ? h('table', { class: 'table' },
-        h('thead', {}, h('tr', {}, ['#', 'Player', 'Rating', 'Games'].map((t) => h('th', {}, t)))),
+        h('thead', {}, h('tr', {}, ['#', t('col.player'), t('col.rating'), t('col.games')].map((x) => h('th', {}, x)))),
         h('tbody', {}, d.players.map((p) => h('tr', {}, h('td', {}, p.provisional ? '–' : String(p.rank)), h('td', {}, playerLink(p.name)),
-          h('td', {}, String(p.rating), p.provisional ? h('span', { class: 'muted', title: 'provisional' }, ' ?') : null), h('td', {}, String(p.games))))))
-        : h('p', { class: 'muted' }, 'No rated game of this kind yet.')),
-      h('p', { class: 'muted' }, 'Glicko-2 ratings. A rating marked ? is provisional (deviation 110 or more) and is listed after the settled ones.'));
+          h('td', {}, String(p.rating), p.provisional ? h('span', { class: 'muted', title: t('player.provisional') }, ' ?') : null), h('td', {}, String(p.games))))))
+        : h('p', { class: 'muted' }, t('board.none'))),
+      h('p', { class: 'muted' }, t('board.about')));
   }
   return livePage(ctx, load, ['lobby']);
 }

@@ -4,6 +4,8 @@
 import { Board } from './board.js';
 import { h, api, toast } from './util.js';
 import { gameOf } from './catalog.js';
+import { t, errorText } from './i18n.js';
+import { overText, sideName } from './gamestate.js';
 
 export function replayPage(main, id) {
   let meta = null;
@@ -25,7 +27,7 @@ export function replayPage(main, id) {
     renderPanel(current);
     try {
       analysis = await api(`/games/${id}/analysis`);
-    } catch (e) { toast(e.message); }
+    } catch (e) { toast(errorText(e)); }
     analysing = false;
     renderPanel(current);
   }
@@ -46,7 +48,7 @@ export function replayPage(main, id) {
     const plot = w - left - 6;
     const x = (i) => left + (pts.length > 1 ? (i / (pts.length - 1)) * plot : 0);
     const y = (v) => (hgt - bottom) / 2 - (v / max) * ((hgt - bottom) / 2 - 6);
-    const svg = el('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'eval-graph', id: 'eval-graph', role: 'img', 'aria-label': `Evaluation graph: the score for ${meta.sides[0].name} after each move` });
+    const svg = el('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'eval-graph', id: 'eval-graph', role: 'img', 'aria-label': t('replay.graphLabel', { side: sideName(meta, 0) }) });
     svg.append(el('rect', { x: left, y: 0, width: plot, height: (hgt - bottom) / 2, fill: meta.sides[0].color === 'black' ? '#3a3a3a' : '#eee', opacity: 0.18 }));
     // The score axis: zero and the clamp either way, in game units.
     for (const v of [max, 0, -max]) {
@@ -72,7 +74,7 @@ export function replayPage(main, id) {
     };
     svg.addEventListener('pointermove', (e) => {
       const i = at(e);
-      readout.textContent = `after move ${i}: ${pts[i] > 0 ? '+' : ''}${(pts[i] / 100).toFixed(1)}`;
+      readout.textContent = t('replay.readout', { n: i, score: `${pts[i] > 0 ? '+' : ''}${(pts[i] / 100).toFixed(1)}` });
     });
     svg.addEventListener('pointerleave', () => { readout.textContent = ''; });
     svg.addEventListener('click', (e) => { stop(); go(at(e)); });
@@ -93,9 +95,9 @@ export function replayPage(main, id) {
     k = Math.max(0, Math.min(meta.moves.length, k));
     wanted = k;
     const ply_ = panel.querySelector('#ply');
-    if (ply_) ply_.textContent = `Move ${k} of ${meta.moves.length}`;
+    if (ply_) ply_.textContent = t('replay.ply', { n: k, of: meta.moves.length });
     let p;
-    try { p = await ply(k); } catch (e) { toast(e.message); stop(); return; }
+    try { p = await ply(k); } catch (e) { toast(errorText(e)); stop(); return; }
     if (wanted !== k) return;
     n = k;
     current = p;
@@ -118,15 +120,15 @@ export function replayPage(main, id) {
   let controls;
   function renderControls() {
     if (!controls) return;
-    const auto = h('button', { id: 'autoplay', onclick: () => (timer ? stop() : play()) }, timer ? 'Pause' : 'Autoplay');
-    const speed = h('select', { id: 'speed', 'aria-label': 'Autoplay speed', onchange: () => { if (timer) { stop(); play(); } } },
-      [[2000, 'Slow'], [1000, 'Normal'], [400, 'Fast']].map(([v, t]) => h('option', { value: v, selected: Number(controls.dataset.speed || 1000) === v }, t)));
+    const auto = h('button', { id: 'autoplay', onclick: () => (timer ? stop() : play()) }, timer ? t('replay.pause') : t('replay.autoplay'));
+    const speed = h('select', { id: 'speed', 'aria-label': t('replay.speed'), onchange: () => { if (timer) { stop(); play(); } } },
+      [[2000, t('replay.slow')], [1000, t('replay.normal')], [400, t('replay.fast')]].map(([v, words]) => h('option', { value: v, selected: Number(controls.dataset.speed || 1000) === v }, words)));
     speed.addEventListener('change', () => { controls.dataset.speed = speed.value; });
     controls.replaceChildren(
-      h('button', { id: 'first', class: 'secondary', 'aria-label': 'First', onclick: () => { stop(); go(0); } }, '«'),
-      h('button', { id: 'prev', class: 'secondary', 'aria-label': 'Previous', onclick: () => { stop(); go(wanted - 1); } }, '‹'),
-      h('button', { id: 'next', class: 'secondary', 'aria-label': 'Next', onclick: () => { stop(); go(wanted + 1); } }, '›'),
-      h('button', { id: 'last', class: 'secondary', 'aria-label': 'Last', onclick: () => { stop(); go(meta.moves.length); } }, '»'),
+      h('button', { id: 'first', class: 'secondary', 'aria-label': t('replay.first'), onclick: () => { stop(); go(0); } }, '«'),
+      h('button', { id: 'prev', class: 'secondary', 'aria-label': t('replay.prev'), onclick: () => { stop(); go(wanted - 1); } }, '‹'),
+      h('button', { id: 'next', class: 'secondary', 'aria-label': t('replay.next'), onclick: () => { stop(); go(wanted + 1); } }, '›'),
+      h('button', { id: 'last', class: 'secondary', 'aria-label': t('replay.last'), onclick: () => { stop(); go(meta.moves.length); } }, '»'),
       auto, speed);
   }
 
@@ -134,7 +136,7 @@ export function replayPage(main, id) {
     const score = p.view.score;
     const players = h('div', { class: 'players' }, [0, 1].map((i) => h('div', { class: 'player' + (p.view.turn === (i ? 'second' : 'first') ? ' turn' : '') },
       h('span', { class: 'swatch', style: `background:${meta.sides[i].color}` }),
-      h('span', {}, h('strong', {}, meta.sides[i].name), ' ', meta.players[i].name || (meta.players[i].level ? `Engine · level ${meta.players[i].level}` : '?')),
+      h('span', {}, h('strong', {}, sideName(meta, i)), ' ', meta.players[i].name || (meta.players[i].level ? t('engine.levelLong', { level: meta.players[i].level }) : '?')),
       h('span', { class: 'score' }, i === 0 ? score.first : score.second))));
     controls = h('div', { class: 'actions', id: 'replay-controls' });
     const list = h('div', { class: 'moves', id: 'moves' });
@@ -144,16 +146,16 @@ export function replayPage(main, id) {
       h('span', {})));
     // replaceChildren writes a null as the text "null": leave the absent parts out.
     panel.replaceChildren(...[
-      h('h1', {}, `Replay · ${meta.title}`),
+      h('h1', {}, `${t('game.replay')} · ${gameOf(meta.game).title}`),
       h('p', { class: 'muted' }, meta.spec),
       players,
-      h('p', { class: 'status', id: 'ply' }, `Move ${n} of ${meta.moves.length}`),
-      meta.over ? h('p', {}, meta.over.text) : h('p', { class: 'muted' }, 'The game is still going on.'),
+      h('p', { class: 'status', id: 'ply' }, t('replay.ply', { n, of: meta.moves.length })),
+      meta.over ? h('p', {}, overText(meta)) : h('p', { class: 'muted' }, t('replay.ongoing')),
       controls,
-      analysis ? null : (meta.over ? h('button', { class: 'secondary', id: 'analyse', disabled: analysing, onclick: analyse }, analysing ? 'The engine is analysing…' : 'Analyse with the engine') : null),
-      analysis ? h('p', { class: 'muted' }, `Score ${(analysis.scores[n] / 100).toFixed(1)} for ${meta.sides[0].name} (${analysis.per_position_ms} ms a position); ? a mistake, ?? a blunder.`) : null,
-      h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, 'Download the game'), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, 'Game page')),
-      h('h2', {}, 'Moves'), list].filter(Boolean));
+      analysis ? null : (meta.over ? h('button', { class: 'secondary', id: 'analyse', disabled: analysing, onclick: analyse }, analysing ? t('replay.analysing') : t('replay.analyse')) : null),
+      analysis ? h('p', { class: 'muted' }, t('replay.score', { score: (analysis.scores[n] / 100).toFixed(1), side: sideName(meta, 0), ms: analysis.per_position_ms })) : null,
+      h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, t('replay.download')), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, t('replay.gamePage'))),
+      h('h2', {}, t('game.moves')), list].filter(Boolean));
     graphBox.replaceChildren(...(analysis ? [graph()] : []));
     renderControls();
     const cur = list.querySelector(`[data-ply="${n}"]`);
@@ -170,10 +172,10 @@ export function replayPage(main, id) {
   (async () => {
     try {
       meta = await api(`/games/${id}`);
-      document.title = `Replay · ${meta.title} · gridplay`;
+      document.title = `${t('game.replay')} · ${gameOf(meta.game).title} · gridplay`;
       go(meta.moves.length);
     } catch (e) {
-      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'Replay unavailable'), h('p', {}, e.message), h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
+      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('replay.unavailable')), h('p', {}, errorText(e)), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
     }
   })();
   return () => { stop(); document.removeEventListener('keydown', onKey); document.title = 'gridplay'; };

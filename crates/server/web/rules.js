@@ -4,7 +4,8 @@
 
 import { Board } from './board.js';
 import { h, api, toast } from './util.js';
-import { allGames, gameOf, labeller } from './catalog.js';
+import { allGames, gameOf, labeller, gameWord } from './catalog.js';
+import { t, errorText, lang } from './i18n.js';
 import * as entries from './entry.js';
 
 function example(x) {
@@ -14,7 +15,7 @@ function example(x) {
   const game = gameOf(x.game);
   const label = labeller(x.game);
   const box = h('div', { class: 'board-wrap example-board' });
-  const choose = h('select', { class: 'example-moves', 'aria-label': 'Legal moves' });
+  const choose = h('select', { class: 'example-moves', 'aria-label': t('rules.legalMoves') });
   const status = h('p', { class: 'muted example-status' });
   const board = new Board(box, { onCell, onDrop, onEscape() { entry = entries.EMPTY; draw(); } });
 
@@ -23,11 +24,11 @@ function example(x) {
       cur = await api('/rules-try', { spec: cur.spec, moves: [...cur.moves, text] });
       entry = entries.EMPTY;
       draw();
-    } catch (e) { toast(e.message); }
+    } catch (e) { toast(errorText(e)); }
   }
 
   async function back(to) {
-    try { cur = await api('/rules-try', { spec: cur.spec, moves: to }); entry = entries.EMPTY; draw(); } catch (e) { toast(e.message); }
+    try { cur = await api('/rules-try', { spec: cur.spec, moves: to }); entry = entries.EMPTY; draw(); } catch (e) { toast(errorText(e)); }
   }
 
   // The same move entry as the game page: a path is entered landing by landing, a unit's action in steps.
@@ -47,16 +48,16 @@ function example(x) {
     const lm = cur.last_move;
     if (lm) { if (lm.from != null) marks.last.add(lm.from); for (const c of lm.path) marks.last.add(c); }
     board.render({ view: cur.view, sides: cur.sides, game: cur.game, title: cur.title }, false, marks, game.look);
-    choose.replaceChildren(h('option', { value: '' }, ms.length ? `${ms.length} legal move${ms.length === 1 ? '' : 's'}…` : 'No legal move'), ...ms.map((m) => h('option', { value: m.text }, m.text)));
+    choose.replaceChildren(h('option', { value: '' }, ms.length ? t('rules.nLegal', { n: ms.length }) : t('rules.noLegal')), ...ms.map((m) => h('option', { value: m.text }, m.text)));
     const played = cur.moves.slice(start.length);
-    status.textContent = cur.view.status && cur.view.status.over ? 'The game is over.' : played.length ? `You played: ${played.join(' ')}` : `${cur.view.turn === 'first' ? cur.sides[0].name : cur.sides[1].name} to move.`;
+    status.textContent = cur.view.status && cur.view.status.over ? t('game.over') : played.length ? t('rules.played', { moves: played.join(' ') }) : t('game.toMove', { side: gameWord(cur.game, cur.sides[cur.view.turn === 'first' ? 0 : 1].name) });
   }
   choose.addEventListener('change', () => { if (choose.value) play(choose.value); });
   draw();
   return h('figure', { class: 'card example' }, h('h3', {}, x.title), h('p', {}, x.text), box,
     h('div', { class: 'actions' }, choose,
-      h('button', { class: 'small secondary', onclick: () => back(cur.moves.slice(0, Math.max(start.length, cur.moves.length - 1))) }, 'Take back'),
-      h('button', { class: 'small secondary', onclick: () => back(start) }, 'Reset')),
+      h('button', { class: 'small secondary', onclick: () => back(cur.moves.slice(0, Math.max(start.length, cur.moves.length - 1))) }, t('rules.takeBack')),
+      h('button', { class: 'small secondary', onclick: () => back(start) }, t('rules.reset'))),
     status);
 }
 
@@ -64,18 +65,19 @@ export function rulesPage(main, game, ctx) {
   let alive = true;
   (async () => {
     let d;
-    try { d = await api(`/rules/${game}`); } catch (e) {
-      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'No such game'), h('p', {}, e.message))); return;
+    try { d = await api(`/rules/${game}?lang=${lang()}`); } catch (e) {
+      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('rules.noSuch')), h('p', {}, errorText(e)), h('a', { href: '/', 'data-link': true }, t('backToLobby')))); return;
     }
     if (!alive) return;
-    ctx.title(`${d.title} rules · gridplay`);
+    ctx.title(`${t('rules.title', { game: d.title })} · gridplay`);
     const tabs = h('div', { class: 'tabs' }, allGames().map((g) => h('a', { href: `/rules/${g.name}`, 'data-link': true, class: g.name === game ? 'here' : '' }, g.title)));
     const doc = h('article', { class: 'card rules-doc', id: 'rules-doc' });
     // The document is the project's own, rendered by the server with any raw HTML escaped.
     doc.innerHTML = d.html;
-    main.replaceChildren(h('h1', {}, `${d.title}: the rules`), tabs, h('p', { class: 'muted' }, d.about),
-      h('h2', {}, 'Try it'), h('div', { class: 'examples', id: 'examples' }, d.examples.map(example)),
-      h('h2', { style: 'margin-top:1rem' }, 'The rules in full'), doc);
+    doc.lang = d.language;
+    main.replaceChildren(h('h1', {}, t('rules.title', { game: d.title })), tabs, h('p', { class: 'muted' }, d.about),
+      h('h2', {}, t('rules.tryIt')), h('div', { class: 'examples', id: 'examples' }, d.examples.map(example)),
+      h('h2', { style: 'margin-top:1rem' }, t('rules.inFull')), doc);
   })();
   return () => { alive = false; };
 }

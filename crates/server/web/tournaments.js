@@ -4,32 +4,36 @@
 import { h, api, toast, navigate } from './util.js';
 import { specPicker, timePicker } from './lobby.js';
 import { gameItem } from './people.js';
+import { t, errorText, timeLabel } from './i18n.js';
+import { loadCatalog } from './catalog.js';
+
+const kindWords = (k) => (k === 'swiss' ? t('tour.swiss') : t('tour.roundRobin'));
 
 export function tournamentsPage(main, ctx) {
-  ctx.title('Tournaments · gridplay');
+  ctx.title(`${t('nav.tournaments')} · gridplay`);
   let catalog = null;
   let timer = null;
   // Drawn once; a lobby update replaces only the list, never the form someone is filling in.
   let list = null;
   async function load() {
     let d;
-    try { [d, catalog] = await Promise.all([api('/tournaments'), catalog ? Promise.resolve(catalog) : api('/catalog')]); } catch (e) {
-      if (list) toast(e.message);
-      else main.replaceChildren(h('p', { class: 'error' }, e.message));
+    try { [d, catalog] = await Promise.all([api('/tournaments'), catalog ? Promise.resolve(catalog) : loadCatalog()]); } catch (e) {
+      if (list) toast(errorText(e));
+      else main.replaceChildren(h('p', { class: 'error' }, errorText(e)));
       return;
     }
-    const items = d.tournaments.map((t) => h('li', { 'data-tournament': t.id },
-      h('span', {}, h('a', { href: `/tournament/${t.id}`, 'data-link': true }, t.name), h('small', { class: 'muted' }, ` ${t.kind === 'swiss' ? 'Swiss' : 'Round-robin'} · ${t.spec} · ${t.time} · ${t.rated ? 'rated' : 'casual'}`)),
-      h('span', { class: 'muted' }, `${t.players} player${t.players === 1 ? '' : 's'} · ${t.status === 'running' ? `round ${t.round}/${t.rounds}` : t.status}`)));
-    const listCard = h('div', { class: 'card', id: 'tournament-list' }, h('h2', {}, 'Tournaments'), items.length ? h('ul', { class: 'list' }, items) : h('p', { class: 'muted' }, 'None yet: create the first.'));
+    const items = d.tournaments.map((x) => h('li', { 'data-tournament': x.id },
+      h('span', {}, h('a', { href: `/tournament/${x.id}`, 'data-link': true }, x.name), h('small', { class: 'muted' }, ` ${kindWords(x.kind)} · ${x.spec} · ${timeLabel(x.time)} · ${x.rated ? t('game.rated') : t('game.casual')}`)),
+      h('span', { class: 'muted' }, `${t('tour.players', { n: x.players })} · ${x.status === 'running' ? t('tour.roundOf', { round: x.round, rounds: x.rounds }) : t(`tour.status.${x.status}`)}`)));
+    const listCard = h('div', { class: 'card', id: 'tournament-list' }, h('h2', {}, t('nav.tournaments')), items.length ? h('ul', { class: 'list' }, items) : h('p', { class: 'muted' }, t('tour.none')));
     if (list) { list.replaceWith(listCard); list = listCard; return; }
     list = listCard;
-    if (!ctx.me) { main.replaceChildren(h('h1', {}, 'Tournaments'), listCard); return; }
-    const name = h('input', { name: 'name', id: 't-name', maxlength: 60, required: true, placeholder: 'Friday Swiss' });
+    if (!ctx.me) { main.replaceChildren(h('h1', {}, t('nav.tournaments')), listCard); return; }
+    const name = h('input', { name: 'name', id: 't-name', maxlength: 60, required: true, placeholder: t('tour.namePlaceholder') });
     const picker = specPicker(catalog, 't');
-    const kind = h('select', { id: 't-kind' }, h('option', { value: 'swiss' }, 'Swiss'), h('option', { value: 'round-robin' }, 'Round-robin'));
+    const kind = h('select', { id: 't-kind' }, h('option', { value: 'swiss' }, t('tour.swiss')), h('option', { value: 'round-robin' }, t('tour.roundRobin')));
     const rounds = h('input', { id: 't-rounds', type: 'number', min: 1, max: 15, value: 3 });
-    const roundsLabel = h('label', {}, 'Rounds (Swiss)', rounds);
+    const roundsLabel = h('label', {}, t('tour.rounds'), rounds);
     kind.addEventListener('change', () => { roundsLabel.hidden = kind.value !== 'swiss'; });
     const time = timePicker('t', false);
     const rated = h('input', { type: 'checkbox', id: 't-rated', checked: true });
@@ -40,10 +44,10 @@ export function tournamentsPage(main, ctx) {
       try {
         const r = await api('/tournaments', { name: name.value, spec: picker.spec(), kind: kind.value, rounds: Number(rounds.value), rated: rated.checked, time: time.value() });
         navigate(`/tournament/${r.id}`);
-      } catch (x) { err.textContent = x.message; }
-    } }, h('h2', {}, 'Create a tournament'), h('label', {}, 'Name', name), picker.node, h('label', {}, 'Kind', kind), roundsLabel, time.node,
-    h('label', { class: 'toggle' }, rated, 'Rated'), h('button', { type: 'submit' }, 'Create'), err);
-    main.replaceChildren(h('h1', {}, 'Tournaments'), h('div', { class: 'grid' }, listCard, form));
+      } catch (x) { err.textContent = errorText(x); }
+    } }, h('h2', {}, t('tour.create')), h('label', {}, t('tour.name'), name), picker.node, h('label', {}, t('tour.kind'), kind), roundsLabel, time.node,
+    h('label', { class: 'toggle' }, rated, t('game.ratedCap')), h('button', { type: 'submit' }, t('tour.createButton')), err);
+    main.replaceChildren(h('h1', {}, t('nav.tournaments')), h('div', { class: 'grid' }, listCard, form));
   }
   const off = ctx.live.on((m) => { if (m.t === 'lobby') { clearTimeout(timer); timer = setTimeout(load, 200); } });
   ctx.live.watchLobby();
@@ -54,38 +58,38 @@ export function tournamentsPage(main, ctx) {
 export function tournamentPage(main, id, ctx) {
   let timer = null;
   async function post(path, question) {
-    try { await api(`/tournaments/${id}/${path}`, {}); } catch (e) { toast(e.message); }
+    try { await api(`/tournaments/${id}/${path}`, {}); } catch (e) { toast(errorText(e)); }
     load();
   }
   async function load() {
-    let t;
-    try { t = await api(`/tournaments/${id}`); } catch (e) {
-      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, 'No such tournament'), h('p', {}, e.message))); return;
+    let d;
+    try { d = await api(`/tournaments/${id}`); } catch (e) {
+      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('tour.noSuch')), h('p', {}, errorText(e)), h('a', { href: '/tournaments', 'data-link': true }, t('nav.tournaments')))); return;
     }
-    ctx.title(`${t.name} · gridplay`);
-    const status = t.status === 'open' ? 'Waiting for players' : t.status === 'running' ? `Round ${t.round} of ${t.rounds}` : 'Finished';
+    ctx.title(`${d.name} · gridplay`);
+    const status = d.status === 'open' ? t('tour.waiting') : d.status === 'running' ? t('tour.roundOf', { round: d.round, rounds: d.rounds }) : t('tour.status.finished');
     const actions = h('div', { class: 'actions' });
-    if (ctx.me && t.status === 'open' && !t.joined) actions.append(h('button', { id: 't-join', onclick: () => post('join') }, 'Join'));
-    if (ctx.me && t.status !== 'finished' && t.joined) actions.append(h('button', { class: 'secondary', id: 't-withdraw', onclick: () => post('withdraw') }, t.status === 'open' ? 'Leave' : 'Withdraw'));
-    if (t.is_creator && t.status === 'open') actions.append(h('button', { id: 't-start', disabled: t.players < 2, onclick: () => post('start') }, 'Start'));
-    const head = h('div', { class: 'card' }, h('h1', {}, t.name),
-      h('p', { class: 'muted' }, `${t.kind === 'swiss' ? 'Swiss' : 'Round-robin'} · ${t.spec} · ${t.time} · ${t.rated ? 'rated' : 'casual'} · created by ${t.creator}`),
+    if (ctx.me && d.status === 'open' && !d.joined) actions.append(h('button', { id: 't-join', onclick: () => post('join') }, t('tour.join')));
+    if (ctx.me && d.status !== 'finished' && d.joined) actions.append(h('button', { class: 'secondary', id: 't-withdraw', onclick: () => post('withdraw') }, d.status === 'open' ? t('tour.leave') : t('tour.withdraw')));
+    if (d.is_creator && d.status === 'open') actions.append(h('button', { id: 't-start', disabled: d.players < 2, onclick: () => post('start') }, t('tour.start')));
+    const head = h('div', { class: 'card' }, h('h1', {}, d.name),
+      h('p', { class: 'muted' }, [kindWords(d.kind), d.spec, timeLabel(d.time), d.rated ? t('game.rated') : t('game.casual'), t('tour.createdBy', { name: d.creator })].join(' · ')),
       h('p', { class: 'status', id: 't-status' }, status), actions,
-      t.status === 'open' ? h('p', {}, h('strong', {}, `Players (${t.players}): `), t.players_list.map((p) => p.name).join(', ')) : null);
-    const [tb1, tb2] = t.tie_breaks;
-    const standings = h('div', { class: 'card', id: 'standings' }, h('h2', {}, 'Standings'),
-      h('table', { class: 'table' }, h('thead', {}, h('tr', {}, ['#', 'Player', 'Points', tb1, tb2, 'Games'].map((x) => h('th', {}, x)))),
-        h('tbody', {}, t.standings.map((s) => h('tr', { class: s.withdrawn ? 'withdrawn' : '' }, h('td', {}, String(s.rank)),
-          h('td', {}, h('a', { href: `/player/${s.name}`, 'data-link': true }, s.name), s.withdrawn ? h('small', { class: 'muted' }, ' withdrawn') : null),
+      d.status === 'open' ? h('p', {}, h('strong', {}, t('tour.playersList', { n: d.players })), d.players_list.map((p) => p.name).join(', ')) : null);
+    const [tb1, tb2] = d.tie_breaks;
+    const standings = h('div', { class: 'card', id: 'standings' }, h('h2', {}, t('tour.standings')),
+      h('table', { class: 'table' }, h('thead', {}, h('tr', {}, ['#', t('col.player'), t('col.points'), tb1, tb2, t('col.games')].map((x) => h('th', {}, x)))),
+        h('tbody', {}, d.standings.map((s) => h('tr', { class: s.withdrawn ? 'withdrawn' : '' }, h('td', {}, String(s.rank)),
+          h('td', {}, h('a', { href: `/player/${s.name}`, 'data-link': true }, s.name), s.withdrawn ? h('small', { class: 'muted' }, ` ${t('tour.withdrawn')}`) : null),
           h('td', {}, String(s.points)),
           h('td', {}, String(tb1 === 'Buchholz' ? s.buchholz : s.sonneborn_berger)),
           h('td', {}, String(tb2 === 'Buchholz' ? s.buchholz : s.sonneborn_berger)),
           h('td', {}, String(s.played)))))));
-    const rounds = h('div', { class: 'card', id: 'rounds' }, h('h2', {}, 'Rounds'),
-      t.rounds_played.length ? [...t.rounds_played].reverse().map((r) => h('section', { 'data-round': r.round }, h('h3', {}, `Round ${r.round}`),
+    const rounds = h('div', { class: 'card', id: 'rounds' }, h('h2', {}, t('tour.roundsHeading')),
+      d.rounds_played.length ? [...d.rounds_played].reverse().map((r) => h('section', { 'data-round': r.round }, h('h3', {}, t('tour.round', { round: r.round })),
         h('ul', { class: 'list' }, r.games.map((g) => gameItem(g, { mine: true })),
-          r.byes.map((b) => h('li', {}, h('span', {}, b.player), h('span', { class: 'muted' }, `${b.kind === 'bye' ? 'bye' : 'wins by forfeit'} (${b.points})`))))))
-        : h('p', { class: 'muted' }, 'Round 1 is paired when the creator starts the tournament.'));
+          r.byes.map((b) => h('li', {}, h('span', {}, b.player), h('span', { class: 'muted' }, `${b.kind === 'bye' ? t('tour.bye') : t('tour.forfeit')} (${b.points})`))))))
+        : h('p', { class: 'muted' }, t('tour.notStarted')));
     main.replaceChildren(head, h('div', { class: 'grid', style: 'margin-top:1rem' }, standings, rounds));
   }
   const off = ctx.live.on((m) => {

@@ -1,5 +1,7 @@
 // Small helpers shared by the pages. Every text from the server or a user goes in with textContent, never as HTML.
 
+import { t } from './i18n.js';
+
 /** Creates an element: h('button', {class: 'x', onclick: f}, 'text', child...). */
 export function h(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -36,7 +38,7 @@ export function clearToast() {
 }
 
 /** Asks a yes/no question in a dialog; resolves to true for yes. */
-export function confirmDialog(text, yes = 'Yes') {
+export function confirmDialog(text, yes = t('yes')) {
   const d = document.getElementById('confirm');
   document.getElementById('confirm-text').textContent = text;
   document.getElementById('confirm-yes').textContent = yes;

@@ -5,6 +5,7 @@
 //! history and are applied by [`gridplay_core::GameRecord`] through [`Position::history_rules`].
 
 pub mod bitboard;
+mod ja;
 pub mod movegen;
 pub mod notation;
 pub mod pdn;
@@ -29,9 +30,10 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "American checkers (ACF rules): captures are compulsory, multi-jumps complete, men crown on the far row.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument::english(include_str!(
-        "../../../../docs/rules/checkers.md"
-    ))],
+    rules: &[
+        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/checkers.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/checkers.md")),
+    ],
     entry: gridplay_core::MoveEntry::Path,
     look: gridplay_core::Look {
         light: "#f0dcb4",
@@ -50,6 +52,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     move_kinds: &[],
     legend: &[],
     codec: &pdn::PdnCodec,
+    translations: &[ja::JA],
 };
 
 /// Why a checkers move is not legal. Squares are their numbers, 1-32.

@@ -5,6 +5,7 @@
 //! remains, and placed plus occupied crosses decide it.
 
 pub mod board;
+mod ja;
 pub mod notation;
 #[cfg(test)]
 mod tests;
@@ -51,9 +52,10 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "Reversi on any size where placed pieces never flip: active lines fill with occupation; most crosses wins.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument::english(include_str!(
-        "../../../../docs/rules/cornered.md"
-    ))],
+    rules: &[
+        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/cornered.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/cornered.md")),
+    ],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
         light: "#e9cf97",
@@ -73,6 +75,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
          and no one may place on them.",
     )],
     codec: &gridplay_core::MoveListCodec,
+    translations: &[ja::JA],
 };
 
 pub const EXAMPLES: &[RuleExample] = &[RuleExample {

@@ -5,6 +5,7 @@
 //! setup, in which White moves first with the colours of the centre swapped. The game trees are the same.
 
 pub mod bitboard;
+mod ja;
 pub mod notation;
 #[cfg(test)]
 mod tests;
@@ -51,9 +52,10 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "Othello on 8x8: flank a line of the opponent's discs to flip them; most discs wins.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument::english(include_str!(
-        "../../../../docs/rules/reversi.md"
-    ))],
+    rules: &[
+        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/reversi.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/reversi.md")),
+    ],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
         light: "#2e7d4f",
@@ -69,6 +71,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     move_kinds: &[("pass", "Pass")],
     legend: &[],
     codec: &notation::TranscriptCodec,
+    translations: &[ja::JA],
 };
 
 pub const EXAMPLES: &[RuleExample] = &[

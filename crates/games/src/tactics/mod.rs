@@ -6,6 +6,7 @@
 //! 30 turns in a row without damage, more total health wins.
 
 pub mod army;
+mod ja;
 pub mod notation;
 pub mod policy;
 #[cfg(test)]
@@ -102,9 +103,10 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "Units move and fight on a 16x16 to 32x32 grid: warriors cleave, archers shoot, healers heal; eliminate the enemy.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument::english(include_str!(
-        "../../../../docs/rules/tactics.md"
-    ))],
+    rules: &[
+        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/tactics.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/tactics.md")),
+    ],
     entry: gridplay_core::MoveEntry::Activate,
     look: gridplay_core::Look {
         light: "#a6d47c",
@@ -138,6 +140,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         ("healer", "Cross: a healer."),
     ],
     codec: &gridplay_core::MoveListCodec,
+    translations: &[ja::JA],
 };
 
 /// Why a Grid Tactics activation is not legal. Squares are their names.
@@ -684,10 +687,10 @@ impl Position for TacticsPosition {
             cells,
             moves,
             vec![
-                ("turn".into(), format!("{} of {TURN_LIMIT}", self.turns + 1)),
+                ("turn".into(), format!("{}/{TURN_LIMIT}", self.turns + 1)),
                 (
                     "turns without damage".into(),
-                    format!("{} of {QUIET_LIMIT}", self.quiet),
+                    format!("{}/{QUIET_LIMIT}", self.quiet),
                 ),
             ],
         )

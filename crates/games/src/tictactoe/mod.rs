@@ -6,6 +6,7 @@
 //! top as run-length rows (`X`, `O`, a count of empty squares), a space and the side to move: the start is
 //! `3/3/3 X`.
 
+mod ja;
 #[cfg(test)]
 mod tests;
 
@@ -38,9 +39,10 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "Three in a row on 3x3: X moves first; a full board with no line is a draw.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument::english(include_str!(
-        "../../../../docs/rules/tictactoe.md"
-    ))],
+    rules: &[
+        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/tictactoe.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/tictactoe.md")),
+    ],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
         light: "#f4f1ea",
@@ -59,6 +61,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     move_kinds: &[],
     legend: &[],
     codec: &gridplay_core::MoveListCodec,
+    translations: &[ja::JA],
 };
 
 pub const EXAMPLES: &[RuleExample] = &[RuleExample {

@@ -5,6 +5,7 @@
 //! square and a piece of the actor's convert: Futsu-no-ko to the actor's, opponent pieces to Futsu-no-ko.
 
 pub mod board;
+mod ja;
 pub mod notation;
 #[cfg(test)]
 mod tests;
@@ -38,9 +39,10 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     about: "Yoi-ko, Warui-ko, Futsu-no-ko: convert lines of neutral and enemy pieces, Change with the token; most pieces wins.",
     settings: SETTINGS,
     examples: EXAMPLES,
-    rules: &[gridplay_core::RulesDocument::english(include_str!(
-        "../../../../docs/rules/ywf.md"
-    ))],
+    rules: &[
+        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/ywf.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/ywf.md")),
+    ],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
         light: "#efe3c8",
@@ -56,6 +58,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     move_kinds: &[("place", "Place"), ("change", "Change"), ("pass", "Pass")],
     legend: &[],
     codec: &gridplay_core::MoveListCodec,
+    translations: &[ja::JA],
 };
 
 /// Why a YWF move is not legal.

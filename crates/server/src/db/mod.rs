@@ -472,6 +472,51 @@ impl Db {
         .transpose()
     }
 
+    /// Sets a user's password hash.
+    pub async fn set_password(&self, user_id: &str, hash: &str) -> Result<(), DbError> {
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+            .bind(hash)
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Ends every session of a user but `keep` (the one making the request, where it stays signed in).
+    pub async fn delete_sessions_of(&self, user_id: &str, keep: Option<&str>) -> Result<u64, DbError> {
+        let r = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
+            .bind(user_id)
+            .bind(keep.unwrap_or(""))
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected())
+    }
+
+    /// Deletes an account: the user can no longer sign in, every session ends, open challenges made by or to
+    /// the user are cancelled, and the name becomes `tombstone` (`deleted-…`, a name no one can sign up
+    /// with), so that the user's games stay, shown as a deleted player's, and the old name is free again.
+    pub async fn delete_account(&self, user_id: &str, tombstone: &str) -> Result<(), DbError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE users SET name = $1, name_key = $2, password_hash = '' WHERE id = $3")
+            .bind(tombstone)
+            .bind(tombstone.to_lowercase())
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "UPDATE challenges SET status = 'cancelled' WHERE status = 'open' AND (creator = $1 OR target = $1)",
+        )
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     pub async fn delete_session(&self, token: &str) -> Result<(), DbError> {
         sqlx::query("DELETE FROM sessions WHERE id = $1")
             .bind(token)

@@ -1,0 +1,64 @@
+// The account page: this browser's preferences (move sounds, move confirmation), changing the password,
+// signing out everywhere, and deleting the account. The server checks the password for the last two kinds.
+
+import { h, api, toast, confirmDialog, navigate } from './util.js';
+import { t, errorText } from './i18n.js';
+import { pref, setPref } from './prefs.js';
+
+export function accountPage(main, ctx) {
+  ctx.title(`${t('nav.account')} · gridplay`);
+  if (!ctx.me) {
+    main.replaceChildren(h('div', { class: 'card' }, h('p', {}, t('account.signIn')), h('a', { href: '/', 'data-link': true }, t('nav.signIn'))));
+    return () => {};
+  }
+  const toggle = (name, id, words) => h('label', { class: 'toggle' },
+    h('input', { type: 'checkbox', id, checked: pref(name), onchange: (e) => setPref(name, e.target.checked) }), words);
+  const prefs = h('section', { class: 'card stack', id: 'preferences' }, h('h2', {}, t('account.preferences')),
+    toggle('sounds', 'pref-sounds', t('account.sounds')),
+    toggle('confirm', 'pref-confirm', t('account.confirmMoves')),
+    h('p', { class: 'muted' }, t('account.prefsHere')));
+
+  const old = h('input', { type: 'password', id: 'pw-old', autocomplete: 'current-password', required: true });
+  const fresh = h('input', { type: 'password', id: 'pw-new', autocomplete: 'new-password', required: true, minlength: 8 });
+  const pwErr = h('p', { class: 'error', role: 'alert' });
+  const password = h('form', { class: 'card stack', id: 'change-password', onsubmit: async (e) => {
+    e.preventDefault();
+    pwErr.textContent = '';
+    try {
+      await api('/account/password', { old: old.value, new: fresh.value });
+      old.value = ''; fresh.value = '';
+      toast(t('account.passwordChanged'));
+    } catch (x) { pwErr.textContent = errorText(x); }
+  } }, h('h2', {}, t('account.changePassword')), h('label', {}, t('account.oldPassword'), old),
+  h('label', {}, t('account.newPassword'), fresh, h('small', {}, t('auth.passwordRule'))),
+  h('button', { type: 'submit' }, t('account.changePassword')), pwErr);
+
+  const everywhere = h('section', { class: 'card stack', id: 'sessions' }, h('h2', {}, t('account.sessions')),
+    h('p', { class: 'muted' }, t('account.everywhereHelp')),
+    h('button', { class: 'secondary', id: 'signout-everywhere', onclick: async () => {
+      if (!(await confirmDialog(t('account.everywhereQuestion'), t('account.everywhere')))) return;
+      try {
+        await api('/account/signout-everywhere', {});
+        ctx.setUser(null);
+        navigate('/');
+      } catch (x) { toast(errorText(x)); }
+    } }, t('account.everywhere')));
+
+  const delPass = h('input', { type: 'password', id: 'delete-password', autocomplete: 'current-password', required: true });
+  const delErr = h('p', { class: 'error', role: 'alert' });
+  const remove = h('form', { class: 'card stack', id: 'delete-account', onsubmit: async (e) => {
+    e.preventDefault();
+    delErr.textContent = '';
+    if (!(await confirmDialog(t('account.deleteQuestion'), t('account.delete')))) return;
+    try {
+      await api('/account/delete', { password: delPass.value });
+      ctx.setUser(null);
+      navigate('/');
+      toast(t('account.deleted'));
+    } catch (x) { delErr.textContent = errorText(x); }
+  } }, h('h2', {}, t('account.deleteHeading')), h('p', { class: 'muted' }, t('account.deleteHelp')),
+  h('label', {}, t('auth.password'), delPass), h('button', { type: 'submit', class: 'danger' }, t('account.delete')), delErr);
+
+  main.replaceChildren(h('h1', {}, t('nav.account')), h('div', { class: 'grid' }, prefs, password, everywhere, remove));
+  return () => {};
+}
