@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = process.env.GRIDPLAY_BIN || join(here, '..', 'target', 'debug', 'gridplay');
@@ -189,7 +192,7 @@ async function move(page, text, opts) {
   const mv = st.view.moves.find((m) => m.text === text);
   assert.ok(mv, `${text} is legal in ${JSON.stringify(st.view.moves.map((m) => m.text))}`);
   await enter(page, mv, opts);
-  await waitVersion(page, st.version + 1);
+  await waitVersion(page, st.moves.length + 1);
 }
 
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
@@ -570,7 +573,7 @@ await test('a spectator finds a live game in the list, watches the moves arrive,
   await move(bob, 'c3');
   await waitVersion(visitor, 2);
   // The clocks run once both have moved; the spectator sees them.
-  await visitor.waitForSelector('.clock.running');
+  await visitor.waitForSelector('aside .clock.running');
   // A click on a legal square does nothing for a spectator.
   const st = await state(visitor);
   await clickCell(visitor, st.view.moves[0].path[0]);
@@ -592,7 +595,7 @@ await test('a live clock runs out: the server flags it; a rematch is offered, ac
   await challengeBob('custom', { minutes: 0.05 });
   await move(alice, 'd3');
   await move(bob, 'c3');
-  await alice.waitForSelector('.clock.running');
+  await alice.waitForSelector('aside .clock.running');
   await shot(alice, 'clock.png');
   await alice.waitForSelector('#game-over', { timeout: 10000 });
   assert.match(await alice.textContent('#game-over strong'), /White wins on time/);
@@ -715,6 +718,272 @@ await test('a rules page shows the library’s examples, and a reader tries the 
     await alice.waitForSelector('#examples .example svg');
   }
   await shot(alice, 'rules-tactics.png');
+});
+
+/** The accessibility rules axe-core finds broken on the page as it is now (WCAG 2 A and AA). */
+async function axe(page) {
+  await page.addScriptTag({ path: AXE });
+  const r = await page.evaluate(async () => {
+    const { violations, passes } = await window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
+    return { passes: passes.length, faults: violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`) };
+  });
+  assert.ok(r.passes >= 5, `axe-core checked the page (${r.passes} rules passed)`);
+  return r.faults;
+}
+
+await test('Japanese: the browser’s language is followed, every word is Japanese, and the menu switch keeps the choice', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, locale: 'ja-JP' });
+  const ja = await ctx.newPage();
+  ja.on('pageerror', (e) => console.log('page error:', e.message));
+  await ja.goto(BASE + '/');
+  await ja.waitForSelector('#signup');
+  assert.equal(await ja.getAttribute('html', 'lang'), 'ja');
+  assert.equal(await ja.textContent('h1'), '盤上ゲームで遊ぶ');
+  await ja.fill('#signup input[name=name]', 'hanako');
+  await ja.fill('#signup input[name=password]', 'password-hanako');
+  await ja.click('#signup button[type=submit]');
+  await ja.waitForSelector('#me');
+  assert.equal(await ja.textContent('#nav-play'), '対局');
+  // A game against the computer: the sides, the status and the game's words are Japanese.
+  await ja.selectOption('#computer-game', 'reversi');
+  assert.match(await ja.textContent('#computer-color'), /黒（先手）/);
+  await ja.selectOption('#computer-level', '1');
+  await ja.selectOption('#computer-color', 'first');
+  await ja.click('#play-computer button[type=submit]');
+  await ja.waitForURL(/\/game\//);
+  await ja.waitForSelector('#board svg');
+  await ja.waitForFunction(() => document.querySelector('#status')?.textContent === 'あなたの番です');
+  assert.equal(await ja.textContent('main h1'), 'リバーシ');
+  await move(ja, 'd3');
+  await ja.waitForFunction(() => /が .* に打ちました/.test(document.querySelector('#announce')?.textContent || ''));
+  // A refused typed move gets the code's words.
+  await ja.fill('#move-input', 'a1');
+  await ja.press('#move-input', 'Enter');
+  await ja.waitForFunction(() => document.querySelector('#toast.show')?.textContent.length > 0);
+  assert.match(await ja.textContent('#toast'), /[ぁ-んァ-ン一-龥]/);
+  await shot(ja, 'game-ja.png');
+  // The rules in Japanese, with the module's words.
+  await ja.goto(BASE + '/rules/ywf');
+  await ja.waitForSelector('#examples .example svg');
+  assert.match(await ja.textContent('#rules-doc'), /良い子/);
+  assert.equal(await ja.getAttribute('#rules-doc', 'lang'), 'ja');
+  await shot(ja, 'rules-ja.png');
+  // The switch in the menu: English, kept across a reload.
+  await ja.selectOption('#lang', 'en');
+  await ja.waitForFunction(() => document.documentElement.lang === 'en' && document.querySelector('#nav-play')?.textContent === 'Play');
+  await ja.reload();
+  await ja.waitForFunction(() => document.querySelector('#nav-play')?.textContent === 'Play');
+  await ja.selectOption('#lang', 'ja');
+  await ja.waitForFunction(() => document.querySelector('#nav-play')?.textContent === '対局');
+  await ctx.close();
+});
+
+await test('axe-core finds no accessibility fault on any page, in English and in Japanese', async () => {
+  const faults = [];
+  for (const locale of ['en-US', 'ja-JP']) {
+    // axe-core is injected as a script: the page's CSP (script-src 'self') is set aside for the audit.
+    const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, locale, bypassCSP: true });
+    const p = await ctx.newPage();
+    await p.goto(BASE + '/');
+    await p.waitForSelector('#signup');
+    faults.push(...(await axe(p)).map((f) => `${locale} / (signed out): ${f}`));
+    await p.fill('#signup input[name=name]', `axe${locale.slice(0, 2)}`);
+    await p.fill('#signup input[name=password]', 'password-axe');
+    await p.click('#signup button[type=submit]');
+    await p.waitForSelector('#me');
+    await p.selectOption('#computer-game', 'checkers');
+    await p.selectOption('#computer-level', '1');
+    await p.click('#play-computer button[type=submit]');
+    await p.waitForURL(/\/game\//);
+    await p.waitForSelector('#board svg');
+    const game = new URL(p.url()).pathname.split('/').pop();
+    const pages = ['/', '/watch', '/tournaments', '/leaderboard/checkers', '/rules/reversi', '/rules/tactics', '/games', '/account', `/game/${game}`, `/replay/${game}`, `/player/alice`, '/game/XXXXXXXX'];
+    for (const path of pages) {
+      await p.goto(BASE + path);
+      await p.waitForSelector('main .page > *', { timeout: 10000 });
+      await p.waitForTimeout(300);
+      faults.push(...(await axe(p)).map((f) => `${locale} ${path}: ${f}`));
+    }
+    await ctx.close();
+  }
+  assert.deepEqual(faults, []);
+});
+
+await test('account: move confirmation, a password change, signing out everywhere, and deleting an account', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+  const p = await ctx.newPage();
+  await signUp(p, 'erin');
+  await p.click('#nav-account');
+  await p.waitForSelector('#preferences');
+  await p.check('#pref-confirm');
+  // With confirmation on, a move waits for a yes.
+  await p.goto(BASE + '/');
+  await p.selectOption('#computer-game', 'reversi');
+  await p.selectOption('#computer-color', 'first');
+  await p.click('#play-computer button[type=submit]');
+  await p.waitForURL(/\/game\//);
+  await p.waitForSelector('#board svg');
+  const st = await state(p);
+  await enter(p, st.view.moves.find((m) => m.text === 'd3'));
+  await p.waitForSelector('#confirm-move');
+  assert.equal((await state(p)).version, 0, 'nothing is sent before the yes');
+  await p.click('#confirm-move-yes');
+  await waitVersion(p, 1);
+  // The password: the present one is required.
+  await p.goto(BASE + '/account');
+  await p.fill('#pw-old', 'wrong-password');
+  await p.fill('#pw-new', 'a-new-password');
+  await p.click('#change-password button[type=submit]');
+  await p.waitForFunction(() => document.querySelector('#change-password .error')?.textContent.length > 0);
+  await p.fill('#pw-old', 'password-erin');
+  await p.fill('#pw-new', 'a-new-password');
+  await p.click('#change-password button[type=submit]');
+  await p.waitForFunction(() => /Password changed/.test(document.querySelector('#toast')?.textContent || ''));
+  await p.click('#signout-everywhere');
+  await p.click('#confirm-yes');
+  await p.waitForSelector('#signin');
+  await p.fill('#signin input[name=name]', 'erin');
+  await p.fill('#signin input[name=password]', 'a-new-password');
+  await p.click('#signin button[type=submit]');
+  await p.waitForSelector('#me');
+  // Deleting: the game stays, its player shown as deleted.
+  await p.goto(BASE + '/account');
+  await p.fill('#delete-password', 'a-new-password');
+  await p.click('#delete-account button[type=submit]');
+  await p.click('#confirm-yes');
+  await p.waitForSelector('#signin');
+  await p.goto(`${BASE}/replay/${st.id}`);
+  await p.waitForSelector('#board svg');
+  await p.goto(`${BASE}/watch`);
+  await shot(p, 'account.png');
+  await ctx.close();
+});
+
+await test('takeback in a casual game, and a premove in a live one', async () => {
+  await challengeBob('10+5');
+  await move(alice, 'd3');
+  await move(bob, 'c3');
+  // Bob asks to take back c3; Alice sees the request and accepts.
+  await bob.click('#takeback');
+  await alice.waitForSelector('#takeback-offer');
+  assert.match(await alice.textContent('#takeback-offer'), /asks to take back/);
+  await alice.click('#takeback-accept');
+  await bob.waitForFunction(() => document.querySelectorAll('#moves .mv').length === 1);
+  assert.equal((await state(bob)).moves.length, 1);
+  // Bob premoves while Alice thinks... it is Bob's turn again after the takeback, so he plays, then Alice.
+  await move(bob, 'c5');
+  const st = await state(bob);
+  const legal = st.view.moves.map((m) => m.text);
+  // Alice is to move; Bob clicks a cell now, and it is played the moment Alice's move lands if legal then.
+  const [alicesMove] = legal;
+  const after = await bob.evaluate(async ([spec, moves]) => (await (await fetch('/api/rules-try', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec, moves }) })).json()).view.moves.map((m) => ({ text: m.text, path: m.path })), [st.spec, [...st.moves, alicesMove]]);
+  const pre = after[0];
+  await clickCell(bob, pre.path[0]);
+  await bob.waitForSelector('#premove');
+  await move(alice, alicesMove);
+  await bob.waitForFunction((n) => document.querySelectorAll('#moves .mv').length === n, st.moves.length + 2, { timeout: 10000 });
+  assert.equal((await state(bob)).moves.at(-1), pre.text, 'the premove was played');
+  await alice.click('#resign');
+  await alice.click('#confirm-yes');
+  await alice.waitForSelector('#game-over');
+});
+
+await test('a phone: the menu folds away, the players sit above and below the board, a checkers game is played by touch, and Grid Tactics zooms to 40 px squares', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const p = await ctx.newPage();
+  await signUp(p, 'frank');
+  assert.equal(await p.isVisible('#nav-play'), false, 'the menu is folded');
+  await p.tap('#menu-toggle');
+  await p.waitForSelector('#nav-play', { state: 'visible' });
+  await p.tap('#nav-play');
+  await p.waitForSelector('#nav-play', { state: 'hidden' });
+  await p.selectOption('#computer-game', 'checkers');
+  await p.selectOption('#computer-level', '1');
+  await p.selectOption('#computer-color', 'first');
+  await p.tap('#play-computer button[type=submit]');
+  await p.waitForURL(/\/game\//);
+  await p.waitForSelector('#board svg');
+  const [top, board, bottom] = await Promise.all(['#bar-top', '#board', '#bar-bottom'].map((sel) => p.locator(sel).boundingBox()));
+  assert.ok(top.y + top.height <= board.y + 1 && board.y + board.height <= bottom.y + 1, 'a bar above and a bar below the board');
+  assert.match(await p.textContent('#bar-bottom'), /frank/);
+  for (let k = 0; k < 3; k++) {
+    await p.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn' || document.querySelector('#game-over'), null, { timeout: 30000 });
+    const st = await state(p);
+    if (st.over) break;
+    const mv = st.view.moves[0];
+    for (const c of [mv.from, ...mv.path]) {
+      const [x, y] = await cellCenter(p, c);
+      await p.touchscreen.tap(x, y);
+      await drawn(p);
+    }
+    await waitVersion(p, st.moves.length + 1);
+  }
+  const width = await p.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no horizontal scrolling (page is ${width}px wide)`);
+  await shot(p, 'phone-checkers.png');
+  await p.goto(BASE + '/');
+  await p.selectOption('#computer-game', 'tactics');
+  await p.tap('#play-computer button[type=submit]');
+  await p.waitForURL(/\/game\//);
+  await p.waitForSelector('#board svg');
+  await p.waitForSelector('#zoom', { state: 'visible' });
+  await p.tap('#zoom');
+  await drawn(p);
+  const cell = await p.locator('#board [data-cell="0"] rect').first().boundingBox();
+  assert.ok(cell.width >= 40, `a square is ${cell.width} px wide once zoomed`);
+  await shot(p, 'phone-tactics-zoomed.png');
+  await ctx.close();
+});
+
+await test('a whole game by keyboard alone in each of the five games: moves with the board cursor and the move box, then resign by Tab and Enter', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+  const p = await ctx.newPage();
+  await signUp(p, 'gwen');
+  for (const game of ['reversi', 'checkers', 'cornered', 'ywf', 'tactics']) {
+    await p.goto(BASE + '/');
+    await p.selectOption('#computer-game', game);
+    await p.selectOption('#computer-level', '1');
+    await p.selectOption('#computer-color', 'first');
+    await p.click('#play-computer button[type=submit]');
+    await p.waitForURL(/\/game\//);
+    await p.waitForSelector('#board svg');
+    for (let k = 0; k < 3; k++) {
+      await p.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn' || document.querySelector('#game-over'), null, { timeout: 30000 });
+      const st = await state(p);
+      if (st.over) break;
+      const mv = st.view.moves.find((m) => m.kind !== 'end-turn' && m.kind !== 'pass') || st.view.moves[0];
+      if (k === 1) {
+        await p.focus('#move-input');
+        await p.keyboard.type(mv.text);
+        await p.keyboard.press('Enter');
+      } else if (mv.from == null && mv.path.length) {
+        await keyTo(p, mv.path[0]);
+        if (mv.kind !== 'place' && (await p.locator(`button[aria-pressed]`).count())) {
+          await p.focus(`button[aria-pressed="false"]`);
+          await p.keyboard.press('Enter');
+          await keyTo(p, mv.path[0]);
+        }
+        await p.keyboard.press('Enter');
+      } else {
+        await enter(p, mv, { keyboard: true });
+      }
+      await waitVersion(p, st.moves.length + 1);
+      assert.match(await p.textContent('#announce'), /plays/);
+    }
+    // Resign with the keyboard alone: Tab to the button, Enter, and Enter on the dialog's Yes.
+    if (!(await p.locator('#game-over').count())) {
+      await p.focus('#board');
+      for (let guard = 0; guard < 60 && !(await p.evaluate(() => document.activeElement?.id === 'resign' || document.activeElement?.id === 'abort')); guard++) await p.keyboard.press('Tab');
+      const which = await p.evaluate(() => document.activeElement?.id);
+      assert.ok(which === 'resign' || which === 'abort', `Tab reached ${which}`);
+      await p.keyboard.press('Enter');
+      await p.waitForSelector('#confirm[open]');
+      await p.focus('#confirm-yes');
+      await p.keyboard.press('Enter');
+      await p.waitForSelector('#game-over');
+    }
+  }
+  await ctx.close();
 });
 
 await browser.close();

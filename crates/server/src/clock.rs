@@ -187,6 +187,16 @@ impl Clocks {
         self.running = if both_moved { next } else { None };
     }
 
+    /// The turn changed without a move (a takeback) at `now`: the running side is charged, then `next`'s clock
+    /// runs (once both sides have moved), with no increment and no time given back.
+    pub fn on_takeback(&mut self, now: i64, next: Player, both_moved: bool) {
+        if let Some(p) = self.running {
+            self.remaining[p.index()] = (self.remaining[p.index()] - (now - self.since)).max(0);
+        }
+        self.since = now;
+        self.running = both_moved.then_some(next);
+    }
+
     /// Stops the clocks at `now` (the game ended other than by a move), charging the running side.
     pub fn stop(&mut self, now: i64) {
         if let Some(p) = self.running.take() {

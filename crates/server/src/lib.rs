@@ -168,6 +168,7 @@ pub fn router(state: AppState) -> Router {
         .route("/game/{id}", get(assets::page))
         .route("/replay/{id}", get(assets::page))
         .route("/games", get(assets::page))
+        .route("/account", get(assets::page))
         .route("/watch", get(assets::page))
         .route("/player/{name}", get(assets::page))
         .route("/leaderboard", get(assets::page))

@@ -38,6 +38,12 @@ pub(crate) enum ClientMsg {
         game: String,
         ack: Option<String>,
     },
+    /// Asks to take back one's last move, or answers the opponent's request (casual games).
+    Takeback {
+        game: String,
+        answer: DrawAnswer,
+        ack: Option<String>,
+    },
     Claim {
         game: String,
         ack: Option<String>,
@@ -45,7 +51,7 @@ pub(crate) enum ClientMsg {
     Ping,
 }
 
-/// An answer about a draw.
+/// An offer of a draw or a takeback, or the answer to one.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum DrawAnswer {

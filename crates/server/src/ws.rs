@@ -252,6 +252,14 @@ async fn handle(
         ClientMsg::Resign { game, ack } => (game, Action::Resign, ack, None),
         ClientMsg::Abort { game, ack } => (game, Action::Abort, ack, None),
         ClientMsg::Claim { game, ack } => (game, Action::Claim, ack, None),
+        ClientMsg::Takeback { game, answer, ack } => {
+            let action = match answer {
+                DrawAnswer::Offer => Action::OfferTakeback,
+                DrawAnswer::Accept => Action::AcceptTakeback,
+                DrawAnswer::Decline => Action::DeclineTakeback,
+            };
+            (game, action, ack, None)
+        }
         ClientMsg::Draw { game, answer, ack } => {
             let action = match answer {
                 DrawAnswer::Offer => Action::OfferDraw,

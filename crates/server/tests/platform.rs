@@ -758,3 +758,109 @@ async fn the_test_game_plays_through_the_platform_like_any_game() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn takebacks_in_casual_games_are_asked_answered_and_survive_a_restart() {
+    for (url, pg) in support::databases("takeback").await {
+        let server = gridplay_server::start(config(&url)).await.expect("server");
+        let addr = server.addr;
+        let a = signup(addr, "ann").await;
+        let b = signup(addr, "ben").await;
+        let cookies = [a.clone(), b.clone()];
+        let game = challenge(addr, &a, &b, json!({})).await;
+        let (mut wa, _) = watch(addr, Some(&a), &game).await;
+        let (mut wb, _) = watch(addr, Some(&b), &game).await;
+        let ask = |answer: &str| json!({"t": "takeback", "game": game, "answer": answer});
+        // Nothing to take back before one's first move, and nothing to answer without a request.
+        let r = act(&mut wa, ask("offer")).await;
+        assert_eq!(r["t"], "error", "{r}");
+        play_first_legal(addr, &cookies, &game).await;
+        let r = act(&mut wb, ask("accept")).await;
+        assert_eq!(r["t"], "error", "{r}");
+        // Ann asks, Ben declines; Ann asks again and Ben agrees: Ann's move is taken back.
+        assert_eq!(act(&mut wa, ask("offer")).await["t"], "ack");
+        assert_eq!(state_of(addr, &game).await["takeback_offer"], "first");
+        assert_eq!(
+            act(&mut wa, ask("offer")).await["t"],
+            "error",
+            "one request at a time"
+        );
+        assert_eq!(act(&mut wb, ask("decline")).await["t"], "ack");
+        assert!(state_of(addr, &game).await["takeback_offer"].is_null());
+        assert_eq!(act(&mut wa, ask("offer")).await["t"], "ack");
+        assert_eq!(act(&mut wb, ask("accept")).await["t"], "ack");
+        let st = state_of(addr, &game).await;
+        assert_eq!(
+            (st["moves"].as_array().unwrap().len(), &st["view"]["turn"]),
+            (0, &json!("first"))
+        );
+        // After Ben's reply, Ann's request takes back both moves: it is Ann's turn again.
+        play_first_legal(addr, &cookies, &game).await;
+        play_first_legal(addr, &cookies, &game).await;
+        play_first_legal(addr, &cookies, &game).await;
+        let before = state_of(addr, &game).await;
+        assert_eq!(before["view"]["turn"], "second");
+        play_first_legal(addr, &cookies, &game).await;
+        assert_eq!(act(&mut wa, ask("offer")).await["t"], "ack");
+        assert_eq!(act(&mut wb, ask("accept")).await["t"], "ack");
+        let st = state_of(addr, &game).await;
+        assert_eq!(st["moves"], json!(before["moves"].as_array().unwrap()[..2]));
+        assert_eq!(st["view"]["turn"], "first");
+        assert_eq!(st["movers"], "fs");
+        // The takeback is in the record: a restart replays it.
+        server.stop().await;
+        let server = gridplay_server::start(config(&url)).await.expect("server");
+        let again = state_of(server.addr, &game).await;
+        assert_eq!((&again["moves"], &again["view"]), (&st["moves"], &st["view"]));
+        let addr = server.addr;
+        // Rated games refuse takebacks.
+        let rated = challenge(addr, &a, &b, json!({"rated": true})).await;
+        play_first_legal(addr, &cookies, &rated).await;
+        let (mut wr, _) = watch(addr, Some(&a), &rated).await;
+        let r = act(
+            &mut wr,
+            json!({"t": "takeback", "game": rated, "answer": "offer"}),
+        )
+        .await;
+        assert_eq!(r["t"], "error");
+        assert!(r["message"].as_str().unwrap().contains("casual"), "{r}");
+        // The engine grants a takeback at once.
+        let r = http(
+            addr,
+            "POST",
+            "/api/computer",
+            Some(&a),
+            Some(r#"{"spec":"reversi","level":1,"color":"first"}"#),
+        )
+        .await;
+        let eg = r.json()["game"].as_str().unwrap().to_owned();
+        let (mut we, st) = watch(addr, Some(&a), &eg).await;
+        let mv = st["view"]["moves"][0]["text"].as_str().unwrap().to_owned();
+        assert_eq!(
+            act(&mut we, json!({"t": "move", "game": eg, "move": mv})).await["t"],
+            "ack"
+        );
+        let replied = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+            loop {
+                let m = recv_until(&mut we, "event").await;
+                if m["state"]["moves"].as_array().unwrap().len() == 2 {
+                    return m;
+                }
+            }
+        })
+        .await
+        .expect("the engine replies");
+        assert_eq!(replied["state"]["view"]["turn"], "first");
+        assert_eq!(
+            act(&mut we, json!({"t": "takeback", "game": eg, "answer": "offer"})).await["t"],
+            "ack"
+        );
+        let st = state_of(addr, &eg).await;
+        assert_eq!(
+            (st["moves"].as_array().unwrap().len(), &st["view"]["turn"]),
+            (0, &json!("first"))
+        );
+        server.stop().await;
+        support::drop_database(pg).await;
+    }
+}

@@ -85,3 +85,20 @@ test('an activation: the unit, where it goes, then what it acts on', () => {
   assert.equal(click('activate', units, { ...EMPTY, sel: 5 }, 11).say, 'The piece cannot reach that square.');
   assert.equal(drop('activate', units, EMPTY, 5, 6).entry.dest, 6);
 });
+
+test('a premove names the one legal move its cells describe, or none', async () => {
+  const { premoveMatch } = await import('../web/entry.js');
+  const place = [{ text: 'd3', kind: 'place', from: null, path: [19] }, { text: '*d3', kind: 'change', from: null, path: [19] }, { text: 'c4', kind: 'place', from: null, path: [26] }];
+  assert.equal(premoveMatch('place', place, [26]).text, 'c4');
+  assert.equal(premoveMatch('place', place, [19]), null, 'two kinds at one cell');
+  assert.equal(premoveMatch('place', place, [19], 'change').text, '*d3');
+  assert.equal(premoveMatch('place', place, [0]), null);
+  const jumps = [{ text: '9x18x27', from: 9, path: [18, 27] }, { text: '9x18x25', from: 9, path: [18, 25] }, { text: '9-13', from: 9, path: [13] }];
+  assert.equal(premoveMatch('path', jumps, [9, 18, 27]).text, '9x18x27');
+  assert.equal(premoveMatch('path', jumps, [9, 25]).text, '9x18x25', 'the last landing alone');
+  assert.equal(premoveMatch('path', jumps, [9, 18]), null, 'a landing that does not end a path');
+  const acts = [{ text: 'c2-c5', from: 10, path: [11, 12], target: null }, { text: 'c2-c5xc6', from: 10, path: [11, 12], target: 13 }];
+  assert.equal(premoveMatch('activate', acts, [10, 12]).text, 'c2-c5');
+  assert.equal(premoveMatch('activate', acts, [10, 12, 13]).text, 'c2-c5xc6');
+  assert.equal(premoveMatch('activate', acts, []), null);
+});

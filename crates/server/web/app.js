@@ -42,7 +42,15 @@ const ctx = {
 /** The first game of the catalog, for the pages that show one game at a time. */
 const firstGame = () => (allGames()[0] || { name: '' }).name;
 
+const menuToggle = h('button', { class: 'small secondary', id: 'menu-toggle', 'aria-controls': 'nav', 'aria-expanded': 'false', onclick: () => {
+  const open = !nav.classList.contains('open');
+  nav.classList.toggle('open', open);
+  menuToggle.setAttribute('aria-expanded', String(open));
+} }, '☰');
+nav.before(menuToggle);
+
 function header() {
+  menuToggle.setAttribute('aria-label', t('nav.menu'));
   const link = (href, text, id) => h('a', { href, 'data-link': true, id }, text);
   nav.replaceChildren(
     link('/', t('nav.play'), 'nav-play'),
@@ -84,6 +92,8 @@ function refreshWaiting() {
 
 function route() {
   if (leave) leave();
+  nav.classList.remove('open');
+  menuToggle.setAttribute('aria-expanded', 'false');
   clearToast();
   // Each page draws into its own element: a page that finishes loading after the user has moved on draws
   // into a detached element, never over the page that replaced it.

@@ -150,3 +150,33 @@ export function marks(how, moves, e, cells, showLegal = true, helping = []) {
   }
   return m;
 }
+
+/**
+ * The legal move a premove names, or null when none or several do. A premove is the cells a player clicked
+ * during the opponent's turn, before the legal moves were known: a placement's cell; a piece and its landing
+ * squares (the last landing alone is enough when one path ends there); or a unit, its square and a target.
+ * @param {'place'|'path'|'activate'} how
+ * @param {Array} moves the legal moves once it is the player's turn
+ * @param {number[]} cells
+ * @param {string|null} mode the kind of placement chosen (YWF's Place or Change), if any
+ */
+export function premoveMatch(how, moves, cells, mode = null) {
+  if (!cells.length) return null;
+  let found;
+  if (how === 'place' && cells.length === 1) {
+    found = placements(moves).filter((m) => m.path[0] === cells[0]);
+    if (found.length > 1 && mode) found = found.filter((m) => m.kind === mode);
+  } else if (how === 'path') {
+    const [from, ...landings] = cells;
+    const starts = moves.filter((m) => m.from === from);
+    found = starts.filter((m) => m.path.length === landings.length && m.path.every((c, k) => c === landings[k]));
+    if (!found.length && landings.length) found = starts.filter((m) => final(m) === landings[landings.length - 1]);
+  } else {
+    const [from, dest, target] = cells;
+    found = moves.filter((m) => m.from === from && final(m) === dest && (target === undefined ? m.target == null : m.target === target));
+  }
+  return found && found.length === 1 ? found[0] : null;
+}
+
+/** The most cells a premove of each way of entry takes. */
+export const PREMOVE_CELLS = { place: 1, path: 13, activate: 3 };

@@ -38,6 +38,19 @@ function playersNode(state, side, now) {
     h('span', { class: 'score', 'data-score': SIDES[i] }, i === 0 ? score.first : score.second))));
 }
 
+/**
+ * A phone's player bar: one side's swatch, name, clock and score in one line, shown above the board for the
+ * opponent and below it for oneself (as on lichess's mobile view); hidden on wide screens.
+ */
+function playerBar(state, i, side, now) {
+  const p = state.players[i];
+  return h('div', { class: 'player' + (state.view.turn === SIDES[i] ? ' turn' : ''), 'data-bar': SIDES[i] },
+    h('span', { class: 'swatch', style: `background:${state.sides[i].color}` }),
+    h('span', { class: 'bar-name' }, p.name || (p.level ? t('engine.levelLong', { level: p.level }) : sideName(state, i)), side === SIDES[i] ? ` ${t('game.you')}` : ''),
+    state.clock ? h('span', { class: 'clock' + (state.clock.running === SIDES[i] ? ' running' : ''), 'data-clock': SIDES[i] }, fmtClock(timeLeft(state.clock, i, now))) : null,
+    h('span', { class: 'score' }, i === 0 ? state.view.score.first : state.view.score.second));
+}
+
 /** One line on whose turn it is, or how the game ended. */
 function statusText(state, { myTurn, busy }) {
   const turn = state.view.turn;
@@ -117,6 +130,7 @@ function boardMarks(page, ms) {
   if (page.lastRendered === state.version) { m.movedFrom = null; m.movedTo = null; }
   const hinted = page.hint && ms.find((mv) => mv.text === page.hint);
   if (hinted) m.hint = new Set([hinted.from, ...hinted.path, hinted.target].filter((c) => c != null));
+  if (page.premove.length) m.hint = new Set(page.premove);
   return m;
 }
 
@@ -132,6 +146,8 @@ export function gamePage(main, id, ctx) {
     nextGame: null, // another game of mine where it is my turn
     lastRendered: -1,
     claimOpen: false,
+    pending: null, // a move waiting for the player's confirmation
+    premove: [], // cells clicked during the opponent's turn in a live game
   };
   let nextTimer = null;
   const serverNow = () => Date.now() + page.model.offset;
@@ -146,6 +162,9 @@ export function gamePage(main, id, ctx) {
   const moves = () => (myTurn() && !page.busy ? state().view.moves : []);
   const how = () => gameOf(state().game).entry;
   const label = (kind) => labeller(state().game)(kind);
+  const cellName = (i) => { const v = state().view; return `${v.files[i % v.width]}${v.ranks[Math.floor(i / v.width)]}`; };
+  // Premoves are for live games: cells clicked while the opponent thinks, played if legal when the turn comes.
+  const canPremove = () => { const s = state(); return !!(s && !s.over && s.clock && mySide() && !myTurn()); };
   const canClaim = () => { const s = state(); return !!(s && !s.over && s.claimable && mySide() && s.view.turn !== mySide() && s.deadline != null && serverNow() >= s.deadline); };
 
   const boardBox = h('div', { class: 'board-wrap', id: 'board', 'aria-label': t('board.keys') });
@@ -166,7 +185,28 @@ export function gamePage(main, id, ctx) {
     moveInput.value = '';
   } }, moveInput, legalList, h('button', { type: 'submit' }, t('lobby.play')));
   const legendBox = h('div', { class: 'legend muted', id: 'legend' });
-  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox, moveBox, legendBox), panel), announcer);
+  const barTop = h('div', { class: 'phone-bar', id: 'bar-top' });
+  const barBottom = h('div', { class: 'phone-bar', id: 'bar-bottom' });
+  // A board whose squares would be under 40 px (Grid Tactics on a phone) can be zoomed, then panned by scrolling.
+  const scroller = h('div', { class: 'board-scroll' }, boardBox);
+  const zoomButton = h('button', { class: 'small secondary', id: 'zoom', hidden: true, 'aria-pressed': 'false', onclick: () => {
+    const on = !scroller.classList.contains('zoomed');
+    scroller.classList.toggle('zoomed', on);
+    zoomButton.setAttribute('aria-pressed', String(on));
+    zoomButton.textContent = on ? t('game.zoomOut') : t('game.zoomIn');
+    fitZoom();
+  } }, t('game.zoomIn'));
+  function fitZoom() {
+    const s = state();
+    if (!s) return;
+    const zoomed = scroller.classList.contains('zoomed');
+    boardBox.style.width = zoomed ? `${(s.view.width + 1) * 44}px` : '';
+    boardBox.style.maxWidth = zoomed ? 'none' : '';
+    const square = scroller.clientWidth / (s.view.width + 1);
+    zoomButton.hidden = !zoomed && square >= 40;
+  }
+  window.addEventListener('resize', fitZoom);
+  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, barTop, scroller, barBottom, h('div', { class: 'row board-tools' }, moveBox, zoomButton), legendBox), panel), announcer);
   let lowWarned = false;
   const board = new Board(boardBox, {
     describe(i) {
@@ -181,7 +221,13 @@ export function gamePage(main, id, ctx) {
     onCell(i) {
       const ms = moves();
       if (!ms.length) {
-        if (state() && !state().over && mySide() && !myTurn()) toast(t('game.notYourTurn'));
+        if (canPremove()) {
+          const pre = page.premove;
+          if (pre.length && pre[0] === i) page.premove = [];
+          else if (how() === 'place' || pre.length >= entries.PREMOVE_CELLS[how()]) page.premove = [i];
+          else page.premove = [...pre, i];
+          render();
+        } else if (state() && !state().over && mySide() && !myTurn()) toast(t('game.notYourTurn'));
         return;
       }
       enter(entries.click(how(), ms, page.entry, i, label));
@@ -282,6 +328,12 @@ export function gamePage(main, id, ctx) {
       } else if (!vsEngine) {
         out.push(h('button', { class: 'secondary', disabled: s.draw_offer === side, onclick: () => act({ t: 'draw', answer: 'offer' }) }, s.draw_offer === side ? t('game.drawOffered') : t('game.offerDraw')));
       }
+      if (s.takebacks && s.takeback_offer && s.takeback_offer !== side) {
+        out.push(h('button', { id: 'takeback-accept', onclick: () => act({ t: 'takeback', answer: 'accept' }) }, t('game.acceptTakeback')));
+        out.push(h('button', { class: 'secondary', id: 'takeback-decline', onclick: () => act({ t: 'takeback', answer: 'decline' }) }, t('game.declineTakeback')));
+      } else if (s.takebacks && (s.movers || '').includes(side === 'first' ? 'f' : 's')) {
+        out.push(h('button', { class: 'secondary', id: 'takeback', disabled: s.takeback_offer === side, onclick: () => act({ t: 'takeback', answer: 'offer' }) }, s.takeback_offer === side ? t('game.takebackAsked') : t('game.takeback')));
+      }
       if (s.abortable) out.push(h('button', { class: 'secondary', id: 'abort', onclick: () => act({ t: 'abort' }, t('game.abortQuestion')) }, t('game.abort')));
       else out.push(h('button', { class: 'danger', id: 'resign', onclick: () => act({ t: 'resign' }, t('game.resignQuestion')) }, t('game.resign')));
     }
@@ -307,6 +359,14 @@ export function gamePage(main, id, ctx) {
     if (!page.model.connected) children.push(h('p', { class: 'connection' }, t('game.reconnecting')));
     if (s.view.info.length) children.push(h('dl', { class: 'info' }, s.view.info.map(([k, v]) => [h('dt', {}, gameWord(s.game, k)), h('dd', {}, gameWord(s.game, v))])));
     if (s.over) children.push(overBanner(s, id, { side, rematchOffer: page.model.rematchOffer }, rematches));
+    if (page.premove.length && canPremove()) {
+      children.push(h('div', { class: 'notice actions', id: 'premove' }, h('span', {}, t('game.premove', { cells: page.premove.map(cellName).join(' → ') })),
+        h('button', { class: 'secondary', onclick: () => { page.premove = []; render(); } }, t('game.cancelPremove'))));
+    }
+    if (s.takeback_offer && !s.over) {
+      const who = s.takeback_offer === side ? t('game.youAskedTakeback') : t('game.asksTakeback', { side: sideName(s, idx(s.takeback_offer)) });
+      children.push(h('p', { id: 'takeback-offer', class: 'notice' }, who));
+    }
     if (page.pending && myTurn()) {
       children.push(h('div', { class: 'notice actions', id: 'confirm-move' }, h('span', {}, t('game.confirmMove', { move: page.pending.text })),
         h('button', { id: 'confirm-move-yes', onclick: () => send(page.pending, true) }, t('game.confirmYes')),
@@ -330,7 +390,13 @@ export function gamePage(main, id, ctx) {
     // The legend of the pieces whose drawing needs words.
     legendBox.replaceChildren(...(gameOf(s.game).legend || []).map(([, words]) => h('p', {}, words)));
     const side = mySide();
-    board.render(s, side ? s.rotate[idx(side)] : false, boardMarks(page, moves()), gameOf(s.game).look);
+    // On a phone the player at the bottom is oneself (or, for a watcher, the side drawn at the bottom).
+    const turned = side ? s.rotate[idx(side)] : false;
+    const below = side ? idx(side) : (turned ? 1 : 0);
+    barTop.replaceChildren(playerBar(s, 1 - below, side, serverNow()));
+    barBottom.replaceChildren(playerBar(s, below, side, serverNow()));
+    fitZoom();
+    board.render(s, turned, boardMarks(page, moves()), gameOf(s.game).look);
     page.lastRendered = s.version;
     ctx.title((myTurn() ? `● ${t('game.yourTurn')} · ` : '') + `${gameOf(s.game).title} · gridplay`);
     renderPanel();
@@ -341,9 +407,9 @@ export function gamePage(main, id, ctx) {
     const s = state();
     if (!s) return;
     for (const i of [0, 1]) {
-      const el = panel.querySelector(`[data-clock="${SIDES[i]}"]`);
       const left = timeLeft(s.clock, i, serverNow());
-      if (el && left != null) {
+      for (const el of main.querySelectorAll(`[data-clock="${SIDES[i]}"]`)) {
+        if (left == null) continue;
         el.textContent = fmtClock(left);
         el.classList.toggle('low', left < 20000);
       }
@@ -369,6 +435,14 @@ export function gamePage(main, id, ctx) {
     }
     if (!state()) return;
     if (r.changed) { page.entry = entries.EMPTY; page.hint = null; page.pending = null; }
+    // A premove plays as soon as the turn comes, if it names one legal move.
+    let premoved = null;
+    if (r.changed && page.premove.length && myTurn() && !page.busy) {
+      premoved = entries.premoveMatch(how(), state().view.moves, page.premove, page.entry.mode);
+      page.premove = [];
+      if (!premoved) toast(t('game.premoveDropped'));
+    }
+    if (state() && (state().over || !state().clock)) page.premove = [];
     if (msg.t === 'event') {
       say(announce(msg));
       if (msg.action && msg.action.kind === 'move') moveSound(msg.state.over ? 'end' : msg.action.side === mySide() ? 'mine' : 'theirs');
@@ -377,13 +451,19 @@ export function gamePage(main, id, ctx) {
       if (mySide() && !myTurn()) refreshNext();
       render();
     } else renderPanel();
+    if (premoved) send(premoved, true);
   });
-  const onKey = (e) => { if (e.key === 'Escape' && page.entry.sel != null) { page.entry = { ...entries.EMPTY, mode: page.entry.mode }; render(); } };
+  const onKey = (e) => {
+    if (e.key !== 'Escape') return;
+    if (page.entry.sel != null) { page.entry = { ...entries.EMPTY, mode: page.entry.mode }; render(); }
+    if (page.premove.length) { page.premove = []; render(); }
+  };
   document.addEventListener('keydown', onKey);
   live.watch(id);
   return () => {
     clearTimeout(nextTimer);
     clearInterval(ticker);
+    window.removeEventListener('resize', fitZoom);
     document.removeEventListener('keydown', onKey); off(); live.unwatch(); ctx.title('gridplay');
   };
 }

@@ -86,6 +86,11 @@ stored!(
         Claim = "claim",
         /// The server's: a live clock ran out.
         Timeout = "timeout",
+        /// A request to take back one's last move (casual games).
+        OfferTakeback = "offer-takeback",
+        /// The opponent (or the engine) agreed: the moves back to the asker's last one are taken back.
+        Takeback = "takeback",
+        DeclineTakeback = "decline-takeback",
     }
 );
 

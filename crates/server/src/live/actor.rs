@@ -7,7 +7,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::{
     Action, Cmd, ENGINE_MIN, GameHub, IDLE, KEEP_ACKS, KEEP_EVENTS, LiveError, PlyJson, Published, Watch,
-    state::{GameState, LiveFacts, build_state, rotation},
+    state::{GameState, LiveFacts, build_state, rotation, takebacks_allowed},
 };
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
@@ -35,9 +35,43 @@ pub(super) struct Actor {
     movers: Vec<Player>,
     aborted: bool,
     ratings: [Option<RatingRow>; 2],
+    /// The side whose takeback request waits for an answer.
+    takeback: Option<Player>,
 }
 
-fn apply(record: &mut GameRecord, side: Player, action: &Action) -> Result<String, LiveError> {
+/// The record with the moves back to and including `asker`'s last one taken back.
+fn take_back(record: &GameRecord, movers: &[Player], asker: Player) -> Result<GameRecord, LiveError> {
+    let Some(from) = movers.iter().rposition(|p| *p == asker) else {
+        return Err(LiveError::Refused(
+            "there is no move of yours to take back".into(),
+        ));
+    };
+    GameRecord::replay(
+        record.start().box_clone(),
+        record.moves()[..from].iter().map(String::as_str),
+    )
+    .map_err(|(i, e)| {
+        tracing::error!("a takeback does not replay at move {i}: {e}");
+        LiveError::Internal
+    })
+}
+
+/// The last move of a record as the board showed it, for marking it after a takeback.
+fn last_move_of(record: &GameRecord) -> Option<MoveView> {
+    let (last, before) = record.moves().split_last()?;
+    let mut pos = record.start().box_clone();
+    for m in before {
+        pos.play(m).ok()?;
+    }
+    pos.view().moves.into_iter().find(|v| &v.text == last)
+}
+
+fn apply(
+    record: &mut GameRecord,
+    side: Player,
+    action: &Action,
+    movers: &[Player],
+) -> Result<String, LiveError> {
     Ok(match action {
         Action::Move(text) => {
             if record.outcome().is_some() {
@@ -72,10 +106,17 @@ fn apply(record: &mut GameRecord, side: Player, action: &Action) -> Result<Strin
             record.forfeit(!side, Termination::Abandoned)?;
             String::new()
         }
-        Action::Abort => {
+        Action::Abort | Action::OfferTakeback | Action::DeclineTakeback => {
             if record.outcome().is_some() {
                 return Err(RecordError::GameOver.into());
             }
+            String::new()
+        }
+        Action::AcceptTakeback => {
+            if record.outcome().is_some() {
+                return Err(RecordError::GameOver.into());
+            }
+            *record = take_back(record, movers, !side)?;
             String::new()
         }
     })
@@ -106,12 +147,24 @@ impl Actor {
         let mut moved = [false; 2];
         let mut movers = Vec::with_capacity(actions.len());
         let mut aborted = false;
+        let mut takeback = None;
         for a in &actions {
             let side = a.side;
             let action = Action::from_row(a.kind, &a.body);
             let before = matches!(action, Action::Move(_)).then(|| record.position().view());
-            let text = apply(&mut record, side, &action)
+            let text = apply(&mut record, side, &action, &movers)
                 .map_err(|e| internal(format!("action {} does not replay: {e:?}", a.seq)))?;
+            match action {
+                Action::OfferTakeback => takeback = Some(side),
+                Action::Move(_) | Action::DeclineTakeback => takeback = None,
+                Action::AcceptTakeback => {
+                    takeback = None;
+                    movers.truncate(record.moves().len());
+                    last_move = last_move_of(&record);
+                    clocks.on_takeback(a.at, record.position().turn(), moved[0] && moved[1]);
+                }
+                _ => {}
+            }
             if let Some(view) = before {
                 last_move = view.moves.into_iter().find(|m| m.text == text);
                 moved[side.index()] = true;
@@ -150,6 +203,7 @@ impl Actor {
             both_moved: moved[0] && moved[1],
             ratings: &ratings,
             movers: &movers,
+            takeback,
         };
         let state = Arc::new(build_state(&row, game.as_ref(), &record, view, last_move, &facts));
         let mut actor = Actor {
@@ -159,6 +213,7 @@ impl Actor {
             movers,
             aborted,
             ratings,
+            takeback,
             hub,
             me,
             row,
@@ -204,6 +259,7 @@ impl Actor {
             both_moved: self.moved[0] && self.moved[1],
             ratings: &self.ratings,
             movers: &self.movers,
+            takeback: self.takeback,
         };
         build_state(
             &self.row,
@@ -400,7 +456,12 @@ impl Actor {
         }
         // A clock that ran out ends the game before anything else is played.
         self.check_flag().await;
-        let version = self.commit(side, action).await?;
+        let asks_takeback = action == Action::OfferTakeback;
+        let mut version = self.commit(side, action).await?;
+        // The engine grants a takeback at once.
+        if asks_takeback && self.row.levels[(!side).index()].is_some() {
+            version = self.commit(!side, Action::AcceptTakeback).await?;
+        }
         if let Some(ack) = ack {
             if self.acks.len() == KEEP_ACKS {
                 self.acks.pop_front();
@@ -444,6 +505,21 @@ impl Actor {
             Action::Timeout if self.flag_at().is_none_or(|at| now < at) => {
                 Err(LiveError::Refused("the clock has not run out".into()))
             }
+            Action::OfferTakeback if !takebacks_allowed(&self.row) => Err(LiveError::Refused(
+                "takebacks are only for casual games outside tournaments".into(),
+            )),
+            Action::OfferTakeback if self.takeback == Some(side) => {
+                Err(LiveError::Refused("you have asked for a takeback already".into()))
+            }
+            Action::OfferTakeback if self.takeback == Some(!side) => Err(LiveError::Refused(
+                "your opponent asks for a takeback: answer that first".into(),
+            )),
+            Action::OfferTakeback if !self.movers.contains(&side) => Err(LiveError::Refused(
+                "there is no move of yours to take back".into(),
+            )),
+            Action::AcceptTakeback | Action::DeclineTakeback if self.takeback != Some(!side) => Err(
+                LiveError::Refused("there is no takeback request to answer".into()),
+            ),
             _ => Ok(()),
         }
     }
@@ -456,7 +532,7 @@ impl Actor {
         }
         self.check_timing(side, &action, now)?;
         let mut next = self.record.clone();
-        let text = apply(&mut next, side, &action)?;
+        let text = apply(&mut next, side, &action, &self.movers)?;
         let version = self.version + 1;
         let aborted = action == Action::Abort;
         let end = next.outcome();
@@ -468,6 +544,8 @@ impl Actor {
             moved[side.index()] = true;
             let left = clocks.on_move(self.row.time, side, now, turn, moved[0] && moved[1]);
             clock = matches!(self.row.time, TimeControl::Live { .. }).then_some(left);
+        } else if action == Action::AcceptTakeback {
+            clocks.on_takeback(now, next.position().turn(), moved[0] && moved[1]);
         } else if aborted || end.is_some() {
             clocks.stop(now);
         }
@@ -537,10 +615,21 @@ impl Actor {
         }
         let last_move = match &action {
             Action::Move(_) => self.state.view.moves.iter().find(|m| m.text == text).cloned(),
+            Action::AcceptTakeback => last_move_of(&next),
             _ => self.state.last_move.clone(),
         };
-        if matches!(action, Action::Move(_)) {
-            self.movers.push(side);
+        match action {
+            Action::Move(_) => {
+                self.movers.push(side);
+                self.takeback = None;
+            }
+            Action::OfferTakeback => self.takeback = Some(side),
+            Action::DeclineTakeback => self.takeback = None,
+            Action::AcceptTakeback => {
+                self.takeback = None;
+                self.movers.truncate(next.moves().len());
+            }
+            _ => {}
         }
         self.record = next;
         self.version = version;

@@ -47,6 +47,11 @@ pub enum Action {
     Claim,
     /// The server's: the side's live clock ran out.
     Timeout,
+    /// Asks to take back one's last move (casual games).
+    OfferTakeback,
+    /// Agrees to the opponent's takeback: the moves back to and including the opponent's last are undone.
+    AcceptTakeback,
+    DeclineTakeback,
 }
 
 impl Action {
@@ -60,6 +65,9 @@ impl Action {
             Action::Abort => ActionKind::Abort,
             Action::Claim => ActionKind::Claim,
             Action::Timeout => ActionKind::Timeout,
+            Action::OfferTakeback => ActionKind::OfferTakeback,
+            Action::AcceptTakeback => ActionKind::Takeback,
+            Action::DeclineTakeback => ActionKind::DeclineTakeback,
         }
     }
 
@@ -73,6 +81,9 @@ impl Action {
             ActionKind::Abort => Action::Abort,
             ActionKind::Claim => Action::Claim,
             ActionKind::Timeout => Action::Timeout,
+            ActionKind::OfferTakeback => Action::OfferTakeback,
+            ActionKind::Takeback => Action::AcceptTakeback,
+            ActionKind::DeclineTakeback => Action::DeclineTakeback,
         }
     }
 }

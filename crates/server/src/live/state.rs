@@ -58,6 +58,10 @@ pub struct GameState {
     pub last_move: Option<MoveView>,
     pub over: Option<OverJson>,
     pub draw_offer: Option<Player>,
+    /// The side that asked to take back its last move, until the other answers or a move is played.
+    pub takeback_offer: Option<Player>,
+    /// Whether takebacks may be asked for (casual games outside tournaments).
+    pub takebacks: bool,
     /// For each side, whether its player sees the board turned half a turn, so that its own pieces start at
     /// the bottom (read from where the start position puts each side's pieces).
     pub rotate: [bool; 2],
@@ -89,6 +93,8 @@ pub(super) struct LiveFacts<'a> {
     pub(super) ratings: &'a [Option<RatingRow>; 2],
     /// The side that made each move.
     pub(super) movers: &'a [Player],
+    /// The side whose takeback request waits for an answer.
+    pub(super) takeback: Option<Player>,
 }
 
 /// An engine's look at a whole game: a score for the first player after each move, and the moves that lost
@@ -176,6 +182,7 @@ pub(super) fn build_state(
         TimeControl::Correspondence { days } => Some(facts.clocks.since + days * DAY_MS),
         TimeControl::Untimed => None,
     };
+    let over_is_none = over.is_none();
     let claimable = matches!(row.time, TimeControl::Correspondence { .. }) && deadline.is_some();
     let abortable =
         over.is_none() && !facts.both_moved && row.tournament.is_none() && row.status != GameStatus::Imported;
@@ -200,6 +207,8 @@ pub(super) fn build_state(
         view,
         last_move,
         draw_offer: record.draw_offer(),
+        takeback_offer: facts.takeback,
+        takebacks: takebacks_allowed(row) && over_is_none,
         rotate: facts.rotate,
         time: row.time,
         time_label: row.time.label(),
@@ -214,6 +223,11 @@ pub(super) fn build_state(
         abortable,
         hints: !row.rated && row.tournament.is_none(),
     }
+}
+
+/// Whether a game's players may take moves back: casual games outside tournaments.
+pub(super) fn takebacks_allowed(row: &GameRow) -> bool {
+    !row.rated && row.tournament.is_none() && row.status != GameStatus::Imported
 }
 
 pub(super) fn player_json(row: &GameRow, i: usize, ratings: &[Option<RatingRow>; 2]) -> PlayerJson {
