@@ -583,6 +583,8 @@ await test('a spectator finds a live game in the list, watches the moves arrive,
   const live = await (await fetch(BASE + '/api/live')).json();
   const row = live.games.find((g) => gameUrl.endsWith(g.id));
   assert.ok(row.spectators >= 1, `spectators: ${row.spectators}`);
+  // The players' page says how many watch.
+  await alice.waitForFunction(() => /1 spectator/.test(document.querySelector('#spectators')?.textContent || ''), null, { timeout: 10000 });
   await shot(visitor, 'spectator.png');
   await visitor.context().close();
   // Leave the game resigned.
@@ -756,12 +758,12 @@ await test('Japanese: the browser’s language is followed, every word is Japane
   assert.equal(await ja.textContent('main h1'), 'リバーシ');
   await move(ja, 'd3');
   await ja.waitForFunction(() => /が .* に打ちました/.test(document.querySelector('#announce')?.textContent || ''));
+  await shot(ja, 'game-ja.png');
   // A refused typed move gets the code's words.
   await ja.fill('#move-input', 'a1');
   await ja.press('#move-input', 'Enter');
   await ja.waitForFunction(() => document.querySelector('#toast.show')?.textContent.length > 0);
   assert.match(await ja.textContent('#toast'), /[ぁ-んァ-ン一-龥]/);
-  await shot(ja, 'game-ja.png');
   // The rules in Japanese, with the module's words.
   await ja.goto(BASE + '/rules/ywf');
   await ja.waitForSelector('#examples .example svg');

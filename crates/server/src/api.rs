@@ -392,6 +392,22 @@ pub(crate) async fn game_state(State(state): State<AppState>, GameId(id): GameId
     }
 }
 
+/// How many watch a game besides its players (the game page shows it).
+pub(crate) async fn game_spectators(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+) -> ApiResult<Json<Value>> {
+    let s = match state.hub.state(&id).await {
+        Ok(s) => s,
+        Err(LiveError::NotFound) => return Err(ApiError::not_found("game")),
+        Err(_) => return Err(ApiError::internal()),
+    };
+    let players: Vec<&str> = s.players.iter().filter_map(|p| p.id.as_deref()).collect();
+    Ok(Json(
+        json!({ "spectators": state.lobby.spectators(&id, &players) }),
+    ))
+}
+
 fn live_error(e: &LiveError) -> ApiError {
     match e {
         LiveError::NotFound => ApiError::not_found("game"),

@@ -141,6 +141,7 @@ pub fn router(state: AppState) -> Router {
         .route("/games/{id}/export", get(api::game_export))
         .route("/games/{id}/analysis", get(api::game_analysis))
         .route("/games/{id}/hint", get(api::game_hint))
+        .route("/games/{id}/spectators", get(api::game_spectators))
         .route("/games/{id}/rematch", post(api::rematch))
         .route("/live", get(players::live_games))
         .route("/my-games", get(players::my_games))

@@ -148,6 +148,7 @@ export function gamePage(main, id, ctx) {
     claimOpen: false,
     pending: null, // a move waiting for the player's confirmation
     premove: [], // cells clicked during the opponent's turn in a live game
+    spectators: 0,
   };
   let nextTimer = null;
   const serverNow = () => Date.now() + page.model.offset;
@@ -346,6 +347,7 @@ export function gamePage(main, id, ctx) {
     page.claimOpen = canClaim();
     const tags = [timeLabel(s.time_label), s.rated ? t('game.rated') : t('game.casual')];
     const meta = h('p', { class: 'muted', id: 'game-meta' }, `${s.spec} · ${tags.join(' · ')}`,
+      page.spectators ? h('span', { id: 'spectators' }, ` · ${t('game.spectators', { n: page.spectators })}`) : null,
       s.tournament ? [' · ', h('a', { href: `/tournament/${s.tournament.id}`, 'data-link': true }, t('game.tournamentRound', { round: s.tournament.round }))] : null,
       side ? null : ` · ${t('game.youWatch')}`);
     const children = [h('h1', {}, gameOf(s.game).title), meta, playersNode(s, side, serverNow()), h('p', { class: 'status', id: 'status' }, statusText(s, { myTurn: myTurn(), busy: page.busy }))];
@@ -423,6 +425,15 @@ export function gamePage(main, id, ctx) {
     if (canClaim() !== page.claimOpen) renderPanel();
   }
   const ticker = setInterval(tick, 200);
+  // Watchers come and go without a move: the count is asked for now and then.
+  async function countSpectators() {
+    try {
+      const n = (await api(`/games/${id}/spectators`)).spectators;
+      if (n !== page.spectators) { page.spectators = n; if (state()) renderPanel(); }
+    } catch { /* the next look tries again */ }
+  }
+  const counter = setInterval(countSpectators, 5000);
+  setTimeout(countSpectators, 800);
 
   const off = live.on((msg) => {
     const r = reduce(page.model, msg, { me: me ? me.id : null, now: Date.now() });
@@ -463,6 +474,7 @@ export function gamePage(main, id, ctx) {
   return () => {
     clearTimeout(nextTimer);
     clearInterval(ticker);
+    clearInterval(counter);
     window.removeEventListener('resize', fitZoom);
     document.removeEventListener('keydown', onKey); off(); live.unwatch(); ctx.title('gridplay');
   };
