@@ -974,6 +974,7 @@ await test('a whole game by keyboard alone in each of the five games: moves with
     }
     // Resign with the keyboard alone: Tab to the button, Enter, and Enter on the dialog's Yes.
     if (!(await p.locator('#game-over').count())) {
+      await p.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn' || document.querySelector('#game-over'), null, { timeout: 30000 });
       await p.focus('#board');
       for (let guard = 0; guard < 60 && !(await p.evaluate(() => document.activeElement?.id === 'resign' || document.activeElement?.id === 'abort')); guard++) await p.keyboard.press('Tab');
       const which = await p.evaluate(() => document.activeElement?.id);

@@ -239,8 +239,15 @@ pub(crate) async fn signout(
     if let Some(c) = jar.get(COOKIE) {
         state.db.delete_session(c.value()).await?;
     }
-    let jar = jar.remove(Cookie::build(COOKIE).path("/"));
-    Ok((jar, Json(Me { user: None })))
+    Ok(signed_out(jar))
+}
+
+/// The answer that ends the browser's session: the cookie cleared and no user.
+fn signed_out(jar: CookieJar) -> (CookieJar, Json<Me>) {
+    (
+        jar.remove(Cookie::build(COOKIE).path("/")),
+        Json(Me { user: None }),
+    )
 }
 
 /// How the name of a deleted account begins; the pages show such a name as "a deleted player".
@@ -306,8 +313,7 @@ pub(crate) async fn signout_everywhere(
     jar: CookieJar,
 ) -> ApiResult<(CookieJar, Json<Me>)> {
     state.db.delete_sessions_of(&user.id, None).await?;
-    let jar = jar.remove(Cookie::build(COOKIE).path("/"));
-    Ok((jar, Json(Me { user: None })))
+    Ok(signed_out(jar))
 }
 
 /// Deletes the account (the password required). The user's games stay, under a deleted player's name.
@@ -322,8 +328,7 @@ pub(crate) async fn delete_account(
     let tombstone = format!("{DELETED}{}", ids::short(8).to_lowercase());
     state.db.delete_account(&user.id, &tombstone).await?;
     state.lobby.changed();
-    let jar = jar.remove(Cookie::build(COOKIE).path("/"));
-    Ok((jar, Json(Me { user: None })))
+    Ok(signed_out(jar))
 }
 
 pub(crate) async fn me(MaybeUser(user): MaybeUser) -> Json<Me> {

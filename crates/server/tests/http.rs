@@ -67,6 +67,12 @@ impl App {
         (status, json, cookie)
     }
 
+    /// The status and error code of a POST.
+    async fn post_code(&self, path: &str, cookie: &str, body: Value) -> (StatusCode, Option<String>) {
+        let (s, j, _) = self.call("POST", path, Some(cookie), Some(body)).await;
+        (s, j["error"]["code"].as_str().map(str::to_owned))
+    }
+
     async fn signup(&self, name: &str) -> String {
         let (s, j, c) = self
             .call(
@@ -633,29 +639,16 @@ async fn account_password_change_signout_everywhere_and_deletion() {
             app.call("GET", "/api/me", Some(cookie), None).await.1["user"]["name"].clone()
         };
         // A wrong present password is refused; a right one changes it and ends the other session only.
-        let (s, j, _) = app
-            .call(
-                "POST",
-                "/api/account/password",
-                Some(&here),
-                Some(json!({"old": "wrong horse", "new": "battery staple"})),
-            )
-            .await;
+        let password = "/api/account/password";
+        let wrong = json!({"old": "wrong horse", "new": "battery staple"});
         assert_eq!(
-            (s, j["error"]["code"].as_str()),
-            (StatusCode::FORBIDDEN, Some("bad-credentials"))
+            app.post_code(password, &here, wrong).await,
+            (StatusCode::FORBIDDEN, Some("bad-credentials".into()))
         );
-        let (s, j, _) = app
-            .call(
-                "POST",
-                "/api/account/password",
-                Some(&here),
-                Some(json!({"old": "correct horse", "new": "short"})),
-            )
-            .await;
+        let short = json!({"old": "correct horse", "new": "short"});
         assert_eq!(
-            (s, j["error"]["code"].as_str()),
-            (StatusCode::BAD_REQUEST, Some("bad-password"))
+            app.post_code(password, &here, short).await,
+            (StatusCode::BAD_REQUEST, Some("bad-password".into()))
         );
         let (s, j, _) = app
             .call(
