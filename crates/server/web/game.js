@@ -324,10 +324,10 @@ export function gamePage(main, id, ctx) {
     if (side && !s.over) {
       const vsEngine = s.players.some((p) => p.level && !p.name);
       if (s.draw_offer && s.draw_offer !== side) {
-        out.push(h('button', { id: 'draw-accept', onclick: () => act({ t: 'draw', answer: 'accept' }) }, t('game.acceptDraw')));
-        out.push(h('button', { class: 'secondary', id: 'draw-decline', onclick: () => act({ t: 'draw', answer: 'decline' }) }, t('game.declineDraw')));
+        out.push(h('button', { id: 'accept-draw', onclick: () => act({ t: 'draw', answer: 'accept' }) }, t('game.acceptDraw')));
+        out.push(h('button', { class: 'secondary', id: 'decline-draw', onclick: () => act({ t: 'draw', answer: 'decline' }) }, t('game.declineDraw')));
       } else if (!vsEngine) {
-        out.push(h('button', { class: 'secondary', id: 'draw-offer', disabled: s.draw_offer === side, onclick: () => act({ t: 'draw', answer: 'offer' }) }, s.draw_offer === side ? t('game.drawOffered') : t('game.offerDraw')));
+        out.push(h('button', { class: 'secondary', id: 'offer-draw', disabled: s.draw_offer === side, onclick: () => act({ t: 'draw', answer: 'offer' }) }, s.draw_offer === side ? t('game.drawOffered') : t('game.offerDraw')));
       }
       if (s.takebacks && s.takeback_offer && s.takeback_offer !== side) {
         out.push(h('button', { id: 'takeback-accept', onclick: () => act({ t: 'takeback', answer: 'accept' }) }, t('game.acceptTakeback')));
