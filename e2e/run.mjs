@@ -811,11 +811,45 @@ await test('axe-core finds no accessibility fault on any page, in English and in
   assert.deepEqual(faults, []);
 });
 
-await test('account: move confirmation, a password change, signing out everywhere, and deleting an account', async () => {
+await test('account: move sounds and their switch, move confirmation, a password change, signing out everywhere, and deleting an account', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+  // Every tone the page starts is counted.
+  await ctx.addInitScript(() => {
+    window.tones = 0;
+    const Real = window.AudioContext;
+    window.AudioContext = class extends Real {
+      createOscillator() {
+        const o = super.createOscillator();
+        const start = o.start.bind(o);
+        o.start = (...a) => { window.tones += 1; return start(...a); };
+        return o;
+      }
+    };
+  });
   const p = await ctx.newPage();
   await signUp(p, 'erin');
-  await p.click('#nav-account');
+  // Sounds are on by default: a move and the engine's reply sound; switched off, nothing sounds.
+  for (const on of [true, false]) {
+    await p.goto(BASE + '/account');
+    await p.waitForSelector('#pref-sounds');
+    assert.equal(await p.isChecked('#pref-sounds'), on);
+    await p.goto(BASE + '/');
+    await p.selectOption('#computer-game', 'reversi');
+    await p.selectOption('#computer-color', 'first');
+    await p.click('#play-computer button[type=submit]');
+    await p.waitForURL(/\/game\//);
+    await p.waitForSelector('#board svg');
+    await move(p, 'd3');
+    await p.waitForFunction(() => document.querySelectorAll('#moves .mv').length === 2, null, { timeout: 15000 });
+    const tones = await p.evaluate(() => window.tones);
+    if (on) assert.ok(tones >= 2, `${tones} tones`);
+    else assert.equal(tones, 0);
+    if (on) {
+      await p.goto(BASE + '/account');
+      await p.uncheck('#pref-sounds');
+    }
+  }
+  await p.goto(BASE + '/account');
   await p.waitForSelector('#preferences');
   await p.check('#pref-confirm');
   // With confirmation on, a move waits for a yes.
