@@ -488,6 +488,21 @@ pub(crate) async fn import_game(
             None => {}
         }
     }
+    // The players' names from the file are shown to others: the rule of free text, cut to 40 characters.
+    let mut labels = [None, None];
+    for (i, name) in imported.names.iter().enumerate() {
+        labels[i] = match name.as_deref().map(|n| crate::text::clean(n, usize::MAX)) {
+            None | Some(Err(crate::text::TextError::Empty)) => None,
+            Some(Ok(n)) => Some(n.chars().take(40).collect::<String>()),
+            Some(Err(e)) => {
+                let which = if i == 0 { "first" } else { "second" };
+                return Err(ApiError::bad_request(
+                    "bad-file",
+                    format!("the {which} player's name in the file {e}"),
+                ));
+            }
+        };
+    }
     let end = record.outcome();
     let now = now_ms();
     let row = GameRow {
@@ -496,7 +511,7 @@ pub(crate) async fn import_game(
         game: imported.game.info().name,
         users: [None, None],
         levels: [None, None],
-        labels: imported.names.map(|n| n.map(|n| n.chars().take(40).collect())),
+        labels,
         status: GameStatus::Imported,
         turn: None,
         winner: end.map(|(o, _)| Winner::from(o)),

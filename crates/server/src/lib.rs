@@ -20,6 +20,7 @@ pub mod lobby;
 mod messages;
 mod players;
 mod rules;
+mod text;
 pub mod tournament;
 pub mod transcript;
 mod ws;

@@ -799,3 +799,63 @@ async fn the_catalog_and_rules_speak_the_asked_language() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn free_text_is_normalized_and_refused_when_it_hides_something() {
+    each_backend("text", async |url| {
+        let app = App::new(url, 1000).await;
+        let alice = app.signup("alice").await;
+        let tournament = |name: &str| json!({"name": name, "spec": "reversi", "kind": "swiss"});
+        for name in [
+            "   ",
+            "\u{200B}",
+            "Official \u{202E}tnemanruot\u{202C} by admin",
+            &"x".repeat(61),
+        ] {
+            let (s, j, _) = app
+                .call("POST", "/api/tournaments", Some(&alice), Some(tournament(name)))
+                .await;
+            assert_eq!(
+                (s, j["error"]["code"].as_str()),
+                (StatusCode::BAD_REQUEST, Some("bad-name")),
+                "{name:?}: {j}"
+            );
+        }
+        let (s, j, _) = app
+            .call(
+                "POST",
+                "/api/tournaments",
+                Some(&alice),
+                Some(tournament("  Cafe\u{301} Swiss ")),
+            )
+            .await;
+        assert_eq!(s, StatusCode::OK, "{j}");
+        let (_, t, _) = app
+            .call(
+                "GET",
+                &format!("/api/tournaments/{}", j["id"].as_str().expect("id")),
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(t["name"], "Café Swiss");
+        // An imported game's player names are shown to others: the same rule.
+        let file = "[Game \"reversi\"]\n[First \"Ann\u{202E}\"]\n[Second \"Ben\"]\n\nf5d6";
+        let (s, j, _) = app
+            .call("POST", "/api/import", Some(&alice), Some(json!({"text": file})))
+            .await;
+        assert_eq!(
+            (s, j["error"]["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("bad-file")),
+            "{j}"
+        );
+        assert!(
+            j["error"]["message"]
+                .as_str()
+                .expect("message")
+                .contains("first player's name"),
+            "{j}"
+        );
+    })
+    .await;
+}

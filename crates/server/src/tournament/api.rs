@@ -67,13 +67,9 @@ pub(crate) async fn create(
     SignedIn(me): SignedIn,
     Json(t): Json<NewTournament>,
 ) -> ApiResult<Json<Value>> {
-    let name = t.name.trim();
-    if name.is_empty() || name.chars().count() > 60 {
-        return Err(ApiError::bad_request(
-            "bad-name",
-            "a tournament's name has 1 to 60 characters",
-        ));
-    }
+    let name = crate::text::clean(&t.name, 60)
+        .map_err(|e| ApiError::bad_request("bad-name", format!("the tournament's name {e}")))?;
+    let name = name.as_str();
     let (spec, game) = check_spec(&state, &t.spec)?;
     let time = people_time(t.time)?;
     let (kind, rounds) = match t.kind {
