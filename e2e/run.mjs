@@ -187,6 +187,18 @@ async function enter(page, mv, { dragging = false, keyboard = false } = {}) {
   }
 }
 
+/** Starts a game against the computer with the lobby's form (level 1, first side unless told), and waits for its board. */
+async function playComputer(page, game, { level = '1', color = 'first', tap = false, goto = true } = {}) {
+  if (goto) await page.goto(BASE + '/');
+  await page.selectOption('#computer-game', game);
+  if (level) await page.selectOption('#computer-level', level);
+  if (color) await page.selectOption('#computer-color', color);
+  if (tap) await page.tap('#play-computer button[type=submit]');
+  else await page.click('#play-computer button[type=submit]');
+  await page.waitForURL(/\/game\//);
+  await page.waitForSelector('#board svg');
+}
+
 async function move(page, text, opts) {
   const st = await state(page);
   const mv = st.view.moves.find((m) => m.text === text);
@@ -365,13 +377,7 @@ await test('a finished game is replayed step by step, exported, and imported aga
 });
 
 await test('a user plays the computer at Grid Tactics, and a reload restores the game', async () => {
-  await alice.goto(BASE + '/');
-  await alice.selectOption('#computer-game', 'tactics');
-  await alice.selectOption('#computer-level', '1');
-  await alice.selectOption('#computer-color', 'first');
-  await alice.click('#play-computer button[type=submit]');
-  await alice.waitForURL(/\/game\//);
-  await alice.waitForSelector('#board svg');
+  await playComputer(alice, 'tactics');
   let st = await state(alice);
   // Select a unit: its reachable squares are marked.
   const first = st.view.moves.find((m) => m.from != null && m.kind === 'move' && m.path.length > 0);
@@ -476,13 +482,7 @@ await test('the test game, which the browser knows only from the catalog, is pla
 });
 
 await test('a whole game by keyboard alone: the board cursor, Enter, and the move box; moves are announced', async () => {
-  await alice.goto(BASE + '/');
-  await alice.selectOption('#computer-game', 'tictactoe');
-  await alice.selectOption('#computer-level', '1');
-  await alice.selectOption('#computer-color', 'first');
-  await alice.click('#play-computer button[type=submit]');
-  await alice.waitForURL(/\/game\//);
-  await alice.waitForSelector('#board svg');
+  await playComputer(alice, 'tictactoe');
   await alice.focus('#board');
   let typed = false;
   for (;;) {
@@ -793,11 +793,7 @@ await test('axe-core finds no accessibility fault on any page, in English and in
     await p.fill('#signup input[name=password]', 'password-axe');
     await p.click('#signup button[type=submit]');
     await p.waitForSelector('#me');
-    await p.selectOption('#computer-game', 'checkers');
-    await p.selectOption('#computer-level', '1');
-    await p.click('#play-computer button[type=submit]');
-    await p.waitForURL(/\/game\//);
-    await p.waitForSelector('#board svg');
+    await playComputer(p, 'checkers', { goto: false, color: null });
     const game = new URL(p.url()).pathname.split('/').pop();
     const pages = ['/', '/watch', '/tournaments', '/leaderboard/checkers', '/rules/reversi', '/rules/tactics', '/games', '/account', `/game/${game}`, `/replay/${game}`, `/player/alice`, '/game/XXXXXXXX'];
     for (const path of pages) {
@@ -833,12 +829,7 @@ await test('account: move sounds and their switch, move confirmation, a password
     await p.goto(BASE + '/account');
     await p.waitForSelector('#pref-sounds');
     assert.equal(await p.isChecked('#pref-sounds'), on);
-    await p.goto(BASE + '/');
-    await p.selectOption('#computer-game', 'reversi');
-    await p.selectOption('#computer-color', 'first');
-    await p.click('#play-computer button[type=submit]');
-    await p.waitForURL(/\/game\//);
-    await p.waitForSelector('#board svg');
+    await playComputer(p, 'reversi');
     await move(p, 'd3');
     await p.waitForFunction(() => document.querySelectorAll('#moves .mv').length === 2, null, { timeout: 15000 });
     const tones = await p.evaluate(() => window.tones);
@@ -853,12 +844,7 @@ await test('account: move sounds and their switch, move confirmation, a password
   await p.waitForSelector('#preferences');
   await p.check('#pref-confirm');
   // With confirmation on, a move waits for a yes.
-  await p.goto(BASE + '/');
-  await p.selectOption('#computer-game', 'reversi');
-  await p.selectOption('#computer-color', 'first');
-  await p.click('#play-computer button[type=submit]');
-  await p.waitForURL(/\/game\//);
-  await p.waitForSelector('#board svg');
+  await playComputer(p, 'reversi');
   const st = await state(p);
   await enter(p, st.view.moves.find((m) => m.text === 'd3'));
   await p.waitForSelector('#confirm-move');
@@ -933,12 +919,7 @@ await test('a phone: the menu folds away, the players sit above and below the bo
   await p.waitForSelector('#nav-play', { state: 'visible' });
   await p.tap('#nav-play');
   await p.waitForSelector('#nav-play', { state: 'hidden' });
-  await p.selectOption('#computer-game', 'checkers');
-  await p.selectOption('#computer-level', '1');
-  await p.selectOption('#computer-color', 'first');
-  await p.tap('#play-computer button[type=submit]');
-  await p.waitForURL(/\/game\//);
-  await p.waitForSelector('#board svg');
+  await playComputer(p, 'checkers', { goto: false, tap: true });
   const [top, board, bottom] = await Promise.all(['#bar-top', '#board', '#bar-bottom'].map((sel) => p.locator(sel).boundingBox()));
   assert.ok(top.y + top.height <= board.y + 1 && board.y + board.height <= bottom.y + 1, 'a bar above and a bar below the board');
   assert.match(await p.textContent('#bar-bottom'), /frank/);
@@ -957,11 +938,7 @@ await test('a phone: the menu folds away, the players sit above and below the bo
   const width = await p.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `no horizontal scrolling (page is ${width}px wide)`);
   await shot(p, 'phone-checkers.png');
-  await p.goto(BASE + '/');
-  await p.selectOption('#computer-game', 'tactics');
-  await p.tap('#play-computer button[type=submit]');
-  await p.waitForURL(/\/game\//);
-  await p.waitForSelector('#board svg');
+  await playComputer(p, 'tactics', { tap: true });
   await p.waitForSelector('#zoom', { state: 'visible' });
   await p.tap('#zoom');
   await drawn(p);
@@ -976,13 +953,7 @@ await test('a whole game by keyboard alone in each of the five games: moves with
   const p = await ctx.newPage();
   await signUp(p, 'gwen');
   for (const game of ['reversi', 'checkers', 'cornered', 'ywf', 'tactics']) {
-    await p.goto(BASE + '/');
-    await p.selectOption('#computer-game', game);
-    await p.selectOption('#computer-level', '1');
-    await p.selectOption('#computer-color', 'first');
-    await p.click('#play-computer button[type=submit]');
-    await p.waitForURL(/\/game\//);
-    await p.waitForSelector('#board svg');
+    await playComputer(p, game);
     for (let k = 0; k < 3; k++) {
       await p.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn' || document.querySelector('#game-over'), null, { timeout: 30000 });
       const st = await state(p);
