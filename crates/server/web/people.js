@@ -3,7 +3,7 @@
 
 import { h, api } from './util.js';
 import { allGames, titleOf } from './catalog.js';
-import { t, errorText, timeLabel, playerLabel, isDeleted } from './i18n.js';
+import { t, errorText, timeLabel, playerLabel, isDeleted, fmtDate } from './i18n.js';
 
 /** A player's name linked to the profile, with the rating (a ? when provisional). */
 export function playerLink(name, rating) {
@@ -30,6 +30,8 @@ export function gameItem(g, opts = {}) {
   else if (g.status === 'active' && opts.mine) right.push(h('span', { class: 'muted' }, t('game.waiting')));
   const named = (i) => (g.names && g.names[i]) || playerLabel(g.players[i]);
   if (g.status !== 'active') right.push(h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: named(g.winner === 'first' ? 0 : 1) }) : t(`status.${g.status}`)));
+  // When a finished game ended, in the page's language.
+  if (g.status !== 'active' && g.updated_at) right.push(h('small', { class: 'muted', 'data-ended': g.updated_at }, fmtDate(g.updated_at)));
   return h('li', { 'data-game': g.id },
     h('span', {}, h('a', { href, 'data-link': true }, g.spec), ' ', who(g, 0), ` ${t('game.vs')} `, who(g, 1), h('small', { class: 'muted' }, ` ${tags}`)),
     h('span', { class: 'row' }, right));
