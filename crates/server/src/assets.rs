@@ -6,6 +6,8 @@ use axum::{
 };
 use rust_embed::Embed;
 
+use crate::error::ApiError;
+
 #[derive(Embed)]
 #[folder = "web/"]
 struct Web;
@@ -42,11 +44,32 @@ fn file(path: &str, if_none_match: Option<&HeaderValue>) -> Option<Response> {
 pub(crate) async fn asset(uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path().trim_start_matches("/assets/");
     file(path, headers.get(header::IF_NONE_MATCH))
-        .unwrap_or_else(|| (StatusCode::NOT_FOUND, "no such file").into_response())
+        .unwrap_or_else(|| ApiError::not_found("file").into_response())
+}
+
+/// Any other address: a browser asking for a page gets the site's shell with status 404, and draws its own
+/// not-found page; anything else gets the JSON error.
+pub(crate) async fn not_found(headers: HeaderMap) -> Response {
+    let wants_page = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("text/html"));
+    match Web::get("index.html") {
+        Some(f) if wants_page => (
+            StatusCode::NOT_FOUND,
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            f.data,
+        )
+            .into_response(),
+        _ => ApiError::not_found("page").into_response(),
+    }
 }
 
 /// The page shell, for every page route: the modules draw the page the path names.
 pub(crate) async fn page(headers: HeaderMap) -> Response {
     file("index.html", headers.get(header::IF_NONE_MATCH))
-        .unwrap_or_else(|| (StatusCode::INTERNAL_SERVER_ERROR, "the page is missing").into_response())
+        .unwrap_or_else(|| ApiError::internal().into_response())
 }

@@ -67,3 +67,57 @@ impl IntoResponse for ApiError {
 }
 
 pub(crate) type ApiResult<T> = Result<T, ApiError>;
+
+/// The stable code and a sentence for an error answer that did not come from a handler (axum's extractors, a
+/// method the route does not take, a body over the limit).
+fn code_of(status: StatusCode) -> (&'static str, &'static str) {
+    match status.as_u16() {
+        400 => ("bad-request", "the request could not be read"),
+        404 => ("not-found", "no such page"),
+        405 => ("method-not-allowed", "this address does not take that method"),
+        413 => ("too-large", "the request body is too large"),
+        415 => (
+            "unsupported-media-type",
+            "send the body as JSON (Content-Type: application/json)",
+        ),
+        422 => ("bad-body", "the request body does not have the expected fields"),
+        429 => ("too-many", "too many requests: wait a moment"),
+        s if s >= 500 => ("internal", "internal error"),
+        _ => ("error", "the request was refused"),
+    }
+}
+
+/// Every rejected request answers the documented JSON: answers that are not JSON already (nor the site's
+/// HTML not-found page) are rewritten with their status's code and, as the message, the text they carried.
+pub(crate) async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    use axum::http::header;
+    let res = next.run(req).await;
+    let status = res.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return res;
+    }
+    let kind = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if kind.starts_with("application/json") || kind.starts_with("text/html") {
+        return res;
+    }
+    let (parts, body) = res.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let (code, sentence) = code_of(status);
+    let message = if text.trim().is_empty() || status.is_server_error() {
+        sentence.to_owned()
+    } else {
+        text.trim().to_owned()
+    };
+    let mut out = ApiError::new(status, code, message).into_response();
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            out.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    out
+}

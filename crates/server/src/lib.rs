@@ -38,7 +38,7 @@ use axum::{
 };
 use governor::{DefaultKeyedRateLimiter, Quota};
 use gridplay_core::Registry;
-use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::{compression::CompressionLayer, set_header::SetResponseHeaderLayer};
 
 pub use crate::{config::Config, db::Db};
 use crate::{engines::EnginePool, error::ApiError, live::GameHub, lobby::Lobby};
@@ -179,7 +179,7 @@ pub fn router(state: AppState) -> Router {
         .route("/tournaments", get(assets::page))
         .route("/tournament/{id}", get(assets::page))
         .route("/assets/{*path}", get(assets::asset))
-        .fallback(|| async { ApiError::not_found("page") })
+        .fallback(assets::not_found)
         .layer(middleware::from_fn(check_origin))
         .layer(DefaultBodyLimit::max(16 * 1024))
         .layer(SetResponseHeaderLayer::overriding(
@@ -189,9 +189,11 @@ pub fn router(state: AppState) -> Router {
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(
-                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'",
+                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
             ),
         ))
+        .layer(middleware::from_fn(error::json_errors))
+        .layer(CompressionLayer::new().gzip(true).br(true))
         .with_state(state)
 }
 

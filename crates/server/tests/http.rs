@@ -859,3 +859,183 @@ async fn free_text_is_normalized_and_refused_when_it_hides_something() {
     })
     .await;
 }
+
+impl App {
+    /// A request with these headers: the status, the response's headers and its body as sent.
+    async fn raw(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(header::HeaderName, &str)],
+        body: &str,
+    ) -> (StatusCode, header::HeaderMap, Vec<u8>) {
+        let mut req = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::HOST, "localhost");
+        for (k, v) in headers {
+            req = req.header(k, *v);
+        }
+        let res = self
+            .router
+            .clone()
+            .oneshot(req.body(Body::from(body.to_owned())).expect("request"))
+            .await
+            .expect("response");
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = res.into_body().collect().await.expect("body").to_bytes();
+        (status, headers, bytes.to_vec())
+    }
+}
+
+#[tokio::test]
+async fn every_rejection_answers_the_documented_json() {
+    let app = App::new("sqlite::memory:", 100).await;
+    let cookie = app.signup("alice").await;
+    let json_type = (header::CONTENT_TYPE, "application/json");
+    let with_cookie = (header::COOKIE, cookie.as_str());
+    let cases: Vec<(
+        &str,
+        &str,
+        Vec<(header::HeaderName, &str)>,
+        String,
+        StatusCode,
+        &str,
+    )> = vec![
+        (
+            "GET",
+            "/api/nothing",
+            vec![],
+            String::new(),
+            StatusCode::NOT_FOUND,
+            "not-found",
+        ),
+        (
+            "GET",
+            "/no/such/page",
+            vec![],
+            String::new(),
+            StatusCode::NOT_FOUND,
+            "not-found",
+        ),
+        (
+            "GET",
+            "/assets/nothing.js",
+            vec![],
+            String::new(),
+            StatusCode::NOT_FOUND,
+            "not-found",
+        ),
+        (
+            "GET",
+            "/api/signin",
+            vec![],
+            String::new(),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method-not-allowed",
+        ),
+        (
+            "POST",
+            "/api/signin",
+            vec![json_type.clone()],
+            "{not json".into(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "POST",
+            "/api/signin",
+            vec![],
+            r#"{"name":"a","password":"b"}"#.into(),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported-media-type",
+        ),
+        (
+            "POST",
+            "/api/signin",
+            vec![json_type.clone()],
+            r#"{"name":"a"}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad-body",
+        ),
+        (
+            "POST",
+            "/api/challenges",
+            vec![json_type.clone(), with_cookie.clone()],
+            format!(r#"{{"spec":"{}","color":"first"}}"#, "x".repeat(40_000)),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too-large",
+        ),
+        (
+            "GET",
+            "/ws",
+            vec![],
+            String::new(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+    ];
+    for (method, path, headers, body, status, code) in cases {
+        let (s, h, bytes) = app.raw(method, path, &headers, &body).await;
+        let j: Value = serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+            panic!(
+                "{method} {path}: not JSON ({e}): {}",
+                String::from_utf8_lossy(&bytes)
+            )
+        });
+        assert_eq!(
+            (s, j["error"]["code"].as_str()),
+            (status, Some(code)),
+            "{method} {path}: {j}"
+        );
+        assert!(
+            j["error"]["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{method} {path}: {j}"
+        );
+        assert!(
+            h.get(header::CONTENT_TYPE)
+                .is_some_and(|v| v.as_bytes().starts_with(b"application/json")),
+            "{method} {path}"
+        );
+    }
+    // A browser that navigates to an unknown address gets the site's page (which says it is not found) with 404.
+    let (s, h, bytes) = app
+        .raw("GET", "/no/such/page", &[(header::ACCEPT, "text/html,*/*")], "")
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(h[header::CONTENT_TYPE].as_bytes().starts_with(b"text/html"));
+    assert!(String::from_utf8_lossy(&bytes).contains("/assets/app.js"));
+    // No other site may frame a page.
+    let (_, h, _) = app.raw("GET", "/", &[], "").await;
+    let csp = h[header::CONTENT_SECURITY_POLICY].to_str().unwrap_or_default();
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+}
+
+#[tokio::test]
+async fn responses_are_compressed_when_the_client_accepts_it() {
+    let app = App::new("sqlite::memory:", 100).await;
+    let (_, plain_headers, plain) = app.raw("GET", "/assets/app.js", &[], "").await;
+    assert!(plain_headers.get(header::CONTENT_ENCODING).is_none());
+    for encoding in ["gzip", "br"] {
+        for path in ["/assets/app.js", "/api/catalog"] {
+            let (s, h, bytes) = app
+                .raw("GET", path, &[(header::ACCEPT_ENCODING, encoding)], "")
+                .await;
+            assert_eq!(s, StatusCode::OK);
+            assert_eq!(
+                h.get(header::CONTENT_ENCODING).and_then(|v| v.to_str().ok()),
+                Some(encoding),
+                "{path}"
+            );
+            if path == "/assets/app.js" {
+                assert!(
+                    bytes.len() * 2 < plain.len(),
+                    "{encoding}: {} of {} bytes",
+                    bytes.len(),
+                    plain.len()
+                );
+            }
+        }
+    }
+}

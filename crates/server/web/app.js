@@ -113,8 +113,17 @@ function route() {
   else if (p === '/tournaments') leave = tournamentsPage(main, ctx);
   else if ((r = m(/^\/tournament\/([A-Za-z0-9]{1,16})$/))) leave = tournamentPage(main, r[1], ctx);
   else if ((r = m(/^\/rules\/([a-z]{1,20})$/))) leave = rulesPage(main, r[1], ctx);
-  else leave = lobbyPage(main, ctx);
+  else if (p === '/') leave = lobbyPage(main, ctx);
+  else leave = notFoundPage(main, p, ctx);
   for (const a of nav.querySelectorAll('a')) a.classList.toggle('here', a.getAttribute('href') === p || (p.startsWith('/rules') && a.id === 'nav-rules'));
+}
+
+/** An address with no page: the server answered it with status 404 and this shell. */
+function notFoundPage(main, path, c) {
+  c.title(t('notFound.title'));
+  main.replaceChildren(h('h1', { id: 'not-found' }, t('notFound.title')), h('p', {}, t('notFound.text', { path })),
+    h('p', {}, h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
+  return null;
 }
 
 document.addEventListener('click', (e) => {
