@@ -27,7 +27,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'gridplay-e2e-'));
 
 let server;
 function startServer() {
-  server = spawn(BIN, ['serve', '--with-test-games', '--addr', `127.0.0.1:${PORT}`, '--database', `sqlite://${dataDir}/gridplay.db`, '--auth-per-minute', '1000'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  server = spawn(BIN, ['serve', '--with-test-games', '--addr', `127.0.0.1:${PORT}`, '--database', `sqlite://${dataDir}/gridplay.db`, '--auth-per-minute', '1000', '--signups-per-hour', '1000'], { stdio: ['ignore', 'inherit', 'inherit'] });
   return waitFor(async () => (await fetch(BASE + '/api/me')).ok, 20000, 'the server to listen');
 }
 async function stopServer() {
@@ -223,6 +223,13 @@ await test('a visitor sees how many are online, not who', async () => {
   assert.match(await visitor.textContent('#online-count'), /player/);
   assert.equal(await visitor.locator('#online').count(), 0);
   await shot(visitor, 'lobby-visitor.png');
+  // An address with no page gets the site's own not-found page, with status 404 and a way back.
+  const res = await visitor.goto(BASE + '/no/such/page');
+  assert.equal(res.status(), 404);
+  await visitor.waitForSelector('#not-found');
+  assert.match(await visitor.textContent('main'), /no page at \/no\/such\/page/);
+  await visitor.click('main a[href="/"]');
+  await visitor.waitForSelector('#online-count');
   await visitor.context().close();
 });
 

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 
 use clap::Args;
-use gridplay_server::Config;
+use gridplay_server::{Config, config::Limits};
 
 #[derive(Args, Debug)]
 pub(crate) struct ServeArgs {
@@ -17,9 +17,36 @@ pub(crate) struct ServeArgs {
     /// Database connections [default: 1 for SQLite, 8 for PostgreSQL].
     #[arg(long, env = "GRIDPLAY_DB_CONNECTIONS")]
     db_connections: Option<u32>,
-    /// Engine searches allowed at once; further requests queue.
+    /// The engine's replies in games searched at once; further ones queue.
     #[arg(long, env = "GRIDPLAY_ENGINE_THREADS", default_value_t = 2)]
     engine_threads: usize,
+    /// Analyses and hints searched at once, in their own lane: they never delay a game's engine.
+    #[arg(long, env = "GRIDPLAY_ANALYSIS_THREADS", default_value_t = Limits::default().analysis_threads)]
+    analysis_threads: usize,
+    /// Analyses one user may have waiting or running at once.
+    #[arg(long, env = "GRIDPLAY_ANALYSES_PER_USER", default_value_t = Limits::default().analyses_per_user)]
+    analyses_per_user: u32,
+    /// Hints one user may ask for per minute.
+    #[arg(long, env = "GRIDPLAY_HINTS_PER_MINUTE", default_value_t = Limits::default().hints_per_minute)]
+    hints_per_minute: u32,
+    /// Open challenges one user may have at once.
+    #[arg(long, env = "GRIDPLAY_OPEN_CHALLENGES", default_value_t = Limits::default().open_challenges)]
+    open_challenges: u32,
+    /// Tournaments one user may create per day.
+    #[arg(long, env = "GRIDPLAY_TOURNAMENTS_PER_DAY", default_value_t = Limits::default().tournaments_per_day)]
+    tournaments_per_day: u32,
+    /// Moves to be played after a player's draw offer before that player may offer again.
+    #[arg(long, env = "GRIDPLAY_DRAW_OFFER_PLIES", default_value_t = Limits::default().draw_offer_plies)]
+    draw_offer_plies: u32,
+    /// WebSockets open at once from one client address.
+    #[arg(long, env = "GRIDPLAY_SOCKETS_PER_ADDRESS", default_value_t = Limits::default().sockets_per_address)]
+    sockets_per_address: u32,
+    /// WebSockets open at once for one signed-in user.
+    #[arg(long, env = "GRIDPLAY_SOCKETS_PER_USER", default_value_t = Limits::default().sockets_per_user)]
+    sockets_per_user: u32,
+    /// New accounts per client address per hour.
+    #[arg(long, env = "GRIDPLAY_SIGNUPS_PER_HOUR", default_value_t = Limits::default().signups_per_hour)]
+    signups_per_hour: u32,
     /// Mark the session cookie Secure (when served over HTTPS).
     #[arg(long, env = "GRIDPLAY_SECURE_COOKIES")]
     secure_cookies: bool,
@@ -49,6 +76,17 @@ impl ServeArgs {
             ws_per_second: self.ws_per_second,
             ws_burst: self.ws_burst,
             with_test_games: crate::with_test_games(),
+            limits: Limits {
+                analysis_threads: self.analysis_threads,
+                analyses_per_user: self.analyses_per_user,
+                hints_per_minute: self.hints_per_minute,
+                open_challenges: self.open_challenges,
+                tournaments_per_day: self.tournaments_per_day,
+                draw_offer_plies: self.draw_offer_plies,
+                sockets_per_address: self.sockets_per_address,
+                sockets_per_user: self.sockets_per_user,
+                signups_per_hour: self.signups_per_hour,
+            },
         }
     }
 }

@@ -239,6 +239,7 @@ pub(crate) async fn create_challenge(
 ) -> ApiResult<Json<Value>> {
     let (spec, _) = check_spec(&state, &c.spec)?;
     let time = people_time(c.time)?;
+    check_open_challenges(&state, &me.id).await?;
     let target = match c.opponent.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
         None => None,
         Some(name) => {
@@ -272,6 +273,17 @@ pub(crate) async fn create_challenge(
     state.db.create_challenge(&row).await?;
     state.lobby.changed();
     Ok(Json(challenge_json(&row)))
+}
+
+/// Refuses a new challenge from a user who has as many open ones as allowed.
+async fn check_open_challenges(state: &AppState, user_id: &str) -> ApiResult<()> {
+    let limit = state.config.limits.open_challenges;
+    if state.db.open_challenges_of(user_id).await? >= u64::from(limit) {
+        return Err(ApiError::too_many(format!(
+            "you have {limit} open challenges, the most allowed: cancel one first"
+        )));
+    }
+    Ok(())
 }
 
 async fn open_challenge(state: &AppState, id: &str) -> ApiResult<ChallengeRow> {
@@ -411,7 +423,9 @@ pub(crate) async fn game_spectators(
 fn live_error(e: &LiveError) -> ApiError {
     match e {
         LiveError::NotFound => ApiError::not_found("game"),
-        _ => ApiError::internal(),
+        LiveError::Internal => ApiError::internal(),
+        LiveError::TooMany(why) => ApiError::too_many(why.clone()),
+        e => ApiError::conflict(e.code(), e.message()),
     }
 }
 
@@ -539,9 +553,11 @@ pub(crate) async fn import_game(
     Ok(Json(json!({ "game": row.id })))
 }
 
-/// The engine's analysis of a game (computed on the first request, which may take up to about 30 s).
+/// The engine's analysis of a finished game, for signed-in users (computed on the first request, which may
+/// take up to about 30 s, and stored).
 pub(crate) async fn game_analysis(
     State(state): State<AppState>,
+    SignedIn(me): SignedIn,
     GameId(id): GameId,
 ) -> ApiResult<Json<Value>> {
     let game = state.hub.state(&id).await.map_err(|e| live_error(&e))?;
@@ -551,7 +567,7 @@ pub(crate) async fn game_analysis(
             "the engine analyses a game once it is over",
         ));
     }
-    let a = state.hub.analysis(&id).await.map_err(|e| live_error(&e))?;
+    let a = state.hub.analysis(&id, &me).await.map_err(|e| live_error(&e))?;
     Ok(Json(json!(&*a)))
 }
 
@@ -564,8 +580,7 @@ pub(crate) async fn game_hint(
     match state.hub.hint(&id, &me).await {
         Ok(mv) => Ok(Json(json!({ "move": mv }))),
         Err(LiveError::NotFound) => Err(ApiError::not_found("game")),
-        Err(LiveError::Internal) => Err(ApiError::internal()),
-        Err(e) => Err(ApiError::conflict(e.code(), e.message())),
+        Err(e) => Err(live_error(&e)),
     }
 }
 
@@ -618,6 +633,7 @@ pub(crate) async fn rematch(
             "this game has no opponent to ask",
         ));
     };
+    check_open_challenges(&state, &me.id).await?;
     let row = ChallengeRow {
         id: ids::short(8),
         creator: me.clone(),

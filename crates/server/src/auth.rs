@@ -195,6 +195,12 @@ pub(crate) async fn signup(
     if state.db.user_by_name(&c.name).await?.is_some() {
         return Err(ApiError::conflict("name-taken", "that name is taken"));
     }
+    if state.signup_limiter.check_key(&ip).is_err() {
+        return Err(ApiError::too_many(format!(
+            "at most {} new accounts an hour from one address: try again later",
+            state.config.limits.signups_per_hour
+        )));
+    }
     let user = User {
         id: ids::short(12),
         name: c.name,

@@ -12,7 +12,7 @@ pub struct Config {
     pub database: String,
     /// Database connections; `None` picks 1 for SQLite (one writer, no lock waits) and 8 for PostgreSQL.
     pub db_connections: Option<u32>,
-    /// Engine searches that may run at once; more requests wait their turn.
+    /// The engine's replies in games that may be searched at once; more wait their turn.
     pub engine_threads: usize,
     /// Mark the session cookie `Secure` (set this behind HTTPS).
     pub secure_cookies: bool,
@@ -24,6 +24,65 @@ pub struct Config {
     pub ws_burst: u32,
     /// Offer the registry's test games beside the real ones: for development and tests.
     pub with_test_games: bool,
+    /// What one user or one address may do: beyond these, requests are answered `429 too-many`.
+    pub limits: Limits,
+}
+
+/// The quotas that keep one user or one address from starving or flooding the site for others. Each is a flag
+/// of `gridplay serve` (docs/web.md, "Limits").
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Analyses and hints searched at once (the engine lane beside the games' lane).
+    pub analysis_threads: usize,
+    /// Analyses one user may have waiting or running at once.
+    pub analyses_per_user: u32,
+    /// Hints one user may ask for per minute.
+    pub hints_per_minute: u32,
+    /// Open challenges one user may have at once.
+    pub open_challenges: u32,
+    /// Tournaments one user may create per day.
+    pub tournaments_per_day: u32,
+    /// Moves that must be played after a player's draw offer before that player may offer again.
+    pub draw_offer_plies: u32,
+    /// WebSockets open at once from one address, and for one signed-in user.
+    pub sockets_per_address: u32,
+    pub sockets_per_user: u32,
+    /// New accounts per address per hour.
+    pub signups_per_hour: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            analysis_threads: 1,
+            analyses_per_user: 2,
+            hints_per_minute: 10,
+            open_challenges: 20,
+            tournaments_per_day: 5,
+            draw_offer_plies: 10,
+            sockets_per_address: 50,
+            sockets_per_user: 10,
+            signups_per_hour: 10,
+        }
+    }
+}
+
+impl Limits {
+    /// No quota worth the name: for load tests and test suites that act as many users from one address.
+    #[must_use]
+    pub fn lenient() -> Limits {
+        Limits {
+            analysis_threads: 1,
+            analyses_per_user: 1000,
+            hints_per_minute: 100_000,
+            open_challenges: 100_000,
+            tournaments_per_day: 100_000,
+            draw_offer_plies: 0,
+            sockets_per_address: 1_000_000,
+            sockets_per_user: 1_000_000,
+            signups_per_hour: 1_000_000,
+        }
+    }
 }
 
 impl Default for Config {
@@ -38,6 +97,7 @@ impl Default for Config {
             ws_per_second: 5,
             ws_burst: 100,
             with_test_games: false,
+            limits: Limits::default(),
         }
     }
 }

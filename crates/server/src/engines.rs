@@ -1,6 +1,7 @@
-//! The engine for the server: searches run on blocking threads, never on the async runtime, at most
-//! `threads` at once; the others wait their turn. Each search has its level's time budget and stops early
-//! when its game moves on.
+//! The engine for the server: searches run on blocking threads, never on the async runtime, in two lanes of
+//! bounded size. The game lane serves the engine's replies in games; the other lane serves analyses and hints,
+//! so that no number of those makes a game's engine wait. In each lane the searches beyond its size wait their
+//! turn. Each search has its level's time budget and stops early when its game moves on.
 
 use std::{sync::Arc, time::Duration};
 
@@ -9,17 +10,36 @@ use gridplay_engine::Request;
 use gridplay_search::StopFlag;
 use tokio::sync::Semaphore;
 
-/// A bounded pool of engine searches.
+/// A bounded pool of engine searches, in two lanes.
 #[derive(Clone, Debug)]
 pub struct EnginePool {
-    permits: Arc<Semaphore>,
+    games: Arc<Semaphore>,
+    analyses: Arc<Semaphore>,
+}
+
+/// Which lane a search runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// The engine's replies in games.
+    Game,
+    /// Analyses and hints.
+    Analysis,
 }
 
 impl EnginePool {
+    /// A pool with `game_threads` searches at once for games and `analysis_threads` for analyses and hints.
     #[must_use]
-    pub fn new(threads: usize) -> EnginePool {
+    pub fn new(game_threads: usize, analysis_threads: usize) -> EnginePool {
         EnginePool {
-            permits: Arc::new(Semaphore::new(threads.max(1))),
+            games: Arc::new(Semaphore::new(game_threads.max(1))),
+            analyses: Arc::new(Semaphore::new(analysis_threads.max(1))),
+        }
+    }
+
+    fn lane(&self, lane: Lane) -> Arc<Semaphore> {
+        match lane {
+            Lane::Game => self.games.clone(),
+            Lane::Analysis => self.analyses.clone(),
         }
     }
 
@@ -28,12 +48,13 @@ impl EnginePool {
     /// reads the history (repetitions) sees the game's.
     pub async fn best_move(
         &self,
+        lane: Lane,
         record: GameRecord,
         level: u8,
         seed: u64,
         stop: StopFlag,
     ) -> Option<String> {
-        let _permit = self.permits.clone().acquire_owned().await.ok()?;
+        let _permit = self.lane(lane).acquire_owned().await.ok()?;
         if stop.is_stopped() {
             return None;
         }
@@ -57,7 +78,7 @@ impl EnginePool {
 
     /// Analyses a game: for each position, the best move's score and the score of the move played (for the
     /// side to move, in hundredths of a game unit, bounded by `clamp`), with `per_position` of search each, on
-    /// one blocking thread. Ended games score their result.
+    /// one blocking thread of the analysis lane. Ended games score their result.
     pub async fn analyse(
         &self,
         positions: Vec<Box<dyn DynPosition>>,
@@ -65,7 +86,7 @@ impl EnginePool {
         per_position: Duration,
         clamp: i32,
     ) -> Option<Vec<PositionScore>> {
-        let _permit = self.permits.clone().acquire_owned().await.ok()?;
+        let _permit = self.lane(Lane::Analysis).acquire_owned().await.ok()?;
         tokio::task::spawn_blocking(move || {
             positions
                 .iter()

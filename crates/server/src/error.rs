@@ -47,6 +47,11 @@ impl ApiError {
         ApiError::new(StatusCode::CONFLICT, code, message)
     }
 
+    /// A quota is reached: `message` says which and how to go on.
+    pub(crate) fn too_many(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too-many", message)
+    }
+
     pub(crate) fn internal() -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "internal error")
     }

@@ -55,6 +55,9 @@ pub struct Shared {
     pub lobby: Lobby,
     pub config: Config,
     auth_limiter: DefaultKeyedRateLimiter<std::net::IpAddr>,
+    signup_limiter: DefaultKeyedRateLimiter<std::net::IpAddr>,
+    /// Open WebSockets per client address and per signed-in user.
+    sockets: ws::SocketCounts,
 }
 
 impl Deref for AppState {
@@ -98,8 +101,9 @@ impl AppState {
         let hub = GameHub::new(
             db.clone(),
             registry,
-            EnginePool::new(config.engine_threads),
+            EnginePool::new(config.engine_threads, config.limits.analysis_threads),
             lobby.clone(),
+            config.limits.clone(),
         );
         let per_minute = NonZeroU32::new(config.auth_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
         Ok(AppState(Arc::new(Shared {
@@ -108,6 +112,10 @@ impl AppState {
             hub,
             lobby,
             auth_limiter: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
+            signup_limiter: DefaultKeyedRateLimiter::keyed(Quota::per_hour(
+                NonZeroU32::new(config.limits.signups_per_hour.max(1)).unwrap_or(NonZeroU32::MIN),
+            )),
+            sockets: ws::SocketCounts::default(),
             config,
         })))
     }
@@ -197,6 +205,35 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// How often a running server records that it is alive.
+const HEARTBEAT_MS: i64 = 2_000;
+/// A start that finds no heartbeat younger than this counts the span since the last one as downtime.
+const HEARTBEAT_SLACK_MS: i64 = 3_000;
+/// How often expired rows are purged.
+const PURGE_EVERY: Duration = Duration::from_secs(3_600);
+
+/// The server's background upkeep: a heartbeat every two seconds (from which the next start measures the
+/// time no server ran) and, every hour, the purge of expired sessions and other expired rows.
+async fn upkeep(db: Db, process: String) {
+    let mut beat = tokio::time::interval(Duration::from_millis(HEARTBEAT_MS as u64));
+    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut purge = tokio::time::interval(PURGE_EVERY);
+    purge.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = beat.tick() => {
+                if let Err(e) = db.heartbeat(&process, db::now_ms()).await {
+                    tracing::error!("heartbeat: {e}");
+                }
+            }
+            _ = purge.tick() => match db.purge(db::now_ms()).await {
+                Ok(p) => tracing::info!("purged {} expired sessions, {} old heartbeats, {} old downtimes", p.sessions, p.heartbeats, p.downtimes),
+                Err(e) => tracing::error!("purge: {e}"),
+            },
+        }
+    }
+}
+
 /// A running server.
 #[derive(Debug)]
 pub struct Running {
@@ -204,6 +241,8 @@ pub struct Running {
     pub state: AppState,
     shutdown: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<Result<(), std::io::Error>>,
+    upkeep: tokio::task::JoinHandle<()>,
+    process: String,
 }
 
 impl Running {
@@ -211,6 +250,11 @@ impl Running {
     pub async fn stop(self) {
         let _ = self.shutdown.send(());
         let _ = tokio::time::timeout(Duration::from_secs(5), self.task).await;
+        self.upkeep.abort();
+        // The last sign of life: the downtime that the next start measures begins now.
+        if let Err(e) = self.state.db.heartbeat(&self.process, db::now_ms()).await {
+            tracing::error!("heartbeat: {e}");
+        }
     }
 }
 
@@ -229,6 +273,17 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
             tracing::debug!("TCP_NODELAY: {e}");
         }
     });
+    // Time while no server ran is given back to the clocks: note the span before any game loads.
+    match state.db.record_downtime(db::now_ms(), HEARTBEAT_SLACK_MS).await {
+        Ok(Some((from, to))) => tracing::info!(
+            "no server ran for {} s: no clock is charged for it",
+            (to - from) / 1000
+        ),
+        Ok(None) => {}
+        Err(e) => tracing::error!("cannot record the downtime: {e}"),
+    }
+    let process = ids::short(12);
+    let upkeep = tokio::spawn(upkeep(state.db.clone(), process.clone()));
     state.hub.wake_engine_games().await;
     let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     let (shutdown, signal) = tokio::sync::oneshot::channel::<()>();
@@ -245,5 +300,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         state,
         shutdown,
         task,
+        upkeep,
+        process,
     })
 }

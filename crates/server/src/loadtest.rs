@@ -111,6 +111,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         database: database.clone(),
         ws_per_second: 100_000,
         ws_burst: 100_000,
+        limits: crate::config::Limits::lenient(),
         ..Config::default()
     };
     let server = crate::start(config).await.map_err(|e| e.to_string())?;

@@ -4,14 +4,14 @@
 //! `resign {game, ack?}`, `draw {game, answer: offer|accept|decline, ack?}` and `ping`. Each action is answered
 //! by `ack {ack, v}` once committed, or `error {ack, code, message}`. docs/protocol.md has the whole list.
 
-use std::{num::NonZeroU32, sync::Arc};
+use std::{collections::HashMap, net::IpAddr, num::NonZeroU32, sync::Arc};
 
 use axum::{
     extract::{
         State, WebSocketUpgrade,
         ws::{Message, Utf8Bytes, WebSocket},
     },
-    http::{HeaderMap, StatusCode, header},
+    http::{HeaderMap, header},
     response::{IntoResponse, Response},
 };
 use futures_util::{SinkExt, StreamExt};
@@ -20,8 +20,10 @@ use tokio::sync::broadcast;
 
 use crate::{
     AppState,
-    auth::MaybeUser,
+    auth::{ClientIp, MaybeUser},
+    config::Limits,
     db::User,
+    error::ApiError,
     live::{Action, LiveError, Published},
     lobby::Viewing,
     messages::{ClientMsg, DrawAnswer, ServerMsg, UserJson},
@@ -45,18 +47,105 @@ pub(crate) fn same_origin(headers: &HeaderMap) -> bool {
     matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
 }
 
+/// The WebSockets open per client address and per signed-in user.
+#[derive(Debug, Default)]
+pub(crate) struct SocketCounts(Arc<std::sync::Mutex<Counts>>);
+
+#[derive(Debug, Default)]
+struct Counts {
+    by_address: HashMap<IpAddr, u32>,
+    by_user: HashMap<String, u32>,
+}
+
+/// One admitted socket: its counts go down when it is dropped.
+#[derive(Debug)]
+pub(crate) struct SocketTicket {
+    counts: Arc<std::sync::Mutex<Counts>>,
+    ip: IpAddr,
+    user: Option<String>,
+}
+
+impl SocketCounts {
+    /// Admits one more socket from `ip` (and `user`), or says which limit it would pass.
+    pub(crate) fn admit(
+        &self,
+        ip: IpAddr,
+        user: Option<&str>,
+        limits: &Limits,
+    ) -> Result<SocketTicket, String> {
+        let mut c = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if c.by_address.get(&ip).copied().unwrap_or(0) >= limits.sockets_per_address {
+            return Err(format!(
+                "at most {} connections at once from one address: close a page first",
+                limits.sockets_per_address
+            ));
+        }
+        if let Some(u) = user
+            && c.by_user.get(u).copied().unwrap_or(0) >= limits.sockets_per_user
+        {
+            return Err(format!(
+                "at most {} pages open at once for one account: close one first",
+                limits.sockets_per_user
+            ));
+        }
+        *c.by_address.entry(ip).or_default() += 1;
+        if let Some(u) = user {
+            *c.by_user.entry(u.to_owned()).or_default() += 1;
+        }
+        Ok(SocketTicket {
+            counts: self.0.clone(),
+            ip,
+            user: user.map(str::to_owned),
+        })
+    }
+}
+
+impl Drop for SocketTicket {
+    fn drop(&mut self) {
+        let mut c = self
+            .counts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = c.by_address.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                c.by_address.remove(&self.ip);
+            }
+        }
+        if let Some(u) = &self.user
+            && let Some(n) = c.by_user.get_mut(u)
+        {
+            *n -= 1;
+            if *n == 0 {
+                c.by_user.remove(u);
+            }
+        }
+    }
+}
+
 pub(crate) async fn upgrade(
     State(state): State<AppState>,
     MaybeUser(user): MaybeUser,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
     if !same_origin(&headers) {
-        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
+        return ApiError::forbidden("cross-origin WebSocket refused").into_response();
     }
+    let ticket = match state
+        .sockets
+        .admit(ip, user.as_ref().map(|u| u.id.as_str()), &state.config.limits)
+    {
+        Ok(t) => t,
+        Err(why) => return ApiError::too_many(why).into_response(),
+    };
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| connection(state, user, socket))
+        .on_upgrade(move |socket| async move {
+            connection(state, user, socket).await;
+            drop(ticket);
+        })
 }
 
 fn text(s: impl Into<Utf8Bytes>) -> Message {

@@ -546,7 +546,9 @@ async fn finished_games_replay_export_and_import() {
         let text = String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
         assert!(text.contains("[Result \"0-1\"]") && text.contains("f5d6c3d3c4"), "{text}");
         // The engine analyses the finished game: a score for each position, the start included.
-        let (s, an, _) = app.call("GET", &format!("/api/games/{game}/analysis"), None, None).await;
+        let (s, _, _) = app.call("GET", &format!("/api/games/{game}/analysis"), None, None).await;
+        assert_eq!(s, StatusCode::UNAUTHORIZED, "analyses need an account");
+        let (s, an, _) = app.call("GET", &format!("/api/games/{game}/analysis"), Some(&alice), None).await;
         assert_eq!(s, StatusCode::OK, "{an}");
         assert_eq!(an["scores"].as_array().unwrap().len(), 6);
         assert_eq!(an["marks"].as_array().unwrap().len(), 5);
@@ -565,7 +567,7 @@ async fn finished_games_replay_export_and_import() {
         assert_eq!(st["game"], "checkers");
         assert_eq!(st["moves"].as_array().unwrap().len(), 6);
         assert_eq!(st["over"], Value::Null);
-        let (s, j, _) = app.call("GET", &format!("/api/games/{}/analysis", st["id"].as_str().unwrap()), None, None).await;
+        let (s, j, _) = app.call("GET", &format!("/api/games/{}/analysis", st["id"].as_str().unwrap()), Some(&alice), None).await;
         assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("ongoing")), "no analysis of a game in play");
     })
     .await;
@@ -889,20 +891,23 @@ impl App {
     }
 }
 
+/// A request (method, path, headers, body) and the status and error code it must get.
+type Case<'a> = (
+    &'a str,
+    &'a str,
+    Vec<(header::HeaderName, &'a str)>,
+    String,
+    StatusCode,
+    &'a str,
+);
+
 #[tokio::test]
 async fn every_rejection_answers_the_documented_json() {
     let app = App::new("sqlite::memory:", 100).await;
     let cookie = app.signup("alice").await;
     let json_type = (header::CONTENT_TYPE, "application/json");
     let with_cookie = (header::COOKIE, cookie.as_str());
-    let cases: Vec<(
-        &str,
-        &str,
-        Vec<(header::HeaderName, &str)>,
-        String,
-        StatusCode,
-        &str,
-    )> = vec![
+    let cases: Vec<Case<'_>> = vec![
         (
             "GET",
             "/api/nothing",

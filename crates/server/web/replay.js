@@ -7,7 +7,7 @@ import { gameOf } from './catalog.js';
 import { t, errorText } from './i18n.js';
 import { overText, sideName } from './gamestate.js';
 
-export function replayPage(main, id) {
+export function replayPage(main, id, ctx) {
   let meta = null;
   let n = 0;
   let timer = null;
@@ -152,7 +152,8 @@ export function replayPage(main, id) {
       h('p', { class: 'status', id: 'ply' }, t('replay.ply', { n, of: meta.moves.length })),
       meta.over ? h('p', {}, overText(meta)) : h('p', { class: 'muted' }, t('replay.ongoing')),
       controls,
-      analysis ? null : (meta.over ? h('button', { class: 'secondary', id: 'analyse', disabled: analysing, onclick: analyse }, analysing ? t('replay.analysing') : t('replay.analyse')) : null),
+      analysis || !meta.over ? null : ctx.me ? h('button', { class: 'secondary', id: 'analyse', disabled: analysing, onclick: analyse }, analysing ? t('replay.analysing') : t('replay.analyse'))
+        : h('p', { class: 'muted', id: 'analyse-signin' }, t('replay.signInToAnalyse')),
       analysis ? h('p', { class: 'muted' }, t('replay.score', { score: (analysis.scores[n] / 100).toFixed(1), side: sideName(meta, 0), ms: analysis.per_position_ms })) : null,
       h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, t('replay.download')), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, t('replay.gamePage'))),
       h('h2', {}, t('game.moves')), list].filter(Boolean));

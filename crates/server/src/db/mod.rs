@@ -23,6 +23,9 @@ use crate::clock::TimeControl;
 mod kinds;
 pub(crate) mod ratings;
 mod tournaments;
+mod upkeep;
+
+pub use upkeep::Purged;
 
 pub use kinds::{ActionKind, EndReason, GameStatus, Winner};
 pub use ratings::{RateJob, RatingRow, StatsRow};
@@ -339,6 +342,17 @@ fn challenge_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
     })
 }
 
+/// What the database keeps of a session token: its SHA-256, in hex. The token itself lives only in the user's
+/// cookie, so a copy of the database hands over no session.
+#[must_use]
+pub fn session_key(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Whether an error is a unique-constraint violation (a name already taken).
 fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
@@ -442,9 +456,10 @@ impl Db {
         .transpose()
     }
 
+    /// Stores a session under the hash of its token (`session_key`).
     pub async fn create_session(&self, token: &str, user_id: &str, expires_at: i64) -> Result<(), DbError> {
         sqlx::query("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
-            .bind(token)
+            .bind(session_key(token))
             .bind(user_id)
             .bind(now_ms())
             .bind(expires_at)
@@ -459,7 +474,7 @@ impl Db {
             "SELECT u.id, u.name FROM sessions s JOIN users u ON u.id = s.user_id \
              WHERE s.id = $1 AND s.expires_at > $2",
         )
-        .bind(token)
+        .bind(session_key(token))
         .bind(now_ms())
         .fetch_optional(&self.pool)
         .await?;
@@ -486,7 +501,7 @@ impl Db {
     pub async fn delete_sessions_of(&self, user_id: &str, keep: Option<&str>) -> Result<u64, DbError> {
         let r = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
             .bind(user_id)
-            .bind(keep.unwrap_or(""))
+            .bind(keep.map(session_key).unwrap_or_default())
             .execute(&self.pool)
             .await?;
         Ok(r.rows_affected())
@@ -519,7 +534,7 @@ impl Db {
 
     pub async fn delete_session(&self, token: &str) -> Result<(), DbError> {
         sqlx::query("DELETE FROM sessions WHERE id = $1")
-            .bind(token)
+            .bind(session_key(token))
             .execute(&self.pool)
             .await?;
         Ok(())
@@ -655,14 +670,30 @@ impl Db {
 
     /// The open challenges a user may see: open to all, or from or to them. Visitors see the public ones.
     pub async fn open_challenges(&self, user_id: Option<&str>) -> Result<Vec<ChallengeRow>, DbError> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {CHALLENGE_COLUMNS} WHERE c.status = 'open' AND \
-             (c.target IS NULL OR c.creator = $1 OR c.target = $1) ORDER BY c.created_at DESC LIMIT 200"
-        )))
-        .bind(user_id.unwrap_or(""))
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.iter().map(challenge_row).collect::<Result<_, _>>()?)
+        // The user's own challenges and those addressed to the user always come, whatever else is open; of
+        // the open challenges to anyone, the newest 200.
+        let mut rows = Vec::new();
+        if let Some(me) = user_id {
+            rows = sqlx::query(AssertSqlSafe(format!(
+                "SELECT {CHALLENGE_COLUMNS} WHERE c.status = 'open' AND (c.creator = $1 OR c.target = $1) \
+                 ORDER BY c.created_at DESC LIMIT 500"
+            )))
+            .bind(me)
+            .fetch_all(&self.pool)
+            .await?;
+        }
+        rows.extend(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {CHALLENGE_COLUMNS} WHERE c.status = 'open' AND c.target IS NULL AND c.creator <> $1 \
+                 ORDER BY c.created_at DESC LIMIT 200"
+            )))
+            .bind(user_id.unwrap_or(""))
+            .fetch_all(&self.pool)
+            .await?,
+        );
+        let mut challenges = rows.iter().map(challenge_row).collect::<Result<Vec<_>, _>>()?;
+        challenges.sort_by_key(|c| std::cmp::Reverse(c.created_at));
+        Ok(challenges)
     }
 
     /// Closes an open challenge with a new status. Returns `false` if it was no longer open.

@@ -115,13 +115,23 @@ impl Db {
 
     /// Open and running tournaments, then the latest finished ones.
     pub async fn tournaments(&self, limit: i64) -> Result<Vec<TournamentRow>, DbError> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {TOURNAMENT_COLUMNS} ORDER BY CASE t.status WHEN 'running' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, \
-             t.created_at DESC LIMIT $1"
+        // Running and open tournaments first, then the latest finished ones: a burst of new tournaments
+        // cannot push every finished one off the list.
+        let mut rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {TOURNAMENT_COLUMNS} WHERE t.status <> 'finished' \
+             ORDER BY CASE t.status WHEN 'running' THEN 0 ELSE 1 END, t.created_at DESC LIMIT $1"
         )))
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
+        rows.extend(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {TOURNAMENT_COLUMNS} WHERE t.status = 'finished' ORDER BY t.updated_at DESC LIMIT $1"
+            )))
+            .bind(limit / 2)
+            .fetch_all(&self.pool)
+            .await?,
+        );
         Ok(rows.iter().map(tournament_row).collect::<Result<_, _>>()?)
     }
 

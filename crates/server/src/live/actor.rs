@@ -12,6 +12,7 @@ use super::{
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
     db::{ActionRow, EndReason, GameRow, GameStatus, GameUpdate, RateJob, RatingRow, Winner, now_ms},
+    engines::Lane,
     messages::{ActionJson, ServerMsg},
 };
 
@@ -37,6 +38,8 @@ pub(super) struct Actor {
     ratings: [Option<RatingRow>; 2],
     /// The side whose takeback request waits for an answer.
     takeback: Option<Player>,
+    /// For each side, the number of moves played when it last offered a draw.
+    draw_offered: [Option<usize>; 2],
 }
 
 /// The record with the moves back to and including `asker`'s last one taken back.
@@ -148,6 +151,7 @@ impl Actor {
         let mut movers = Vec::with_capacity(actions.len());
         let mut aborted = false;
         let mut takeback = None;
+        let mut draw_offered = [None; 2];
         for a in &actions {
             let side = a.side;
             let action = Action::from_row(a.kind, &a.body);
@@ -155,6 +159,7 @@ impl Actor {
             let text = apply(&mut record, side, &action, &movers)
                 .map_err(|e| internal(format!("action {} does not replay: {e:?}", a.seq)))?;
             match action {
+                Action::OfferDraw => draw_offered[side.index()] = Some(movers.len()),
                 Action::OfferTakeback => takeback = Some(side),
                 Action::Move(_) | Action::DeclineTakeback => takeback = None,
                 Action::AcceptTakeback => {
@@ -177,6 +182,15 @@ impl Actor {
             } else if record.outcome().is_some() {
                 clocks.stop(a.at);
             }
+        }
+        if row.status == GameStatus::Active && record.outcome().is_none() && !aborted {
+            // Time while no server ran is charged to no one: the running clock (and a correspondence
+            // deadline) starts again as if the last move had been made that much later.
+            let away = db
+                .downtime_between(clocks.since, now_ms())
+                .await
+                .map_err(|e| internal(e.to_string()))?;
+            clocks.since += away;
         }
         let users: Vec<Option<String>> = row
             .users
@@ -214,6 +228,7 @@ impl Actor {
             aborted,
             ratings,
             takeback,
+            draw_offered,
             hub,
             me,
             row,
@@ -471,6 +486,12 @@ impl Actor {
         Ok(version)
     }
 
+    /// How many more moves must be played before `side` may offer a draw again.
+    fn draw_offer_waits(&self, side: Player) -> usize {
+        let plies = self.hub.0.limits.draw_offer_plies as usize;
+        self.draw_offered[side.index()].map_or(0, |at| (at + plies).saturating_sub(self.movers.len()))
+    }
+
     /// Checks what only the server's clock can tell: aborts, claims and flags.
     fn check_timing(&self, side: Player, action: &Action, now: i64) -> Result<(), LiveError> {
         match action {
@@ -517,6 +538,13 @@ impl Actor {
             Action::OfferTakeback if !self.movers.contains(&side) => Err(LiveError::Refused(
                 "there is no move of yours to take back".into(),
             )),
+            Action::OfferDraw if self.draw_offer_waits(side) > 0 => {
+                let plies = self.hub.0.limits.draw_offer_plies;
+                Err(LiveError::TooMany(format!(
+                    "you may offer a draw again once {plies} more moves are played ({} to go)",
+                    self.draw_offer_waits(side)
+                )))
+            }
             Action::AcceptTakeback | Action::DeclineTakeback if self.takeback != Some(!side) => Err(
                 LiveError::Refused("there is no takeback request to answer".into()),
             ),
@@ -624,6 +652,7 @@ impl Actor {
                 self.takeback = None;
             }
             Action::OfferTakeback => self.takeback = Some(side),
+            Action::OfferDraw => self.draw_offered[side.index()] = Some(self.movers.len()),
             Action::DeclineTakeback => self.takeback = None,
             Action::AcceptTakeback => {
                 self.takeback = None;
@@ -692,7 +721,7 @@ impl Actor {
         let seed = seed_of(&self.row.id, version);
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
-            let best = engines.best_move(record, level, seed, stop).await;
+            let best = engines.best_move(Lane::Game, record, level, seed, stop).await;
             tokio::time::sleep_until(started + ENGINE_MIN).await;
             if let Some(tx) = me.upgrade() {
                 let _ = tx.send(Cmd::Engine { version, best }).await;

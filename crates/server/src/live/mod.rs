@@ -6,8 +6,13 @@
 //! actor's recent history, or a full state when the gap is older. Actors load from the database when first
 //! needed, so a restart loses nothing that was acknowledged, and stop after a while with no one watching.
 
-use std::{collections::HashMap, sync::Arc, time::Duration};
+use std::{collections::HashMap, num::NonZeroU32, sync::Arc, time::Duration};
 
+use futures_util::{
+    FutureExt,
+    future::{BoxFuture, Shared},
+};
+use governor::{DefaultKeyedRateLimiter, Quota};
 use gridplay_core::{DynPosition, Player, RecordError, Registry};
 use tokio::sync::{Mutex, OnceCell, broadcast, mpsc, oneshot};
 
@@ -19,10 +24,22 @@ use actor::Actor;
 pub use state::{Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson, TournamentRef};
 
 use crate::{
-    db::{ActionKind, Db, User},
-    engines::EnginePool,
+    config::Limits,
+    db::{ActionKind, Db, GameStatus, User},
+    engines::{EnginePool, Lane},
     lobby::Lobby,
 };
+
+/// An analysis under way, which every request for it awaits.
+type PendingAnalysis = Shared<BoxFuture<'static, Result<Arc<Analysis>, LiveError>>>;
+
+/// An imported game sharing this many opening moves or more with a game in play is not analysed meanwhile.
+pub const SHARED_PLIES: usize = 10;
+
+fn internal(e: &dyn std::fmt::Display) -> LiveError {
+    tracing::error!("{e}");
+    LiveError::Internal
+}
 
 /// How many recent events an actor keeps for watchers that reconnect.
 const KEEP_EVENTS: usize = 32;
@@ -99,6 +116,8 @@ pub enum LiveError {
         version: u64,
     },
     Refused(String),
+    /// A quota is reached; the sentence says which.
+    TooMany(String),
     Internal,
 }
 
@@ -111,6 +130,7 @@ impl LiveError {
             LiveError::NotYourTurn => "not-your-turn",
             LiveError::Stale { .. } => "stale",
             LiveError::Refused(_) => "refused",
+            LiveError::TooMany(_) => "too-many",
             LiveError::Internal => "internal",
         }
     }
@@ -124,7 +144,7 @@ impl LiveError {
             LiveError::Stale { version } => {
                 format!("the game has moved on to version {version}: look again and retry")
             }
-            LiveError::Refused(why) => why.clone(),
+            LiveError::Refused(why) | LiveError::TooMany(why) => why.clone(),
             LiveError::Internal => "internal error".into(),
         }
     }
@@ -204,21 +224,38 @@ struct HubInner {
     /// slot; a game loads outside it, so that the first load of one game delays only the requests for that
     /// game, which wait for the load in the slot.
     games: Mutex<HashMap<String, Slot>>,
-    analyses: Mutex<HashMap<String, Arc<Analysis>>>,
+    /// Analyses being computed, by game: a second request for the same game waits for the same result. Done
+    /// analyses are in the database, not here.
+    analyses: std::sync::Mutex<HashMap<String, PendingAnalysis>>,
+    /// Analyses each user has started that are not done yet.
+    analysing: std::sync::Mutex<HashMap<String, u32>>,
+    /// Hints asked per user.
+    hints: DefaultKeyedRateLimiter<String>,
+    limits: Limits,
     /// Pairs tournament rounds one at a time.
     director: Mutex<()>,
 }
 
 impl GameHub {
     #[must_use]
-    pub fn new(db: Db, registry: &'static Registry, engines: EnginePool, lobby: Lobby) -> GameHub {
+    pub fn new(
+        db: Db,
+        registry: &'static Registry,
+        engines: EnginePool,
+        lobby: Lobby,
+        limits: Limits,
+    ) -> GameHub {
+        let per_minute = NonZeroU32::new(limits.hints_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
         GameHub(Arc::new(HubInner {
             db,
             registry,
             engines,
             lobby,
             games: Mutex::new(HashMap::new()),
-            analyses: Mutex::new(HashMap::new()),
+            analyses: std::sync::Mutex::new(HashMap::new()),
+            analysing: std::sync::Mutex::new(HashMap::new()),
+            hints: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
+            limits,
             director: Mutex::new(()),
         }))
     }
@@ -330,10 +367,118 @@ impl GameHub {
         self.ask(id, |reply| Cmd::Ply { n, reply }).await
     }
 
-    /// The engine's analysis of a game, computed once and kept while the server runs.
-    pub async fn analysis(&self, id: &str) -> Result<Arc<Analysis>, LiveError> {
-        if let Some(a) = self.0.analyses.lock().await.get(id) {
-            return Ok(a.clone());
+    /// The engine's analysis of a finished game for `user`: stored once computed, and computed once however
+    /// many ask at the same time. Each user may have `analyses_per_user` computations under way. An imported
+    /// game that has the opening moves of a game in play (`SHARED_PLIES` or more, as a prefix either way) is
+    /// not analysed while that game is in play.
+    pub async fn analysis(&self, id: &str, user: &User) -> Result<Arc<Analysis>, LiveError> {
+        let db = &self.0.db;
+        let row = db
+            .game(id)
+            .await
+            .map_err(|e| internal(&e))?
+            .ok_or(LiveError::NotFound)?;
+        if row.status == GameStatus::Active {
+            return Err(LiveError::Refused(
+                "the engine analyses a game once it is over".into(),
+            ));
+        }
+        if row.status == GameStatus::Imported {
+            self.check_not_in_play(id, &row.spec).await?;
+        }
+        if let Some(a) = self.stored_analysis(id).await? {
+            return Ok(a);
+        }
+        let pending = {
+            let mut pending = self
+                .0
+                .analyses
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(p) = pending.get(id) {
+                p.clone()
+            } else {
+                let limit = self.0.limits.analyses_per_user;
+                {
+                    let mut counts = self
+                        .0
+                        .analysing
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    let n = counts.entry(user.id.clone()).or_default();
+                    if *n >= limit {
+                        return Err(LiveError::TooMany(format!(
+                            "you have {limit} analyses under way: wait for one to finish"
+                        )));
+                    }
+                    *n += 1;
+                }
+                // The computation is its own task: a page that leaves does not cancel it, and it is stored.
+                let hub = self.clone();
+                let (game, asker) = (id.to_owned(), user.id.clone());
+                let task = tokio::spawn(async move {
+                    let result = hub.compute_analysis(&game).await;
+                    hub.analysis_done(&game, &asker);
+                    result
+                });
+                let shared = async move { task.await.unwrap_or(Err(LiveError::Internal)) }
+                    .boxed()
+                    .shared();
+                pending.insert(id.to_owned(), shared.clone());
+                shared
+            }
+        };
+        pending.await
+    }
+
+    async fn stored_analysis(&self, id: &str) -> Result<Option<Arc<Analysis>>, LiveError> {
+        let Some(body) = self.0.db.stored_analysis(id).await.map_err(|e| internal(&e))? else {
+            return Ok(None);
+        };
+        serde_json::from_str(&body)
+            .map(|a| Some(Arc::new(a)))
+            .map_err(|e| internal(&format!("stored analysis of {id}: {e}")))
+    }
+
+    fn analysis_done(&self, id: &str, user: &str) {
+        self.0
+            .analyses
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(id);
+        let mut counts = self
+            .0
+            .analysing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = counts.get_mut(user) {
+            *n -= 1;
+            if *n == 0 {
+                counts.remove(user);
+            }
+        }
+    }
+
+    /// Refuses the analysis of an imported game whose moves are those of a game in play.
+    async fn check_not_in_play(&self, id: &str, spec: &str) -> Result<(), LiveError> {
+        let (_, played) = self.ask(id, |reply| Cmd::Positions { reply }).await?;
+        let lines = self.0.db.lines_in_play(spec).await.map_err(|e| internal(&e))?;
+        for (_, line) in lines {
+            let n = line.len().min(played.len());
+            if n >= SHARED_PLIES && line[..n] == played[..n] {
+                return Err(LiveError::Refused(
+                    "a game in play has these moves: the engine analyses this copy once that game is over"
+                        .into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Searches every position of a game (about 30 s at most in all) and stores the result.
+    async fn compute_analysis(&self, id: &str) -> Result<Arc<Analysis>, LiveError> {
+        if let Some(a) = self.stored_analysis(id).await? {
+            return Ok(a);
         }
         let (positions, played) = self.ask(id, |reply| Cmd::Positions { reply }).await?;
         // About 30 s of search at most in all, and at least 20 ms a position.
@@ -356,26 +501,27 @@ impl GameHub {
             .map(|s| {
                 let lost = s.played.map_or(0, |p| s.best - p);
                 if lost >= BLUNDER {
-                    Some("??")
+                    Some("??".to_owned())
                 } else if lost >= MISTAKE {
-                    Some("?")
+                    Some("?".to_owned())
                 } else {
                     None
                 }
             })
             .collect();
-        let analysis = Arc::new(Analysis {
+        let analysis = Analysis {
             scores,
             marks,
             clamp,
             per_position_ms: per.as_millis() as u64,
-        });
+        };
+        let body = serde_json::to_string(&analysis).map_err(|e| internal(&e))?;
         self.0
-            .analyses
-            .lock()
+            .db
+            .store_analysis(id, &body)
             .await
-            .insert(id.to_owned(), analysis.clone());
-        Ok(analysis)
+            .map_err(|e| internal(&e))?;
+        Ok(Arc::new(analysis))
     }
 
     /// The engine's suggestion for `user`, whose turn it must be: the move's text. It searches at level 6.
@@ -397,11 +543,18 @@ impl GameHub {
         if state.view.turn != Some(Player::BOTH[side]) {
             return Err(LiveError::NotYourTurn);
         }
+        if self.0.hints.check_key(&user.id).is_err() {
+            return Err(LiveError::TooMany(format!(
+                "at most {} hints a minute: wait a moment",
+                self.0.limits.hints_per_minute
+            )));
+        }
         let pos = self.ask(id, |reply| Cmd::Current { reply }).await?;
         let seed = state.version;
         self.0
             .engines
             .best_move(
+                Lane::Analysis,
                 gridplay_core::GameRecord::new(pos),
                 6,
                 seed,

@@ -3,7 +3,7 @@
 use gridplay_core::{
     BoardView, DynGame, GameModule, GameRecord, MoveView, Outcome, Player, Score, SideInfo, Termination,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
@@ -99,12 +99,12 @@ pub(super) struct LiveFacts<'a> {
 
 /// An engine's look at a whole game: a score for the first player after each move, and the moves that lost
 /// much.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Analysis {
     /// `scores[n]` is the position after `n` moves, for the first player, in hundredths of a game unit.
     pub scores: Vec<i32>,
     /// Per move (index `n` is move `n + 1`): `null`, `"?"` (a mistake) or `"??"` (a blunder).
-    pub marks: Vec<Option<&'static str>>,
+    pub marks: Vec<Option<String>>,
     /// The bound of the scores (a won position scores this).
     pub clamp: i32,
     pub per_position_ms: u64,

@@ -84,6 +84,17 @@ pub(crate) async fn create(
         Kind::RoundRobin => ("round-robin", 0),
     };
     let now = now_ms();
+    let per_day = state.config.limits.tournaments_per_day;
+    if state
+        .db
+        .tournaments_created_since(&me.id, now - 86_400_000)
+        .await?
+        >= u64::from(per_day)
+    {
+        return Err(ApiError::too_many(format!(
+            "at most {per_day} new tournaments a day: try again tomorrow"
+        )));
+    }
     let row = TournamentRow {
         id: ids::short(8),
         name: name.to_owned(),

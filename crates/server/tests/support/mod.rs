@@ -65,6 +65,7 @@ pub fn config(database: &str) -> Config {
         auth_per_minute: 1000,
         ws_per_second: 1000,
         ws_burst: 1000,
+        limits: gridplay_server::config::Limits::lenient(),
         ..Config::default()
     }
 }

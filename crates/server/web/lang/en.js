@@ -227,6 +227,7 @@ export default {
   'replay.ongoing': 'The game is still going on.',
   'replay.analysing': 'The engine is analysing…',
   'replay.analyse': 'Analyse with the engine',
+  'replay.signInToAnalyse': 'Sign in to have the engine analyse this game.',
   'replay.score': 'Score {score} for {side} ({ms} ms a position); ? a mistake, ?? a blunder.',
   'replay.download': 'Download the game',
   'replay.gamePage': 'Game page',

@@ -224,6 +224,7 @@ export default {
   'replay.ongoing': 'この対局はまだ続いています。',
   'replay.analysing': 'コンピューターが解析しています…',
   'replay.analyse': 'コンピューターで解析',
+  'replay.signInToAnalyse': 'ログインすると、コンピューターがこの対局を解析します。',
   'replay.score': '{side}から見た評価値 {score}（1 局面 {ms} ms）。? は悪手、?? は大悪手です。',
   'replay.download': '対局をダウンロード',
   'replay.gamePage': '対局ページ',
