@@ -532,6 +532,26 @@ await test('a restart of the server loses no move and the page reconnects', asyn
   assert.deepEqual(after.moves, before.moves);
 });
 
+await test('a lobby that reconnects after a restart shows the challenge made while its socket was away', async () => {
+  const rosa = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
+  await signUp(rosa, 'rosa');
+  await rosa.waitForSelector('#challenges');
+  const cookie = (await bob.context().cookies()).find((c) => c.name === 'gp_session');
+  await stopServer();
+  await startServer();
+  // Made at once, by a plain HTTP client, before Rosa's socket has come back (it retries after a pause).
+  const res = await fetch(BASE + '/api/challenges', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: `gp_session=${cookie.value}` },
+    body: JSON.stringify({ spec: 'ywf', color: 'first' }),
+  });
+  assert.equal(res.status, 200);
+  const { id } = await res.json();
+  await rosa.waitForSelector(`[data-challenge="${id}"]`, { timeout: 20000 });
+  await fetch(BASE + `/api/challenges/${id}/decline`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: `gp_session=${cookie.value}` }, body: '{}' });
+  await rosa.context().close();
+});
+
 await test('the game page fits a phone screen', async () => {
   const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
   await phone.goto(alice.url());

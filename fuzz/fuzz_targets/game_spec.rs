@@ -1,13 +1,7 @@
 //! Game specs: no panic, and an accepted spec's canonical form builds the same game.
+//! The body is `gridplay_fuzzing::game_spec`, which `crates/fuzzing/tests/fuzz.rs` also runs on every test run.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    if let Ok(game) = gridplay_games::registry().game(text) {
-        let canonical = game.spec().to_string();
-        let again = gridplay_games::registry().game(&canonical).expect("canonical spec builds");
-        assert_eq!(again.spec().to_string(), canonical);
-    }
-});
+fuzz_target!(|data: &[u8]| gridplay_fuzzing::game_spec(data));

@@ -16,6 +16,31 @@ enum BenchWhat {
     /// Load test of the web platform: simulated players play over loopback WebSockets, every move committed
     /// to the database; reports moves per second and move-to-ack latency percentiles.
     Server(ServerArgs),
+    /// Soak test: games against the engine over WebSockets with hints and analyses mixed in, on a server with
+    /// the default limits; reports errors, the engine's reply times and resident memory before and after.
+    Soak(SoakArgs),
+}
+
+#[derive(Args, Debug)]
+struct SoakArgs {
+    /// Games against the engine, in all.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 32)]
+    parallel: usize,
+    /// The game spec.
+    #[arg(long, default_value = "reversi")]
+    game: String,
+    /// The engine's level.
+    #[arg(long, default_value_t = 1)]
+    level: u8,
+    /// One game in this many asks for a hint, and one in this many for an analysis once over.
+    #[arg(long, default_value_t = 10)]
+    every: usize,
+    /// Database (default: a new SQLite file in a temporary directory).
+    #[arg(long)]
+    database: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -35,7 +60,10 @@ struct ServerArgs {
 }
 
 pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
-    let BenchWhat::Server(a) = &args.what;
+    let a = match &args.what {
+        BenchWhat::Server(a) => a,
+        BenchWhat::Soak(s) => return soak(s),
+    };
     if a.players < 2 {
         return Err("--players must be at least 2".into());
     }
@@ -54,4 +82,22 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+fn soak(a: &SoakArgs) -> Result<(), String> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let report = runtime.block_on(gridplay_server::soak::run(gridplay_server::soak::SoakOptions {
+        games: a.games,
+        parallel: a.parallel,
+        spec: a.game.clone(),
+        level: a.level,
+        every: a.every,
+        database: a.database.clone(),
+    }))?;
+    println!("{report}");
+    if report.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} games met an error", report.errors.len()))
+    }
 }

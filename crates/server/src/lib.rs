@@ -12,6 +12,7 @@ pub mod config;
 pub mod db;
 pub mod engines;
 mod error;
+pub mod fuzzing;
 mod ids;
 mod lang;
 pub mod live;
@@ -20,6 +21,7 @@ pub mod lobby;
 mod messages;
 mod players;
 mod rules;
+pub mod soak;
 mod text;
 pub mod tournament;
 pub mod transcript;
@@ -40,7 +42,11 @@ use governor::{DefaultKeyedRateLimiter, Quota};
 use gridplay_core::Registry;
 use tower_http::{compression::CompressionLayer, set_header::SetResponseHeaderLayer};
 
-pub use crate::{config::Config, db::Db};
+pub use crate::{
+    config::Config,
+    db::Db,
+    messages::{apply_delta, delta},
+};
 use crate::{engines::EnginePool, error::ApiError, live::GameHub, lobby::Lobby};
 
 /// Everything the handlers share.
@@ -213,8 +219,12 @@ const HEARTBEAT_SLACK_MS: i64 = 3_000;
 const PURGE_EVERY: Duration = Duration::from_secs(3_600);
 
 /// The server's background upkeep: a heartbeat every two seconds (from which the next start measures the
-/// time no server ran) and, every hour, the purge of expired sessions and other expired rows.
-async fn upkeep(db: Db, process: String) {
+/// time no server ran); every minute, the rate limiters forget addresses and users they no longer limit;
+/// every hour, the purge of expired sessions and other expired rows.
+async fn upkeep(state: AppState, process: String) {
+    let db = state.db.clone();
+    let mut forget = tokio::time::interval(Duration::from_secs(60));
+    forget.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut beat = tokio::time::interval(Duration::from_millis(HEARTBEAT_MS as u64));
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut purge = tokio::time::interval(PURGE_EVERY);
@@ -225,6 +235,13 @@ async fn upkeep(db: Db, process: String) {
                 if let Err(e) = db.heartbeat(&process, db::now_ms()).await {
                     tracing::error!("heartbeat: {e}");
                 }
+            }
+            _ = forget.tick() => {
+                for limiter in [&state.auth_limiter, &state.signup_limiter] {
+                    limiter.retain_recent();
+                    limiter.shrink_to_fit();
+                }
+                state.hub.forget_limits();
             }
             _ = purge.tick() => match db.purge(db::now_ms()).await {
                 Ok(p) => tracing::info!("purged {} expired sessions, {} old heartbeats, {} old downtimes", p.sessions, p.heartbeats, p.downtimes),
@@ -283,7 +300,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         Err(e) => tracing::error!("cannot record the downtime: {e}"),
     }
     let process = ids::short(12);
-    let upkeep = tokio::spawn(upkeep(state.db.clone(), process.clone()));
+    let upkeep = tokio::spawn(upkeep(state.clone(), process.clone()));
     state.hub.wake_engine_games().await;
     let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     let (shutdown, signal) = tokio::sync::oneshot::channel::<()>();

@@ -46,6 +46,14 @@ pub struct LoadReport {
     pub players: usize,
     pub moves: u64,
     pub games_finished: u64,
+    /// Events the movers received, and their bytes (each event is one WebSocket text message).
+    pub events: u64,
+    pub event_bytes: u64,
+    /// The bytes the same events would have had carrying the whole state after them, as before deltas.
+    pub whole_state_bytes: u64,
+    /// This process's resident memory (server and simulated players together) before and after, in bytes.
+    pub rss_start: u64,
+    pub rss_end: u64,
     pub elapsed: Duration,
     /// Send-to-ack latency percentiles: 50, 90, 99, and the maximum.
     pub p50: Duration,
@@ -82,6 +90,19 @@ impl std::fmt::Display for LoadReport {
             self.moves_per_second()
         )?;
         writeln!(f, "games ended  {}", self.games_finished)?;
+        writeln!(
+            f,
+            "events       {} of {:.0} bytes on average ({:.0} with the whole state instead of what changed)",
+            self.events,
+            self.event_bytes as f64 / self.events.max(1) as f64,
+            self.whole_state_bytes as f64 / self.events.max(1) as f64
+        )?;
+        writeln!(
+            f,
+            "memory       {:.0} MB resident before, {:.0} MB after (server and players in one process)",
+            self.rss_start as f64 / 1e6,
+            self.rss_end as f64 / 1e6
+        )?;
         writeln!(
             f,
             "move -> ack  p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
@@ -142,6 +163,10 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
     let stop = Arc::new(AtomicBool::new(false));
     let moves = Arc::new(AtomicU64::new(0));
     let finished = Arc::new(AtomicU64::new(0));
+    let events = Arc::new(AtomicU64::new(0));
+    let event_bytes = Arc::new(AtomicU64::new(0));
+    let whole_bytes = Arc::new(AtomicU64::new(0));
+    let rss_start = resident_bytes();
     let mut tasks = Vec::new();
     let started = Instant::now();
     for p in 0..pairs {
@@ -154,6 +179,9 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
             stop: stop.clone(),
             moves: moves.clone(),
             finished: finished.clone(),
+            events: events.clone(),
+            event_bytes: event_bytes.clone(),
+            whole_bytes: whole_bytes.clone(),
             seed: p as u64,
         };
         tasks.push(tokio::spawn(play_pair(ctx, pair, cookies)));
@@ -181,6 +209,11 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         players: pairs * 2,
         moves: latencies.len() as u64,
         games_finished: finished.load(Ordering::Relaxed),
+        events: events.load(Ordering::Relaxed),
+        event_bytes: event_bytes.load(Ordering::Relaxed),
+        whole_state_bytes: whole_bytes.load(Ordering::Relaxed),
+        rss_start,
+        rss_end: resident_bytes(),
         elapsed,
         p50: pct(0.50),
         p90: pct(0.90),
@@ -201,7 +234,19 @@ struct PairCtx {
     stop: Arc<AtomicBool>,
     moves: Arc<AtomicU64>,
     finished: Arc<AtomicU64>,
+    events: Arc<AtomicU64>,
+    event_bytes: Arc<AtomicU64>,
+    whole_bytes: Arc<AtomicU64>,
     seed: u64,
+}
+
+/// This process's resident memory in bytes (Linux; 0 elsewhere).
+#[must_use]
+pub fn resident_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
 }
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -227,28 +272,27 @@ struct Msg {
     t: String,
     ack: Option<String>,
     game: Option<String>,
-    state: Option<StateMsg>,
+    v: u64,
+    state: Option<Value>,
+    delta: Option<Value>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct StateMsg {
-    version: u64,
-    over: Option<serde::de::IgnoredAny>,
-    view: ViewMsg,
+/// What a player reads of a game's state: the version, whether it is over, whose turn, the legal moves.
+fn version(state: &Value) -> u64 {
+    state["version"].as_u64().unwrap_or(0)
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct ViewMsg {
-    turn: Option<String>,
-    moves: Vec<MoveMsg>,
+fn is_over(state: &Value) -> bool {
+    !state["over"].is_null()
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct MoveMsg {
-    text: String,
+fn legal_moves(state: &Value) -> Vec<String> {
+    state["view"]["moves"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["text"].as_str().map(str::to_owned))
+        .collect()
 }
 
 async fn next_text(ws: &mut Ws) -> Result<tokio_tungstenite::tungstenite::Utf8Bytes, String> {
@@ -264,9 +308,11 @@ async fn next_text(ws: &mut Ws) -> Result<tokio_tungstenite::tungstenite::Utf8By
     }
 }
 
-async fn next_msg(ws: &mut Ws) -> Result<Msg, String> {
+async fn next_msg(ws: &mut Ws) -> Result<(Msg, usize), String> {
     let t = next_text(ws).await?;
-    serde_json::from_str(&t).map_err(|e| format!("{e}: {t}"))
+    serde_json::from_str(&t)
+        .map(|m| (m, t.len()))
+        .map_err(|e| format!("{e}: {t}"))
 }
 
 /// Two players on two sockets play games one after another until told to stop; returns each move's latency.
@@ -286,57 +332,73 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
             [None, None],
         );
         ctx.state.db.create_game(&game).await.map_err(|e| e.to_string())?;
-        let mut state = StateMsg::default();
+        let mut state = Value::Null;
         for ws in &mut sockets {
             send(ws, json!({"t": "watch", "game": game.id})).await?;
             loop {
-                let m = next_msg(ws).await?;
+                let (m, _) = next_msg(ws).await?;
                 if m.t == "sync" {
                     state = m.state.unwrap_or_default();
                     break;
                 }
             }
         }
-        while state.over.is_none() && !ctx.stop.load(Ordering::Relaxed) {
-            let side = usize::from(state.view.turn.as_deref() != Some("first"));
-            let moves = &state.view.moves;
+        while !is_over(&state) && !ctx.stop.load(Ordering::Relaxed) {
+            let side = usize::from(state["view"]["turn"].as_str() != Some("first"));
+            let moves = legal_moves(&state);
             if moves.is_empty() {
                 return Err(format!("game {} is not over but has no move", game.id));
             }
-            let mv = moves[rng.random_range(0..moves.len())].text.clone();
+            let mv = moves[rng.random_range(0..moves.len())].clone();
             n += 1;
             let ack = format!("{n}");
             let sent = Instant::now();
             send(
                 &mut sockets[side],
-                json!({"t": "move", "game": game.id, "move": mv, "ack": ack, "v": state.version}),
+                json!({"t": "move", "game": game.id, "move": mv, "ack": ack, "v": version(&state)}),
             )
             .await?;
-            // The mover waits for its ack; the event carries the new state.
+            // The mover waits for its ack; the event carries what changed.
             let mut acked = false;
             let mut next = None;
             while !acked || next.is_none() {
-                let m = next_msg(&mut sockets[side]).await?;
+                let (m, bytes) = next_msg(&mut sockets[side]).await?;
                 match m.t.as_str() {
                     "ack" if m.ack.as_deref() == Some(ack.as_str()) => {
                         latencies.push(sent.elapsed());
                         ctx.moves.fetch_add(1, Ordering::Relaxed);
                         acked = true;
                     }
-                    "event" if m.game.as_deref() == Some(game.id.as_str()) => next = m.state,
+                    "event" if m.game.as_deref() == Some(game.id.as_str()) => {
+                        if m.v != version(&state) + 1 {
+                            return Err(format!(
+                                "game {}: event {} after version {}",
+                                game.id,
+                                m.v,
+                                version(&state)
+                            ));
+                        }
+                        ctx.events.fetch_add(1, Ordering::Relaxed);
+                        ctx.event_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+                        next = Some((m.delta.unwrap_or_default(), bytes));
+                    }
                     "error" => return Err(format!("move {mv} refused: {m:?}")),
                     _ => {}
                 }
             }
-            // The opponent's socket receives the event too: read it (without parsing the state) so that its
-            // buffer does not grow.
+            // The opponent's socket receives the event too: read it (without parsing it) so that its buffer
+            // does not grow.
             while !next_text(&mut sockets[1 - side])
                 .await?
                 .starts_with(r#"{"t":"event""#)
             {}
-            state = next.unwrap_or_default();
+            let (delta, bytes) = next.unwrap_or_default();
+            crate::apply_delta(&mut state, &delta);
+            let whole = bytes + state.to_string().len() - delta.to_string().len() + r#""state""#.len()
+                - r#""delta""#.len();
+            ctx.whole_bytes.fetch_add(whole as u64, Ordering::Relaxed);
         }
-        if state.over.is_some() {
+        if is_over(&state) {
             ctx.finished.fetch_add(1, Ordering::Relaxed);
         }
     }

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use gridplay_core::Player;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::{db::ActionKind, live::GameState};
 
@@ -123,13 +124,13 @@ pub(crate) enum ServerMsg<'a> {
         now: i64,
         state: &'a GameState,
     },
-    /// One action and the state after it.
+    /// One action and what it changed in the state of version `v - 1` (see [`delta`]).
     Event {
         game: &'a str,
         now: i64,
         v: u64,
         action: ActionJson<'a>,
-        state: &'a GameState,
+        delta: &'a Value,
     },
 }
 
@@ -155,9 +156,177 @@ impl<'a> ServerMsg<'a> {
     }
 }
 
+/// What changed from one game state (as JSON) to the next, for an event: the top-level fields whose value
+/// changed, with their new value, except that
+/// - `moves+` lists moves appended to `moves` (sent instead of `moves` when the old list is a prefix of the new);
+/// - `view` holds only the board view's fields that changed, and `cells@` in it lists `[index, cell]` for the
+///   cells that changed (sent instead of `cells` when the board keeps its size).
+///
+/// [`apply_delta`] (and `applyDelta` in the page's `gamestate.js`) rebuilds the new state from the old.
+#[must_use]
+pub fn delta(old: &Value, new: &Value) -> Value {
+    let (Some(old), Some(new)) = (old.as_object(), new.as_object()) else {
+        return new.clone();
+    };
+    let mut out = Map::new();
+    for (k, v) in new {
+        let before = old.get(k);
+        if before == Some(v) {
+            continue;
+        }
+        match (k.as_str(), before, v) {
+            ("moves", Some(Value::Array(a)), Value::Array(b)) if b.len() > a.len() && b.starts_with(a) => {
+                out.insert("moves+".into(), Value::Array(b[a.len()..].to_vec()));
+            }
+            ("view", Some(Value::Object(a)), Value::Object(b)) => {
+                let mut view = Map::new();
+                for (vk, vv) in b {
+                    let was = a.get(vk);
+                    if was == Some(vv) {
+                        continue;
+                    }
+                    match (vk.as_str(), was, vv) {
+                        ("cells", Some(Value::Array(x)), Value::Array(y)) if x.len() == y.len() => {
+                            let changed: Vec<Value> = x
+                                .iter()
+                                .zip(y)
+                                .enumerate()
+                                .filter(|(_, (p, q))| p != q)
+                                .map(|(i, (_, q))| Value::Array(vec![i.into(), q.clone()]))
+                                .collect();
+                            view.insert("cells@".into(), Value::Array(changed));
+                        }
+                        _ => {
+                            view.insert(vk.clone(), vv.clone());
+                        }
+                    }
+                }
+                out.insert(k.clone(), Value::Object(view));
+            }
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// The state after an event: `state` (the event's version minus one) with `delta` applied.
+pub fn apply_delta(state: &mut Value, delta: &Value) {
+    let (Some(state), Some(delta)) = (state.as_object_mut(), delta.as_object()) else {
+        return;
+    };
+    for (k, v) in delta {
+        match k.as_str() {
+            "moves+" => {
+                if let (Some(Value::Array(moves)), Value::Array(more)) = (state.get_mut("moves"), v) {
+                    moves.extend(more.iter().cloned());
+                }
+            }
+            "view" => {
+                let (Some(Value::Object(view)), Value::Object(changes)) = (state.get_mut("view"), v) else {
+                    continue;
+                };
+                for (vk, vv) in changes {
+                    if vk == "cells@" {
+                        let Some(Value::Array(cells)) = view.get_mut("cells") else {
+                            continue;
+                        };
+                        for change in vv.as_array().into_iter().flatten() {
+                            if let (Some(i), Some(cell)) = (change[0].as_u64(), change.get(1))
+                                && let Some(c) = cells.get_mut(i as usize)
+                            {
+                                *c = cell.clone();
+                            }
+                        }
+                    } else {
+                        view.insert(vk.clone(), vv.clone());
+                    }
+                }
+            }
+            _ => {
+                state.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::RngExt;
+
+    /// A game's state as events describe it, reduced to the fields a move changes (the move list, the movers,
+    /// the board view, the last move, the version) for every registered game.
+    fn states_of_a_random_game(game: &dyn gridplay_core::DynGame, plies: usize, seed: u64) -> Vec<Value> {
+        let mut rng = gridplay_core::playout::seeded(seed);
+        let mut pos = game.start();
+        let mut moves: Vec<String> = Vec::new();
+        let mut states = Vec::new();
+        loop {
+            let view = pos.view();
+            states.push(serde_json::json!({
+                "version": moves.len(),
+                "moves": moves,
+                "movers": "f".repeat(moves.len()),
+                "view": view,
+                "last_move": view.moves.first(),
+                "over": pos.outcome().map(|_| "over"),
+            }));
+            let legal = pos.legal_moves();
+            if legal.is_empty() || states.len() > plies {
+                return states;
+            }
+            let m = legal[rng.random_range(0..legal.len())].clone();
+            pos.play(&m).expect("a legal move plays");
+            moves.push(m);
+        }
+    }
+
+    #[test]
+    fn a_delta_applied_to_the_old_state_gives_the_new_one_in_every_game() {
+        let registry = gridplay_games::registry_with_test_games();
+        for entry in registry.entries() {
+            let game = registry.game(entry.name).expect("a registered game builds");
+            for seed in 0..4 {
+                let states = states_of_a_random_game(game.as_ref(), 200, seed);
+                for pair in states.windows(2) {
+                    let d = delta(&pair[0], &pair[1]);
+                    let mut rebuilt = pair[0].clone();
+                    apply_delta(&mut rebuilt, &d);
+                    assert_eq!(rebuilt, pair[1], "{}: {d}", entry.name);
+                    assert!(d.get("moves").is_none(), "moves are appended: {d}");
+                }
+            }
+        }
+    }
+
+    /// The page's `applyDelta` (gamestate.js) is tested on the deltas of this function, read from
+    /// `web-tests/fixtures/deltas.json`; this test fails when the file no longer matches what `delta` writes
+    /// (`GRIDPLAY_WRITE_FIXTURES=1` writes it again).
+    #[test]
+    fn the_pages_delta_fixtures_match_what_the_server_sends() {
+        let registry = gridplay_games::registry_with_test_games();
+        let mut cases = Vec::new();
+        for entry in registry.entries() {
+            let game = registry.game(entry.name).expect("a registered game builds");
+            let states = states_of_a_random_game(game.as_ref(), 2, 1);
+            let deltas: Vec<Value> = states.windows(2).map(|p| delta(&p[0], &p[1])).collect();
+            cases.push(serde_json::json!({ "game": entry.name, "states": states, "deltas": deltas }));
+        }
+        let text = serde_json::to_string(&cases).expect("JSON") + "\n";
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web-tests/fixtures/deltas.json");
+        if std::env::var_os("GRIDPLAY_WRITE_FIXTURES").is_some() {
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
+            std::fs::write(&path, &text).expect("write");
+        }
+        let stored = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            stored == text,
+            "{} is out of date: run with GRIDPLAY_WRITE_FIXTURES=1",
+            path.display()
+        );
+    }
 
     #[test]
     fn client_messages_read_as_documented() {

@@ -185,7 +185,7 @@ async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
 
 /// The socket loop: the page's messages from `stream`, the answers and the feeds it follows to `sink`. Generic
 /// over both, so that tests drive it with channels.
-async fn serve<S, R, E>(state: AppState, user: Option<User>, mut sink: S, mut stream: R)
+pub(crate) async fn serve<S, R, E>(state: AppState, user: Option<User>, mut sink: S, mut stream: R)
 where
     S: futures_util::Sink<Message> + Unpin,
     R: futures_util::Stream<Item = Result<Message, E>> + Unpin,

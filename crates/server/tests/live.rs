@@ -100,11 +100,11 @@ async fn moves_are_acknowledged_after_commit_and_broadcast_with_versions() {
         let ev = got.iter().find(|m| m["t"] == "event").expect("an event");
         assert_eq!(ev["v"], 1);
         assert_eq!(ev["action"]["text"], "d3");
-        assert_eq!(ev["state"]["last_move"]["path"], json!([19]));
+        assert_eq!(ev["delta"]["last_move"]["path"], json!([19]));
         for ws in [&mut wb, &mut spectator] {
             let ev = recv_until(ws, "event").await;
             assert_eq!(
-                (ev["v"].as_u64(), ev["state"]["view"]["turn"].as_str()),
+                (ev["v"].as_u64(), ev["delta"]["view"]["turn"].as_str()),
                 (Some(1), Some("second"))
             );
         }
@@ -173,8 +173,8 @@ async fn moves_are_acknowledged_after_commit_and_broadcast_with_versions() {
                 }
             }
         };
-        assert_eq!(ev["state"]["over"]["winner"], "first");
-        assert_eq!(ev["state"]["over"]["termination"], "resignation");
+        assert_eq!(ev["delta"]["over"]["winner"], "first");
+        assert_eq!(ev["delta"]["over"]["termination"], "resignation");
         send(
             &mut wa,
             json!({"t": "move", "game": game, "move": "e3", "ack": "a3"}),

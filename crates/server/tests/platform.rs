@@ -117,9 +117,9 @@ async fn a_live_clock_runs_out_and_the_server_flags_it() {
         .await
         .expect("the flag falls");
         assert_eq!(ev["action"]["kind"], "timeout");
-        assert_eq!(ev["state"]["over"]["termination"], "timeout");
-        assert_eq!(ev["state"]["over"]["winner"], "second");
-        assert_eq!(ev["state"]["clock"]["remaining"][0], 0);
+        assert_eq!(ev["delta"]["over"]["termination"], "timeout");
+        assert_eq!(ev["delta"]["over"]["winner"], "second");
+        assert_eq!(ev["delta"]["clock"]["remaining"][0], 0);
         // A move after the flag is refused.
         let (mut wa, _) = watch(addr, Some(&a), &game).await;
         let r = act(&mut wa, json!({"t": "move", "game": game, "move": "f5"})).await;
@@ -736,7 +736,7 @@ async fn the_test_game_plays_through_the_platform_like_any_game() {
         while st["moves"].as_array().unwrap().is_empty() {
             let m = recv(&mut ws).await;
             if m["t"] == "event" {
-                st = m["state"].clone();
+                gridplay_server::apply_delta(&mut st, &m["delta"]);
             }
         }
         assert_eq!(st["moves"].as_array().unwrap().len(), 1, "{st}");
@@ -842,15 +842,18 @@ async fn takebacks_in_casual_games_are_asked_answered_and_survive_a_restart() {
         );
         let replied = tokio::time::timeout(std::time::Duration::from_secs(20), async {
             loop {
-                let m = recv_until(&mut we, "event").await;
-                if m["state"]["moves"].as_array().unwrap().len() == 2 {
-                    return m;
+                let st = http(addr, "GET", &format!("/api/games/{eg}"), None, None)
+                    .await
+                    .json();
+                if st["moves"].as_array().unwrap().len() == 2 {
+                    return st;
                 }
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
             }
         })
         .await
         .expect("the engine replies");
-        assert_eq!(replied["state"]["view"]["turn"], "first");
+        assert_eq!(replied["view"]["turn"], "first");
         assert_eq!(
             act(&mut we, json!({"t": "takeback", "game": eg, "answer": "offer"})).await["t"],
             "ack"

@@ -26,7 +26,7 @@ test('clock faces and correspondence spans read as people write them', () => {
 
 const state = (version, over = null) => ({ version, over, players: [{ id: 'u1' }, { id: null, level: 3 }] });
 
-test('sync and event messages replace the state; only a new version drops a half-entered move', () => {
+test('sync messages replace the state and events change it; only a new version drops a half-entered move', () => {
   let r = reduce(initial('g1'), { t: 'sync', game: 'g1', now: 5000, state: state(3) }, { me: 'u1', now: 4000 });
   assert.equal(r.model.state.version, 3);
   assert.equal(r.model.offset, 1000);
@@ -34,10 +34,11 @@ test('sync and event messages replace the state; only a new version drops a half
   r = reduce(r.model, { t: 'sync', game: 'g1', state: state(3) }, { me: 'u1' });
   assert.equal(r.changed, false);
   assert.equal(r.model.offset, 1000, 'kept without a server time');
-  r = reduce(r.model, { t: 'event', game: 'g1', now: 9000, state: state(4) }, { me: 'u1', now: 9000 });
+  r = reduce(r.model, { t: 'event', game: 'g1', now: 9000, v: 4, delta: { version: 4 } }, { me: 'u1', now: 9000 });
+  assert.equal(r.model.state.version, 4);
   assert.equal(r.changed, true);
   assert.equal(r.model.offset, 0);
-  assert.equal(reduce(r.model, { t: 'event', game: 'other', state: state(9) }).model, r.model, 'other games are ignored');
+  assert.equal(reduce(r.model, { t: 'event', game: 'other', v: 5, delta: { version: 5 } }).model, r.model, 'other games are ignored');
 });
 
 test('errors, connection, rematch offers and a started game', () => {
@@ -83,4 +84,31 @@ test('the move list is numbered by turns', async () => {
     { n: 1, side: null, moves: [null, [0, 'c3']] },
     { n: 2, side: null, moves: [[1, 'd3']] },
   ]);
+});
+
+test('events apply what changed: the page rebuilds the server’s next state from each delta, in every game', async () => {
+  const { applyDelta } = await import('../web/gamestate.js');
+  const { readFileSync } = await import('node:fs');
+  const cases = JSON.parse(readFileSync(new URL('./fixtures/deltas.json', import.meta.url), 'utf8'));
+  assert.ok(cases.length >= 5, 'every game');
+  for (const { game, states, deltas } of cases) {
+    deltas.forEach((d, i) => {
+      const before = structuredClone(states[i]);
+      assert.deepEqual(applyDelta(states[i], d), states[i + 1], `${game}, move ${i + 1}`);
+      assert.deepEqual(states[i], before, `${game}: the old state is left as it was`);
+    });
+  }
+});
+
+test('an event applies only on top of the version before it', () => {
+  const base = { version: 4, over: null, players: [{ id: 'u1' }, { id: 'u2' }], moves: ['a'], view: { cells: [{}, {}], turn: 'second' } };
+  let r = reduce(initial('g1'), { t: 'sync', game: 'g1', state: base }, { me: 'u1' });
+  const delta = { version: 5, 'moves+': ['b'], view: { turn: 'first', 'cells@': [[1, { piece: { kind: 'disc' } }]] } };
+  const gap = reduce(r.model, { t: 'event', game: 'g1', v: 6, delta: { version: 6 } }, { me: 'u1' });
+  assert.equal(gap.model, r.model, 'an event after a gap is left out');
+  r = reduce(r.model, { t: 'event', game: 'g1', v: 5, delta }, { me: 'u1' });
+  assert.equal(r.changed, true);
+  assert.deepEqual(r.model.state.moves, ['a', 'b']);
+  assert.deepEqual(r.model.state.view, { cells: [{}, { piece: { kind: 'disc' } }], turn: 'first' });
+  assert.equal(reduce(r.model, { t: 'event', game: 'g1', v: 5, delta }).model, r.model, 'a repeated event is left out');
 });

@@ -458,8 +458,8 @@ export function gamePage(main, id, ctx) {
     }
     if (state() && (state().over || !state().clock)) page.premove = [];
     if (msg.t === 'event') {
-      say(announce(msg));
-      if (msg.action && msg.action.kind === 'move') moveSound(msg.state.over ? 'end' : msg.action.side === mySide() ? 'mine' : 'theirs');
+      say(announce({ ...msg, state: state() }));
+      if (msg.action && msg.action.kind === 'move') moveSound(state().over ? 'end' : msg.action.side === mySide() ? 'mine' : 'theirs');
     }
     if (msg.t === 'sync' || msg.t === 'event') {
       if (mySide() && !myTurn()) refreshNext();

@@ -21,6 +21,30 @@ export function overText(state) {
   return `${result} ${t('over.score', { a: sideName(state, 0), sa: score.first, b: sideName(state, 1), sb: score.second })}`;
 }
 
+/**
+ * The state after an event: `state` with the event's `delta` applied. A delta holds the fields that changed
+ * with their new values, except `moves+` (moves appended to `moves`) and `view` (the board view's fields that
+ * changed, with `cells@` listing `[index, cell]` for the cells that changed). The server's `delta` in
+ * messages.rs writes them.
+ */
+export function applyDelta(state, delta) {
+  const next = { ...state };
+  for (const [k, v] of Object.entries(delta)) {
+    if (k === 'moves+') next.moves = [...state.moves, ...v];
+    else if (k === 'view') {
+      const view = { ...state.view };
+      for (const [vk, vv] of Object.entries(v)) {
+        if (vk === 'cells@') {
+          view.cells = state.view.cells.slice();
+          for (const [i, cell] of vv) view.cells[i] = cell;
+        } else view[vk] = vv;
+      }
+      next.view = view;
+    } else next[k] = v;
+  }
+  return next;
+}
+
 /** A game page's model before the first message. */
 export function initial(id) {
   return { id, state: null, connected: true, offset: 0, rematchOffer: null, unavailable: null };
@@ -43,9 +67,13 @@ export function reduce(model, msg, { me = null, now = Date.now() } = {}) {
   if (msg.game !== model.id) return same;
   if (msg.t === 'rematch') return { ...same, model: { ...model, rematchOffer: { challenge: msg.challenge, from: msg.from } } };
   if (msg.t === 'sync' || msg.t === 'event') {
-    const changed = !model.state || msg.state.version !== model.state.version;
+    // An event carries what changed since the version before it; one that does not follow the page's version
+    // is left out (the socket asks the server for what was missed).
+    if (msg.t === 'event' && (!model.state || msg.v !== model.state.version + 1)) return same;
+    const state = msg.t === 'sync' ? msg.state : applyDelta(model.state, msg.delta);
+    const changed = !model.state || state.version !== model.state.version;
     const offset = msg.now ? msg.now - now : model.offset;
-    return { model: { ...model, state: msg.state, offset, unavailable: null }, changed, effect: null };
+    return { model: { ...model, state, offset, unavailable: null }, changed, effect: null };
   }
   // An error that answers no action of this page is about the game itself: it cannot be shown.
   if (msg.t === 'error' && !msg.ack) return { ...same, model: { ...model, unavailable: { code: msg.code, message: msg.message } } };

@@ -176,7 +176,7 @@ impl ReversiPosition {
         let mut number = 0;
         while !rest.is_empty() {
             number += 1;
-            let len = if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("pass") {
+            let len = if rest.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("pass")) {
                 4
             } else {
                 rest.char_indices().nth(2).map_or(rest.len(), |(i, _)| i)

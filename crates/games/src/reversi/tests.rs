@@ -174,6 +174,10 @@ fn rule_8_notation_squares_and_transcripts() {
     let (n, err) = std_game().start().play_transcript("f5z9").unwrap_err();
     assert_eq!(n, 2);
     assert!(matches!(err, MoveError::Parse(_)));
+    // A letter of several bytes where a square's is expected is a parse error (found by the import fuzz target).
+    let (n, err) = std_game().start().play_transcript("d3c3b\u{202e}b1").unwrap_err();
+    assert_eq!(n, 3);
+    assert!(matches!(err, MoveError::Parse(_)));
 }
 
 #[test]

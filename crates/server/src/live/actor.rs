@@ -6,7 +6,8 @@ use gridplay_core::{BoardView, DynGame, GameRecord, MoveView, Outcome, Player, R
 use tokio::sync::{broadcast, mpsc};
 
 use super::{
-    Action, Cmd, ENGINE_MIN, GameHub, IDLE, KEEP_ACKS, KEEP_EVENTS, LiveError, PlyJson, Published, Watch,
+    Action, Cmd, ENGINE_MIN, GameHub, IDLE, IDLE_OVER, KEEP_ACKS, KEEP_EVENTS, LiveError, PlyJson, Published,
+    Watch,
     state::{GameState, LiveFacts, build_state, rotation, takebacks_allowed},
 };
 use crate::{
@@ -320,8 +321,9 @@ impl Actor {
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         loop {
             let flag = self.flag_at();
-            let wait = flag.map_or(IDLE, |at| {
-                Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0)).min(IDLE)
+            let idle = if self.over() { IDLE_OVER } else { IDLE };
+            let wait = flag.map_or(idle, |at| {
+                Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0)).min(idle)
             });
             match tokio::time::timeout(wait, rx.recv()).await {
                 Ok(Some(cmd)) => self.handle(cmd).await,
@@ -662,7 +664,10 @@ impl Actor {
         }
         self.record = next;
         self.version = version;
+        let before = serde_json::to_value(&*self.state).unwrap_or_default();
         self.state = Arc::new(self.make_state(self.record.position().view(), last_move));
+        let after = serde_json::to_value(&*self.state).unwrap_or_default();
+        let delta = crate::messages::delta(&before, &after);
         let json = ServerMsg::Event {
             game: &self.row.id,
             now,
@@ -672,7 +677,7 @@ impl Actor {
                 side,
                 text: &text,
             },
-            state: &self.state,
+            delta: &delta,
         }
         .text();
         let published = Published { version, json };

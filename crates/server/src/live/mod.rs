@@ -45,8 +45,10 @@ fn internal(e: &dyn std::fmt::Display) -> LiveError {
 const KEEP_EVENTS: usize = 32;
 /// How many acknowledged action ids an actor remembers, to answer a resent action without playing it twice.
 const KEEP_ACKS: usize = 64;
-/// An actor with no watcher and nothing to do stops after this long.
+/// An actor with no watcher and nothing to do stops after this long...
 const IDLE: Duration = Duration::from_secs(300);
+/// ...and sooner once its game is over: a finished game is read again from the database when asked for.
+const IDLE_OVER: Duration = Duration::from_secs(30);
 /// The engine never answers faster than this, so that its moves can be seen.
 const ENGINE_MIN: Duration = Duration::from_millis(250);
 
@@ -522,6 +524,12 @@ impl GameHub {
             .await
             .map_err(|e| internal(&e))?;
         Ok(Arc::new(analysis))
+    }
+
+    /// Lets the hint limiter forget users it no longer limits.
+    pub(crate) fn forget_limits(&self) {
+        self.0.hints.retain_recent();
+        self.0.hints.shrink_to_fit();
     }
 
     /// The engine's suggestion for `user`, whose turn it must be: the move's text. It searches at level 6.

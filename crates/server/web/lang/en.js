@@ -308,6 +308,7 @@ export default {
   'error.refused': 'The server refused that.',
   'error.bad-request': 'The request is not valid.',
   'error.too-many': 'Too many at once.',
+  'error.no-answer': 'The server did not answer: check your connection and try again.',
   'error.too-large': 'That is too large to send.',
   'account.signIn': 'Sign in to manage your account.',
   'account.preferences': 'Preferences',

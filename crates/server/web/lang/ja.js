@@ -305,6 +305,7 @@ export default {
   'error.refused': 'サーバーがその操作を断りました。',
   'error.bad-request': '要求が正しくありません。',
   'error.too-many': '上限に達しました。',
+  'error.no-answer': 'サーバーから応答がありません。接続を確認して、もう一度お試しください。',
   'error.too-large': '送信するには大きすぎます。',
   'account.signIn': 'アカウントを管理するにはログインしてください。',
   'account.preferences': '設定',
