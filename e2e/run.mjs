@@ -1,7 +1,8 @@
 // gridplay's end-to-end tests: a real server (SQLite in a temporary directory) and Debian's Chromium, headless,
 // driven by playwright-core. Screenshots of every page go to e2e/artifacts/.
 //
-//   node e2e/run.mjs            (GRIDPLAY_BIN names the gridplay binary; CHROMIUM the browser)
+//   node e2e/run.mjs            (GRIDPLAY_BIN names the gridplay binary; CHROMIUM the browser; E2E_ONLY a
+//                                regular expression of the tests to run)
 
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
@@ -51,7 +52,10 @@ async function shot(page, name, fullPage = false) {
 }
 
 const results = [];
+// E2E_ONLY (a regular expression) runs only the tests it matches; later tests may rely on earlier ones.
+const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
 async function test(name, fn) {
+  if (ONLY && !ONLY.test(name)) return;
   const t0 = Date.now();
   try {
     await fn();
@@ -537,9 +541,12 @@ await test('a lobby that reconnects after a restart shows the challenge made whi
   await signUp(rosa, 'rosa');
   await rosa.waitForSelector('#challenges');
   const cookie = (await bob.context().cookies()).find((c) => c.name === 'gp_session');
+  // Rosa's browser is offline through the restart, until the others are back and the challenge is made, so
+  // that no notice sent after the restart reaches her page: only its own fetch on reconnecting can show it.
+  await rosa.context().setOffline(true);
   await stopServer();
   await startServer();
-  // Made at once, by a plain HTTP client, before Rosa's socket has come back (it retries after a pause).
+  await new Promise((r) => setTimeout(r, 3000));
   const res = await fetch(BASE + '/api/challenges', {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: `gp_session=${cookie.value}` },
@@ -547,6 +554,8 @@ await test('a lobby that reconnects after a restart shows the challenge made whi
   });
   assert.equal(res.status, 200);
   const { id } = await res.json();
+  await new Promise((r) => setTimeout(r, 500));
+  await rosa.context().setOffline(false);
   await rosa.waitForSelector(`[data-challenge="${id}"]`, { timeout: 20000 });
   await fetch(BASE + `/api/challenges/${id}/decline`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: `gp_session=${cookie.value}` }, body: '{}' });
   await rosa.context().close();
