@@ -57,6 +57,9 @@ struct ServerArgs {
     /// The game spec every pair plays.
     #[arg(long, default_value = "reversi")]
     game: String,
+    /// Also weigh each event against the whole state it describes (slows the players: not for throughput).
+    #[arg(long)]
+    weigh_events: bool,
 }
 
 pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
@@ -73,6 +76,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         duration: Duration::from_secs(a.seconds),
         database: a.database.clone(),
         spec: a.game.clone(),
+        weigh: a.weigh_events,
     }))?;
     println!("{report}");
     if report.stored < report.moves {

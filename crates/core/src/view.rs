@@ -90,11 +90,14 @@ pub struct MoveView {
     pub text: String,
     /// What kind of action it is: `place`, `change`, `pass`, `step`, `jump`, `activate`, `end-turn`...
     pub kind: String,
-    /// The cell the moving piece starts on, for moves that move a piece.
+    /// The cell the moving piece starts on, for moves that move a piece (left out of the JSON when none, as is
+    /// `target`: a board's legal moves go to the page with every move).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<u32>,
     /// The cells the move goes to, in order; for a placement, the one cell placed on.
     pub path: Vec<u32>,
     /// The cell the move acts on after moving (the unit attacked, shot or healed in Grid Tactics).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<u32>,
 }
 

@@ -38,6 +38,9 @@ pub struct LoadOptions {
     pub database: Option<String>,
     /// The game every pair plays.
     pub spec: String,
+    /// Also weigh every event against the whole state it describes (the players keep the whole state, which
+    /// costs them time: leave it off when measuring throughput).
+    pub weigh: bool,
 }
 
 /// What was measured.
@@ -49,8 +52,9 @@ pub struct LoadReport {
     /// Events the movers received, and their bytes (each event is one WebSocket text message).
     pub events: u64,
     pub event_bytes: u64,
-    /// The bytes the same events would have had carrying the whole state after them, as before deltas.
-    pub whole_state_bytes: u64,
+    /// With `weigh`: the bytes the same events would have had carrying the whole state after them, as
+    /// events did before they carried what changed.
+    pub whole_state_bytes: Option<u64>,
     /// This process's resident memory (server and simulated players together) before and after, in bytes.
     pub rss_start: u64,
     pub rss_end: u64,
@@ -90,13 +94,20 @@ impl std::fmt::Display for LoadReport {
             self.moves_per_second()
         )?;
         writeln!(f, "games ended  {}", self.games_finished)?;
-        writeln!(
+        write!(
             f,
-            "events       {} of {:.0} bytes on average ({:.0} with the whole state instead of what changed)",
+            "events       {} of {:.0} bytes on average",
             self.events,
             self.event_bytes as f64 / self.events.max(1) as f64,
-            self.whole_state_bytes as f64 / self.events.max(1) as f64
         )?;
+        match self.whole_state_bytes {
+            Some(w) => writeln!(
+                f,
+                " ({:.0} with the whole state instead of what changed)",
+                w as f64 / self.events.max(1) as f64
+            )?,
+            None => writeln!(f)?,
+        }
         writeln!(
             f,
             "memory       {:.0} MB resident before, {:.0} MB after (server and players in one process)",
@@ -182,6 +193,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
             events: events.clone(),
             event_bytes: event_bytes.clone(),
             whole_bytes: whole_bytes.clone(),
+            weigh: options.weigh,
             seed: p as u64,
         };
         tasks.push(tokio::spawn(play_pair(ctx, pair, cookies)));
@@ -211,7 +223,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         games_finished: finished.load(Ordering::Relaxed),
         events: events.load(Ordering::Relaxed),
         event_bytes: event_bytes.load(Ordering::Relaxed),
-        whole_state_bytes: whole_bytes.load(Ordering::Relaxed),
+        whole_state_bytes: options.weigh.then(|| whole_bytes.load(Ordering::Relaxed)),
         rss_start,
         rss_end: resident_bytes(),
         elapsed,
@@ -237,6 +249,7 @@ struct PairCtx {
     events: Arc<AtomicU64>,
     event_bytes: Arc<AtomicU64>,
     whole_bytes: Arc<AtomicU64>,
+    weigh: bool,
     seed: u64,
 }
 
@@ -273,26 +286,63 @@ struct Msg {
     ack: Option<String>,
     game: Option<String>,
     v: u64,
-    state: Option<Value>,
-    delta: Option<Value>,
+    state: Option<StateMsg>,
+    delta: Option<DeltaMsg>,
 }
 
-/// What a player reads of a game's state: the version, whether it is over, whose turn, the legal moves.
-fn version(state: &Value) -> u64 {
-    state["version"].as_u64().unwrap_or(0)
+/// What a player keeps of a game: its version, whether it is over, whose turn, the legal moves.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct StateMsg {
+    version: u64,
+    over: Option<serde::de::IgnoredAny>,
+    view: ViewMsg,
 }
 
-fn is_over(state: &Value) -> bool {
-    !state["over"].is_null()
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ViewMsg {
+    turn: Option<String>,
+    moves: Vec<MoveMsg>,
 }
 
-fn legal_moves(state: &Value) -> Vec<String> {
-    state["view"]["moves"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|m| m["text"].as_str().map(str::to_owned))
-        .collect()
+/// The same fields of an event's delta, each present only when it changed.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct DeltaMsg {
+    over: Option<serde::de::IgnoredAny>,
+    view: Option<ViewDeltaMsg>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ViewDeltaMsg {
+    turn: Option<String>,
+    moves: Option<Vec<MoveMsg>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct MoveMsg {
+    text: String,
+}
+
+impl StateMsg {
+    /// The state after the event of version `v`.
+    fn apply(&mut self, v: u64, delta: DeltaMsg) {
+        self.version = v;
+        if delta.over.is_some() {
+            self.over = delta.over;
+        }
+        if let Some(view) = delta.view {
+            if view.turn.is_some() {
+                self.view.turn = view.turn;
+            }
+            if let Some(moves) = view.moves {
+                self.view.moves = moves;
+            }
+        }
+    }
 }
 
 async fn next_text(ws: &mut Ws) -> Result<tokio_tungstenite::tungstenite::Utf8Bytes, String> {
@@ -308,11 +358,10 @@ async fn next_text(ws: &mut Ws) -> Result<tokio_tungstenite::tungstenite::Utf8By
     }
 }
 
-async fn next_msg(ws: &mut Ws) -> Result<(Msg, usize), String> {
+async fn next_msg(ws: &mut Ws) -> Result<(Msg, usize, tokio_tungstenite::tungstenite::Utf8Bytes), String> {
     let t = next_text(ws).await?;
-    serde_json::from_str(&t)
-        .map(|m| (m, t.len()))
-        .map_err(|e| format!("{e}: {t}"))
+    let m = serde_json::from_str(&t).map_err(|e| format!("{e}: {t}"))?;
+    Ok((m, t.len(), t))
 }
 
 /// Two players on two sockets play games one after another until told to stop; returns each move's latency.
@@ -332,37 +381,43 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
             [None, None],
         );
         ctx.state.db.create_game(&game).await.map_err(|e| e.to_string())?;
-        let mut state = Value::Null;
+        let mut state = StateMsg::default();
+        // With `weigh`, the whole state too, kept by applying each delta.
+        let mut whole = Value::Null;
         for ws in &mut sockets {
             send(ws, json!({"t": "watch", "game": game.id})).await?;
             loop {
-                let (m, _) = next_msg(ws).await?;
+                let (m, _, text) = next_msg(ws).await?;
                 if m.t == "sync" {
                     state = m.state.unwrap_or_default();
+                    if ctx.weigh {
+                        whole =
+                            serde_json::from_str::<Value>(&text).map_err(|e| e.to_string())?["state"].take();
+                    }
                     break;
                 }
             }
         }
-        while !is_over(&state) && !ctx.stop.load(Ordering::Relaxed) {
-            let side = usize::from(state["view"]["turn"].as_str() != Some("first"));
-            let moves = legal_moves(&state);
+        while state.over.is_none() && !ctx.stop.load(Ordering::Relaxed) {
+            let side = usize::from(state.view.turn.as_deref() != Some("first"));
+            let moves = &state.view.moves;
             if moves.is_empty() {
                 return Err(format!("game {} is not over but has no move", game.id));
             }
-            let mv = moves[rng.random_range(0..moves.len())].clone();
+            let mv = moves[rng.random_range(0..moves.len())].text.clone();
             n += 1;
             let ack = format!("{n}");
             let sent = Instant::now();
             send(
                 &mut sockets[side],
-                json!({"t": "move", "game": game.id, "move": mv, "ack": ack, "v": version(&state)}),
+                json!({"t": "move", "game": game.id, "move": mv, "ack": ack, "v": state.version}),
             )
             .await?;
             // The mover waits for its ack; the event carries what changed.
             let mut acked = false;
             let mut next = None;
             while !acked || next.is_none() {
-                let (m, bytes) = next_msg(&mut sockets[side]).await?;
+                let (m, bytes, text) = next_msg(&mut sockets[side]).await?;
                 match m.t.as_str() {
                     "ack" if m.ack.as_deref() == Some(ack.as_str()) => {
                         latencies.push(sent.elapsed());
@@ -370,17 +425,23 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
                         acked = true;
                     }
                     "event" if m.game.as_deref() == Some(game.id.as_str()) => {
-                        if m.v != version(&state) + 1 {
+                        if m.v != state.version + 1 {
                             return Err(format!(
                                 "game {}: event {} after version {}",
-                                game.id,
-                                m.v,
-                                version(&state)
+                                game.id, m.v, state.version
                             ));
                         }
                         ctx.events.fetch_add(1, Ordering::Relaxed);
                         ctx.event_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
-                        next = Some((m.delta.unwrap_or_default(), bytes));
+                        if ctx.weigh {
+                            let event: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+                            crate::apply_delta(&mut whole, &event["delta"]);
+                            let size = bytes + whole.to_string().len() - event["delta"].to_string().len()
+                                + r#""state""#.len()
+                                - r#""delta""#.len();
+                            ctx.whole_bytes.fetch_add(size as u64, Ordering::Relaxed);
+                        }
+                        next = Some((m.v, m.delta.unwrap_or_default()));
                     }
                     "error" => return Err(format!("move {mv} refused: {m:?}")),
                     _ => {}
@@ -392,13 +453,11 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
                 .await?
                 .starts_with(r#"{"t":"event""#)
             {}
-            let (delta, bytes) = next.unwrap_or_default();
-            crate::apply_delta(&mut state, &delta);
-            let whole = bytes + state.to_string().len() - delta.to_string().len() + r#""state""#.len()
-                - r#""delta""#.len();
-            ctx.whole_bytes.fetch_add(whole as u64, Ordering::Relaxed);
+            if let Some((v, delta)) = next {
+                state.apply(v, delta);
+            }
         }
-        if is_over(&state) {
+        if state.over.is_some() {
             ctx.finished.fetch_add(1, Ordering::Relaxed);
         }
     }

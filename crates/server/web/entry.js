@@ -8,7 +8,7 @@
 import { t } from './i18n.js';
 
 /** Where a move's piece ends: the last cell of its path, or where it started. */
-export const final = (m) => (m.path.length ? m.path[m.path.length - 1] : m.from);
+export const final = (m) => (m.path.length ? m.path[m.path.length - 1] : m.from ?? null);
 const prefix = (path, entered) => entered.every((c, k) => path[k] === c);
 
 /** Nothing chosen yet. */
@@ -25,16 +25,16 @@ export const modeOf = (moves, e) => e.mode || placeKinds(moves)[0] || null;
 
 /** The path moves of the selected piece that go on from the landings entered so far. */
 function onward(moves, e) {
-  return moves.filter((m) => m.from === e.sel && m.path.length > e.entered.length && prefix(m.path, e.entered));
+  return moves.filter((m) => (m.from ?? null) === e.sel && m.path.length > e.entered.length && prefix(m.path, e.entered));
 }
 
 /** The path moves of the selected piece that end exactly at the landings entered so far. */
 export function complete(moves, e) {
-  return moves.filter((m) => m.from === e.sel && m.path.length === e.entered.length && prefix(m.path, e.entered));
+  return moves.filter((m) => (m.from ?? null) === e.sel && m.path.length === e.entered.length && prefix(m.path, e.entered));
 }
 
 /** The activations of the selected unit that end on the chosen square. */
-export const atDest = (moves, e) => moves.filter((m) => m.from === e.sel && final(m) === e.dest);
+export const atDest = (moves, e) => moves.filter((m) => (m.from ?? null) === e.sel && final(m) === e.dest);
 
 const result = (e, extra = {}) => ({ entry: e, send: null, say: null, ...extra });
 
@@ -74,7 +74,7 @@ export function click(how, moves, e, i, label = (k) => k) {
   if (e.dest == null) {
     if (froms.has(i) && i !== e.sel) return result({ ...e, sel: i });
     if (e.sel == null) return result(e, { say: t('entry.choosePiece') });
-    const ends = pieces.filter((m) => m.from === e.sel && final(m) === i);
+    const ends = pieces.filter((m) => (m.from ?? null) === e.sel && final(m) === i);
     if (ends.length && how !== 'activate') {
       // A piece that moves in one step: the move whose path ends here, if only one does.
       if (ends.length === 1) return result(EMPTY, { send: ends[0] });
@@ -139,7 +139,7 @@ export function marks(how, moves, e, cells, showLegal = true, helping = []) {
       m.selected = at;
     }
   } else if (e.dest == null) {
-    for (const mv of pieces) if (mv.from === e.sel) m.reach.add(final(mv));
+    for (const mv of pieces) if ((mv.from ?? null) === e.sel) m.reach.add(final(mv));
   } else {
     const here = atDest(pieces, e);
     for (const mv of here) if (mv.target != null) m.targets.set(mv.target, helping.includes(mv.kind) ? 'help' : 'target');
@@ -168,12 +168,12 @@ export function premoveMatch(how, moves, cells, mode = null) {
     if (found.length > 1 && mode) found = found.filter((m) => m.kind === mode);
   } else if (how === 'path') {
     const [from, ...landings] = cells;
-    const starts = moves.filter((m) => m.from === from);
+    const starts = moves.filter((m) => (m.from ?? null) === from);
     found = starts.filter((m) => m.path.length === landings.length && m.path.every((c, k) => c === landings[k]));
     if (!found.length && landings.length) found = starts.filter((m) => final(m) === landings[landings.length - 1]);
   } else {
     const [from, dest, target] = cells;
-    found = moves.filter((m) => m.from === from && final(m) === dest && (target === undefined ? m.target == null : m.target === target));
+    found = moves.filter((m) => (m.from ?? null) === from && final(m) === dest && (target === undefined ? m.target == null : m.target === target));
   }
   return found && found.length === 1 ? found[0] : null;
 }

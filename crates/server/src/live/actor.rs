@@ -664,10 +664,17 @@ impl Actor {
         }
         self.record = next;
         self.version = version;
-        let before = serde_json::to_value(&*self.state).unwrap_or_default();
+        let before = self.state.clone();
         self.state = Arc::new(self.make_state(self.record.position().view(), last_move));
-        let after = serde_json::to_value(&*self.state).unwrap_or_default();
-        let delta = crate::messages::delta(&before, &after);
+        let delta = super::state::state_delta(&before, &self.state);
+        debug_assert_eq!(
+            delta,
+            crate::messages::delta(
+                &serde_json::to_value(&*before).unwrap_or_default(),
+                &serde_json::to_value(&*self.state).unwrap_or_default()
+            ),
+            "the typed delta is the JSON delta"
+        );
         let json = ServerMsg::Event {
             game: &self.row.id,
             now,

@@ -11,7 +11,7 @@ use crate::{
 };
 
 /// One player slot as clients see it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerJson {
     pub id: Option<String>,
     pub name: Option<String>,
@@ -24,7 +24,7 @@ pub struct PlayerJson {
 }
 
 /// How a game ended, in words and in data.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OverJson {
     /// `None` for a draw.
     pub winner: Option<Player>,
@@ -34,7 +34,7 @@ pub struct OverJson {
 }
 
 /// A tournament game's tournament and round.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TournamentRef {
     pub id: String,
     pub round: i64,
@@ -81,6 +81,80 @@ pub struct GameState {
     pub abortable: bool,
     /// Whether players may ask the engine for hints (casual games only).
     pub hints: bool,
+}
+
+/// What changed from `old` to `new`, as `crate::messages::delta` writes it from the two states' JSON, but
+/// serializing only the fields that changed.
+#[must_use]
+pub(super) fn state_delta(old: &GameState, new: &GameState) -> serde_json::Value {
+    use serde_json::{Map, Value, to_value};
+    let mut out = Map::new();
+    let put = |out: &mut Map<String, Value>, key: &str, value: Result<Value, serde_json::Error>| {
+        out.insert(key.to_owned(), value.unwrap_or_default());
+    };
+    macro_rules! fields {
+        ($($f:ident),*) => {$(
+            if old.$f != new.$f {
+                put(&mut out, stringify!($f), to_value(&new.$f));
+            }
+        )*};
+    }
+    fields!(id, spec, game, title, sides, players, version);
+    if old.moves != new.moves {
+        if new.moves.len() > old.moves.len() && new.moves.starts_with(&old.moves) {
+            put(&mut out, "moves+", to_value(&new.moves[old.moves.len()..]));
+        } else {
+            put(&mut out, "moves", to_value(&new.moves));
+        }
+    }
+    fields!(movers);
+    if old.view != new.view {
+        let (a, b) = (&old.view, &new.view);
+        let mut view = Map::new();
+        macro_rules! view_fields {
+            ($($f:ident),*) => {$(
+                if a.$f != b.$f {
+                    put(&mut view, stringify!($f), to_value(&b.$f));
+                }
+            )*};
+        }
+        view_fields!(width, height, files, ranks);
+        if a.cells != b.cells {
+            if a.cells.len() == b.cells.len() {
+                let changed: Vec<Value> = a
+                    .cells
+                    .iter()
+                    .zip(&b.cells)
+                    .enumerate()
+                    .filter(|(_, (x, y))| x != y)
+                    .map(|(i, (_, y))| Value::Array(vec![i.into(), to_value(y).unwrap_or_default()]))
+                    .collect();
+                view.insert("cells@".into(), Value::Array(changed));
+            } else {
+                put(&mut view, "cells", to_value(&b.cells));
+            }
+        }
+        view_fields!(turn, score, status, moves, info);
+        out.insert("view".into(), Value::Object(view));
+    }
+    fields!(
+        last_move,
+        over,
+        draw_offer,
+        takeback_offer,
+        takebacks,
+        rotate,
+        time,
+        time_label,
+        clock,
+        deadline,
+        claimable,
+        rated,
+        tournament,
+        abortable,
+        hints
+    );
+    Value::Object(out)
 }
 
 /// What the actor knows besides the record: the clocks, whether both sides moved, the players' ratings.
