@@ -138,7 +138,13 @@ pub(crate) async fn upgrade(
         .admit(ip, user.as_ref().map(|u| u.id.as_str()), &state.config.limits)
     {
         Ok(t) => t,
-        Err(why) => return ApiError::too_many(why).into_response(),
+        Err(why) => {
+            // The connection closes with the refusal: a client that opens thousands keeps none of them.
+            let mut res = ApiError::too_many(why).into_response();
+            res.headers_mut()
+                .insert(header::CONNECTION, axum::http::HeaderValue::from_static("close"));
+            return res;
+        }
     };
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)

@@ -245,6 +245,11 @@ async fn sockets_are_limited_per_address_and_per_user() {
                 Err(tokio_tungstenite::tungstenite::Error::Http(res)) => {
                     let body =
                         String::from_utf8_lossy(res.body().as_deref().unwrap_or_default()).into_owned();
+                    // The refused connection is closed, not kept: a flood holds nothing open.
+                    assert_eq!(
+                        res.headers().get("connection").and_then(|v| v.to_str().ok()),
+                        Some("close")
+                    );
                     (res.status().as_u16(), body)
                 }
                 Ok(_) => (101, String::new()),
