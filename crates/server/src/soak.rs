@@ -61,6 +61,8 @@ pub struct SoakReport {
     pub rss_end: u64,
     /// After the finished games' actors have gone idle and stopped.
     pub rss_idle: u64,
+    /// The resident memory each time another tenth of the games had ended: (games ended, bytes).
+    pub rss_series: Vec<(usize, u64)>,
 }
 
 impl std::fmt::Display for SoakReport {
@@ -89,6 +91,12 @@ impl std::fmt::Display for SoakReport {
             self.rss_end as f64 / 1e6,
             self.rss_idle as f64 / 1e6
         )?;
+        let series: Vec<String> = self
+            .rss_series
+            .iter()
+            .map(|(n, b)| format!("{n}: {:.0}", *b as f64 / 1e6))
+            .collect();
+        writeln!(f, "memory (MB) after so many games: {}", series.join(", "))?;
         write!(f, "errors       {}", self.errors.len())?;
         for e in self.errors.iter().take(10) {
             write!(f, "\n  {e}")?;
@@ -149,13 +157,20 @@ pub async fn run(options: SoakOptions) -> Result<SoakReport, String> {
     let free = Arc::new(Mutex::new(cookies));
     let started = Instant::now();
     let mut tasks = Vec::new();
+    let ended = Arc::new(AtomicU64::new(0));
+    let series = Arc::new(Mutex::new(Vec::new()));
+    let tenth = (options.games / 10).max(1);
     for n in 0..options.games {
         let permit = seats.clone().acquire_owned().await.map_err(|e| e.to_string())?;
         let cookie = free.lock().await.pop().ok_or("no free player")?;
-        let (ctx, free) = (ctx.clone(), free.clone());
+        let (ctx, free, ended, series) = (ctx.clone(), free.clone(), ended.clone(), series.clone());
         tasks.push(tokio::spawn(async move {
             if let Err(e) = play(&ctx, &cookie, n).await {
                 ctx.errors.lock().await.push(format!("game {n}: {e}"));
+            }
+            let done = ended.fetch_add(1, Ordering::Relaxed) as usize + 1;
+            if done.is_multiple_of(tenth) {
+                series.lock().await.push((done, resident_bytes()));
             }
             free.lock().await.push(cookie);
             drop(permit);
@@ -196,6 +211,7 @@ pub async fn run(options: SoakOptions) -> Result<SoakReport, String> {
         rss_start,
         rss_end,
         rss_idle,
+        rss_series: std::mem::take(&mut *series.lock().await),
     })
 }
 

@@ -42,6 +42,9 @@ pub enum DbError {
     Dir { path: String, source: std::io::Error },
     #[error("writing actions: {0}")]
     Writer(String),
+    /// Another writer (another server on the same database) stored this game's action of that number first.
+    #[error("another server stored this action first")]
+    Conflict,
     #[error("unsupported database address {0:?}: use sqlite://FILE or postgres://...")]
     Url(String),
 }
@@ -74,7 +77,24 @@ struct WriteJob {
     termination: Option<EndReason>,
     /// The game ended rated: the players' ratings change in the same transaction.
     rate: Option<RateJob>,
-    done: oneshot::Sender<Result<(), String>>,
+    done: oneshot::Sender<Result<(), WriteError>>,
+}
+
+/// Why a job was not written: a conflict (the action's number is taken) or anything else.
+#[derive(Debug)]
+enum WriteError {
+    Conflict,
+    Other(String),
+}
+
+impl From<sqlx::Error> for WriteError {
+    fn from(e: sqlx::Error) -> WriteError {
+        if is_unique_violation(&e) {
+            WriteError::Conflict
+        } else {
+            WriteError::Other(e.to_string())
+        }
+    }
 }
 
 /// The most actions one group commit takes.
@@ -145,13 +165,18 @@ async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>) {
                 for job in jobs.drain(..) {
                     let r = write_group(&pool, std::slice::from_ref(&job))
                         .await
-                        .map_err(|e| e.to_string());
+                        .map_err(WriteError::from);
                     let _ = job.done.send(r);
                 }
             }
             Err(e) => {
+                let conflict = is_unique_violation(&e);
                 for job in jobs.drain(..) {
-                    let _ = job.done.send(Err(e.to_string()));
+                    let _ = job.done.send(Err(if conflict {
+                        WriteError::Conflict
+                    } else {
+                        WriteError::Other(e.to_string())
+                    }));
                 }
             }
         }
@@ -622,7 +647,10 @@ impl Db {
         result
             .await
             .map_err(|_| DbError::Writer("the writer has stopped".into()))?
-            .map_err(DbError::Writer)
+            .map_err(|e| match e {
+                WriteError::Conflict => DbError::Conflict,
+                WriteError::Other(e) => DbError::Writer(e),
+            })
     }
 
     /// Stores an imported game and its actions in one transaction.

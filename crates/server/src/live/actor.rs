@@ -12,7 +12,7 @@ use super::{
 };
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
-    db::{ActionRow, EndReason, GameRow, GameStatus, GameUpdate, RateJob, RatingRow, Winner, now_ms},
+    db::{ActionRow, DbError, EndReason, GameRow, GameStatus, GameUpdate, RateJob, RatingRow, Winner, now_ms},
     engines::Lane,
     messages::{ActionJson, ServerMsg},
 };
@@ -41,6 +41,8 @@ pub(super) struct Actor {
     takeback: Option<Player>,
     /// For each side, the number of moves played when it last offered a draw.
     draw_offered: [Option<usize>; 2],
+    /// Another server stored an action of this game that this copy does not have: stop after this command.
+    outdated: bool,
 }
 
 /// The record with the moves back to and including `asker`'s last one taken back.
@@ -230,6 +232,7 @@ impl Actor {
             ratings,
             takeback,
             draw_offered,
+            outdated: false,
             hub,
             me,
             row,
@@ -318,6 +321,19 @@ impl Actor {
         }
     }
 
+    /// Takes this actor's slot out of the hub, so that the next request for the game loads it again.
+    async fn leave_hub(&self) {
+        let mut games = self.hub.0.games.lock().await;
+        if let Some(tx) = self.me.upgrade()
+            && games
+                .get(&self.row.id)
+                .and_then(|slot| slot.get())
+                .is_some_and(|t| t.same_channel(&tx))
+        {
+            games.remove(&self.row.id);
+        }
+    }
+
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         loop {
             let flag = self.flag_at();
@@ -326,20 +342,17 @@ impl Actor {
                 Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0)).min(idle)
             });
             match tokio::time::timeout(wait, rx.recv()).await {
-                Ok(Some(cmd)) => self.handle(cmd).await,
+                Ok(Some(cmd)) => {
+                    self.handle(cmd).await;
+                    if self.outdated {
+                        self.leave_hub().await;
+                        break;
+                    }
+                }
                 Ok(None) => break,
                 Err(_) if flag.is_some() => self.check_flag().await,
                 Err(_) if self.feed.receiver_count() == 0 && self.engine.is_none() => {
-                    let mut games = self.hub.0.games.lock().await;
-                    if let Some(tx) = self.me.upgrade()
-                        && games
-                            .get(&self.row.id)
-                            .and_then(|slot| slot.get())
-                            .is_some_and(|t| t.same_channel(&tx))
-                    {
-                        games.remove(&self.row.id);
-                    }
-                    drop(games);
+                    self.leave_hub().await;
                     rx.close();
                     while let Some(cmd) = rx.recv().await {
                         self.handle(cmd).await;
@@ -620,15 +633,28 @@ impl Actor {
             _ => None,
         };
         let rated = rate.is_some();
-        if let Err(e) = self
+        match self
             .hub
             .0
             .db
             .append_action(&self.row.id, &row, &update, rate)
             .await
         {
-            tracing::error!("game {}: cannot store action {version}: {e}", self.row.id);
-            return Err(LiveError::Internal);
+            Ok(()) => {}
+            Err(DbError::Conflict) => {
+                // Another server moved this game on: this copy is out of date. It stops once it has answered,
+                // and the next request loads the game afresh.
+                self.outdated = true;
+                let version = match self.hub.0.db.game(&self.row.id).await {
+                    Ok(Some(g)) => u64::try_from(g.version).unwrap_or(version),
+                    _ => version,
+                };
+                return Err(LiveError::Stale { version });
+            }
+            Err(e) => {
+                tracing::error!("game {}: cannot store action {version}: {e}", self.row.id);
+                return Err(LiveError::Internal);
+            }
         }
         self.clocks = clocks;
         self.moved = moved;
