@@ -34,8 +34,12 @@ async fn moves_raced_at_one_version_through_two_servers_commit_once_and_the_othe
             assert_eq!(a.state.hub.state(id).await.unwrap().version, 0);
             assert_eq!(b.state.hub.state(id).await.unwrap().version, 0);
             let (ra, rb) = tokio::join!(
-                a.state.hub.act(id, &alice, Action::Move("d3".into()), None, Some(0)),
-                b.state.hub.act(id, &alice, Action::Move("c4".into()), None, Some(0)),
+                a.state
+                    .hub
+                    .act(id, &alice, Action::Move("d3".into()), None, Some(0)),
+                b.state
+                    .hub
+                    .act(id, &alice, Action::Move("c4".into()), None, Some(0)),
             );
             let stale = Err(LiveError::Stale { version: 1 });
             match (&ra, &rb) {
@@ -49,7 +53,11 @@ async fn moves_raced_at_one_version_through_two_servers_commit_once_and_the_othe
             let stored = actions[0].body.clone();
             for server in [&a, &b] {
                 let s = server.state.hub.state(id).await.unwrap();
-                assert_eq!((s.version, s.moves.clone()), (1, vec![stored.clone()]), "round {round}");
+                assert_eq!(
+                    (s.version, s.moves.clone()),
+                    (1, vec![stored.clone()]),
+                    "round {round}"
+                );
             }
         }
         assert_eq!(wins[0] + wins[1], 100);

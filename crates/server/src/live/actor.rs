@@ -12,7 +12,9 @@ use super::{
 };
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
-    db::{ActionRow, DbError, EndReason, GameRow, GameStatus, GameUpdate, RateJob, RatingRow, Winner, now_ms},
+    db::{
+        ActionRow, DbError, EndReason, GameRow, GameStatus, GameUpdate, RateJob, RatingRow, Winner, now_ms,
+    },
     engines::Lane,
     messages::{ActionJson, ServerMsg},
 };
