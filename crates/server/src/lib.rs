@@ -7,6 +7,7 @@
 mod api;
 mod assets;
 mod auth;
+pub mod bus;
 pub mod clock;
 pub mod config;
 pub mod db;
@@ -104,6 +105,8 @@ impl AppState {
             gridplay_games::registry()
         };
         let lobby = Lobby::default();
+        let bus = bus::Bus::new(&config.database, &db);
+        lobby.set_bus(bus.clone());
         let hub = GameHub::new(
             db.clone(),
             registry,
@@ -111,6 +114,7 @@ impl AppState {
             lobby.clone(),
             config.limits.clone(),
         );
+        bus.listen(config.database.clone(), hub.clone(), lobby.clone());
         let per_minute = NonZeroU32::new(config.auth_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
         Ok(AppState(Arc::new(Shared {
             db,

@@ -27,6 +27,8 @@ struct LobbyInner {
     /// Per game, its viewers (a user id, or a page's own key for visitors) and how many pages each has open.
     viewers: Mutex<HashMap<String, HashMap<String, usize>>>,
     feed: broadcast::Sender<Arc<str>>,
+    /// The other servers on the same database, told of lobby changes and committed actions.
+    bus: std::sync::OnceLock<crate::bus::Bus>,
 }
 
 impl Default for Lobby {
@@ -35,6 +37,7 @@ impl Default for Lobby {
             online: Mutex::new(HashMap::new()),
             viewers: Mutex::new(HashMap::new()),
             feed: broadcast::channel(256).0,
+            bus: std::sync::OnceLock::new(),
         }))
     }
 }
@@ -129,7 +132,25 @@ impl Lobby {
 
     /// Something in the lobby changed: pages fetch it again.
     pub fn changed(&self) {
+        self.changed_here();
+        self.publish(crate::bus::Notice::Lobby);
+    }
+
+    /// Something changed in the lobby through another server: tell this server's pages only.
+    pub fn changed_here(&self) {
         let _ = self.0.feed.send(ServerMsg::Lobby.text());
+    }
+
+    /// Joins the other servers on the same database (PostgreSQL); once, at start.
+    pub fn set_bus(&self, bus: crate::bus::Bus) {
+        let _ = self.0.bus.set(bus);
+    }
+
+    /// Tells the other servers, if any.
+    pub fn publish(&self, notice: crate::bus::Notice) {
+        if let Some(bus) = self.0.bus.get() {
+            bus.publish(notice);
+        }
     }
 
     fn tell(&self, user: &str, msg: &Arc<str>) {

@@ -19,6 +19,16 @@ pub struct Purged {
 }
 
 impl Db {
+    /// Sends a PostgreSQL notice on `channel` (delivered to listeners when this statement's transaction commits).
+    pub async fn notify(&self, channel: &str, payload: &str) -> Result<(), DbError> {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(channel)
+            .bind(payload)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// The stored analysis of a game (JSON), if it was computed.
     pub async fn stored_analysis(&self, game_id: &str) -> Result<Option<String>, DbError> {
         let row = sqlx::query("SELECT body FROM analyses WHERE game_id = $1")

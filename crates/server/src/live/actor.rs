@@ -394,6 +394,11 @@ impl Actor {
             Cmd::Current { reply } => {
                 let _ = reply.send(self.record.position().box_clone());
             }
+            Cmd::Refresh { version } => {
+                if version > self.version {
+                    self.outdated = true;
+                }
+            }
             Cmd::Positions { reply } => {
                 let mut pos = self.record.start().box_clone();
                 let mut all = vec![pos.box_clone()];
@@ -721,6 +726,10 @@ impl Actor {
         }
         self.events.push_back(published.clone());
         let _ = self.feed.send(published);
+        self.hub.0.lobby.publish(crate::bus::Notice::Game {
+            id: self.row.id.clone(),
+            version,
+        });
         if let Some((_, stop)) = self.engine.take() {
             stop.stop();
         }

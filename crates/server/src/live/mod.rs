@@ -204,6 +204,10 @@ enum Cmd {
     Current {
         reply: oneshot::Sender<Box<dyn DynPosition>>,
     },
+    /// Another server committed this game's action `version`.
+    Refresh {
+        version: u64,
+    },
 }
 
 /// Every position of a game from its start, and the moves played between them.
@@ -524,6 +528,36 @@ impl GameHub {
             .await
             .map_err(|e| internal(&e))?;
         Ok(Arc::new(analysis))
+    }
+
+    /// Another server committed action `version` of a game: a copy held here that is older stops, so that the
+    /// next request and its watching pages load the game afresh.
+    pub(crate) async fn heard(&self, id: &str, version: u64) {
+        let tx = self
+            .0
+            .games
+            .lock()
+            .await
+            .get(id)
+            .and_then(|slot| slot.get().cloned());
+        if let Some(tx) = tx {
+            let _ = tx.send(Cmd::Refresh { version }).await;
+        }
+    }
+
+    /// Notices may have been lost: every copy held here stops and loads afresh when next needed.
+    pub(crate) async fn heard_nothing(&self) {
+        let senders: Vec<mpsc::Sender<Cmd>> = self
+            .0
+            .games
+            .lock()
+            .await
+            .values()
+            .filter_map(|slot| slot.get().cloned())
+            .collect();
+        for tx in senders {
+            let _ = tx.send(Cmd::Refresh { version: u64::MAX }).await;
+        }
     }
 
     /// Lets the hint limiter forget users it no longer limits.
