@@ -16,23 +16,6 @@ fn post(body: &Value) -> Option<String> {
     Some(body.to_string())
 }
 
-/// A challenge from `a` accepted by `b`: the game's id.
-async fn game_between(addr: std::net::SocketAddr, a: &str, b: &str, body: Value) -> String {
-    let r = http(addr, "POST", "/api/challenges", Some(a), post(&body).as_deref()).await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    let id = r.json()["id"].as_str().unwrap().to_owned();
-    let r = http(
-        addr,
-        "POST",
-        &format!("/api/challenges/{id}/accept"),
-        Some(b),
-        Some("{}"),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    r.json()["game"].as_str().unwrap().to_owned()
-}
-
 async fn state(addr: std::net::SocketAddr, game: &str) -> Value {
     let r = http(addr, "GET", &format!("/api/games/{game}"), None, None).await;
     assert_eq!(r.status, 200, "{}", r.body);
@@ -140,7 +123,8 @@ async fn quotas_answer_too_many_with_the_limit() {
         let r = http(addr, "POST", "/api/tournaments", Some(&bob), post(&t).as_deref()).await;
         assert_too_many(&r, "1 new tournaments a day");
         // Hints per minute.
-        let game = game_between(addr, &bob, &carol, json!({"spec": "reversi", "color": "first"})).await;
+        let game =
+            support::game_between(addr, &bob, &carol, &json!({"spec": "reversi", "color": "first"})).await;
         for _ in 0..2 {
             let r = http(addr, "GET", &format!("/api/games/{game}/hint"), Some(&bob), None).await;
             assert_eq!(r.status, 200, "{}", r.body);
@@ -203,7 +187,7 @@ async fn draw_offers_wait_for_moves_between_them() {
     let server = gridplay_server::start(cfg).await.expect("server");
     let addr = server.addr;
     let (a, b) = (signup(addr, "alice").await, signup(addr, "bob").await);
-    let game = game_between(addr, &a, &b, json!({"spec": "reversi", "color": "first"})).await;
+    let game = support::game_between(addr, &a, &b, &json!({"spec": "reversi", "color": "first"})).await;
     let offer = json!({"t": "draw", "game": game, "answer": "offer"});
     assert_eq!(act(addr, &a, offer.clone()).await["t"], "ack");
     assert_eq!(
@@ -359,7 +343,7 @@ async fn a_copy_of_a_game_in_play_is_not_analysed_until_that_game_ends() {
         signup(addr, "bob").await,
         signup(addr, "eve").await,
     );
-    let game = game_between(addr, &a, &b, json!({"spec": "reversi", "color": "first"})).await;
+    let game = support::game_between(addr, &a, &b, &json!({"spec": "reversi", "color": "first"})).await;
     let mut moves = Vec::new();
     for _ in 0..12 {
         moves.push(play_first_legal(addr, &game, [&a, &b]).await);
@@ -504,11 +488,11 @@ async fn time_while_no_server_runs_is_charged_to_no_clock() {
     let server = gridplay_server::start(cfg.clone()).await.expect("server");
     let addr = server.addr;
     let (a, b) = (signup(addr, "alice").await, signup(addr, "bob").await);
-    let game = game_between(
+    let game = support::game_between(
         addr,
         &a,
         &b,
-        json!({"spec": "reversi", "color": "first", "time": {"live": {"initial": 60, "increment": 0}}}),
+        &json!({"spec": "reversi", "color": "first", "time": {"live": {"initial": 60, "increment": 0}}}),
     )
     .await;
     play_first_legal(addr, &game, [&a, &b]).await;

@@ -16,19 +16,7 @@ async fn challenge(addr: SocketAddr, a: &str, b: &str, extra: Value) -> String {
     for (k, v) in extra.as_object().unwrap() {
         body[k] = v.clone();
     }
-    let r = http(addr, "POST", "/api/challenges", Some(a), Some(&body.to_string())).await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    let id = r.json()["id"].as_str().unwrap().to_owned();
-    let r = http(
-        addr,
-        "POST",
-        &format!("/api/challenges/{id}/accept"),
-        Some(b),
-        Some("{}"),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    r.json()["game"].as_str().unwrap().to_owned()
+    support::game_between(addr, a, b, &body).await
 }
 
 /// Watches a game and returns the socket and the state.

@@ -166,6 +166,24 @@ pub async fn signup(addr: SocketAddr, name: &str) -> String {
     r.cookie().expect("a session cookie")
 }
 
+/// A challenge (`body` as `/api/challenges` takes it) made by the user of cookie `a` and accepted by `b`'s:
+/// the new game's id.
+pub async fn game_between(addr: SocketAddr, a: &str, b: &str, body: &Value) -> String {
+    let r = http(addr, "POST", "/api/challenges", Some(a), Some(&body.to_string())).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_owned();
+    let r = http(
+        addr,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        Some(b),
+        Some("{}"),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["game"].as_str().unwrap().to_owned()
+}
+
 pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// Opens the WebSocket with a cookie (or none) and reads the hello.
