@@ -262,9 +262,11 @@ pub fn resident_bytes() -> u64 {
         .map_or(0, |pages| pages * 4096)
 }
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+pub(crate) type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn connect(addr: std::net::SocketAddr, cookie: &str) -> Result<Ws, String> {
+/// A player's WebSocket to the server at `addr`, signed in by `cookie`.
+pub(crate) async fn connect(addr: std::net::SocketAddr, cookie: &str) -> Result<Ws, String> {
     let mut req = format!("ws://{addr}/ws")
         .into_client_request()
         .map_err(|e| e.to_string())?;

@@ -18,10 +18,7 @@ use tokio::{
     net::TcpStream,
     sync::{Mutex, Semaphore},
 };
-use tokio_tungstenite::{
-    connect_async,
-    tungstenite::{Message, client::IntoClientRequest, http::HeaderValue},
-};
+use tokio_tungstenite::tungstenite::Message;
 
 use crate::{
     Config,
@@ -215,7 +212,7 @@ pub async fn run(options: SoakOptions) -> Result<SoakReport, String> {
     })
 }
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+use crate::loadtest::Ws;
 
 async fn next_json(ws: &mut Ws) -> Result<Value, String> {
     loop {
@@ -267,14 +264,7 @@ async fn play(ctx: &Ctx, cookie: &str, n: usize) -> Result<(), String> {
     }
     let game: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let id = game["game"].as_str().ok_or("no game id")?.to_owned();
-    let mut req = format!("ws://{}/ws", ctx.addr)
-        .into_client_request()
-        .map_err(|e| e.to_string())?;
-    req.headers_mut().insert(
-        "cookie",
-        HeaderValue::from_str(cookie).map_err(|e| e.to_string())?,
-    );
-    let (mut ws, _) = connect_async(req).await.map_err(|e| format!("websocket: {e}"))?;
+    let mut ws = crate::loadtest::connect(ctx.addr, cookie).await?;
     ws.send(Message::Text(
         json!({"t": "watch", "game": id}).to_string().into(),
     ))

@@ -11,26 +11,8 @@ use support::{config, http, recv, recv_until, send, signup, socket};
 async fn new_game(addr: std::net::SocketAddr, spec: &str) -> (String, String, String) {
     let a = signup(addr, "ann").await;
     let b = signup(addr, "ben").await;
-    let r = http(
-        addr,
-        "POST",
-        "/api/challenges",
-        Some(&a),
-        Some(&json!({"spec": spec, "color": "first"}).to_string()),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    let id = r.json()["id"].as_str().unwrap().to_owned();
-    let r = http(
-        addr,
-        "POST",
-        &format!("/api/challenges/{id}/accept"),
-        Some(&b),
-        Some("{}"),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    (r.json()["game"].as_str().unwrap().to_owned(), a, b)
+    let game = support::game_between(addr, &a, &b, &json!({"spec": spec, "color": "first"})).await;
+    (game, a, b)
 }
 
 fn legal(state: &Value) -> Vec<String> {
