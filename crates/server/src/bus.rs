@@ -1,27 +1,55 @@
-//! How several servers on one PostgreSQL database hear of each other's changes: PostgreSQL's LISTEN/NOTIFY on
-//! the channel `gridplay`, with no other service. A notice is sent when its transaction commits and names only
-//! what changed (`game ID VERSION`, or `lobby`), with the sending server's id first so that it ignores its
-//! own; the rest is read from the database. Nothing is replayed after a lost connection. On SQLite there is one
-//! server and no bus.
+//! How several servers on one PostgreSQL database work as one: PostgreSQL's LISTEN/NOTIFY on the channel
+//! `gridplay` carries short notices, and a few shared tables (`db/servers.rs`) hold what a notice cannot
+//! carry. There is no other service. A notice is sent when its transaction commits and names only what
+//! changed, with the sending server's id first so that it ignores its own; the rest is read from the
+//! database. Nothing is replayed after a lost connection, so a server that lost its connection treats every
+//! copy it holds as out of date.
 //!
-//! A server that hears that a game it holds has moved on to a newer version stops its copy, so that the next
-//! request, and each of its watching pages (which watch again when their feed closes), loads the game afresh.
+//! - A server that hears that a game it holds has moved on to a newer version stops its copy, so that the
+//!   next request, and each of its watching pages (which watch again when their feed closes), loads the game
+//!   afresh.
+//! - A game's timed work (its live clock's flag, its engine's moves) is done by the one server that holds the
+//!   game's lease; the holder renews its leases every second, and a lease not renewed for 3 s is taken
+//!   over by whichever server sweeps it first.
+//! - Who is online and who watches which game is kept per server in the database, so that every server shows
+//!   the whole site; a server that stops beating its heart drops out of both within a few seconds.
+//! - A notice for one user (a game started, your turn, a rematch offer) goes to the servers where that user
+//!   has a page open.
+//!
+//! On SQLite there is one server: every method here does nothing, and every lease is this server's.
 
-use std::sync::Arc;
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Duration,
+};
 
 use sqlx::postgres::PgListener;
+use tokio::sync::mpsc;
 
-use crate::{db::Db, live::GameHub, lobby::Lobby};
+use crate::{
+    db::{Db, now_ms},
+    live::GameHub,
+    lobby::Lobby,
+};
 
 const CHANNEL: &str = "gridplay";
+/// A server whose last heartbeat is older than this is taken for gone: its users and viewers are not shown.
+const ALIVE_MS: i64 = 6_000;
 
 /// What a server tells the others.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
     /// A game's action `version` was committed.
     Game { id: String, version: u64 },
-    /// Something in the lobby changed (a challenge, a game started or ended, a player came or went).
+    /// Something in the lobby changed (a challenge, a game started or ended).
     Lobby,
+    /// A user came online on the sending server, or left it.
+    Presence,
+    /// A message for one user's pages (a server message as JSON).
+    Tell { user: String, msg: String },
 }
 
 impl Notice {
@@ -29,19 +57,38 @@ impl Notice {
         match self {
             Notice::Game { id, version } => format!("{origin} game {id} {version}"),
             Notice::Lobby => format!("{origin} lobby"),
+            Notice::Presence => format!("{origin} presence"),
+            Notice::Tell { user, msg } => format!("{origin} tell {user} {msg}"),
         }
     }
 
     /// Reads a payload: the sender's id and the notice.
     fn parse(payload: &str) -> Option<(&str, Notice)> {
-        let mut words = payload.split(' ');
-        let origin = words.next()?;
-        let notice = match (words.next()?, words.next(), words.next()) {
-            ("game", Some(id), Some(v)) => Notice::Game {
-                id: id.to_owned(),
-                version: v.parse().ok()?,
-            },
-            ("lobby", None, None) => Notice::Lobby,
+        let (origin, rest) = payload.split_once(' ')?;
+        let (kind, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+        let notice = match kind {
+            "game" => {
+                let (id, v) = rest.split_once(' ')?;
+                if id.is_empty() || v.contains(' ') {
+                    return None;
+                }
+                Notice::Game {
+                    id: id.to_owned(),
+                    version: v.parse().ok()?,
+                }
+            }
+            "lobby" if rest.is_empty() => Notice::Lobby,
+            "presence" if rest.is_empty() => Notice::Presence,
+            "tell" => {
+                let (user, msg) = rest.split_once(' ')?;
+                if user.is_empty() || msg.is_empty() {
+                    return None;
+                }
+                Notice::Tell {
+                    user: user.to_owned(),
+                    msg: msg.to_owned(),
+                }
+            }
             _ => return None,
         };
         Some((origin, notice))
@@ -56,20 +103,75 @@ pub struct Bus(Option<Arc<BusInner>>);
 struct BusInner {
     db: Db,
     origin: String,
+    /// Presence and viewer rows to write, in order, by one task.
+    writes: mpsc::UnboundedSender<Write>,
+    /// A reload of the other servers' users is on its way.
+    reloading: AtomicBool,
+}
+
+#[derive(Debug)]
+enum Write {
+    Presence {
+        user: String,
+        name: String,
+        online: bool,
+    },
+    Viewer {
+        game: String,
+        viewer: String,
+        watching: bool,
+    },
 }
 
 impl Bus {
-    /// The bus of a server on `database` (PostgreSQL only; SQLite has none).
+    /// The bus of server `process` on `database` (PostgreSQL only; SQLite has none).
     #[must_use]
-    pub fn new(database: &str, db: &Db) -> Bus {
-        if database.starts_with("postgres") {
-            Bus(Some(Arc::new(BusInner {
-                db: db.clone(),
-                origin: crate::ids::short(10),
-            })))
-        } else {
-            Bus(None)
+    pub fn new(database: &str, db: &Db, process: &str) -> Bus {
+        if !database.starts_with("postgres") {
+            return Bus(None);
         }
+        let (writes, mut rx) = mpsc::unbounded_channel();
+        let inner = Arc::new(BusInner {
+            db: db.clone(),
+            origin: process.to_owned(),
+            writes,
+            reloading: AtomicBool::new(false),
+        });
+        let weak = Arc::downgrade(&inner);
+        tokio::spawn(async move {
+            while let Some(w) = rx.recv().await {
+                let Some(inner) = weak.upgrade() else { break };
+                let (r, notice) = match &w {
+                    Write::Presence { user, name, online } => (
+                        inner.db.set_presence(&inner.origin, user, name, *online).await,
+                        Some(Notice::Presence),
+                    ),
+                    Write::Viewer {
+                        game,
+                        viewer,
+                        watching,
+                    } => (
+                        inner.db.set_viewer(&inner.origin, game, viewer, *watching).await,
+                        None,
+                    ),
+                };
+                match r {
+                    Err(e) => tracing::warn!("bus: cannot store {w:?}: {e}"),
+                    Ok(()) => {
+                        if let Some(n) = notice {
+                            Bus(Some(inner)).publish(n);
+                        }
+                    }
+                }
+            }
+        });
+        Bus(Some(inner))
+    }
+
+    /// Whether other servers may share the database.
+    #[must_use]
+    pub fn is_shared(&self) -> bool {
+        self.0.is_some()
     }
 
     /// Tells the other servers, in the background.
@@ -83,9 +185,100 @@ impl Bus {
         });
     }
 
+    /// Records, for the other servers, that `user` has a page open here or no longer has.
+    pub fn presence(&self, user: &str, name: &str, online: bool) {
+        if let Some(inner) = &self.0 {
+            let _ = inner.writes.send(Write::Presence {
+                user: user.to_owned(),
+                name: name.to_owned(),
+                online,
+            });
+        }
+    }
+
+    /// Records, for the other servers, that `viewer` watches `game` here or no longer does.
+    pub fn viewer(&self, game: &str, viewer: &str, watching: bool) {
+        if let Some(inner) = &self.0 {
+            let _ = inner.writes.send(Write::Viewer {
+                game: game.to_owned(),
+                viewer: viewer.to_owned(),
+                watching,
+            });
+        }
+    }
+
+    /// Takes the lease on `game`'s timed work for this server, if no other server holds it. Always granted on
+    /// SQLite; refused if the database cannot be reached.
+    pub async fn claim(&self, game: &str) -> bool {
+        let Some(inner) = &self.0 else { return true };
+        match inner.db.claim_lease(game, &inner.origin, now_ms()).await {
+            Ok(held) => held,
+            Err(e) => {
+                tracing::warn!("bus: cannot claim the lease on {game}: {e}");
+                false
+            }
+        }
+    }
+
+    /// Gives up this server's lease on `game`.
+    pub async fn release(&self, game: &str) {
+        let Some(inner) = &self.0 else { return };
+        if let Err(e) = inner.db.release_lease(game, &inner.origin).await {
+            tracing::warn!("bus: cannot release the lease on {game}: {e}");
+        }
+    }
+
+    /// Gives up every lease of this server (it is stopping), so that the others take its games over at once.
+    pub async fn release_all(&self) {
+        let Some(inner) = &self.0 else { return };
+        if let Err(e) = inner.db.release_leases(&inner.origin).await {
+            tracing::warn!("bus: cannot release the leases: {e}");
+        }
+    }
+
+    /// Once a second: renews this server's leases and takes over the games whose lease expired.
+    pub async fn tick(&self, hub: &GameHub) {
+        let Some(inner) = &self.0 else { return };
+        let now = now_ms();
+        if let Err(e) = inner.db.renew_leases(&inner.origin, now).await {
+            tracing::warn!("bus: cannot renew the leases: {e}");
+        }
+        match inner.db.expired_leases(now).await {
+            Ok(games) => {
+                for id in games {
+                    hub.take_over(&id).await;
+                }
+            }
+            Err(e) => tracing::warn!("bus: cannot read the expired leases: {e}"),
+        }
+    }
+
+    /// Reads who is online and watching on the other servers that are alive.
+    pub async fn reload(&self, lobby: &Lobby) {
+        let Some(inner) = &self.0 else { return };
+        let alive_after = now_ms() - ALIVE_MS;
+        match inner.db.remote_presence(&inner.origin, alive_after).await {
+            Ok(users) => lobby.set_remote_online(users),
+            Err(e) => tracing::warn!("bus: cannot read who is online: {e}"),
+        }
+        match inner.db.remote_viewers(&inner.origin, alive_after, None).await {
+            Ok(viewers) => lobby.set_remote_viewers(viewers),
+            Err(e) => tracing::warn!("bus: cannot read who is watching: {e}"),
+        }
+    }
+
+    /// Removes the presence rows of servers gone this long.
+    pub async fn purge(&self) {
+        let Some(inner) = &self.0 else { return };
+        if let Err(e) = inner.db.purge_gone_servers(now_ms() - 60_000).await {
+            tracing::warn!("bus: cannot purge the rows of stopped servers: {e}");
+        }
+    }
+
     /// Listens for the other servers' notices until the process ends, reconnecting after a lost connection.
     pub fn listen(&self, url: String, hub: GameHub, lobby: Lobby) {
         let Some(inner) = self.0.clone() else { return };
+        let bus = self.clone();
         tokio::spawn(async move {
             loop {
                 match PgListener::connect(&url).await {
@@ -93,6 +286,8 @@ impl Bus {
                         if let Err(e) = listener.listen(CHANNEL).await {
                             tracing::warn!("bus: cannot listen: {e}");
                         } else {
+                            // Whatever was sent before this connection listened is unknown.
+                            bus.reload_soon(&lobby);
                             loop {
                                 match listener.recv().await {
                                     Ok(n) => match Notice::parse(n.payload()) {
@@ -101,6 +296,8 @@ impl Bus {
                                             hub.heard(&id, version).await;
                                         }
                                         Some((_, Notice::Lobby)) => lobby.changed_here(),
+                                        Some((_, Notice::Presence)) => bus.reload_soon(&lobby),
+                                        Some((_, Notice::Tell { user, msg })) => lobby.tell_here(&user, &msg),
                                         None => tracing::warn!("bus: unreadable notice {:?}", n.payload()),
                                     },
                                     Err(e) => {
@@ -117,8 +314,27 @@ impl Bus {
                     }
                     Err(e) => tracing::warn!("bus: cannot connect: {e}"),
                 }
-                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                tokio::time::sleep(Duration::from_secs(1)).await;
             }
+        });
+    }
+
+    /// Reloads the other servers' users shortly (one reload for a burst of notices), then tells this server's
+    /// lobby pages.
+    fn reload_soon(&self, lobby: &Lobby) {
+        let Some(inner) = &self.0 else { return };
+        if inner.reloading.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let bus = self.clone();
+        let lobby = lobby.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            if let Some(inner) = &bus.0 {
+                inner.reloading.store(false, Ordering::Release);
+            }
+            bus.reload(&lobby).await;
+            lobby.changed_here();
         });
     }
 }
@@ -135,10 +351,18 @@ mod tests {
                 version: 7,
             },
             Notice::Lobby,
+            Notice::Presence,
+            Notice::Tell {
+                user: "u1".into(),
+                msg: r#"{"t":"turn","game":"g 1"}"#.into(),
+            },
         ] {
             assert_eq!(Notice::parse(&n.payload("srv")), Some(("srv", n.clone())));
         }
         assert_eq!(Notice::parse("srv game x"), None);
         assert_eq!(Notice::parse("srv lobby extra"), None);
+        assert_eq!(Notice::parse("srv game x 1 2"), None);
+        assert_eq!(Notice::parse("srv tell u1"), None);
+        assert_eq!(Notice::parse("srv"), None);
     }
 }

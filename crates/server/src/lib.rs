@@ -65,6 +65,10 @@ pub struct Shared {
     signup_limiter: DefaultKeyedRateLimiter<std::net::IpAddr>,
     /// Open WebSockets per client address and per signed-in user.
     sockets: ws::SocketCounts,
+    /// This server's id among the servers on the same database (its heartbeat, its leases).
+    pub process: String,
+    /// The other servers on the same database (PostgreSQL), or none (SQLite).
+    pub bus: bus::Bus,
 }
 
 impl Deref for AppState {
@@ -105,13 +109,15 @@ impl AppState {
             gridplay_games::registry()
         };
         let lobby = Lobby::default();
-        let bus = bus::Bus::new(&config.database, &db);
+        let process = ids::short(12);
+        let bus = bus::Bus::new(&config.database, &db, &process);
         lobby.set_bus(bus.clone());
         let hub = GameHub::new(
             db.clone(),
             registry,
             EnginePool::new(config.engine_threads, config.limits.analysis_threads),
             lobby.clone(),
+            bus.clone(),
             config.limits.clone(),
         );
         bus.listen(config.database.clone(), hub.clone(), lobby.clone());
@@ -126,6 +132,8 @@ impl AppState {
                 NonZeroU32::new(config.limits.signups_per_hour.max(1)).unwrap_or(NonZeroU32::MIN),
             )),
             sockets: ws::SocketCounts::default(),
+            process,
+            bus,
             config,
         })))
     }
@@ -225,8 +233,11 @@ const PURGE_EVERY: Duration = Duration::from_secs(3_600);
 /// The server's background upkeep: a heartbeat every two seconds (from which the next start measures the
 /// time no server ran); every minute, the rate limiters forget addresses and users they no longer limit;
 /// every hour, the purge of expired sessions and other expired rows.
-async fn upkeep(state: AppState, process: String) {
+async fn upkeep(state: AppState) {
     let db = state.db.clone();
+    let process = state.process.clone();
+    let mut leases = tokio::time::interval(Duration::from_secs(1));
+    leases.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut forget = tokio::time::interval(Duration::from_secs(60));
     forget.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut beat = tokio::time::interval(Duration::from_millis(HEARTBEAT_MS as u64));
@@ -239,7 +250,9 @@ async fn upkeep(state: AppState, process: String) {
                 if let Err(e) = db.heartbeat(&process, db::now_ms()).await {
                     tracing::error!("heartbeat: {e}");
                 }
+                state.bus.reload(&state.lobby).await;
             }
+            _ = leases.tick(), if state.bus.is_shared() => state.bus.tick(&state.hub).await,
             _ = forget.tick() => {
                 for limiter in [&state.auth_limiter, &state.signup_limiter] {
                     limiter.retain_recent();
@@ -247,10 +260,13 @@ async fn upkeep(state: AppState, process: String) {
                 }
                 state.hub.forget_limits();
             }
-            _ = purge.tick() => match db.purge(db::now_ms()).await {
-                Ok(p) => tracing::info!("purged {} expired sessions, {} old heartbeats, {} old downtimes", p.sessions, p.heartbeats, p.downtimes),
-                Err(e) => tracing::error!("purge: {e}"),
-            },
+            _ = purge.tick() => {
+                match db.purge(db::now_ms()).await {
+                    Ok(p) => tracing::info!("purged {} expired sessions, {} old heartbeats, {} old downtimes", p.sessions, p.heartbeats, p.downtimes),
+                    Err(e) => tracing::error!("purge: {e}"),
+                }
+                state.bus.purge().await;
+            }
         }
     }
 }
@@ -263,7 +279,6 @@ pub struct Running {
     shutdown: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<Result<(), std::io::Error>>,
     upkeep: tokio::task::JoinHandle<()>,
-    process: String,
 }
 
 impl Running {
@@ -272,8 +287,10 @@ impl Running {
         let _ = self.shutdown.send(());
         let _ = tokio::time::timeout(Duration::from_secs(5), self.task).await;
         self.upkeep.abort();
+        // Another server takes this one's games over at once.
+        self.state.bus.release_all().await;
         // The last sign of life: the downtime that the next start measures begins now.
-        if let Err(e) = self.state.db.heartbeat(&self.process, db::now_ms()).await {
+        if let Err(e) = self.state.db.heartbeat(&self.state.process, db::now_ms()).await {
             tracing::error!("heartbeat: {e}");
         }
     }
@@ -303,8 +320,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         Ok(None) => {}
         Err(e) => tracing::error!("cannot record the downtime: {e}"),
     }
-    let process = ids::short(12);
-    let upkeep = tokio::spawn(upkeep(state.clone(), process.clone()));
+    let upkeep = tokio::spawn(upkeep(state.clone()));
     state.hub.wake_engine_games().await;
     let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     let (shutdown, signal) = tokio::sync::oneshot::channel::<()>();
@@ -322,6 +338,5 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         shutdown,
         task,
         upkeep,
-        process,
     })
 }

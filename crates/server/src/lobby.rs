@@ -1,9 +1,12 @@
 //! Who is online, who watches which game, and what changed in the lobby. A user is online while one of their
 //! pages holds a WebSocket. Pages subscribe to short notices and fetch what they show from the HTTP API, which
 //! knows who asks. Notices meant for one user (a game started, your turn) go to that user's pages only.
+//!
+//! With several servers on one database (`bus.rs`), each server also knows who is online and watching on the
+//! others, and a notice for a user online elsewhere goes through the bus.
 
 use std::{
-    collections::HashMap,
+    collections::{HashMap, HashSet},
     sync::{Arc, Mutex, MutexGuard, PoisonError},
 };
 
@@ -29,6 +32,15 @@ struct LobbyInner {
     feed: broadcast::Sender<Arc<str>>,
     /// The other servers on the same database, told of lobby changes and committed actions.
     bus: std::sync::OnceLock<crate::bus::Bus>,
+    /// Who is online and watching on the other servers, as last read.
+    remote: Mutex<Remote>,
+}
+
+/// The users online on the other servers (id to name), and the viewers there of each game.
+#[derive(Debug, Default)]
+struct Remote {
+    online: HashMap<String, String>,
+    viewers: HashMap<String, HashSet<String>>,
 }
 
 impl Default for Lobby {
@@ -38,6 +50,7 @@ impl Default for Lobby {
             viewers: Mutex::new(HashMap::new()),
             feed: broadcast::channel(256).0,
             bus: std::sync::OnceLock::new(),
+            remote: Mutex::new(Remote::default()),
         }))
     }
 }
@@ -57,17 +70,24 @@ pub struct Viewing {
 
 impl Drop for Viewing {
     fn drop(&mut self) {
-        let mut viewers = lock(&self.lobby.0.viewers);
-        if let Some(g) = viewers.get_mut(&self.game) {
-            if let Some(n) = g.get_mut(&self.key) {
-                *n -= 1;
-                if *n == 0 {
-                    g.remove(&self.key);
+        let mut last = false;
+        {
+            let mut viewers = lock(&self.lobby.0.viewers);
+            if let Some(g) = viewers.get_mut(&self.game) {
+                if let Some(n) = g.get_mut(&self.key) {
+                    *n -= 1;
+                    if *n == 0 {
+                        g.remove(&self.key);
+                        last = true;
+                    }
+                }
+                if g.is_empty() {
+                    viewers.remove(&self.game);
                 }
             }
-            if g.is_empty() {
-                viewers.remove(&self.game);
-            }
+        }
+        if last {
+            self.lobby.bus().viewer(&self.game, &self.key, false);
         }
     }
 }
@@ -86,7 +106,8 @@ impl Lobby {
             (entry.pages == 1, entry.personal.subscribe())
         };
         if first {
-            self.changed();
+            self.changed_here();
+            self.bus().presence(&user.id, &user.name, true);
         }
         rx
     }
@@ -108,7 +129,8 @@ impl Lobby {
             }
         };
         if last {
-            self.changed();
+            self.changed_here();
+            self.bus().presence(&user.id, &user.name, false);
         }
     }
 
@@ -116,13 +138,52 @@ impl Lobby {
     #[must_use]
     pub fn names(&self) -> Vec<String> {
         let mut names: Vec<String> = lock(&self.0.online).values().map(|o| o.name.clone()).collect();
+        {
+            let online = lock(&self.0.online);
+            let remote = lock(&self.0.remote);
+            names.extend(
+                remote
+                    .online
+                    .iter()
+                    .filter(|(id, _)| !online.contains_key(*id))
+                    .map(|(_, name)| name.clone()),
+            );
+        }
         names.sort_by_key(|n| n.to_lowercase());
         names
     }
 
+    /// How many users are online, on this server and the others.
     #[must_use]
     pub fn count(&self) -> usize {
-        lock(&self.0.online).len()
+        let online = lock(&self.0.online);
+        let remote = lock(&self.0.remote);
+        online.len()
+            + remote
+                .online
+                .keys()
+                .filter(|id| !online.contains_key(*id))
+                .count()
+    }
+
+    /// Whether `user` has a page open on this server.
+    #[must_use]
+    pub fn is_here(&self, user: &str) -> bool {
+        lock(&self.0.online).contains_key(user)
+    }
+
+    /// What the bus last read of the users online on the other servers: (id, name).
+    pub fn set_remote_online(&self, users: Vec<(String, String)>) {
+        lock(&self.0.remote).online = users.into_iter().collect();
+    }
+
+    /// What the bus last read of the viewers on the other servers: (game, viewer).
+    pub fn set_remote_viewers(&self, viewers: Vec<(String, String)>) {
+        let mut map: HashMap<String, HashSet<String>> = HashMap::new();
+        for (game, viewer) in viewers {
+            map.entry(game).or_default().insert(viewer);
+        }
+        lock(&self.0.remote).viewers = map;
     }
 
     #[must_use]
@@ -146,6 +207,10 @@ impl Lobby {
         let _ = self.0.bus.set(bus);
     }
 
+    fn bus(&self) -> crate::bus::Bus {
+        self.0.bus.get().cloned().unwrap_or_default()
+    }
+
     /// Tells the other servers, if any.
     pub fn publish(&self, notice: crate::bus::Notice) {
         if let Some(bus) = self.0.bus.get() {
@@ -153,9 +218,22 @@ impl Lobby {
         }
     }
 
+    /// Sends `msg` to `user`'s pages on this server and, through the bus, on any other server where the user
+    /// is online.
     fn tell(&self, user: &str, msg: &Arc<str>) {
+        self.tell_here(user, msg);
+        if lock(&self.0.remote).online.contains_key(user) {
+            self.publish(crate::bus::Notice::Tell {
+                user: user.to_owned(),
+                msg: msg.to_string(),
+            });
+        }
+    }
+
+    /// Sends `msg` to `user`'s pages on this server.
+    pub fn tell_here(&self, user: &str, msg: &str) {
         if let Some(o) = lock(&self.0.online).get(user) {
-            let _ = o.personal.send(msg.clone());
+            let _ = o.personal.send(Arc::from(msg));
         }
     }
 
@@ -186,11 +264,19 @@ impl Lobby {
     /// A page starts watching `game` as `key` (a user id, or the page's own key for a visitor).
     #[must_use]
     pub fn viewing(&self, game: &str, key: &str) -> Viewing {
-        *lock(&self.0.viewers)
-            .entry(game.to_owned())
-            .or_default()
-            .entry(key.to_owned())
-            .or_default() += 1;
+        let first = {
+            let mut viewers = lock(&self.0.viewers);
+            let n = viewers
+                .entry(game.to_owned())
+                .or_default()
+                .entry(key.to_owned())
+                .or_default();
+            *n += 1;
+            *n == 1
+        };
+        if first {
+            self.bus().viewer(game, key, true);
+        }
         Viewing {
             lobby: self.clone(),
             game: game.to_owned(),
@@ -198,12 +284,18 @@ impl Lobby {
         }
     }
 
-    /// How many viewers of `game` are not among `players`.
+    /// How many viewers of `game`, on this server and the others, are not among `players`.
     #[must_use]
     pub fn spectators(&self, game: &str, players: &[&str]) -> usize {
-        lock(&self.0.viewers)
-            .get(game)
-            .map_or(0, |g| g.keys().filter(|k| !players.contains(&k.as_str())).count())
+        let viewers = lock(&self.0.viewers);
+        let remote = lock(&self.0.remote);
+        let here = viewers.get(game);
+        let there = remote.viewers.get(game);
+        let mut keys: HashSet<&str> = here
+            .map(|g| g.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        keys.extend(there.into_iter().flatten().map(String::as_str));
+        keys.iter().filter(|k| !players.contains(k)).count()
     }
 }
 
@@ -226,5 +318,24 @@ mod tests {
         assert_eq!(lobby.spectators("g", &["alice"]), 0);
         drop(a);
         assert!(lock(&lobby.0.viewers).is_empty());
+    }
+
+    #[test]
+    fn the_users_and_viewers_of_other_servers_count_once() {
+        let lobby = Lobby::default();
+        let _rx = lobby.join(&User {
+            id: "u1".into(),
+            name: "Alice".into(),
+        });
+        lobby.set_remote_online(vec![("u1".into(), "Alice".into()), ("u2".into(), "bob".into())]);
+        assert_eq!(lobby.names(), ["Alice", "bob"]);
+        assert_eq!(lobby.count(), 2);
+        let _a = lobby.viewing("g", "u1");
+        let _v = lobby.viewing("g", "visitor-1");
+        lobby.set_remote_viewers(vec![("g".into(), "visitor-1".into()), ("g".into(), "u3".into())]);
+        assert_eq!(lobby.spectators("g", &["u1"]), 2);
+        assert_eq!(lobby.spectators("other", &[]), 0);
+        lobby.set_remote_online(Vec::new());
+        assert_eq!(lobby.count(), 1);
     }
 }

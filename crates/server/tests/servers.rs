@@ -127,3 +127,269 @@ async fn a_move_and_a_challenge_through_one_server_reach_the_pages_of_another() 
         support::drop_database(pg).await;
     }
 }
+
+/// A page's view of one game, kept from the `sync` and `event` messages its socket receives.
+struct Page {
+    ws: support::Socket,
+    state: serde_json::Value,
+}
+
+impl Page {
+    async fn watch(addr: std::net::SocketAddr, cookie: &str, game: &str) -> Page {
+        let mut ws = support::socket(addr, Some(cookie)).await;
+        support::send(&mut ws, serde_json::json!({"t": "watch", "game": game})).await;
+        let sync = support::recv_until(&mut ws, "sync").await;
+        Page {
+            ws,
+            state: sync["state"].clone(),
+        }
+    }
+
+    fn version(&self) -> u64 {
+        self.state["version"].as_u64().expect("a version")
+    }
+
+    /// Reads messages until the page shows version `v` or later; returns the other messages it skipped.
+    async fn until_version(&mut self, v: u64) -> Vec<serde_json::Value> {
+        let mut others = Vec::new();
+        while self.version() < v {
+            let m = support::recv(&mut self.ws).await;
+            match m["t"].as_str() {
+                Some("sync") => self.state = m["state"].clone(),
+                Some("event") => gridplay_server::apply_delta(&mut self.state, &m["delta"]),
+                _ => others.push(m),
+            }
+        }
+        others
+    }
+
+    /// Plays a random legal move with an ack and waits for it: the new version.
+    async fn play(&mut self, game: &str, rng: &mut u64) -> u64 {
+        let moves = self.state["view"]["moves"].as_array().expect("moves").clone();
+        assert!(!moves.is_empty(), "a move to play: {}", self.state);
+        *rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let mv = moves[(*rng >> 33) as usize % moves.len()]["text"].clone();
+        let v = self.version();
+        support::send(
+            &mut self.ws,
+            serde_json::json!({"t": "move", "game": game, "move": mv, "ack": format!("a{v}"), "v": v}),
+        )
+        .await;
+        loop {
+            let m = support::recv(&mut self.ws).await;
+            match m["t"].as_str() {
+                Some("ack") if m["ack"] == format!("a{v}") => break,
+                Some("sync") => self.state = m["state"].clone(),
+                Some("event") => gridplay_server::apply_delta(&mut self.state, &m["delta"]),
+                Some("error") => panic!("move {mv} at version {v} refused: {m}"),
+                _ => {}
+            }
+        }
+        self.until_version(v + 1).await;
+        v + 1
+    }
+}
+
+/// Polls `check` every 100 ms for up to `secs` seconds.
+async fn eventually<F, Fut>(secs: u64, what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let until = tokio::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while !check().await {
+        assert!(tokio::time::Instant::now() < until, "not within {secs} s: {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// Three servers on one PostgreSQL database, each with its own hub, lobby, bus and connection pool (as three
+/// processes would have): two players on two of them and a spectator on the third.
+#[tokio::test]
+async fn three_servers_play_as_one_site() {
+    for (url, pg) in support::databases("three").await {
+        if pg.is_none() {
+            continue;
+        }
+        let servers = [
+            gridplay_server::start(config(&url)).await.expect("server A"),
+            gridplay_server::start(config(&url)).await.expect("server B"),
+            gridplay_server::start(config(&url)).await.expect("server C"),
+        ];
+        let [a, b, c] = [servers[0].addr, servers[1].addr, servers[2].addr];
+        let alice = signup(a, "alice").await;
+        let bob = signup(b, "bob").await;
+        let carol = signup(c, "carol").await;
+        let mut lobby_a = support::socket(a, Some(&alice)).await;
+        support::send(&mut lobby_a, serde_json::json!({"t": "lobby"})).await;
+        let mut lobby_b = support::socket(b, Some(&bob)).await;
+        support::send(&mut lobby_b, serde_json::json!({"t": "lobby"})).await;
+        let _lobby_c = support::socket(c, Some(&carol)).await;
+
+        // The online list: every server shows the three users, each on their own server.
+        for (addr, cookie) in [(a, &alice), (b, &bob), (c, &carol)] {
+            eventually(5, "the online list of every server", || async move {
+                let l = support::http(addr, "GET", "/api/lobby", Some(cookie), None)
+                    .await
+                    .json();
+                l["online_count"] == 3 && l["online"] == serde_json::json!(["alice", "bob", "carol"])
+            })
+            .await;
+        }
+
+        // A challenge made on A and accepted on B: Alice's page on A hears that the game started.
+        let r = support::http(
+            a,
+            "POST",
+            "/api/challenges",
+            Some(&alice),
+            Some(r#"{"spec":"reversi","color":"first","time":{"live":{"initial":600,"increment":0}}}"#),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let challenge = r.json()["id"].as_str().unwrap().to_owned();
+        // Bob's lobby page on B hears of it.
+        loop {
+            support::recv_until(&mut lobby_b, "lobby").await;
+            let l = support::http(b, "GET", "/api/lobby", Some(&bob), None)
+                .await
+                .json();
+            if l.to_string().contains(&challenge) {
+                break;
+            }
+        }
+        let r = support::http(
+            b,
+            "POST",
+            &format!("/api/challenges/{challenge}/accept"),
+            Some(&bob),
+            Some("{}"),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let game = r.json()["game"].as_str().unwrap().to_owned();
+        let started = support::recv_until(&mut lobby_a, "started").await;
+        assert_eq!(started["game"], game.as_str());
+
+        // The whole game: Alice moves through A, Bob through B, Carol watches on C; each move is acknowledged
+        // and reaches the other two pages; Bob hears that it is his turn.
+        let mut pages = [
+            Page::watch(a, &alice, &game).await,
+            Page::watch(b, &bob, &game).await,
+        ];
+        let mut spectator = Page::watch(c, &carol, &game).await;
+        eventually(5, "the spectator counted on every server", || {
+            let game = game.clone();
+            async move {
+                let mut all = true;
+                for addr in [a, b, c] {
+                    let r = support::http(addr, "GET", &format!("/api/games/{game}/spectators"), None, None)
+                        .await;
+                    all &= r.json()["spectators"] == 1;
+                }
+                all
+            }
+        })
+        .await;
+        let mut rng = 7;
+        let mut turns = 0;
+        while pages[0].state["over"].is_null() {
+            let side = usize::from(pages[0].state["view"]["turn"] != "first");
+            let v = pages[side].play(&game, &mut rng).await;
+            let skipped = pages[1 - side].until_version(v).await;
+            if side == 0 && pages[0].state["view"]["turn"] == "second" {
+                turns += usize::from(
+                    skipped
+                        .iter()
+                        .any(|m| m["t"] == "turn" && m["game"] == game.as_str()),
+                );
+            }
+            spectator.until_version(v).await;
+            assert_eq!(pages[1 - side].state, pages[side].state, "version {v}");
+            assert_eq!(
+                spectator.state["moves"], pages[side].state["moves"],
+                "version {v}"
+            );
+            // Carol reconnects now and then, to another server: she gets the game as it is.
+            if v % 20 == 0 {
+                spectator = Page::watch([a, b, c][(v / 20) as usize % 3], &carol, &game).await;
+                assert_eq!(spectator.version(), v);
+            }
+        }
+        assert!(turns > 0, "Bob's page on B heard of his turns");
+        let db = &servers[0].state.db;
+        let actions = db.actions(&game).await.unwrap();
+        assert_eq!(
+            actions.len() as u64,
+            pages[0].version(),
+            "every acknowledged move once"
+        );
+        drop(pages);
+        drop(spectator);
+
+        // A live clock that runs out flags once, whoever watches on which server.
+        let game = support::game_between(
+            a,
+            &alice,
+            &bob,
+            &serde_json::json!({"spec": "reversi", "color": "first", "opponent": "bob",
+                                "time": {"live": {"initial": 2, "increment": 0}}}),
+        )
+        .await;
+        let mut pages = [
+            Page::watch(a, &alice, &game).await,
+            Page::watch(b, &bob, &game).await,
+            Page::watch(c, &carol, &game).await,
+        ];
+        let mut rng = 3;
+        let v = pages[0].play(&game, &mut rng).await;
+        pages[1].until_version(v).await;
+        let v = pages[1].play(&game, &mut rng).await;
+        for p in &mut pages {
+            p.until_version(v + 1).await;
+            assert_eq!(p.state["over"]["termination"], "timeout", "{}", p.state);
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        let actions = db.actions(&game).await.unwrap();
+        assert_eq!(actions.len(), 3, "two moves and one flag: {actions:?}");
+
+        // An engine game made on C and watched from A and B: the engine's replies come once each.
+        let r = support::http(
+            c,
+            "POST",
+            "/api/computer",
+            Some(&carol),
+            Some(r#"{"spec":"reversi","level":1,"color":"second"}"#),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let game = r.json()["game"].as_str().unwrap().to_owned();
+        let mut watchers = [
+            Page::watch(a, &alice, &game).await,
+            Page::watch(b, &bob, &game).await,
+        ];
+        let mut carol_page = Page::watch(c, &carol, &game).await;
+        let mut rng = 11;
+        carol_page.until_version(1).await;
+        for _ in 0..3 {
+            let v = carol_page.play(&game, &mut rng).await;
+            carol_page.until_version(v + 1).await;
+            for w in &mut watchers {
+                w.until_version(v + 1).await;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        let actions = db.actions(&game).await.unwrap();
+        assert_eq!(
+            actions.len(),
+            7,
+            "the engine's four moves and Carol's three, once each"
+        );
+        assert_eq!(carol_page.version(), 7);
+        drop((watchers, carol_page, lobby_a, lobby_b));
+        for s in servers {
+            s.stop().await;
+        }
+        support::drop_database(pg).await;
+    }
+}

@@ -22,6 +22,7 @@ use crate::clock::TimeControl;
 
 mod kinds;
 pub(crate) mod ratings;
+mod servers;
 mod tournaments;
 mod upkeep;
 

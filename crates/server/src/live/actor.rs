@@ -45,6 +45,8 @@ pub(super) struct Actor {
     draw_offered: [Option<usize>; 2],
     /// Another server stored an action of this game that this copy does not have: stop after this command.
     outdated: bool,
+    /// This server holds the game's lease: it flags the clock and runs the engine (`bus.rs`).
+    holds: bool,
 }
 
 /// The record with the moves back to and including `asker`'s last one taken back.
@@ -246,8 +248,9 @@ impl Actor {
             acks: VecDeque::new(),
             engine: None,
             rotate,
+            holds: false,
         };
-        actor.maybe_engine();
+        actor.resume().await;
         Ok(actor)
     }
 
@@ -313,6 +316,20 @@ impl Actor {
         }
     }
 
+    /// Whether the game has timed work now: a live clock running, or an engine to move.
+    fn timed_work(&self) -> bool {
+        !self.over()
+            && (self.flag_at().is_some() || self.row.levels[self.record.position().turn().index()].is_some())
+    }
+
+    /// Takes (or renews) the game's lease if it has timed work, and starts the engine if it is to move.
+    async fn resume(&mut self) {
+        if self.timed_work() {
+            self.holds = self.hub.0.bus.claim(&self.row.id).await;
+            self.maybe_engine();
+        }
+    }
+
     /// Ends the game on time if the clock of the side to move has run out.
     async fn check_flag(&mut self) {
         if self.flag_at().is_some_and(|at| now_ms() >= at) {
@@ -338,7 +355,39 @@ impl Actor {
 
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         loop {
-            let flag = self.flag_at();
+            let outdated = self.serve(&mut rx).await;
+            if outdated && self.holds {
+                // This server does the game's timed work: it goes on from the game's new state, in place (its
+                // watching pages, whose feed closes, watch again and get the new state).
+                if let Some((_, stop)) = self.engine.take() {
+                    stop.stop();
+                }
+                match Actor::load(self.hub.clone(), &self.row.id, self.me.clone()).await {
+                    Ok(fresh) => {
+                        self = fresh;
+                        if !self.holds {
+                            self.hub.0.bus.release(&self.row.id).await;
+                        }
+                        continue;
+                    }
+                    Err(e) => tracing::warn!("game {}: cannot reload it: {e:?}", self.row.id),
+                }
+            }
+            if outdated {
+                self.leave_hub().await;
+            }
+            break;
+        }
+        if self.holds {
+            self.hub.0.bus.release(&self.row.id).await;
+        }
+    }
+
+    /// Answers commands until the actor should stop; returns whether it stops because another server moved
+    /// the game on.
+    async fn serve(&mut self, rx: &mut mpsc::Receiver<Cmd>) -> bool {
+        loop {
+            let flag = if self.holds { self.flag_at() } else { None };
             let idle = if self.over() { IDLE_OVER } else { IDLE };
             let wait = flag.map_or(idle, |at| {
                 Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0)).min(idle)
@@ -347,11 +396,10 @@ impl Actor {
                 Ok(Some(cmd)) => {
                     self.handle(cmd).await;
                     if self.outdated {
-                        self.leave_hub().await;
-                        break;
+                        return true;
                     }
                 }
-                Ok(None) => break,
+                Ok(None) => return false,
                 Err(_) if flag.is_some() => self.check_flag().await,
                 Err(_) if self.feed.receiver_count() == 0 && self.engine.is_none() => {
                     self.leave_hub().await;
@@ -359,7 +407,7 @@ impl Actor {
                     while let Some(cmd) = rx.recv().await {
                         self.handle(cmd).await;
                     }
-                    break;
+                    return false;
                 }
                 Err(_) => {}
             }
@@ -398,6 +446,14 @@ impl Actor {
                 if version > self.version {
                     self.outdated = true;
                 }
+            }
+            Cmd::TakeOver { reply } => {
+                if self.timed_work() {
+                    self.resume().await;
+                } else if let Err(e) = self.hub.0.db.drop_expired_lease(&self.row.id, now_ms()).await {
+                    tracing::warn!("game {}: cannot drop its lease: {e}", self.row.id);
+                }
+                let _ = reply.send(());
             }
             Cmd::Positions { reply } => {
                 let mut pos = self.record.start().box_clone();
@@ -734,12 +790,16 @@ impl Actor {
             stop.stop();
         }
         if end.is_some() || aborted {
+            if self.holds {
+                self.holds = false;
+                self.hub.0.bus.release(&self.row.id).await;
+            }
             self.hub.0.lobby.changed();
             if let Some((t, _)) = &self.row.tournament {
                 self.hub.tournament_changed(t);
             }
         } else {
-            self.maybe_engine();
+            self.resume().await;
             // The player to move hears of it on every page (the "your turn" marks).
             if let Some(turn) = turn
                 && matches!(action, Action::Move(_))
@@ -754,7 +814,7 @@ impl Actor {
 
     /// Starts the engine if it is to move.
     fn maybe_engine(&mut self) {
-        if self.over() || self.engine.is_some() {
+        if self.over() || self.engine.is_some() || !self.holds {
             return;
         }
         let side = self.record.position().turn();

@@ -208,6 +208,10 @@ enum Cmd {
     Refresh {
         version: u64,
     },
+    /// The game's lease expired: take its timed work over if it has any.
+    TakeOver {
+        reply: oneshot::Sender<()>,
+    },
 }
 
 /// Every position of a game from its start, and the moves played between them.
@@ -226,6 +230,8 @@ struct HubInner {
     registry: &'static Registry,
     engines: EnginePool,
     lobby: Lobby,
+    /// The other servers on the same database, and the leases on games' timed work.
+    bus: crate::bus::Bus,
     /// Each game in play: its actor's channel, once loaded. The map's lock is held only to find or add a
     /// slot; a game loads outside it, so that the first load of one game delays only the requests for that
     /// game, which wait for the load in the slot.
@@ -249,6 +255,7 @@ impl GameHub {
         registry: &'static Registry,
         engines: EnginePool,
         lobby: Lobby,
+        bus: crate::bus::Bus,
         limits: Limits,
     ) -> GameHub {
         let per_minute = NonZeroU32::new(limits.hints_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
@@ -257,6 +264,7 @@ impl GameHub {
             registry,
             engines,
             lobby,
+            bus,
             games: Mutex::new(HashMap::new()),
             analyses: std::sync::Mutex::new(HashMap::new()),
             analysing: std::sync::Mutex::new(HashMap::new()),
@@ -542,6 +550,20 @@ impl GameHub {
             .and_then(|slot| slot.get().cloned());
         if let Some(tx) = tx {
             let _ = tx.send(Cmd::Refresh { version }).await;
+        }
+    }
+
+    /// The lease on a game's timed work expired (its server stopped): load the game here and take the work
+    /// over, or drop the lease if the game has none left.
+    pub(crate) async fn take_over(&self, id: &str) {
+        match self.ask(id, |reply| Cmd::TakeOver { reply }).await {
+            Ok(()) => {}
+            Err(LiveError::NotFound) => {
+                if let Err(e) = self.0.db.drop_expired_lease(id, crate::db::now_ms()).await {
+                    tracing::warn!("game {id}: cannot drop its lease: {e}");
+                }
+            }
+            Err(e) => tracing::warn!("game {id}: cannot take it over: {e:?}"),
         }
     }
 

@@ -1,0 +1,182 @@
+//! What several servers on one PostgreSQL database share besides the games: the leases on games' timed work,
+//! and who is online and watching on each server.
+
+use sqlx::Row;
+
+use super::{Db, DbError};
+
+/// How long a lease lasts unless renewed; the holder renews it every second.
+const LEASE_MS: i64 = 3_000;
+
+impl Db {
+    /// Takes the lease on `game` for `process` until `now + LEASE_MS`, if it is free, expired or already
+    /// `process`'s. Returns whether `process` holds it.
+    pub async fn claim_lease(&self, game: &str, process: &str, now: i64) -> Result<bool, DbError> {
+        let row = sqlx::query(
+            "INSERT INTO leases (game_id, process, until_ms) VALUES ($1, $2, $3) \
+             ON CONFLICT (game_id) DO UPDATE SET process = excluded.process, until_ms = excluded.until_ms \
+             WHERE leases.until_ms < $4 OR leases.process = excluded.process \
+             RETURNING process",
+        )
+        .bind(game)
+        .bind(process)
+        .bind(now + LEASE_MS)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
+    }
+
+    /// Gives up `process`'s lease on `game`, if it holds it.
+    pub async fn release_lease(&self, game: &str, process: &str) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM leases WHERE game_id = $1 AND process = $2")
+            .bind(game)
+            .bind(process)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Drops an expired lease on `game` whoever held it (the game needs no timed work any more).
+    pub async fn drop_expired_lease(&self, game: &str, now: i64) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM leases WHERE game_id = $1 AND until_ms < $2")
+            .bind(game)
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Extends every lease `process` holds.
+    pub async fn renew_leases(&self, process: &str, now: i64) -> Result<(), DbError> {
+        sqlx::query("UPDATE leases SET until_ms = $1 WHERE process = $2")
+            .bind(now + LEASE_MS)
+            .bind(process)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Gives up every lease of `process` (it is stopping).
+    pub async fn release_leases(&self, process: &str) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM leases WHERE process = $1")
+            .bind(process)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The games whose lease has expired (their server stopped without giving them up).
+    pub async fn expired_leases(&self, now: i64) -> Result<Vec<String>, DbError> {
+        let rows = sqlx::query("SELECT game_id FROM leases WHERE until_ms < $1")
+            .bind(now)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("game_id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Records that `user` has a page open on `process` (`online`) or no longer has.
+    pub async fn set_presence(
+        &self,
+        process: &str,
+        user: &str,
+        name: &str,
+        online: bool,
+    ) -> Result<(), DbError> {
+        let q = if online {
+            sqlx::query(
+                "INSERT INTO presence (process, user_id, name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            )
+            .bind(process)
+            .bind(user)
+            .bind(name)
+        } else {
+            sqlx::query("DELETE FROM presence WHERE process = $1 AND user_id = $2")
+                .bind(process)
+                .bind(user)
+        };
+        q.execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Records that `viewer` watches `game` on `process` (`watching`) or no longer does.
+    pub async fn set_viewer(
+        &self,
+        process: &str,
+        game: &str,
+        viewer: &str,
+        watching: bool,
+    ) -> Result<(), DbError> {
+        let q = if watching {
+            "INSERT INTO viewers (process, game_id, viewer) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
+        } else {
+            "DELETE FROM viewers WHERE process = $1 AND game_id = $2 AND viewer = $3"
+        };
+        sqlx::query(q)
+            .bind(process)
+            .bind(game)
+            .bind(viewer)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The users online on the other servers that showed a sign of life after `alive_after`: (id, name).
+    pub async fn remote_presence(
+        &self,
+        me: &str,
+        alive_after: i64,
+    ) -> Result<Vec<(String, String)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT p.user_id, p.name FROM presence p JOIN heartbeats h ON h.process = p.process \
+             WHERE p.process <> $1 AND h.at > $2",
+        )
+        .bind(me)
+        .bind(alive_after)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("user_id")?, r.try_get("name")?)))
+            .collect()
+    }
+
+    /// The viewers of games on the other servers that showed a sign of life after `alive_after`: (game,
+    /// viewer), of one game or of all.
+    pub async fn remote_viewers(
+        &self,
+        me: &str,
+        alive_after: i64,
+        game: Option<&str>,
+    ) -> Result<Vec<(String, String)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT v.game_id, v.viewer FROM viewers v JOIN heartbeats h ON h.process = v.process \
+             WHERE v.process <> $1 AND h.at > $2 AND ($3 = '' OR v.game_id = $3)",
+        )
+        .bind(me)
+        .bind(alive_after)
+        .bind(game.unwrap_or(""))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("game_id")?, r.try_get("viewer")?)))
+            .collect()
+    }
+
+    /// Removes the presence and viewer rows of servers with no sign of life after `alive_after`.
+    pub async fn purge_gone_servers(&self, alive_after: i64) -> Result<u64, DbError> {
+        let mut n = 0;
+        for table in ["presence", "viewers"] {
+            n += sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DELETE FROM {table} WHERE process NOT IN (SELECT process FROM heartbeats WHERE at > $1)"
+            )))
+            .bind(alive_after)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        }
+        Ok(n)
+    }
+}
