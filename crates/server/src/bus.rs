@@ -30,20 +30,25 @@ use sqlx::postgres::PgListener;
 use tokio::sync::mpsc;
 
 use crate::{
-    db::{Db, now_ms},
+    db::{ActionKind, ActionRow, Db, kinds, now_ms},
     live::GameHub,
     lobby::Lobby,
 };
 
-const CHANNEL: &str = "gridplay";
+pub(crate) const CHANNEL: &str = "gridplay";
 /// A server whose last heartbeat is older than this is taken for gone: its users and viewers are not shown.
 const ALIVE_MS: i64 = 6_000;
 
 /// What a server tells the others.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
-    /// A game's action `version` was committed.
-    Game { id: String, version: u64 },
+    /// A game's action `version` was committed; the action itself comes along when it fits on a line, so
+    /// that the other servers need not read it.
+    Game {
+        id: String,
+        version: u64,
+        action: Option<ActionRow>,
+    },
     /// Something in the lobby changed (a challenge, a game started or ended).
     Lobby,
     /// A user came online on the sending server, or left it.
@@ -55,7 +60,19 @@ pub enum Notice {
 impl Notice {
     fn payload(&self, origin: &str) -> String {
         match self {
-            Notice::Game { id, version } => format!("{origin} game {id} {version}"),
+            Notice::Game {
+                id,
+                version,
+                action: Some(a),
+            } if !a.body.contains(['\n', '\r']) => format!(
+                "{origin} game {id} {version} {} {} {} {} {}",
+                a.side.as_str(),
+                a.kind.as_str(),
+                a.at,
+                a.clock.map_or_else(|| "-".to_owned(), |c| c.to_string()),
+                a.body
+            ),
+            Notice::Game { id, version, .. } => format!("{origin} game {id} {version}"),
             Notice::Lobby => format!("{origin} lobby"),
             Notice::Presence => format!("{origin} presence"),
             Notice::Tell { user, msg } => format!("{origin} tell {user} {msg}"),
@@ -68,13 +85,27 @@ impl Notice {
         let (kind, rest) = rest.split_once(' ').unwrap_or((rest, ""));
         let notice = match kind {
             "game" => {
-                let (id, v) = rest.split_once(' ')?;
-                if id.is_empty() || v.contains(' ') {
-                    return None;
-                }
+                let mut words = rest.splitn(7, ' ');
+                let id = words.next().filter(|id| !id.is_empty())?;
+                let version: u64 = words.next()?.parse().ok()?;
+                let action = match words.next() {
+                    None => None,
+                    Some(side) => Some(ActionRow {
+                        seq: i64::try_from(version).ok()?,
+                        side: kinds::side(side).ok()?,
+                        kind: ActionKind::parse(words.next()?).ok()?,
+                        at: words.next()?.parse().ok()?,
+                        clock: match words.next()? {
+                            "-" => None,
+                            c => Some(c.parse().ok()?),
+                        },
+                        body: words.next()?.to_owned(),
+                    }),
+                };
                 Notice::Game {
                     id: id.to_owned(),
-                    version: v.parse().ok()?,
+                    version,
+                    action,
                 }
             }
             "lobby" if rest.is_empty() => Notice::Lobby,
@@ -172,6 +203,20 @@ impl Bus {
     #[must_use]
     pub fn is_shared(&self) -> bool {
         self.0.is_some()
+    }
+
+    /// The notice that a game's action `version` was committed, for the writer to send with the action's
+    /// transaction (none on SQLite).
+    #[must_use]
+    pub fn game_notice(&self, id: &str, action: &ActionRow) -> Option<String> {
+        self.0.as_ref().map(|inner| {
+            Notice::Game {
+                id: id.to_owned(),
+                version: u64::try_from(action.seq).unwrap_or_default(),
+                action: Some(action.clone()),
+            }
+            .payload(&inner.origin)
+        })
     }
 
     /// Tells the other servers, in the background.
@@ -290,16 +335,23 @@ impl Bus {
                             bus.reload_soon(&lobby);
                             loop {
                                 match listener.recv().await {
-                                    Ok(n) => match Notice::parse(n.payload()) {
-                                        Some((origin, _)) if origin == inner.origin => {}
-                                        Some((_, Notice::Game { id, version })) => {
-                                            hub.heard(&id, version).await;
+                                    Ok(n) => {
+                                        // A payload holds one notice a line (a group commit's moves share one).
+                                        for line in n.payload().lines() {
+                                            match Notice::parse(line) {
+                                                Some((origin, _)) if origin == inner.origin => {}
+                                                Some((_, Notice::Game { id, version, action })) => {
+                                                    hub.heard(&id, version, action).await;
+                                                }
+                                                Some((_, Notice::Lobby)) => lobby.changed_here(),
+                                                Some((_, Notice::Presence)) => bus.reload_soon(&lobby),
+                                                Some((_, Notice::Tell { user, msg })) => {
+                                                    lobby.tell_here(&user, &msg);
+                                                }
+                                                None => tracing::warn!("bus: unreadable notice {line:?}"),
+                                            }
                                         }
-                                        Some((_, Notice::Lobby)) => lobby.changed_here(),
-                                        Some((_, Notice::Presence)) => bus.reload_soon(&lobby),
-                                        Some((_, Notice::Tell { user, msg })) => lobby.tell_here(&user, &msg),
-                                        None => tracing::warn!("bus: unreadable notice {:?}", n.payload()),
-                                    },
+                                    }
                                     Err(e) => {
                                         // Notices sent while the connection was down are lost: every copy
                                         // of a game may be out of date, and pages fetch the lobby again.
@@ -349,6 +401,31 @@ mod tests {
             Notice::Game {
                 id: "abc12345".into(),
                 version: 7,
+                action: None,
+            },
+            Notice::Game {
+                id: "abc12345".into(),
+                version: 7,
+                action: Some(ActionRow {
+                    seq: 7,
+                    side: gridplay_core::Player::Second,
+                    kind: ActionKind::Move,
+                    body: "a1 b2 x".into(),
+                    at: 1_700_000_000_000,
+                    clock: Some(12_345),
+                }),
+            },
+            Notice::Game {
+                id: "abc12345".into(),
+                version: 8,
+                action: Some(ActionRow {
+                    seq: 8,
+                    side: gridplay_core::Player::First,
+                    kind: ActionKind::Resign,
+                    body: String::new(),
+                    at: 1,
+                    clock: None,
+                }),
             },
             Notice::Lobby,
             Notice::Presence,

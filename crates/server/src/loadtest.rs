@@ -1,8 +1,10 @@
 //! The server's load benchmark (`gridplay bench server`): many simulated players on loopback WebSockets, each
 //! pair playing games of one spec move after move, every move committed to the database before its ack.
 //!
-//! It reports moves per second and the latency from sending a move to receiving its ack (percentiles), and
-//! checks afterwards that the database holds every acknowledged move.
+//! It reports moves per second, the latency from sending a move to receiving its ack and to the opponent's
+//! page seeing it (percentiles), and checks afterwards that the database holds every acknowledged move exactly
+//! once. By default it starts a server in this process; with targets it drives servers already running on one
+//! PostgreSQL database, each pair's two players on two different servers.
 
 use std::{
     sync::{
@@ -23,7 +25,7 @@ use tokio_tungstenite::{
 
 use crate::{
     Config,
-    db::{User, now_ms},
+    db::{Db, User, now_ms},
     ids,
 };
 
@@ -41,6 +43,8 @@ pub struct LoadOptions {
     /// Also weigh every event against the whole state it describes (the players keep the whole state, which
     /// costs them time: leave it off when measuring throughput).
     pub weigh: bool,
+    /// Running servers to drive (`http://HOST:PORT`), all on `database`; none starts one in this process.
+    pub targets: Vec<String>,
 }
 
 /// What was measured.
@@ -64,9 +68,17 @@ pub struct LoadReport {
     pub p90: Duration,
     pub p99: Duration,
     pub max: Duration,
-    /// Moves found in the database afterwards.
+    /// Send-to-seen latency percentiles of the opponent's page (on another server when there are several):
+    /// 50, 99.
+    pub seen_p50: Duration,
+    pub seen_p99: Duration,
+    /// Moves of the benchmark's games found in the database afterwards.
     pub stored: u64,
+    /// Every game holds exactly the moves acknowledged in it.
+    pub exact: bool,
     pub database: String,
+    /// The servers driven (1 when the benchmark starts its own).
+    pub servers: usize,
 }
 
 impl LoadReport {
@@ -80,6 +92,7 @@ impl std::fmt::Display for LoadReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         writeln!(f, "database     {}", self.database)?;
+        writeln!(f, "servers      {}", self.servers)?;
         writeln!(
             f,
             "players      {} ({} games at once)",
@@ -122,32 +135,69 @@ impl std::fmt::Display for LoadReport {
             ms(self.p99),
             ms(self.max)
         )?;
+        writeln!(
+            f,
+            "move -> seen p50 {:.2} ms, p99 {:.2} ms (the opponent's page{})",
+            ms(self.seen_p50),
+            ms(self.seen_p99),
+            if self.servers > 1 {
+                ", on another server"
+            } else {
+                ""
+            }
+        )?;
         write!(
             f,
-            "stored       {} moves in the database (every acknowledged move: {})",
-            self.stored,
-            self.stored >= self.moves
+            "stored       {} moves in the database (every acknowledged move exactly once: {})",
+            self.stored, self.exact
         )
     }
 }
 
-/// Runs the benchmark against a server started in this process.
+/// The address of a target, `http://HOST:PORT`.
+async fn target_addr(target: &str) -> Result<std::net::SocketAddr, String> {
+    let host = target
+        .strip_prefix("http://")
+        .ok_or_else(|| format!("target {target:?}: use http://HOST:PORT"))?
+        .trim_end_matches('/');
+    tokio::net::lookup_host(host)
+        .await
+        .map_err(|e| format!("target {target:?}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("target {target:?}: no address"))
+}
+
+/// Runs the benchmark against a server started in this process, or against `options.targets`.
 pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
     let dir = std::env::temp_dir().join(format!("gridplay-bench-{}", std::process::id()));
     let database = options
         .database
         .clone()
         .unwrap_or_else(|| format!("sqlite://{}/bench.db", dir.display()));
-    let config = Config {
-        addr: ([127, 0, 0, 1], 0).into(),
-        database: database.clone(),
-        ws_per_second: 100_000,
-        ws_burst: 100_000,
-        limits: crate::config::Limits::lenient(),
-        ..Config::default()
+    let (server, db, addrs) = if options.targets.is_empty() {
+        let config = Config {
+            addr: ([127, 0, 0, 1], 0).into(),
+            database: database.clone(),
+            ws_per_second: 100_000,
+            ws_burst: 100_000,
+            limits: crate::config::Limits::lenient(),
+            ..Config::default()
+        };
+        let server = crate::start(config).await.map_err(|e| e.to_string())?;
+        let db = server.state.db.clone();
+        let addr = server.addr;
+        (Some(server), db, vec![addr])
+    } else {
+        if !database.starts_with("postgres") {
+            return Err("--target needs --database postgres://... (the database the servers share)".into());
+        }
+        let db = Db::connect(&database, 4).await.map_err(|e| e.to_string())?;
+        let mut addrs = Vec::new();
+        for t in &options.targets {
+            addrs.push(target_addr(t).await?);
+        }
+        (None, db, addrs)
     };
-    let server = crate::start(config).await.map_err(|e| e.to_string())?;
-    let state = server.state.clone();
     let pairs = (options.players / 2).max(1);
     // Accounts and sessions straight into the database: the benchmark measures moves, not password hashing.
     let mut cookies = Vec::new();
@@ -157,15 +207,9 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
             id: ids::short(12),
             name: format!("bench{i}_{}", ids::short(4)),
         };
-        state
-            .db
-            .create_user(&user, "-")
-            .await
-            .map_err(|e| e.to_string())?;
+        db.create_user(&user, "-").await.map_err(|e| e.to_string())?;
         let token = ids::token();
-        state
-            .db
-            .create_session(&token, &user.id, now_ms() + 3_600_000)
+        db.create_session(&token, &user.id, now_ms() + 3_600_000)
             .await
             .map_err(|e| e.to_string())?;
         cookies.push(format!("{}={token}", crate::auth::COOKIE));
@@ -184,8 +228,9 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         let pair = [users[2 * p].clone(), users[2 * p + 1].clone()];
         let cookies = [cookies[2 * p].clone(), cookies[2 * p + 1].clone()];
         let ctx = PairCtx {
-            state: state.clone(),
-            addr: server.addr,
+            db: db.clone(),
+            // The two players of a pair on two different servers, when there are several.
+            addrs: [addrs[p % addrs.len()], addrs[(p + 1) % addrs.len()]],
             spec: options.spec.clone(),
             stop: stop.clone(),
             moves: moves.clone(),
@@ -201,22 +246,34 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
     tokio::time::sleep(options.duration).await;
     stop.store(true, Ordering::Relaxed);
     let mut latencies = Vec::new();
+    let mut seen = Vec::new();
+    let mut games = Vec::new();
     for t in tasks {
         match t.await {
-            Ok(Ok(l)) => latencies.extend(l),
+            Ok(Ok(played)) => {
+                latencies.extend(played.acked);
+                seen.extend(played.seen);
+                games.extend(played.games);
+            }
             Ok(Err(e)) => return Err(e),
             Err(e) => return Err(format!("a player task failed: {e}")),
         }
     }
     let elapsed = started.elapsed();
     latencies.sort_unstable();
-    let pct = |q: f64| {
-        latencies
-            .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
+    seen.sort_unstable();
+    let pct = |l: &[Duration], q: f64| {
+        l.get(((l.len() as f64 * q) as usize).min(l.len().saturating_sub(1)))
             .copied()
             .unwrap_or_default()
     };
-    let stored = state.db.count_moves().await.map_err(|e| e.to_string())?;
+    let mut stored = 0;
+    let mut exact = true;
+    for (game, acked) in &games {
+        let n = db.count_game_moves(game).await.map_err(|e| e.to_string())?;
+        stored += n;
+        exact &= n == *acked;
+    }
     let report = LoadReport {
         players: pairs * 2,
         moves: latencies.len() as u64,
@@ -227,21 +284,35 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         rss_start,
         rss_end: resident_bytes(),
         elapsed,
-        p50: pct(0.50),
-        p90: pct(0.90),
-        p99: pct(0.99),
+        p50: pct(&latencies, 0.50),
+        p90: pct(&latencies, 0.90),
+        p99: pct(&latencies, 0.99),
         max: latencies.last().copied().unwrap_or_default(),
+        seen_p50: pct(&seen, 0.50),
+        seen_p99: pct(&seen, 0.99),
         stored,
+        exact,
         database,
+        servers: addrs.len(),
     };
-    server.stop().await;
+    if let Some(server) = server {
+        server.stop().await;
+    }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(report)
 }
 
+/// What one pair played: each move's send-to-ack and send-to-seen latency, and each game with the moves
+/// acknowledged in it.
+struct Played {
+    acked: Vec<Duration>,
+    seen: Vec<Duration>,
+    games: Vec<(String, u64)>,
+}
+
 struct PairCtx {
-    state: crate::AppState,
-    addr: std::net::SocketAddr,
+    db: Db,
+    addrs: [std::net::SocketAddr; 2],
     spec: String,
     stop: Arc<AtomicBool>,
     moves: Arc<AtomicU64>,
@@ -367,13 +438,17 @@ async fn next_msg(ws: &mut Ws) -> Result<(Msg, usize, tokio_tungstenite::tungste
 }
 
 /// Two players on two sockets play games one after another until told to stop; returns each move's latency.
-async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Result<Vec<Duration>, String> {
+async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Result<Played, String> {
     let mut rng = SmallRng::seed_from_u64(ctx.seed);
     let mut sockets = [
-        connect(ctx.addr, &cookies[0]).await?,
-        connect(ctx.addr, &cookies[1]).await?,
+        connect(ctx.addrs[0], &cookies[0]).await?,
+        connect(ctx.addrs[1], &cookies[1]).await?,
     ];
-    let mut latencies = Vec::new();
+    let mut played = Played {
+        acked: Vec::new(),
+        seen: Vec::new(),
+        games: Vec::new(),
+    };
     let mut n = 0u64;
     while !ctx.stop.load(Ordering::Relaxed) {
         let game = crate::db::GameRow::new(
@@ -382,7 +457,8 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
             [Some(users[0].clone()), Some(users[1].clone())],
             [None, None],
         );
-        ctx.state.db.create_game(&game).await.map_err(|e| e.to_string())?;
+        ctx.db.create_game(&game).await.map_err(|e| e.to_string())?;
+        played.games.push((game.id.clone(), 0));
         let mut state = StateMsg::default();
         // With `weigh`, the whole state too, kept by applying each delta.
         let mut whole = Value::Null;
@@ -422,7 +498,10 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
                 let (m, bytes, text) = next_msg(&mut sockets[side]).await?;
                 match m.t.as_str() {
                     "ack" if m.ack.as_deref() == Some(ack.as_str()) => {
-                        latencies.push(sent.elapsed());
+                        played.acked.push(sent.elapsed());
+                        if let Some(g) = played.games.last_mut() {
+                            g.1 += 1;
+                        }
                         ctx.moves.fetch_add(1, Ordering::Relaxed);
                         acked = true;
                     }
@@ -449,12 +528,15 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
                     _ => {}
                 }
             }
-            // The opponent's socket receives the event too: read it (without parsing it) so that its buffer
-            // does not grow.
-            while !next_text(&mut sockets[1 - side])
-                .await?
-                .starts_with(r#"{"t":"event""#)
-            {}
+            // The opponent's page sees the move: as an event from the same server, or as the game's new state
+            // from another (read without parsing, so that its buffer does not grow).
+            loop {
+                let t = next_text(&mut sockets[1 - side]).await?;
+                if t.starts_with(r#"{"t":"event""#) || t.starts_with(r#"{"t":"sync""#) {
+                    break;
+                }
+            }
+            played.seen.push(sent.elapsed());
             if let Some((v, delta)) = next {
                 state.apply(v, delta);
             }
@@ -463,7 +545,7 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
             ctx.finished.fetch_add(1, Ordering::Relaxed);
         }
     }
-    Ok(latencies)
+    Ok(played)
 }
 
 async fn send(ws: &mut Ws, v: Value) -> Result<(), String> {

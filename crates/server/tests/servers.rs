@@ -109,8 +109,10 @@ async fn a_move_and_a_challenge_through_one_server_reach_the_pages_of_another() 
                 break m;
             }
         };
-        assert_eq!(seen["state"]["version"], 1, "{seen}");
-        assert_eq!(seen["state"]["moves"], serde_json::json!(["d3"]));
+        // The page gets the move as an event, as if it had been made on A.
+        assert_eq!(seen["t"], "event", "{seen}");
+        assert_eq!(seen["v"], 1, "{seen}");
+        assert_eq!(seen["delta"]["moves+"], serde_json::json!(["d3"]));
         // A challenge made through B: the lobby page on A hears of it.
         let r = support::http(
             b.addr,

@@ -139,7 +139,7 @@ impl From<Termination> for EndReason {
 /// # Errors
 ///
 /// Any other text.
-pub(super) fn side(text: &str) -> Result<Player, sqlx::Error> {
+pub(crate) fn side(text: &str) -> Result<Player, sqlx::Error> {
     [Player::First, Player::Second]
         .into_iter()
         .find(|p| p.as_str() == text)

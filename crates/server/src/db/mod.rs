@@ -20,7 +20,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::clock::TimeControl;
 
-mod kinds;
+pub(crate) mod kinds;
 pub(crate) mod ratings;
 mod servers;
 mod tournaments;
@@ -78,6 +78,9 @@ struct WriteJob {
     termination: Option<EndReason>,
     /// The game ended rated: the players' ratings change in the same transaction.
     rate: Option<RateJob>,
+    /// A notice for the other servers (`bus.rs`), sent by the same transaction, so that it is delivered when
+    /// the action is committed and only then.
+    notice: Option<String>,
     done: oneshot::Sender<Result<(), WriteError>>,
 }
 
@@ -143,12 +146,39 @@ where
     Ok(())
 }
 
+/// The most bytes of notices sent in one `pg_notify` (PostgreSQL takes payloads under 8,000 bytes).
+const NOTICE_BYTES: usize = 7_000;
+
 async fn write_group(pool: &AnyPool, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
     let mut tx = pool.begin().await?;
     for job in jobs {
         write_one(&mut tx, job).await?;
     }
+    // The group's notices, one per line, in as few payloads as fit.
+    let mut payload = String::new();
+    for notice in jobs.iter().filter_map(|j| j.notice.as_deref()) {
+        if !payload.is_empty() && payload.len() + notice.len() >= NOTICE_BYTES {
+            notify(&mut tx, &payload).await?;
+            payload.clear();
+        }
+        if !payload.is_empty() {
+            payload.push('\n');
+        }
+        payload.push_str(notice);
+    }
+    if !payload.is_empty() {
+        notify(&mut tx, &payload).await?;
+    }
     tx.commit().await
+}
+
+async fn notify(conn: &mut sqlx::AnyConnection, payload: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(crate::bus::CHANNEL)
+        .bind(payload)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 /// The writer task: takes every job waiting, commits them together, and answers each.
@@ -249,7 +279,7 @@ impl GameRow {
 }
 
 /// A row of `actions`: one move or one decision of a player.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionRow {
     pub seq: i64,
     pub side: Player,
@@ -600,10 +630,17 @@ impl Db {
 
     /// A game's actions in order.
     pub async fn actions(&self, game_id: &str) -> Result<Vec<ActionRow>, DbError> {
+        self.actions_after(game_id, 0).await
+    }
+
+    /// A game's actions numbered above `seq`, in order.
+    pub async fn actions_after(&self, game_id: &str, seq: i64) -> Result<Vec<ActionRow>, DbError> {
         let rows = sqlx::query(
-            "SELECT seq, side, kind, body, created_at, clock FROM actions WHERE game_id = $1 ORDER BY seq",
+            "SELECT seq, side, kind, body, created_at, clock FROM actions WHERE game_id = $1 AND seq > $2 \
+             ORDER BY seq",
         )
         .bind(game_id)
+        .bind(seq)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
@@ -629,6 +666,7 @@ impl Db {
         action: &ActionRow,
         update: &GameUpdate,
         rate: Option<RateJob>,
+        notice: Option<String>,
     ) -> Result<(), DbError> {
         let (done, result) = oneshot::channel();
         let job = WriteJob {
@@ -639,6 +677,7 @@ impl Db {
             winner: update.winner,
             termination: update.termination,
             rate,
+            notice,
             done,
         };
         self.writer
@@ -769,6 +808,16 @@ impl Db {
     /// How many moves all games hold (the load benchmark checks that none was lost).
     pub async fn count_moves(&self) -> Result<u64, DbError> {
         let row = sqlx::query("SELECT COUNT(*) AS n FROM actions WHERE kind = 'move'")
+            .fetch_one(&self.pool)
+            .await?;
+        let n: i64 = row.try_get("n")?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// How many moves one game holds.
+    pub async fn count_game_moves(&self, game_id: &str) -> Result<u64, DbError> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM actions WHERE game_id = $1 AND kind = 'move'")
+            .bind(game_id)
             .fetch_one(&self.pool)
             .await?;
         let n: i64 = row.try_get("n")?;

@@ -442,11 +442,7 @@ impl Actor {
             Cmd::Current { reply } => {
                 let _ = reply.send(self.record.position().box_clone());
             }
-            Cmd::Refresh { version } => {
-                if version > self.version {
-                    self.outdated = true;
-                }
-            }
+            Cmd::Refresh { version, action } => self.catch_up(version, action).await,
             Cmd::TakeOver { reply } => {
                 if self.timed_work() {
                     self.resume().await;
@@ -700,17 +696,27 @@ impl Actor {
             .hub
             .0
             .db
-            .append_action(&self.row.id, &row, &update, rate)
+            .append_action(
+                &self.row.id,
+                &row,
+                &update,
+                rate,
+                self.hub.0.bus.game_notice(&self.row.id, &row),
+            )
             .await
         {
             Ok(()) => {}
             Err(DbError::Conflict) => {
-                // Another server moved this game on: this copy is out of date. It stops once it has answered,
-                // and the next request loads the game afresh.
-                self.outdated = true;
-                let version = match self.hub.0.db.game(&self.row.id).await {
-                    Ok(Some(g)) => u64::try_from(g.version).unwrap_or(version),
-                    _ => version,
+                // Another server moved this game on first: this copy catches up from the database (or, if it
+                // cannot, stops once it has answered, and the next request loads the game afresh).
+                self.catch_up(u64::MAX, None).await;
+                let version = if self.outdated {
+                    match self.hub.0.db.game(&self.row.id).await {
+                        Ok(Some(g)) => u64::try_from(g.version).unwrap_or(version),
+                        _ => version,
+                    }
+                } else {
+                    self.version
                 };
                 return Err(LiveError::Stale { version });
             }
@@ -723,16 +729,46 @@ impl Actor {
         self.moved = moved;
         self.aborted = aborted;
         if rated {
-            for i in 0..2 {
-                if let Some(u) = &self.row.users[i] {
-                    match self.hub.0.db.rating(&u.id, &self.row.game).await {
-                        Ok(r) => self.ratings[i] = r,
-                        Err(e) => tracing::error!("game {}: cannot read the new rating: {e}", self.row.id),
-                    }
-                }
+            self.reload_ratings().await;
+        }
+        self.advance(side, &action, &text, next, version, now);
+        if let Some((_, stop)) = self.engine.take() {
+            stop.stop();
+        }
+        if end.is_some() || aborted {
+            if self.holds {
+                self.holds = false;
+                self.hub.0.bus.release(&self.row.id).await;
+            }
+            self.hub.0.lobby.changed();
+            if let Some((t, _)) = &self.row.tournament {
+                self.hub.tournament_changed(t);
+            }
+        } else {
+            self.resume().await;
+            // The player to move hears of it on every page (the "your turn" marks).
+            if let Some(turn) = turn
+                && matches!(action, Action::Move(_))
+                && turn != side
+                && let Some(u) = &self.row.users[turn.index()]
+            {
+                self.hub.0.lobby.notify(&u.id, &self.row.id);
             }
         }
-        let last_move = match &action {
+        Ok(version)
+    }
+
+    /// Makes action `version` (already stored) this copy's state, and sends its event to the watching pages.
+    fn advance(
+        &mut self,
+        side: Player,
+        action: &Action,
+        text: &str,
+        next: GameRecord,
+        version: u64,
+        now: i64,
+    ) {
+        let last_move = match action {
             Action::Move(_) => self.state.view.moves.iter().find(|m| m.text == text).cloned(),
             Action::AcceptTakeback => last_move_of(&next),
             _ => self.state.last_move.clone(),
@@ -771,7 +807,7 @@ impl Actor {
             action: ActionJson {
                 kind: action.kind(),
                 side,
-                text: &text,
+                text,
             },
             delta: &delta,
         }
@@ -782,34 +818,93 @@ impl Actor {
         }
         self.events.push_back(published.clone());
         let _ = self.feed.send(published);
-        self.hub.0.lobby.publish(crate::bus::Notice::Game {
-            id: self.row.id.clone(),
-            version,
-        });
+    }
+
+    /// Reads the players' ratings again (a rated game ended).
+    async fn reload_ratings(&mut self) {
+        for i in 0..2 {
+            if let Some(u) = &self.row.users[i] {
+                match self.hub.0.db.rating(&u.id, &self.row.game).await {
+                    Ok(r) => self.ratings[i] = r,
+                    Err(e) => tracing::error!("game {}: cannot read the new rating: {e}", self.row.id),
+                }
+            }
+        }
+    }
+
+    /// Another server committed this game's actions up to `version`: applies them from the database as if
+    /// they had been committed here, so that the watching pages get their events, or, if that fails, marks
+    /// this copy out of date.
+    async fn catch_up(&mut self, version: u64, action: Option<ActionRow>) {
+        if version <= self.version {
+            return;
+        }
+        let rows = match action {
+            // The notice brought the next action: no need to read it.
+            Some(a) if version == self.version + 1 => vec![a],
+            _ => match self
+                .hub
+                .0
+                .db
+                .actions_after(&self.row.id, i64::try_from(self.version).unwrap_or(i64::MAX))
+                .await
+            {
+                Ok(rows) => rows,
+                Err(e) => {
+                    tracing::warn!("game {}: cannot read the new actions: {e}", self.row.id);
+                    self.outdated = true;
+                    return;
+                }
+            },
+        };
+        if rows.is_empty() {
+            return;
+        }
+        for a in rows {
+            let action = Action::from_row(a.kind, &a.body);
+            let side = a.side;
+            let mut next = self.record.clone();
+            let applied = apply(&mut next, side, &action, &self.movers);
+            let (Ok(text), true) = (applied, u64::try_from(a.seq).ok() == Some(self.version + 1)) else {
+                tracing::warn!("game {}: action {} does not follow this copy", self.row.id, a.seq);
+                self.outdated = true;
+                return;
+            };
+            match action {
+                Action::Move(_) => {
+                    self.moved[side.index()] = true;
+                    let turn = next.outcome().is_none().then(|| next.position().turn());
+                    self.clocks
+                        .replay_move(side, a.clock, a.at, turn, self.moved[0] && self.moved[1]);
+                }
+                Action::AcceptTakeback => {
+                    self.clocks
+                        .on_takeback(a.at, next.position().turn(), self.moved[0] && self.moved[1]);
+                }
+                Action::Abort => {
+                    self.aborted = true;
+                    self.clocks.running = None;
+                }
+                _ if next.outcome().is_some() => self.clocks.stop(a.at),
+                _ => {}
+            }
+            let ended = next.outcome().is_some();
+            self.advance(side, &action, &text, next, self.version + 1, a.at);
+            if ended && self.row.rated {
+                self.reload_ratings().await;
+            }
+        }
         if let Some((_, stop)) = self.engine.take() {
             stop.stop();
         }
-        if end.is_some() || aborted {
+        if self.over() {
             if self.holds {
                 self.holds = false;
                 self.hub.0.bus.release(&self.row.id).await;
             }
-            self.hub.0.lobby.changed();
-            if let Some((t, _)) = &self.row.tournament {
-                self.hub.tournament_changed(t);
-            }
         } else {
             self.resume().await;
-            // The player to move hears of it on every page (the "your turn" marks).
-            if let Some(turn) = turn
-                && matches!(action, Action::Move(_))
-                && turn != side
-                && let Some(u) = &self.row.users[turn.index()]
-            {
-                self.hub.0.lobby.notify(&u.id, &self.row.id);
-            }
         }
-        Ok(version)
     }
 
     /// Starts the engine if it is to move.

@@ -204,9 +204,10 @@ enum Cmd {
     Current {
         reply: oneshot::Sender<Box<dyn DynPosition>>,
     },
-    /// Another server committed this game's action `version`.
+    /// Another server committed this game's action `version` (this action, when the notice carried it).
     Refresh {
         version: u64,
+        action: Option<crate::db::ActionRow>,
     },
     /// The game's lease expired: take its timed work over if it has any.
     TakeOver {
@@ -540,7 +541,7 @@ impl GameHub {
 
     /// Another server committed action `version` of a game: a copy held here that is older stops, so that the
     /// next request and its watching pages load the game afresh.
-    pub(crate) async fn heard(&self, id: &str, version: u64) {
+    pub(crate) async fn heard(&self, id: &str, version: u64, action: Option<crate::db::ActionRow>) {
         let tx = self
             .0
             .games
@@ -549,7 +550,7 @@ impl GameHub {
             .get(id)
             .and_then(|slot| slot.get().cloned());
         if let Some(tx) = tx {
-            let _ = tx.send(Cmd::Refresh { version }).await;
+            let _ = tx.send(Cmd::Refresh { version, action }).await;
         }
     }
 
@@ -578,7 +579,12 @@ impl GameHub {
             .filter_map(|slot| slot.get().cloned())
             .collect();
         for tx in senders {
-            let _ = tx.send(Cmd::Refresh { version: u64::MAX }).await;
+            let _ = tx
+                .send(Cmd::Refresh {
+                    version: u64::MAX,
+                    action: None,
+                })
+                .await;
         }
     }
 
