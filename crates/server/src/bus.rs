@@ -224,7 +224,7 @@ impl Bus {
         let Some(inner) = self.0.clone() else { return };
         tokio::spawn(async move {
             let payload = notice.payload(&inner.origin);
-            if let Err(e) = inner.db.notify(CHANNEL, &payload).await {
+            if let Err(e) = inner.db.notify(&payload).await {
                 tracing::warn!("bus: cannot send {payload:?}: {e}");
             }
         });

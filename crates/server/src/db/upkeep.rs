@@ -19,13 +19,10 @@ pub struct Purged {
 }
 
 impl Db {
-    /// Sends a PostgreSQL notice on `channel` (delivered to listeners when this statement's transaction commits).
-    pub async fn notify(&self, channel: &str, payload: &str) -> Result<(), DbError> {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(channel)
-            .bind(payload)
-            .execute(&self.pool)
-            .await?;
+    /// Sends a PostgreSQL notice on the bus's channel (delivered to listeners when this statement's
+    /// transaction commits).
+    pub async fn notify(&self, payload: &str) -> Result<(), DbError> {
+        super::notify(&mut *self.pool.acquire().await?, payload).await?;
         Ok(())
     }
 

@@ -322,10 +322,13 @@ impl Actor {
             && (self.flag_at().is_some() || self.row.levels[self.record.position().turn().index()].is_some())
     }
 
-    /// Takes (or renews) the game's lease if it has timed work, and starts the engine if it is to move.
+    /// Takes the game's lease if it has timed work and this server does not hold it yet (the upkeep task
+    /// renews it), and starts the engine if it is to move.
     async fn resume(&mut self) {
         if self.timed_work() {
-            self.holds = self.hub.0.bus.claim(&self.row.id).await;
+            if !self.holds {
+                self.holds = self.hub.0.bus.claim(&self.row.id).await;
+            }
             self.maybe_engine();
         }
     }
@@ -445,6 +448,8 @@ impl Actor {
             Cmd::Refresh { version, action } => self.catch_up(version, action).await,
             Cmd::TakeOver { reply } => {
                 if self.timed_work() {
+                    // The lease expired: claim it afresh, even if this copy thought it held it.
+                    self.holds = false;
                     self.resume().await;
                 } else if let Err(e) = self.hub.0.db.drop_expired_lease(&self.row.id, now_ms()).await {
                     tracing::warn!("game {}: cannot drop its lease: {e}", self.row.id);
