@@ -79,6 +79,8 @@ pub struct LoadReport {
     pub database: String,
     /// The servers driven (1 when the benchmark starts its own).
     pub servers: usize,
+    /// The in-process server's database writer during the run (none when driving other servers).
+    pub writer: Option<crate::db::WriterCounts>,
 }
 
 impl LoadReport {
@@ -146,6 +148,15 @@ impl std::fmt::Display for LoadReport {
                 ""
             }
         )?;
+        if let Some(w) = self.writer {
+            writeln!(
+                f,
+                "writer       {} commits of {:.1} actions on average; writing {:.0}% of the run (wall time)",
+                w.commits,
+                w.actions as f64 / w.commits.max(1) as f64,
+                w.busy_ns as f64 / 1e9 / self.elapsed.as_secs_f64() * 100.0
+            )?;
+        }
         write!(
             f,
             "stored       {} moves in the database (every acknowledged move exactly once: {})",
@@ -222,6 +233,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
     let event_bytes = Arc::new(AtomicU64::new(0));
     let whole_bytes = Arc::new(AtomicU64::new(0));
     let rss_start = resident_bytes();
+    let writes_before = db.writer_counts();
     let mut tasks = Vec::new();
     let started = Instant::now();
     for p in 0..pairs {
@@ -260,6 +272,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         }
     }
     let elapsed = started.elapsed();
+    let writer = server.is_some().then(|| db.writer_counts().since(writes_before));
     latencies.sort_unstable();
     seen.sort_unstable();
     let pct = |l: &[Duration], q: f64| {
@@ -294,6 +307,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         exact,
         database,
         servers: addrs.len(),
+        writer,
     };
     if let Some(server) = server {
         server.stop().await;
@@ -345,7 +359,9 @@ pub(crate) async fn connect(addr: std::net::SocketAddr, cookie: &str) -> Result<
         "cookie",
         HeaderValue::from_str(cookie).map_err(|e| e.to_string())?,
     );
-    let (ws, _) = connect_async_with_config(req, None, true)
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(crate::ws::READ_BUFFER);
+    let (ws, _) = connect_async_with_config(req, Some(config), true)
         .await
         .map_err(|e| format!("websocket: {e}"))?;
     Ok(ws)

@@ -29,8 +29,11 @@ use crate::{
     messages::{ClientMsg, DrawAnswer, ServerMsg, UserJson},
 };
 
+/// How much a socket reads at once. Each read first zero-fills this much (tungstenite), so the default of
+/// 128 KiB cost more than all the rest of a move; a page's messages are far smaller.
+pub(crate) const READ_BUFFER: usize = 4 * 1024;
 /// The largest message a client may send.
-pub(crate) const MAX_MESSAGE: usize = 8 * 1024;
+const MAX_MESSAGE: usize = 8 * 1024;
 
 /// Whether a request's `Origin` (when a browser sent one) names this server's own host.
 #[must_use]
@@ -148,6 +151,7 @@ pub(crate) async fn upgrade(
     };
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| async move {
             connection(state, user, socket).await;
             drop(ticket);

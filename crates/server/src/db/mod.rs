@@ -6,6 +6,10 @@
 use std::{
     path::Path,
     str::FromStr,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
@@ -65,6 +69,37 @@ pub struct Db {
     /// Game actions go through one writer task that commits whatever is waiting in one transaction (group
     /// commit): under load, many games' moves share a commit; alone, a move is committed at once.
     writer: mpsc::Sender<WriteJob>,
+    /// What the writer has done, for the load benchmark.
+    writes: Arc<WriterStats>,
+}
+
+/// The writer's work so far: its commits, the actions in them, and the time it spent on them.
+#[derive(Debug, Default)]
+pub struct WriterStats {
+    commits: AtomicU64,
+    actions: AtomicU64,
+    busy_ns: AtomicU64,
+}
+
+/// A reading of `WriterStats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriterCounts {
+    pub commits: u64,
+    pub actions: u64,
+    /// Wall time from each group's start to its answers, in ns (time the writer waited for a core included).
+    pub busy_ns: u64,
+}
+
+impl WriterCounts {
+    /// What was done between `before` and `self`.
+    #[must_use]
+    pub fn since(self, before: WriterCounts) -> WriterCounts {
+        WriterCounts {
+            commits: self.commits - before.commits,
+            actions: self.actions - before.actions,
+            busy_ns: self.busy_ns - before.busy_ns,
+        }
+    }
 }
 
 /// One action waiting to be written.
@@ -182,9 +217,12 @@ async fn notify(conn: &mut sqlx::AnyConnection, payload: &str) -> Result<(), sql
 }
 
 /// The writer task: takes every job waiting, commits them together, and answers each.
-async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>) {
+async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>, stats: Arc<WriterStats>) {
     let mut jobs = Vec::with_capacity(GROUP_MAX);
     while rx.recv_many(&mut jobs, GROUP_MAX).await > 0 {
+        let started = std::time::Instant::now();
+        stats.commits.fetch_add(1, Ordering::Relaxed);
+        stats.actions.fetch_add(jobs.len() as u64, Ordering::Relaxed);
         match write_group(&pool, &jobs).await {
             Ok(()) => {
                 for job in jobs.drain(..) {
@@ -211,6 +249,10 @@ async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>) {
                 }
             }
         }
+        stats.busy_ns.fetch_add(
+            u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
+            Ordering::Relaxed,
+        );
     }
 }
 
@@ -468,10 +510,12 @@ impl Db {
         let pool = options.connect(&url).await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
         let (writer_tx, rx) = mpsc::channel(4 * GROUP_MAX);
-        tokio::spawn(writer(pool.clone(), rx));
+        let writes = Arc::new(WriterStats::default());
+        tokio::spawn(writer(pool.clone(), rx, writes.clone()));
         Ok(Db {
             pool,
             writer: writer_tx,
+            writes,
         })
     }
 
@@ -812,6 +856,16 @@ impl Db {
             .await?;
         let n: i64 = row.try_get("n")?;
         Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// What the writer has done since the start.
+    #[must_use]
+    pub fn writer_counts(&self) -> WriterCounts {
+        WriterCounts {
+            commits: self.writes.commits.load(Ordering::Relaxed),
+            actions: self.writes.actions.load(Ordering::Relaxed),
+            busy_ns: self.writes.busy_ns.load(Ordering::Relaxed),
+        }
     }
 
     /// How many moves one game holds.
