@@ -77,8 +77,8 @@ async function test(name, fn) {
   }
 }
 
-async function signUp(page, name) {
-  await page.goto(BASE + '/');
+async function signUp(page, name, base = BASE) {
+  await page.goto(base + '/');
   await page.fill('#signup input[name=name]', name);
   await page.fill('#signup input[name=password]', `password-${name}`);
   await page.click('#signup button[type=submit]');
@@ -1050,15 +1050,8 @@ await test('two players on two servers: a challenge across them, moves both ways
     const bases = ports.map((port) => `http://127.0.0.1:${port}`);
     for (const b of bases) await waitFor(async () => (await fetch(b + '/api/me')).ok, 20000, `the server at ${b}`);
     const [pa, pb] = await Promise.all([0, 1].map(async () => (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage()));
-    const signUpAt = async (page, base, who) => {
-      await page.goto(base + '/');
-      await page.fill('#signup input[name=name]', who);
-      await page.fill('#signup input[name=password]', `password-${who}`);
-      await page.click('#signup button[type=submit]');
-      await page.waitForSelector('#me');
-    };
-    await signUpAt(pa, bases[0], 'ann');
-    await signUpAt(pb, bases[1], 'ben');
+    await signUp(pa, 'ann', bases[0]);
+    await signUp(pb, 'ben', bases[1]);
     // Each lobby lists the other player online, though they are on the other server.
     await pa.waitForFunction(() => /ben/.test(document.querySelector('#online')?.textContent || ''), null, { timeout: 10000 });
     await pb.waitForFunction(() => /ann/.test(document.querySelector('#online')?.textContent || ''), null, { timeout: 10000 });

@@ -137,18 +137,19 @@ impl Lobby {
     /// The names of the users online, sorted without regard to case.
     #[must_use]
     pub fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = lock(&self.0.online).values().map(|o| o.name.clone()).collect();
-        {
-            let online = lock(&self.0.online);
-            let remote = lock(&self.0.remote);
-            names.extend(
+        let online = lock(&self.0.online);
+        let remote = lock(&self.0.remote);
+        let mut names: Vec<String> = online
+            .values()
+            .map(|o| o.name.clone())
+            .chain(
                 remote
                     .online
                     .iter()
                     .filter(|(id, _)| !online.contains_key(*id))
                     .map(|(_, name)| name.clone()),
-            );
-        }
+            )
+            .collect();
         names.sort_by_key(|n| n.to_lowercase());
         names
     }
