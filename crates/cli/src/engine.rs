@@ -165,9 +165,11 @@ impl Session {
         Ok("ok".into())
     }
 
-    /// Reads `go [depth=N] [time=MS] [nodes=N] [level=L] [seed=S] [mcts=1]`; with no limit, one second.
+    /// Reads `go [depth=N] [time=MS] [nodes=N] [level=L] [seed=S] [mcts=1] [left=MS [inc=MS]] [book=1]`; with no
+    /// limit, one second.
     fn go(&self, args: &str) -> Result<Job, String> {
         let mut request = Request::default();
+        let mut increment = None;
         for arg in args.split_whitespace() {
             let (key, value) = arg.split_once('=').ok_or_else(|| {
                 format!("`{arg}` is not a limit: write depth=N, time=MS, nodes=N, level=1..8 or seed=S")
@@ -182,19 +184,32 @@ impl Session {
                 "level" if (1..=8).contains(&number) => request.level = Some(number as u8),
                 "seed" => request.seed = number,
                 "mcts" => request.mcts = number != 0,
-                "depth" | "time" | "nodes" | "level" => {
+                "book" => request.book = number != 0,
+                "left" if number >= 1 => {
+                    request.clock = Some(gridplay_engine::Clock {
+                        left: Duration::from_millis(number),
+                        increment: Duration::ZERO,
+                    });
+                }
+                "inc" => increment = Some(Duration::from_millis(number)),
+                "depth" | "time" | "nodes" | "level" | "left" => {
                     return Err(format!(
-                        "`{arg}` is out of range: depth 1-64, time and nodes 1 or more, level 1-8"
+                        "`{arg}` is out of range: depth 1-64, time, nodes and left 1 or more, level 1-8"
                     ));
                 }
                 other => {
                     return Err(format!(
-                        "unknown limit `{other}`: use depth, time, nodes, level, seed or mcts=1"
+                        "unknown limit `{other}`: use depth, time, nodes, level, seed, mcts=1, left, inc or book=1"
                     ));
                 }
             }
         }
-        if request.limits == Limits::default() && request.level.is_none() {
+        match (&mut request.clock, increment) {
+            (Some(clock), Some(inc)) => clock.increment = inc,
+            (None, Some(_)) => return Err("`inc=MS` needs the clock's time left: `left=MS`".into()),
+            _ => {}
+        }
+        if request.limits == Limits::default() && request.level.is_none() && request.clock.is_none() {
             request.limits.time = Some(Duration::from_secs(1));
         }
         if self.record.outcome().is_some() {
@@ -486,6 +501,23 @@ mod tests {
     }
 
     #[test]
+    fn go_spends_a_share_of_the_clock() {
+        let mut s = Session::new();
+        for game in ["reversi", "checkers", "ywf"] {
+            talk(&mut s, &format!("game {game}"));
+            let started = std::time::Instant::now();
+            // Two seconds left: a Reversi opening move may take a sixth of that at most, the others a quarter.
+            let answer = talk(&mut s, "go left=2000 inc=0");
+            assert!(answer.starts_with("bestmove "), "{game}: {answer}");
+            assert!(
+                started.elapsed() < std::time::Duration::from_millis(1000),
+                "{game}: {:?}",
+                started.elapsed()
+            );
+        }
+    }
+
+    #[test]
     fn bad_go_lines_are_refused() {
         let mut s = Session::new();
         for (line, starts) in [
@@ -494,6 +526,8 @@ mod tests {
             ("go depth", "error `depth` is not a limit"),
             ("go speed=3", "error unknown limit `speed`"),
             ("go time=x", "error `x` in `time=x` is not a whole number"),
+            ("go left=0", "error `left=0` is out of range"),
+            ("go inc=100", "error `inc=MS` needs the clock's time left"),
         ] {
             assert!(
                 talk(&mut s, line).starts_with(starts),

@@ -165,15 +165,17 @@ impl Side {
             format!(
                 "`{text}` is not a player: use level=1..8, depth=N, time=MS, mcts=MS, playouts=N, random, greedy (Grid \
                  Tactics), cmd=PROGRAM, nboard=PROGRAM or cake=PROGRAM; depth, time and temp=T combine (depth=3,temp=100), and so \
-                 do mcts and playouts"
+                 do mcts and playouts; book=1 adds the opening book (Reversi) to any of them"
             )
         };
         let mut request = Request::default();
+        let parts = text.split(',').filter(|p| !p.starts_with("book=")).count();
         for part in text.split(',') {
             let (key, value) = part.split_once('=').ok_or_else(bad)?;
             let n: u64 = value.parse().map_err(|_| bad())?;
             match key {
-                "level" if (1..=8).contains(&n) && !text.contains(',') => request.level = Some(n as u8),
+                "level" if (1..=8).contains(&n) && parts == 1 => request.level = Some(n as u8),
+                "book" if n <= 1 => request.book = n == 1,
                 "depth" if (1..=64).contains(&n) => request.limits.depth = Some(n as u32),
                 "time" if n > 0 => request.limits.time = Some(Duration::from_millis(n)),
                 "temp" => request.temperature = Some(u32::try_from(n).map_err(|_| bad())?),
@@ -523,6 +525,12 @@ mod tests {
             (r.limits.depth, r.temperature, r.mcts),
             (Some(3), Some(100), false)
         );
+        let Ok(Side::Engine(r)) = Side::parse("level=8,book=1", "reversi", 10, 4) else {
+            panic!("level=8,book=1 is a player");
+        };
+        assert_eq!((r.level, r.book), (Some(8), true));
+        assert!(Side::parse("level=8,depth=3", "reversi", 10, 4).is_err());
+        assert!(Side::parse("time=100,book=2", "reversi", 10, 4).is_err());
         let Ok(Side::Engine(r)) = Side::parse("playouts=500,mcts=20", "cornered", 10, 4) else {
             panic!("playouts=500,mcts=20 is a player");
         };

@@ -20,6 +20,10 @@ pub(crate) struct ServeArgs {
     /// The engine's replies in games searched at once; further ones queue.
     #[arg(long, env = "GRIDPLAY_ENGINE_THREADS", default_value_t = 2)]
     engine_threads: usize,
+    /// Whether the engine plays from its opening book at levels 6-8 (Reversi), drawing among near-best moves
+    /// so that games differ: `true` or `false`.
+    #[arg(long, env = "GRIDPLAY_ENGINE_BOOK", default_value_t = true, action = clap::ArgAction::Set)]
+    engine_book: bool,
     /// Analyses and hints searched at once, in their own lane: they never delay a game's engine.
     #[arg(long, env = "GRIDPLAY_ANALYSIS_THREADS", default_value_t = Limits::default().analysis_threads)]
     analysis_threads: usize,
@@ -71,6 +75,7 @@ impl ServeArgs {
                 .unwrap_or_else(gridplay_server::config::default_database),
             db_connections: self.db_connections,
             engine_threads: self.engine_threads,
+            engine_book: self.engine_book,
             secure_cookies: self.secure_cookies,
             auth_per_minute: self.auth_per_minute,
             ws_per_second: self.ws_per_second,

@@ -14,7 +14,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Debug, Args)]
 pub(crate) struct TrainArgs {
-    /// The game: `reversi` or `checkers` (the two with trained weights).
+    /// What to train: `reversi` or `checkers` (the evaluations), `reversi-probcut` (the Reversi search's
+    /// Multi-ProbCut regression: `--games` positions searched at every depth up to `--depth`) or `reversi-book`
+    /// (the Reversi opening book: `--plies`, `--depth`, `--width`, `--margin`).
     game: String,
     /// Self-play games per round.
     #[arg(long, default_value_t = 20_000)]
@@ -43,6 +45,15 @@ pub(crate) struct TrainArgs {
     threads: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// `reversi-book`: plies from the start that the book covers.
+    #[arg(long, default_value_t = 10)]
+    plies: u32,
+    /// `reversi-book`: moves kept and followed at each position.
+    #[arg(long, default_value_t = 2)]
+    width: usize,
+    /// `reversi-book`: moves within this many hundredths of a disc of the best are kept.
+    #[arg(long, default_value_t = 200)]
+    margin: i32,
     /// Where to write the weights (the shipped file is crates/engine/src/reversi/weights.bin).
     #[arg(long, required_unless_present = "check")]
     out: Option<PathBuf>,
@@ -78,9 +89,15 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     if args.game == "checkers" {
         return run_checkers(args);
     }
+    if args.game == "reversi-probcut" {
+        return run_probcut(args);
+    }
+    if args.game == "reversi-book" {
+        return run_book(args);
+    }
     if args.game != "reversi" {
         return Err(format!(
-            "`{}` has no trained evaluation: only `reversi` and `checkers` can be trained",
+            "`{}` cannot be trained: `reversi`, `reversi-probcut`, `reversi-book` and `checkers` can",
             args.game
         ));
     }
@@ -124,6 +141,102 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
         .map_err(crate::output_error)?;
     }
     writeln!(out, "{:.1} minutes", started.elapsed().as_secs_f64() / 60.0).map_err(crate::output_error)
+}
+
+/// `gridplay train reversi-probcut --games N --depth D`: fits the Reversi search's Multi-ProbCut regression
+/// from N positions of varied games, each searched without cuts at every depth up to D.
+fn run_probcut(args: &TrainArgs) -> Result<(), String> {
+    use gridplay_engine::reversi::search::{self, Table};
+    if args.depth < 5 || args.depth > 16 {
+        return Err("--depth (the deepest search fitted) must be 5 to 16".into());
+    }
+    let Some(path) = &args.out else {
+        return Err("give --out, the regression file to write (the shipped one is crates/engine/src/reversi/probcut.txt)".into());
+    };
+    let started = Instant::now();
+    let mut out = std::io::stdout().lock();
+    let positions = search::fitting_positions(usize::try_from(args.games).unwrap_or(usize::MAX), args.seed);
+    let progress = bar(positions.len() as u64, "positions searched");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let scored: Vec<(u32, Vec<i32>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..args.threads.max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut table = Table::new(64);
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&b) = positions.get(i) else { break };
+                        mine.push((
+                            b.empty().count_ones(),
+                            search::exact_scores(b, args.depth, &mut table),
+                        ));
+                        progress.inc(1);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a fitting worker panicked"))
+            .collect()
+    });
+    progress.finish_and_clear();
+    let header = format!(
+        "Multi-ProbCut regression of the Reversi search, made by\n  gridplay train reversi-probcut --games {} --depth {} --seed {} --threads {} --out {}\nfrom {} positions in {:.1} minutes",
+        args.games,
+        args.depth,
+        args.seed,
+        args.threads,
+        path.display(),
+        scored.len(),
+        started.elapsed().as_secs_f64() / 60.0
+    );
+    let text = search::fit(&scored, &header);
+    std::fs::write(path, &text).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    write!(out, "{text}").map_err(crate::output_error)?;
+    writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)
+}
+
+/// `gridplay train reversi-book --plies P --depth D --width W --margin M`: the opening book, from the start
+/// every position reached by kept moves scored move by move to depth D, and the moves within M hundredths of
+/// a disc of the best (at most W) kept and followed, to P plies.
+fn run_book(args: &TrainArgs) -> Result<(), String> {
+    use gridplay_engine::reversi::book::{self, BookConfig};
+    if args.depth < 2 || args.depth > 20 || args.plies == 0 || args.plies > 30 || args.width == 0 {
+        return Err("--depth must be 2 to 20, --plies 1 to 30 and --width 1 or more".into());
+    }
+    let Some(path) = &args.out else {
+        return Err(
+            "give --out, the book file to write (the shipped one is crates/engine/src/reversi/book.bin)"
+                .into(),
+        );
+    };
+    let started = Instant::now();
+    let config = BookConfig {
+        plies: args.plies,
+        depth: args.depth,
+        width: args.width,
+        margin: args.margin,
+    };
+    let progress = ProgressBar::new_spinner();
+    let made = book::build(config, &|n| progress.set_message(format!("{n} positions")));
+    progress.finish_and_clear();
+    let header = format!(
+        "Reversi opening book, made by\n  gridplay train reversi-book --plies {} --depth {} --width {} --margin {} --out {}\n{} positions in {:.1} minutes",
+        args.plies,
+        args.depth,
+        args.width,
+        args.margin,
+        path.display(),
+        made.len(),
+        started.elapsed().as_secs_f64() / 60.0
+    );
+    let bytes = book::compress(&made.to_text(&header));
+    let mut out = std::io::stdout().lock();
+    write_weights(path, &bytes, &mut out)?;
+    writeln!(out, "{} positions, {} bytes", made.len(), bytes.len()).map_err(crate::output_error)
 }
 
 /// The training rounds; returns the fitted weights.

@@ -132,7 +132,47 @@ fn train_writes_weights_the_engine_can_read() {
     let (ok, _, err) = gridplay(&["train", "ywf", "--out", out_text]);
     assert!(!ok);
     assert!(
-        err.contains("only `reversi` and `checkers` can be trained"),
+        err.contains(
+            "`ywf` cannot be trained: `reversi`, `reversi-probcut`, `reversi-book` and `checkers` can"
+        ),
+        "{err}"
+    );
+    // The ProbCut regression and the book, small, and the engine reads what they write.
+    let pc_path = std::env::temp_dir().join(format!("gridplay-probcut-{}.txt", std::process::id()));
+    let (ok, out, err) = gridplay(&[
+        "train",
+        "reversi-probcut",
+        "--games",
+        "60",
+        "--depth",
+        "5",
+        "--out",
+        pc_path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("# bucket depth shallow mean sigma"), "{out}");
+    let text = std::fs::read_to_string(&pc_path).unwrap();
+    gridplay_engine::reversi::search::ProbCut::parse(&text).unwrap();
+    std::fs::remove_file(&pc_path).ok();
+    let book_path = std::env::temp_dir().join(format!("gridplay-book-{}.bin", std::process::id()));
+    let (ok, out, err) = gridplay(&[
+        "train",
+        "reversi-book",
+        "--plies",
+        "3",
+        "--depth",
+        "3",
+        "--out",
+        book_path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains(" positions, "), "{out}");
+    let book = gridplay_engine::reversi::book::Book::from_bytes(&std::fs::read(&book_path).unwrap()).unwrap();
+    assert!(!book.is_empty());
+    std::fs::remove_file(&book_path).ok();
+    let (ok, _, err) = gridplay(&["train", "reversi-probcut", "--depth", "3", "--out", out_text]);
+    assert!(
+        !ok && err.contains("--depth (the deepest search fitted) must be 5 to 16"),
         "{err}"
     );
 }
@@ -234,4 +274,36 @@ fn the_test_game_plays_through_every_command() {
     assert!(out.contains(" -0 (10 games)"), "level 3 lost a game: {out}");
     let (ok, out, _) = gridplay(&["--with-test-games", "selfplay", "tictactoe", "--games", "3"]);
     assert!(ok, "{out}");
+}
+
+#[test]
+fn a_ping_stops_an_nboard_search_and_is_answered_at_once() {
+    use std::{
+        io::{BufRead, BufReader, Write},
+        process::Stdio,
+        time::{Duration, Instant},
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridplay"))
+        .args(["engine", "--nboard"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("gridplay runs");
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    // Depth 40 from the start would run into the ten-second cap.
+    writeln!(input, "nboard 2\nset depth 40\ngo").unwrap();
+    let mut line = String::new();
+    output.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "set myname gridplay");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    writeln!(input, "ping 5").unwrap();
+    line.clear();
+    output.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "pong 5", "the stopped search's answer is dropped");
+    assert!(asked.elapsed() < Duration::from_secs(3), "{:?}", asked.elapsed());
+    writeln!(input, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
 }

@@ -45,6 +45,21 @@ pub const CORNERED_LEVELS: [Level; 8] = [
     mcts(160_000, 5000),
 ];
 
+/// Reversi: levels 1-5 as [`LEVELS`]; levels 6-8 run the Reversi search ([`crate::reversi::search`]) to depth
+/// 6, to depth 10 and for 1.5 s, and solve exactly from 18 empties. With Multi-ProbCut two plies more than
+/// level 6 cost next to nothing and scored under 65% against it (57.5% over 100 games), so level 7 looks four
+/// plies further (docs/engines.md, "Levels").
+pub const REVERSI_LEVELS: [Level; 8] = [
+    LEVELS[0],
+    LEVELS[1],
+    LEVELS[2],
+    LEVELS[3],
+    LEVELS[4],
+    level(6, 0, 300),
+    level(10, 0, 700),
+    level(64, 0, 1500),
+];
+
 /// Checkers: levels 1-5 as Reversi's (the generic search and the hand-written evaluation); levels 6-8 run the
 /// checkers search ([`crate::checkers::search`]) to depth 6, to depth 12 and for 1.5 s. Two nearby depths of
 /// that search draw most of their games against each other, so the top levels are spread far apart

@@ -27,7 +27,9 @@ use gridplay_search::{
 };
 use rand::{RngExt, SeedableRng, rngs::SmallRng};
 
-pub use levels::{CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, TACTICS_LEVELS, TICTACTOE_LEVELS};
+pub use levels::{
+    CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, REVERSI_LEVELS, TACTICS_LEVELS, TICTACTOE_LEVELS,
+};
 pub use score::MatchScore;
 pub use table::{ENGINES, GameEngine, engine};
 
@@ -46,6 +48,37 @@ pub struct Request {
     /// Without a level, plays like a weak level: every move is scored to `limits.depth` (within
     /// `limits.time`) and one is drawn by softmax with this temperature, in hundredths of a game unit.
     pub temperature: Option<u32>,
+    /// The game clock of the side to move: the engine spends a share of it (within `limits.time`, if set).
+    pub clock: Option<Clock>,
+    /// Plays from the game's opening book where it has one (Reversi), drawing among the book's near-best moves
+    /// by `seed`. Never at levels below 6.
+    pub book: bool,
+}
+
+/// A side's game clock: the time it has left and what each move adds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub left: Duration,
+    pub increment: Duration,
+}
+
+impl Clock {
+    /// Kept back from every allotment, for the time the answer takes to travel.
+    pub const MARGIN: Duration = Duration::from_millis(50);
+
+    /// The time left less the margin.
+    #[must_use]
+    pub fn usable(self) -> Duration {
+        self.left.saturating_sub(Clock::MARGIN)
+    }
+
+    /// A plain share for a game whose engine knows nothing better: the time left over `moves` more moves, plus
+    /// three quarters of the increment, and never more than a quarter of what is left.
+    #[must_use]
+    pub fn share(self, moves: u32) -> Duration {
+        let usable = self.usable();
+        (usable / moves.max(1) + self.increment * 3 / 4).min(usable / 4)
+    }
 }
 
 impl Request {
@@ -163,8 +196,16 @@ fn think_after(
     if pos.outcome().is_some() {
         return Err(EngineError::GameOver);
     }
+    // A game whose engine does not spend a clock itself gets a plain share of it as a time limit.
+    let mut request = *request;
+    if let Some(clock) = request.clock
+        && !engine.spends_clock
+    {
+        let share = clock.share(30).max(Duration::from_millis(1));
+        request.limits.time = Some(request.limits.time.map_or(share, |t| t.min(share)));
+    }
     engine
-        .think(pos, earlier, request, stop)
+        .think(pos, earlier, &request, stop)
         .ok_or(EngineError::GameOver)
 }
 

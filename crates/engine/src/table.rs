@@ -16,8 +16,8 @@ use gridplay_games::{
 use gridplay_search::{Limits, StopFlag};
 
 use crate::{
-    CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, Reply, Request, TACTICS_LEVELS, TICTACTOE_LEVELS,
-    checkers, cornered, reversi, score_typed, tactics, think_typed, tictactoe, ywf,
+    CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, REVERSI_LEVELS, Reply, Request, TACTICS_LEVELS,
+    TICTACTOE_LEVELS, checkers, cornered, reversi, score_typed, tactics, think_typed, tictactoe, ywf,
 };
 
 /// Thinks about a position of the entry's game reached after the given earlier positions; `None` when the
@@ -35,6 +35,9 @@ pub struct GameEngine {
     /// Whether the search reads the game's earlier positions (repetitions, the quiet-move rule), so that
     /// [`crate::think_game`] replays them.
     pub uses_history: bool,
+    /// Whether the engine spends a game clock ([`crate::Request::clock`]) by its own rules; the others get a
+    /// plain share of it as a time limit.
+    pub spends_clock: bool,
     is: fn(&dyn Any) -> bool,
     think: Think,
     score: ScoreMoves,
@@ -77,6 +80,7 @@ macro_rules! generic {
             game: <$game as Game>::NAME,
             levels: &$levels,
             uses_history: false,
+            spends_clock: false,
             is: |any| any.is::<$pos>(),
             think: |any, _, request, stop| {
                 let p = any.downcast_ref::<$pos>()?;
@@ -94,8 +98,9 @@ macro_rules! generic {
 pub static ENGINES: &[GameEngine] = &[
     GameEngine {
         game: <Reversi as Game>::NAME,
-        levels: &LEVELS,
+        levels: &REVERSI_LEVELS,
         uses_history: false,
+        spends_clock: true,
         is: |any| any.is::<ReversiPosition>(),
         think: think_reversi,
         score: |any, time, stop| {
@@ -109,6 +114,7 @@ pub static ENGINES: &[GameEngine] = &[
         game: <Checkers as Game>::NAME,
         levels: &CHECKERS_LEVELS,
         uses_history: true,
+        spends_clock: false,
         is: |any| any.is::<CheckersPosition>(),
         think: think_checkers,
         score: |any, time, stop| {
@@ -137,7 +143,8 @@ pub(crate) fn engine_of(pos: &dyn DynPosition) -> Option<&'static GameEngine> {
     ENGINES.iter().find(|e| (e.is)(any))
 }
 
-/// Full-strength Reversi near the end plays perfectly: the exact solver replaces the search.
+/// Full-strength Reversi (levels 6-8, and limits without a level) runs its own search ([`reversi::search`]) and
+/// near the end plays perfectly: the exact solver replaces the search.
 fn think_reversi(
     any: &dyn Any,
     _: &[Box<dyn DynPosition>],
@@ -145,13 +152,59 @@ fn think_reversi(
     stop: &StopFlag,
 ) -> Option<Reply> {
     let p = any.downcast_ref::<ReversiPosition>()?;
-    if request.temperature.is_none()
-        && request.level.is_none_or(|l| l >= 6)
-        && p.board().empty().count_ones() <= reversi::SOLVE_EMPTIES
+    if request.temperature.is_some() || request.mcts || request.level.is_some_and(|l| l < 6) {
+        return Some(think_typed(p, &reversi::Eval, &REVERSI_LEVELS, request, stop));
+    }
+    if request.book
+        && let Some((sq, score)) = reversi::book::Book::shipped().choose(p.board(), request.seed)
     {
+        let best = gridplay_games::reversi::notation::square_name(sq);
+        return Some(Reply {
+            pv: vec![best.clone()],
+            best,
+            score,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        });
+    }
+    let empties = p.board().empty().count_ones();
+    let clock = request.clock;
+    if empties <= clock.map_or(reversi::SOLVE_EMPTIES, reversi::search::solve_empties) {
         return Some(reversi::solve_reply(p));
     }
-    Some(think_typed(p, &reversi::Eval, &LEVELS, request, stop))
+    let mut limits = request.level.map_or(request.limits, |l| {
+        let level = REVERSI_LEVELS[usize::from(l.min(REVERSI_LEVELS.len() as u8)) - 1];
+        Limits {
+            depth: Some(level.depth),
+            time: level.time,
+            nodes: None,
+        }
+    });
+    let mut options = reversi::search::Options::default();
+    // A clock caps a level's time; without a level it sets the time.
+    if let Some(clock) = clock {
+        let (soft, hard) = reversi::search::allot(clock, empties);
+        limits.time = Some(limits.time.map_or(hard, |t| t.min(hard)));
+        if request.level.is_none() {
+            options.soft = Some(soft);
+        }
+    }
+    let found = reversi::search::search(p.board(), limits, stop, options);
+    let name = |sq: Option<u8>| {
+        sq.map_or_else(
+            || "pass".to_owned(),
+            gridplay_games::reversi::notation::square_name,
+        )
+    };
+    Some(Reply {
+        best: name(found.best),
+        score: found.score,
+        depth: found.depth,
+        nodes: found.nodes,
+        elapsed: found.elapsed,
+        pv: found.pv.into_iter().map(name).collect(),
+    })
 }
 
 /// Full-strength checkers has a search of its own, which sees the game's earlier positions.

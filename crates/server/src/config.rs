@@ -14,6 +14,8 @@ pub struct Config {
     pub db_connections: Option<u32>,
     /// The engine's replies in games that may be searched at once; more wait their turn.
     pub engine_threads: usize,
+    /// Whether the engine plays from its opening book at levels 6-8 (Reversi's), for varied games.
+    pub engine_book: bool,
     /// Mark the session cookie `Secure` (set this behind HTTPS).
     pub secure_cookies: bool,
     /// Sign-up and sign-in attempts allowed per client address per minute.
@@ -92,6 +94,7 @@ impl Default for Config {
             database: default_database(),
             db_connections: None,
             engine_threads: 2,
+            engine_book: true,
             secure_cookies: false,
             auth_per_minute: 20,
             ws_per_second: 5,

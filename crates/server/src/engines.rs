@@ -15,6 +15,8 @@ use tokio::sync::Semaphore;
 pub struct EnginePool {
     games: Arc<Semaphore>,
     analyses: Arc<Semaphore>,
+    /// The engine's replies at levels 6-8 come from the opening book where it has the position.
+    book: bool,
 }
 
 /// Which lane a search runs in.
@@ -33,7 +35,14 @@ impl EnginePool {
         EnginePool {
             games: Arc::new(Semaphore::new(game_threads.max(1))),
             analyses: Arc::new(Semaphore::new(analysis_threads.max(1))),
+            book: false,
         }
+    }
+
+    /// The pool with the opening book on or off for the engine's replies at levels 6-8.
+    #[must_use]
+    pub fn with_book(self, book: bool) -> EnginePool {
+        EnginePool { book, ..self }
     }
 
     fn lane(&self, lane: Lane) -> Arc<Semaphore> {
@@ -61,6 +70,7 @@ impl EnginePool {
         let request = Request {
             level: Some(level),
             seed,
+            book: self.book && level >= 6,
             ..Request::default()
         };
         let reply =

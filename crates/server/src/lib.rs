@@ -115,7 +115,8 @@ impl AppState {
         let hub = GameHub::new(
             db.clone(),
             registry,
-            EnginePool::new(config.engine_threads, config.limits.analysis_threads),
+            EnginePool::new(config.engine_threads, config.limits.analysis_threads)
+                .with_book(config.engine_book),
             lobby.clone(),
             bus.clone(),
             config.limits.clone(),

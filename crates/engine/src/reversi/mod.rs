@@ -2,9 +2,11 @@
 //! evaluation it replaced ([`HandEval`]: mobility, corners, X-squares next to empty corners and frontier
 //! discs), and the exact endgame solver ([`endgame`]).
 
+pub mod book;
 pub mod endgame;
 pub mod obf;
 pub mod pattern;
+pub mod search;
 pub mod stability;
 pub mod train;
 

@@ -1,0 +1,994 @@
+//! The Reversi midgame search: principal-variation alpha-beta by iterative deepening with aspiration windows,
+//! a transposition table that outlives a search (one per concurrent search, bounded), moves ordered by the
+//! table's move, then by a shallow search of the position each one reaches and the replies it leaves the
+//! opponent, and Multi-ProbCut: a shallow null-window search predicts a deep one, and a node is cut when the
+//! prediction is beyond the window by enough standard deviations. The regression (mean and deviation of the
+//! deep score less the shallow one, per stage and depth) is fitted by `gridplay train reversi-probcut` and
+//! shipped in `probcut.txt`.
+//!
+//! Scores are in hundredths of a disc for the side to move; a finished game scores its final disc difference
+//! (empties to the winner) times 100.
+
+use std::{
+    sync::{Mutex, OnceLock},
+    time::{Duration, Instant},
+};
+
+use arrayvec::ArrayVec;
+use gridplay_games::reversi::bitboard::{Board, flips, get_moves};
+use gridplay_search::{Limits, StopFlag};
+
+use crate::Clock;
+
+use super::{endgame::final_score, pattern::Weights};
+
+/// Beyond any score.
+const INFINITY: i32 = 10_000;
+/// Evaluations are kept inside the range of final scores.
+const EVAL_LIMIT: i32 = 6_300;
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The best square, `None` when the side to move must pass.
+    pub best: Option<u8>,
+    pub score: i32,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Option<u8>>,
+    /// Each completed iteration's score, from depth 1.
+    pub scores: Vec<i32>,
+}
+
+/// How a search prunes.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Multi-ProbCut on, with the cut at this many standard deviations (hundredths); `None` searches every move.
+    pub probcut: Option<u32>,
+    /// Full windows at every iteration (the fitting of the cut's regression wants exact scores).
+    pub full_window: bool,
+    /// The time a move should take from a game clock ([`allot`]): no iteration starts past half of it, or past
+    /// all of it when the last iteration changed its mind; the time limit stays the hard stop.
+    pub soft: Option<Duration>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            probcut: Some(PROBCUT_T),
+            full_window: false,
+            soft: None,
+        }
+    }
+}
+
+/// The cut's threshold in standard deviations (hundredths), chosen by match (`docs/engines.md`).
+pub const PROBCUT_T: u32 = 100;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    lower: i16,
+    upper: i16,
+    depth: u8,
+    best: u8,
+    age: u8,
+}
+
+const NO_MOVE: u8 = 0xFF;
+
+/// A transposition table of buckets of two entries: the first kept by depth and age, the second always
+/// replaced. An entry holds a lower and an upper bound on the position's score at its depth.
+#[derive(Debug)]
+pub struct Table {
+    buckets: Vec<[Entry; 2]>,
+    age: u8,
+}
+
+impl Table {
+    /// A table of about `megabytes`.
+    #[must_use]
+    pub fn new(megabytes: usize) -> Table {
+        let wanted = (megabytes << 20) / std::mem::size_of::<[Entry; 2]>();
+        let n = 1usize << (usize::BITS - 1 - wanted.max(1024).leading_zeros());
+        Table {
+            buckets: vec![[Entry::default(); 2]; n],
+            age: 0,
+        }
+    }
+
+    #[inline]
+    fn index(&self, p: u64, o: u64) -> usize {
+        let h =
+            (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(31);
+        (h ^ (h >> 29)) as usize & (self.buckets.len() - 1)
+    }
+
+    #[inline]
+    fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        self.buckets[self.index(p, o)]
+            .iter()
+            .find(|e| e.player == p && e.opponent == o && (p | o) != 0)
+            .copied()
+    }
+
+    fn store(&mut self, e: Entry) {
+        let age = self.age;
+        let i = self.index(e.player, e.opponent);
+        let b = &mut self.buckets[i];
+        let same = |x: &Entry| x.player == e.player && x.opponent == e.opponent;
+        let slot = if same(&b[0]) || b[0].age != age || e.depth >= b[0].depth {
+            if !same(&b[0]) {
+                b[1] = b[0];
+            }
+            0
+        } else {
+            1
+        };
+        b[slot] = Entry { age, ..e };
+    }
+}
+
+/// Tables kept from search to search, as in the checkers search: a game's next move starts from what the
+/// last one learned.
+static TABLES: Mutex<Vec<Table>> = Mutex::new(Vec::new());
+const TABLE_MEGABYTES: usize = 32;
+
+/// One fitted pair: at `depth` with this many empties, a search to `shallow` predicts the deep score as the
+/// shallow one plus `mean`, with a standard deviation of `sigma` (hundredths of a disc).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pair {
+    pub shallow: u32,
+    pub mean: i32,
+    pub sigma: i32,
+}
+
+/// The stage buckets of the regression, by empty squares.
+pub const BUCKETS: usize = 7;
+/// The shallowest and deepest depths that use the cut.
+pub const PROBCUT_MIN_DEPTH: u32 = 3;
+pub const PROBCUT_MAX_DEPTH: usize = 24;
+
+/// The regression's bucket of a position with `empties` empty squares.
+#[must_use]
+pub fn bucket(empties: u32) -> usize {
+    (empties.saturating_sub(19) / 6).min(BUCKETS as u32 - 1) as usize
+}
+
+/// The shallow depth that predicts `depth`: about a quarter of it, of the same parity.
+#[must_use]
+pub fn shallow_depth(depth: u32) -> u32 {
+    (depth / 4) * 2 + (depth & 1)
+}
+
+/// The fitted regression, by bucket and depth.
+#[derive(Debug)]
+pub struct ProbCut {
+    pairs: [[Option<Pair>; PROBCUT_MAX_DEPTH + 1]; BUCKETS],
+}
+
+impl ProbCut {
+    /// Reads the text of `probcut.txt`: `#` comments, then lines `bucket depth shallow mean sigma`. Depths past
+    /// the deepest fitted one take the deepest fitted pair of the same parity, its shallow depth moved along.
+    pub fn parse(text: &str) -> Result<ProbCut, String> {
+        let mut pairs = [[None; PROBCUT_MAX_DEPTH + 1]; BUCKETS];
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let v: Vec<i64> = line
+                .split_whitespace()
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .map_err(|e| format!("line {}: {e}", n + 1))?;
+            let [b, d, s, mean, sigma] = v[..] else {
+                return Err(format!("line {}: five numbers expected", n + 1));
+            };
+            if !(0..BUCKETS as i64).contains(&b)
+                || !(1..=PROBCUT_MAX_DEPTH as i64).contains(&d)
+                || s < 0
+                || s >= d
+            {
+                return Err(format!(
+                    "line {}: bucket, depth or shallow depth out of range",
+                    n + 1
+                ));
+            }
+            if sigma <= 0 {
+                return Err(format!("line {}: the deviation must be positive", n + 1));
+            }
+            pairs[b as usize][d as usize] = Some(Pair {
+                shallow: s as u32,
+                mean: mean as i32,
+                sigma: sigma as i32,
+            });
+        }
+        for row in &mut pairs {
+            for d in 1..=PROBCUT_MAX_DEPTH {
+                if row[d].is_none()
+                    && d >= 2
+                    && let Some(p) = row[d - 2]
+                {
+                    row[d] = Some(Pair {
+                        shallow: p.shallow + shallow_depth(d as u32) - shallow_depth(d as u32 - 2),
+                        ..p
+                    });
+                }
+            }
+        }
+        Ok(ProbCut { pairs })
+    }
+
+    /// The shipped regression.
+    pub fn shipped() -> &'static ProbCut {
+        static SHIPPED: OnceLock<ProbCut> = OnceLock::new();
+        SHIPPED.get_or_init(|| {
+            ProbCut::parse(include_str!("probcut.txt")).expect("the shipped probcut.txt is valid")
+        })
+    }
+
+    fn pair(&self, empties: u32, depth: u32) -> Option<Pair> {
+        self.pairs[bucket(empties)].get(depth as usize).copied().flatten()
+    }
+}
+
+/// One search.
+struct Searcher<'a> {
+    weights: &'a Weights,
+    probcut: Option<(&'a ProbCut, i32)>,
+    table: &'a mut Table,
+    stop: &'a StopFlag,
+    started: Instant,
+    time: Option<Duration>,
+    node_limit: Option<u64>,
+    nodes: u64,
+    aborted: bool,
+    /// Inside a ProbCut test, no further test.
+    in_probcut: bool,
+}
+
+impl Searcher<'_> {
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if !self.aborted && self.nodes.is_multiple_of(1024) {
+            self.aborted = self.stop.is_stopped()
+                || self.time.is_some_and(|t| self.started.elapsed() >= t)
+                || self.node_limit.is_some_and(|n| self.nodes >= n);
+        }
+        self.aborted
+    }
+
+    #[inline]
+    fn evaluate(&self, p: u64, o: u64) -> i32 {
+        self.weights
+            .evaluate(Board {
+                player: p,
+                opponent: o,
+            })
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The score of the position after a move, seen by the player who is then to move, at depth 0.
+    #[inline]
+    fn leaf(&mut self, p: u64, o: u64) -> i32 {
+        self.nodes += 1;
+        if (p | o) == u64::MAX {
+            return final_score(p, o) * 100;
+        }
+        self.evaluate(p, o)
+    }
+
+    /// The moves of a node in search order, each with the board it reaches.
+    fn order(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut moves: u64,
+        depth: u32,
+        tt: u8,
+    ) -> ArrayVec<(i32, u8, u64, u64), 32> {
+        let mut children: ArrayVec<(i32, u8, u64, u64), 32> = ArrayVec::new();
+        // The shallow search that sorts: none near the horizon, deeper further from it.
+        let sort_depth = match depth {
+            0..=3 => None,
+            4..=7 => Some(0),
+            8..=11 => Some(1),
+            _ => Some(2),
+        };
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let f = flips(sq, p, o);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let key = if sq == tt {
+                1 << 28
+            } else {
+                let replies = get_moves(np, no);
+                let mut k =
+                    -(replies.count_ones() as i32) * 64 - (replies & CORNERS).count_ones() as i32 * 256;
+                if CORNERS & (1 << sq) != 0 {
+                    k += 128;
+                }
+                if let Some(d) = sort_depth {
+                    let saved = self.in_probcut;
+                    self.in_probcut = true;
+                    k += -self.pvs(np, no, d, -INFINITY, INFINITY, false) / 4;
+                    self.in_probcut = saved;
+                }
+                k
+            };
+            // At most 32 legal moves can exist in Reversi.
+            children.push((key, sq, np, no));
+        }
+        children.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
+        children
+    }
+
+    /// Multi-ProbCut: `Some(bound)` when a shallow search says the deep one falls outside the window.
+    fn probcut(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let (table, t) = self.probcut?;
+        if self.in_probcut || depth < PROBCUT_MIN_DEPTH {
+            return None;
+        }
+        let empties = (!(p | o)).count_ones();
+        let pair = table.pair(empties, depth)?;
+        let margin = t * pair.sigma / 100;
+        self.in_probcut = true;
+        let mut cut = None;
+        // Fail high: the shallow score predicts at least beta.
+        let high = beta + margin - pair.mean;
+        if high < INFINITY && beta < INFINITY / 2 {
+            let s = self.pvs(p, o, pair.shallow, high - 1, high, false);
+            if s >= high {
+                cut = Some(beta);
+            }
+        }
+        if cut.is_none() {
+            let low = alpha - margin - pair.mean;
+            if low > -INFINITY && alpha > -INFINITY / 2 {
+                let s = self.pvs(p, o, pair.shallow, low, low + 1, false);
+                if s <= low {
+                    cut = Some(alpha);
+                }
+            }
+        }
+        self.in_probcut = false;
+        cut
+    }
+
+    /// Fail-soft principal-variation search of the position where the side to move holds `p`.
+    fn pvs(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
+        if depth == 0 {
+            return self.leaf(p, o);
+        }
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let moves = get_moves(p, o);
+        if moves == 0 {
+            if get_moves(o, p) == 0 {
+                return final_score(p, o) * 100;
+            }
+            return -self.pvs(o, p, depth, -beta, -alpha, pv_node);
+        }
+        if depth == 1 {
+            let mut best = -INFINITY;
+            let mut m = moves;
+            while m != 0 {
+                let sq = m.trailing_zeros() as u8;
+                m &= m - 1;
+                let f = flips(sq, p, o);
+                let s = -self.leaf(o ^ f, p ^ f ^ (1 << sq));
+                if s > best {
+                    best = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+            return best;
+        }
+        let entry = self.table.probe(p, o);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = entry {
+            tt_move = e.best;
+            if u32::from(e.depth) >= depth && !pv_node {
+                let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
+                if lo >= beta {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+            }
+        }
+        if !pv_node && let Some(cut) = self.probcut(p, o, depth, alpha, beta) {
+            return cut;
+        }
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        let mut best_sq = NO_MOVE;
+        let children = self.order(p, o, moves, depth, tt_move);
+        for (n, &(_, sq, np, no)) in children.iter().enumerate() {
+            let score = if n == 0 {
+                -self.pvs(np, no, depth - 1, -beta, -alpha, pv_node)
+            } else {
+                let mut s = -self.pvs(np, no, depth - 1, -alpha - 1, -alpha, false);
+                if pv_node && s > alpha && s < beta {
+                    s = -self.pvs(np, no, depth - 1, -beta, -alpha, true);
+                }
+                s
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_sq = sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.in_probcut || depth >= 2 {
+            let (lower, upper) = if best >= beta {
+                (best, INFINITY)
+            } else if best > alpha0 {
+                (best, best)
+            } else {
+                (-INFINITY, best)
+            };
+            let (mut lower, mut upper) = (lower, upper);
+            // A bound of the same depth already known narrows this one.
+            if let Some(e) = entry
+                && u32::from(e.depth) == depth
+            {
+                lower = lower.max(i32::from(e.lower));
+                upper = upper.min(i32::from(e.upper));
+                if lower > upper {
+                    (lower, upper) = if best >= beta {
+                        (best, INFINITY)
+                    } else {
+                        (-INFINITY, best)
+                    };
+                }
+            }
+            self.table.store(Entry {
+                player: p,
+                opponent: o,
+                lower: lower as i16,
+                upper: upper as i16,
+                depth: depth as u8,
+                best: best_sq,
+                age: 0,
+            });
+        }
+        best
+    }
+
+    /// The root at `depth` within (`alpha`, `beta`): the score and best move, the moves tried in the order
+    /// `moves` gives and the best moved to its front.
+    fn root(&mut self, p: u64, o: u64, moves: &mut [u8], depth: u32, mut alpha: i32, beta: i32) -> (i32, u8) {
+        self.nodes += 1;
+        let mut best = -INFINITY;
+        let mut best_i = 0;
+        for (i, &sq) in moves.iter().enumerate() {
+            let f = flips(sq, p, o);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let score = if i == 0 {
+                -self.pvs(np, no, depth - 1, -beta, -alpha, true)
+            } else {
+                let mut s = -self.pvs(np, no, depth - 1, -alpha - 1, -alpha, false);
+                if s > alpha && s < beta {
+                    s = -self.pvs(np, no, depth - 1, -beta, -alpha, true);
+                }
+                s
+            };
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_i = i;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        moves[..=best_i].rotate_right(1);
+        (best, moves[0])
+    }
+
+    /// The principal variation from the table, starting with `first`.
+    fn pv(&self, mut b: Board, first: u8, depth: u32) -> Vec<Option<u8>> {
+        let mut pv = vec![Some(first)];
+        b = b.play(first);
+        while (pv.len() as u32) < depth {
+            if b.is_over() {
+                break;
+            }
+            if b.moves() == 0 {
+                pv.push(None);
+                b = b.pass();
+                continue;
+            }
+            match self.table.probe(b.player, b.opponent) {
+                Some(e) if e.best != NO_MOVE && b.moves() & (1 << e.best) != 0 => {
+                    pv.push(Some(e.best));
+                    b = b.play(e.best);
+                }
+                _ => break,
+            }
+        }
+        pv
+    }
+}
+
+/// Searches `board` within `limits` (a depth of `None` deepens until time, nodes or the stop flag; at least
+/// depth 1 is always completed).
+#[must_use]
+pub fn search(board: Board, limits: Limits, stop: &StopFlag, options: Options) -> Found {
+    let started = Instant::now();
+    let mut table = TABLES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .pop()
+        .unwrap_or_else(|| Table::new(TABLE_MEGABYTES));
+    table.age = table.age.wrapping_add(1);
+    let found = search_with(board, limits, stop, options, &mut table, started);
+    TABLES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(table);
+    found
+}
+
+fn search_with(
+    board: Board,
+    limits: Limits,
+    stop: &StopFlag,
+    options: Options,
+    table: &mut Table,
+    started: Instant,
+) -> Found {
+    let (p, o) = (board.player, board.opponent);
+    let moves = get_moves(p, o);
+    let empties = board.empty().count_ones();
+    if moves == 0 {
+        let score = if get_moves(o, p) == 0 {
+            final_score(p, o) * 100
+        } else {
+            -search_with(board.pass(), limits, stop, options, table, started).score
+        };
+        return Found {
+            best: None,
+            score,
+            depth: 0,
+            nodes: 1,
+            elapsed: started.elapsed(),
+            pv: vec![None],
+            scores: Vec::new(),
+        };
+    }
+    let mut s = Searcher {
+        weights: Weights::shipped(),
+        probcut: options.probcut.map(|t| (ProbCut::shipped(), t as i32)),
+        table,
+        stop,
+        started,
+        time: limits.time,
+        node_limit: limits.nodes,
+        nodes: 0,
+        aborted: false,
+        in_probcut: false,
+    };
+    let mut order: Vec<u8> = s.order(p, o, moves, 0, NO_MOVE).iter().map(|c| c.1).collect();
+    let max_depth = limits.depth.unwrap_or(64).clamp(1, empties.max(1));
+    let mut best = (-INFINITY, order[0]);
+    let mut depth_done = 0;
+    let mut scores = Vec::new();
+    for depth in 1..=max_depth {
+        let (mut lo, mut hi) = if options.full_window || depth < 5 {
+            (-INFINITY, INFINITY)
+        } else {
+            (best.0 - 300, best.0 + 300)
+        };
+        let result = loop {
+            let (score, sq) = s.root(p, o, &mut order, depth, lo, hi);
+            if s.aborted {
+                break None;
+            }
+            if score <= lo && lo > -INFINITY {
+                lo = -INFINITY;
+            } else if score >= hi && hi < INFINITY {
+                hi = INFINITY;
+            } else {
+                break Some((score, sq));
+            }
+        };
+        let Some(result) = result else { break };
+        // Unclear: the best move changed, or its score fell by two discs.
+        let unclear = depth > 1 && (result.1 != best.1 || result.0 < best.0 - 200);
+        best = result;
+        depth_done = depth;
+        scores.push(result.0);
+        // Another iteration takes a few times as long as this one: do not start one that cannot end in time.
+        let elapsed = started.elapsed();
+        match options.soft {
+            Some(soft) if elapsed > if unclear { soft } else { soft / 2 } => break,
+            None if limits.time.is_some_and(|t| elapsed * 5 > t * 2) => break,
+            _ => {}
+        }
+        if limits.nodes.is_some_and(|n| s.nodes * 3 > n) {
+            break;
+        }
+    }
+    let pv = s.pv(board, best.1, depth_done.max(1));
+    Found {
+        best: Some(best.1),
+        score: best.0,
+        depth: depth_done,
+        nodes: s.nodes,
+        elapsed: started.elapsed(),
+        pv,
+        scores,
+    }
+}
+
+/// At most this many empty squares, the exact solver plays with `clock` left: all of
+/// [`super::SOLVE_EMPTIES`] with two seconds or more, fewer on a short clock (the solver does not watch the
+/// time; the search does).
+#[must_use]
+pub fn solve_empties(clock: Clock) -> u32 {
+    match clock.usable().as_millis() {
+        2000.. => super::SOLVE_EMPTIES,
+        500..2000 => 14,
+        _ => 10,
+    }
+}
+
+/// How much of the clock a move at `empties` deserves, in tenths: the midgame (30 to 48 empties), where the
+/// game is decided, most; the opening least.
+fn stage_weight(empties: u32) -> u32 {
+    match empties {
+        49.. => 6,
+        30..=48 => 17,
+        _ => 10,
+    }
+}
+
+/// The time a move should take and the most it may take, from the clock of the side to move and the empty
+/// squares: what is left (less an eighth kept for the exact solve at the end) shared among this side's moves
+/// until that solve by [`stage_weight`], with nine tenths of the increment added; at most three times that
+/// when the move is unclear, and never more than a third of what is left.
+#[must_use]
+pub fn allot(clock: Clock, empties: u32) -> (Duration, Duration) {
+    let usable = clock.usable();
+    let for_moves = usable - usable / 8;
+    let weights: u32 = (super::SOLVE_EMPTIES + 1..=empties.max(super::SOLVE_EMPTIES + 1))
+        .rev()
+        .step_by(2)
+        .map(stage_weight)
+        .sum();
+    let soft = for_moves * stage_weight(empties) / weights + clock.increment * 9 / 10;
+    let hard = (soft * 3).min(usable / 3);
+    (soft.min(hard), hard)
+}
+
+/// Positions for fitting the regression: `count` drawn from games that open with 4-9 random plies and go on
+/// by depth-2 searches with a move in six drawn at random, between 20 and 56 empty squares.
+#[must_use]
+pub fn fitting_positions(count: usize, seed: u64) -> Vec<Board> {
+    use rand::{RngExt, SeedableRng, rngs::SmallRng};
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut table = Table::new(4);
+    let stop = StopFlag::new();
+    let plain = Options {
+        probcut: None,
+        ..Options::default()
+    };
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut b = Board::START;
+        let opening = rng.random_range(4..10);
+        let mut game = Vec::new();
+        for ply in 0.. {
+            if b.is_over() {
+                break;
+            }
+            let moves = b.moves();
+            if moves == 0 {
+                b = b.pass();
+                continue;
+            }
+            let empties = b.empty().count_ones();
+            if (20..=56).contains(&empties) {
+                game.push(b);
+            }
+            let sq = if ply < opening || rng.random_range(0..6) == 0 {
+                let mut m = moves;
+                for _ in 0..rng.random_range(0..moves.count_ones()) {
+                    m &= m - 1;
+                }
+                m.trailing_zeros() as u8
+            } else {
+                search_with(b, Limits::depth(2), &stop, plain, &mut table, Instant::now())
+                    .best
+                    .expect("a position with moves has a best move")
+            };
+            b = b.play(sq);
+        }
+        // A few positions a game, so that the sample spans many games.
+        for _ in 0..4 {
+            if !game.is_empty() && out.len() < count {
+                out.push(game.swap_remove(rng.random_range(0..game.len())));
+            }
+        }
+    }
+    out
+}
+
+/// The scores of `board` by full-window searches without cuts at depths 1 to `depth`.
+#[must_use]
+pub fn exact_scores(board: Board, depth: u32, table: &mut Table) -> Vec<i32> {
+    let plain = Options {
+        probcut: None,
+        full_window: true,
+        soft: None,
+    };
+    table.age = table.age.wrapping_add(1);
+    search_with(
+        board,
+        Limits::depth(depth),
+        &StopFlag::new(),
+        plain,
+        table,
+        Instant::now(),
+    )
+    .scores
+}
+
+/// The regression fitted to `scored` (each position's empties and its scores at depths 1, 2, ..): for each
+/// bucket and depth from [`PROBCUT_MIN_DEPTH`], the mean and deviation of the deep score less the score at
+/// [`shallow_depth`], as the text of `probcut.txt`, headed by `header`.
+#[must_use]
+pub fn fit(scored: &[(u32, Vec<i32>)], header: &str) -> String {
+    let mut text = String::new();
+    for line in header.lines() {
+        text.push_str(&format!("# {line}\n"));
+    }
+    text.push_str(
+        "# bucket depth shallow mean sigma (hundredths of a disc); bucket = (empties - 19) / 6, at most 6\n",
+    );
+    for b in 0..BUCKETS {
+        for depth in PROBCUT_MIN_DEPTH..=PROBCUT_MAX_DEPTH as u32 {
+            let s = shallow_depth(depth);
+            let diffs: Vec<f64> = scored
+                .iter()
+                .filter(|(e, v)| bucket(*e) == b && v.len() >= depth as usize && s >= 1)
+                .map(|(_, v)| f64::from(v[depth as usize - 1] - v[s as usize - 1]))
+                .collect();
+            if diffs.len() < 20 {
+                continue;
+            }
+            let n = diffs.len() as f64;
+            let mean = diffs.iter().sum::<f64>() / n;
+            let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1.0);
+            text.push_str(&format!(
+                "{b} {depth} {s} {} {}\n",
+                mean.round() as i64,
+                (var.sqrt().round() as i64).max(1)
+            ));
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn random_board(seed: u64, plies: u32) -> Board {
+        let mut b = Board::START;
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        for _ in 0..plies {
+            if b.is_over() {
+                break;
+            }
+            let moves = b.moves();
+            if moves == 0 {
+                b = b.pass();
+                continue;
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let n = (x % u64::from(moves.count_ones())) as u32;
+            let mut m = moves;
+            for _ in 0..n {
+                m &= m - 1;
+            }
+            b = b.play(m.trailing_zeros() as u8);
+        }
+        b
+    }
+
+    fn minimax(b: Board, depth: u32) -> i32 {
+        let w = Weights::shipped();
+        let moves = b.moves();
+        if moves == 0 {
+            if b.is_over() {
+                return final_score(b.player, b.opponent) * 100;
+            }
+            return -minimax(b.pass(), depth);
+        }
+        if depth == 0 {
+            return w.evaluate(b).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+        let mut best = -INFINITY;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let child = b.play(sq);
+            let s = if depth == 1 && (child.player | child.opponent) != u64::MAX {
+                -w.evaluate(child).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            } else {
+                -minimax(child, depth - 1)
+            };
+            best = best.max(s);
+        }
+        best
+    }
+
+    #[test]
+    fn without_probcut_the_search_equals_minimax() {
+        let exact = Options {
+            probcut: None,
+            ..Options::default()
+        };
+        for seed in 0..10 {
+            let b = random_board(seed, 10 + (seed as u32 * 5 % 48));
+            if b.moves() == 0 {
+                continue;
+            }
+            let mut table = Table::new(1);
+            for depth in 1..=3 {
+                let found = search_with(
+                    b,
+                    Limits::depth(depth),
+                    &StopFlag::new(),
+                    exact,
+                    &mut table,
+                    Instant::now(),
+                );
+                assert_eq!(found.score, minimax(b, depth), "seed {seed} depth {depth}");
+                assert_eq!(-minimax(b.play(found.best.unwrap()), depth - 1), found.score);
+            }
+        }
+    }
+
+    #[test]
+    fn the_search_plays_legal_moves_and_stops_on_time() {
+        let b = random_board(3, 20);
+        let found = search(
+            b,
+            Limits {
+                time: Some(Duration::from_millis(50)),
+                ..Limits::default()
+            },
+            &StopFlag::new(),
+            Options::default(),
+        );
+        assert!(b.moves() & (1 << found.best.unwrap()) != 0);
+        assert!(found.depth >= 1);
+        assert!(found.elapsed < Duration::from_millis(500));
+    }
+
+    #[test]
+    fn the_fit_measures_the_spread_of_deep_less_shallow_scores() {
+        let positions = fitting_positions(6, 1);
+        assert_eq!(positions.len(), 6);
+        assert!(
+            positions
+                .iter()
+                .all(|b| (20..=56).contains(&b.empty().count_ones()) && b.moves() != 0)
+        );
+        // Made-up scores: depth 3 is depth 1 plus 100 or minus 100, alternately, in bucket 2.
+        let scored: Vec<(u32, Vec<i32>)> = (0..40)
+            .map(|i| (33, vec![i, 0, i + if i % 2 == 0 { 100 } else { -100 }]))
+            .collect();
+        let text = fit(&scored, "test");
+        let table = ProbCut::parse(&text).unwrap();
+        let pair = table.pair(33, 3).unwrap();
+        assert_eq!((pair.shallow, pair.mean), (1, 0));
+        assert!((100..=103).contains(&pair.sigma), "{pair:?}");
+        assert!(table.pair(50, 3).is_none());
+    }
+
+    #[test]
+    fn a_clock_is_spent_by_stage_and_never_run_out() {
+        let clock = |ms| Clock {
+            left: Duration::from_millis(ms),
+            increment: Duration::ZERO,
+        };
+        // Five minutes: the midgame gets more than the opening, and the hard stop is a third at most.
+        let (open_soft, open_hard) = allot(clock(300_000), 56);
+        let (mid_soft, mid_hard) = allot(clock(300_000), 40);
+        assert!(mid_soft > open_soft * 2, "{open_soft:?} {mid_soft:?}");
+        assert!(open_hard >= open_soft && mid_hard >= mid_soft);
+        assert!(mid_hard <= Duration::from_millis(100_000));
+        // A whole game, each move taking its share (the side to move at 59, 57, .. empties): most of the clock
+        // is used, some is left for the solve, and the midgame moves take the most.
+        let mut left = Duration::from_secs(300);
+        let mut spent = Vec::new();
+        for empties in (19..=59).rev().step_by(2) {
+            let (soft, _) = allot(
+                Clock {
+                    left,
+                    increment: Duration::ZERO,
+                },
+                empties,
+            );
+            spent.push((empties, soft));
+            left -= soft;
+        }
+        assert!(
+            (Duration::from_secs(10)..Duration::from_secs(45)).contains(&left),
+            "{left:?}"
+        );
+        let most = spent.iter().max_by_key(|s| s.1).unwrap();
+        assert!((30..=48).contains(&most.0), "{spent:?}");
+        // On a short clock the hard stop stays within a third, and nothing is spent below the margin.
+        assert!(allot(clock(300), 40).1 <= Duration::from_millis(84));
+        assert_eq!(allot(clock(40), 40), (Duration::ZERO, Duration::ZERO));
+        assert_eq!(solve_empties(clock(10_000)), 18);
+        assert_eq!(solve_empties(clock(1_000)), 14);
+        assert_eq!(solve_empties(clock(100)), 10);
+        // The increment is spent too, within the third of what is left.
+        let inc = Clock {
+            left: Duration::from_secs(10),
+            increment: Duration::from_secs(2),
+        };
+        assert!(allot(inc, 40).0 > allot(clock(10_000), 40).0 + Duration::from_secs(1));
+        assert!(allot(inc, 40).1 <= Duration::from_millis(3317));
+    }
+
+    #[test]
+    fn the_shipped_regression_is_read_and_bad_text_refused() {
+        let t = ProbCut::shipped();
+        assert!(t.pair(40, 8).is_some());
+        assert!(ProbCut::parse("0 8 4 10").is_err());
+        assert!(ProbCut::parse("9 8 4 10 100").is_err());
+        assert!(ProbCut::parse("0 8 9 10 100").is_err());
+        assert!(ProbCut::parse("0 8 4 10 0").is_err());
+        let p = ProbCut::parse("# c\n2 8 4 -30 250\n").unwrap();
+        assert_eq!(
+            p.pair(32, 8),
+            Some(Pair {
+                shallow: 4,
+                mean: -30,
+                sigma: 250
+            })
+        );
+        assert_eq!(
+            p.pair(32, 10).map(|p| p.shallow),
+            Some(4 + shallow_depth(10) - shallow_depth(8))
+        );
+    }
+}
