@@ -9,7 +9,10 @@ use std::{collections::HashMap, io::Read, sync::OnceLock};
 use gridplay_games::reversi::bitboard::Board;
 use gridplay_search::{Limits, StopFlag};
 
-use super::search::{self, Options};
+use super::{
+    pattern::transpose,
+    search::{self, Options},
+};
 
 /// A book move is drawn among those within this many hundredths of a disc of the best.
 pub const CHOICE_MARGIN: i32 = 100;
@@ -20,15 +23,6 @@ fn flip_vertical(x: u64) -> u64 {
 
 fn mirror_horizontal(x: u64) -> u64 {
     x.reverse_bits().swap_bytes()
-}
-
-fn transpose(mut x: u64) -> u64 {
-    let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
-    x ^ t ^ (t >> 7)
 }
 
 /// The board's `i`-th symmetry (0 is the identity), applied to a set of squares.

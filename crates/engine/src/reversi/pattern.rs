@@ -104,7 +104,7 @@ impl Lane {
 }
 
 /// The board mirrored in the a1-h8 diagonal: (file, rank) becomes (rank, file).
-fn transpose(mut x: u64) -> u64 {
+pub(crate) fn transpose(mut x: u64) -> u64 {
     let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
     x ^= t ^ (t >> 28);
     let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
