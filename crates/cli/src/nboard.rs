@@ -18,7 +18,7 @@ use std::{
 use gridplay_core::{DynGame, DynPosition};
 use gridplay_engine::{
     Clock,
-    reversi::{SOLVE_EMPTIES, endgame::Solver, search},
+    reversi::{SOLVE_EMPTIES, clock, endgame::Solver, search},
 };
 use gridplay_games::reversi::{ReversiPosition, bitboard::Board, notation::square_name};
 use gridplay_search::{Limits, StopFlag};
@@ -86,7 +86,7 @@ impl Job {
             };
         }
         let empties = b.empty().count_ones();
-        let (best, score, elapsed) = if empties <= self.clock.map_or(SOLVE_EMPTIES, search::solve_empties) {
+        let (best, score, elapsed) = if empties <= self.clock.map_or(SOLVE_EMPTIES, clock::solve_empties) {
             let started = std::time::Instant::now();
             let s = Solver::new(64).solve(b);
             (s.best, s.score * 100, started.elapsed())
@@ -98,7 +98,7 @@ impl Job {
             };
             let mut options = search::Options::default();
             if let Some(clock) = self.clock {
-                let (soft, hard) = search::allot(clock, empties);
+                let (soft, hard) = clock::allot(clock, empties);
                 limits.time = Some(hard.min(THINK_CAP));
                 options.soft = Some(soft);
             }

@@ -146,7 +146,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
 /// `gridplay train reversi-probcut --games N --depth D`: fits the Reversi search's Multi-ProbCut regression
 /// from N positions of varied games, each searched without cuts at every depth up to D.
 fn run_probcut(args: &TrainArgs) -> Result<(), String> {
-    use gridplay_engine::reversi::search::{self, Table};
+    use gridplay_engine::reversi::{probcut, search::Table};
     if args.depth < 5 || args.depth > 16 {
         return Err("--depth (the deepest search fitted) must be 5 to 16".into());
     }
@@ -155,7 +155,7 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
     };
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
-    let positions = search::fitting_positions(usize::try_from(args.games).unwrap_or(usize::MAX), args.seed);
+    let positions = probcut::fitting_positions(usize::try_from(args.games).unwrap_or(usize::MAX), args.seed);
     let progress = bar(positions.len() as u64, "positions searched");
     let next = std::sync::atomic::AtomicUsize::new(0);
     let scored: Vec<(u32, Vec<i32>)> = std::thread::scope(|scope| {
@@ -169,7 +169,7 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
                         let Some(&b) = positions.get(i) else { break };
                         mine.push((
                             b.empty().count_ones(),
-                            search::exact_scores(b, args.depth, &mut table),
+                            probcut::exact_scores(b, args.depth, &mut table),
                         ));
                         progress.inc(1);
                     }
@@ -193,7 +193,7 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
         scored.len(),
         started.elapsed().as_secs_f64() / 60.0
     );
-    let text = search::fit(&scored, &header);
+    let text = probcut::fit(&scored, &header);
     std::fs::write(path, &text).map_err(|e| format!("writing {}: {e}", path.display()))?;
     write!(out, "{text}").map_err(crate::output_error)?;
     writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)

@@ -152,7 +152,7 @@ fn train_writes_weights_the_engine_can_read() {
     assert!(ok, "{err}");
     assert!(out.contains("# bucket depth shallow mean sigma"), "{out}");
     let text = std::fs::read_to_string(&pc_path).unwrap();
-    gridplay_engine::reversi::search::ProbCut::parse(&text).unwrap();
+    gridplay_engine::reversi::probcut::ProbCut::parse(&text).unwrap();
     std::fs::remove_file(&pc_path).ok();
     let book_path = std::env::temp_dir().join(format!("gridplay-book-{}.bin", std::process::id()));
     let (ok, out, err) = gridplay(&[

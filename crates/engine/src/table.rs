@@ -170,7 +170,7 @@ fn think_reversi(
     }
     let empties = p.board().empty().count_ones();
     let clock = request.clock;
-    if empties <= clock.map_or(reversi::SOLVE_EMPTIES, reversi::search::solve_empties) {
+    if empties <= clock.map_or(reversi::SOLVE_EMPTIES, reversi::clock::solve_empties) {
         return Some(reversi::solve_reply(p));
     }
     let mut limits = request.level.map_or(request.limits, |l| {
@@ -184,7 +184,7 @@ fn think_reversi(
     let mut options = reversi::search::Options::default();
     // A clock caps a level's time; without a level it sets the time.
     if let Some(clock) = clock {
-        let (soft, hard) = reversi::search::allot(clock, empties);
+        let (soft, hard) = reversi::clock::allot(clock, empties);
         limits.time = Some(limits.time.map_or(hard, |t| t.min(hard)));
         if request.level.is_none() {
             options.soft = Some(soft);

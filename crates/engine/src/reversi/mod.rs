@@ -3,9 +3,11 @@
 //! discs), and the exact endgame solver ([`endgame`]).
 
 pub mod book;
+pub mod clock;
 pub mod endgame;
 pub mod obf;
 pub mod pattern;
+pub mod probcut;
 pub mod search;
 pub mod stability;
 pub mod train;

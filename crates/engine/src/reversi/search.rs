@@ -10,7 +10,7 @@
 //! (empties to the winner) times 100.
 
 use std::{
-    sync::{Mutex, OnceLock},
+    sync::Mutex,
     time::{Duration, Instant},
 };
 
@@ -18,9 +18,11 @@ use arrayvec::ArrayVec;
 use gridplay_games::reversi::bitboard::{Board, flips, get_moves};
 use gridplay_search::{Limits, StopFlag};
 
-use crate::Clock;
-
-use super::{endgame::final_score, pattern::Weights};
+use super::{
+    endgame::final_score,
+    pattern::Weights,
+    probcut::{PROBCUT_MIN_DEPTH, ProbCut},
+};
 
 /// Beyond any score.
 const INFINITY: i32 = 10_000;
@@ -50,7 +52,7 @@ pub struct Options {
     pub probcut: Option<u32>,
     /// Full windows at every iteration (the fitting of the cut's regression wants exact scores).
     pub full_window: bool,
-    /// The time a move should take from a game clock ([`allot`]): no iteration starts past half of it, or past
+    /// The time a move should take from a game clock ([`super::clock::allot`]): no iteration starts past half of it, or past
     /// all of it when the last iteration changed its mind; the time limit stays the hard stop.
     pub soft: Option<Duration>,
 }
@@ -86,7 +88,7 @@ const NO_MOVE: u8 = 0xFF;
 #[derive(Debug)]
 pub struct Table {
     buckets: Vec<[Entry; 2]>,
-    age: u8,
+    pub(super) age: u8,
 }
 
 impl Table {
@@ -137,105 +139,6 @@ impl Table {
 /// last one learned.
 static TABLES: Mutex<Vec<Table>> = Mutex::new(Vec::new());
 const TABLE_MEGABYTES: usize = 32;
-
-/// One fitted pair: at `depth` with this many empties, a search to `shallow` predicts the deep score as the
-/// shallow one plus `mean`, with a standard deviation of `sigma` (hundredths of a disc).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Pair {
-    pub shallow: u32,
-    pub mean: i32,
-    pub sigma: i32,
-}
-
-/// The stage buckets of the regression, by empty squares.
-pub const BUCKETS: usize = 7;
-/// The shallowest and deepest depths that use the cut.
-pub const PROBCUT_MIN_DEPTH: u32 = 3;
-pub const PROBCUT_MAX_DEPTH: usize = 24;
-
-/// The regression's bucket of a position with `empties` empty squares.
-#[must_use]
-pub fn bucket(empties: u32) -> usize {
-    (empties.saturating_sub(19) / 6).min(BUCKETS as u32 - 1) as usize
-}
-
-/// The shallow depth that predicts `depth`: about a quarter of it, of the same parity.
-#[must_use]
-pub fn shallow_depth(depth: u32) -> u32 {
-    (depth / 4) * 2 + (depth & 1)
-}
-
-/// The fitted regression, by bucket and depth.
-#[derive(Debug)]
-pub struct ProbCut {
-    pairs: [[Option<Pair>; PROBCUT_MAX_DEPTH + 1]; BUCKETS],
-}
-
-impl ProbCut {
-    /// Reads the text of `probcut.txt`: `#` comments, then lines `bucket depth shallow mean sigma`. Depths past
-    /// the deepest fitted one take the deepest fitted pair of the same parity, its shallow depth moved along.
-    pub fn parse(text: &str) -> Result<ProbCut, String> {
-        let mut pairs = [[None; PROBCUT_MAX_DEPTH + 1]; BUCKETS];
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let v: Vec<i64> = line
-                .split_whitespace()
-                .map(str::parse)
-                .collect::<Result<_, _>>()
-                .map_err(|e| format!("line {}: {e}", n + 1))?;
-            let [b, d, s, mean, sigma] = v[..] else {
-                return Err(format!("line {}: five numbers expected", n + 1));
-            };
-            if !(0..BUCKETS as i64).contains(&b)
-                || !(1..=PROBCUT_MAX_DEPTH as i64).contains(&d)
-                || s < 0
-                || s >= d
-            {
-                return Err(format!(
-                    "line {}: bucket, depth or shallow depth out of range",
-                    n + 1
-                ));
-            }
-            if sigma <= 0 {
-                return Err(format!("line {}: the deviation must be positive", n + 1));
-            }
-            pairs[b as usize][d as usize] = Some(Pair {
-                shallow: s as u32,
-                mean: mean as i32,
-                sigma: sigma as i32,
-            });
-        }
-        for row in &mut pairs {
-            for d in 1..=PROBCUT_MAX_DEPTH {
-                if row[d].is_none()
-                    && d >= 2
-                    && let Some(p) = row[d - 2]
-                {
-                    row[d] = Some(Pair {
-                        shallow: p.shallow + shallow_depth(d as u32) - shallow_depth(d as u32 - 2),
-                        ..p
-                    });
-                }
-            }
-        }
-        Ok(ProbCut { pairs })
-    }
-
-    /// The shipped regression.
-    pub fn shipped() -> &'static ProbCut {
-        static SHIPPED: OnceLock<ProbCut> = OnceLock::new();
-        SHIPPED.get_or_init(|| {
-            ProbCut::parse(include_str!("probcut.txt")).expect("the shipped probcut.txt is valid")
-        })
-    }
-
-    fn pair(&self, empties: u32, depth: u32) -> Option<Pair> {
-        self.pairs[bucket(empties)].get(depth as usize).copied().flatten()
-    }
-}
 
 /// One search.
 struct Searcher<'a> {
@@ -558,7 +461,7 @@ pub fn search(board: Board, limits: Limits, stop: &StopFlag, options: Options) -
     found
 }
 
-fn search_with(
+pub(super) fn search_with(
     board: Board,
     limits: Limits,
     stop: &StopFlag,
@@ -648,155 +551,6 @@ fn search_with(
         pv,
         scores,
     }
-}
-
-/// At most this many empty squares, the exact solver plays with `clock` left: all of
-/// [`super::SOLVE_EMPTIES`] with two seconds or more, fewer on a short clock (the solver does not watch the
-/// time; the search does).
-#[must_use]
-pub fn solve_empties(clock: Clock) -> u32 {
-    match clock.usable().as_millis() {
-        2000.. => super::SOLVE_EMPTIES,
-        500..2000 => 14,
-        _ => 10,
-    }
-}
-
-/// How much of the clock a move at `empties` deserves, in tenths: the midgame (30 to 48 empties), where the
-/// game is decided, most; the opening least.
-fn stage_weight(empties: u32) -> u32 {
-    match empties {
-        49.. => 6,
-        30..=48 => 17,
-        _ => 10,
-    }
-}
-
-/// The time a move should take and the most it may take, from the clock of the side to move and the empty
-/// squares: what is left (less an eighth kept for the exact solve at the end) shared among this side's moves
-/// until that solve by [`stage_weight`], with nine tenths of the increment added; at most three times that
-/// when the move is unclear, and never more than a third of what is left.
-#[must_use]
-pub fn allot(clock: Clock, empties: u32) -> (Duration, Duration) {
-    let usable = clock.usable();
-    let for_moves = usable - usable / 8;
-    let weights: u32 = (super::SOLVE_EMPTIES + 1..=empties.max(super::SOLVE_EMPTIES + 1))
-        .rev()
-        .step_by(2)
-        .map(stage_weight)
-        .sum();
-    let soft = for_moves * stage_weight(empties) / weights + clock.increment * 9 / 10;
-    let hard = (soft * 3).min(usable / 3);
-    (soft.min(hard), hard)
-}
-
-/// Positions for fitting the regression: `count` drawn from games that open with 4-9 random plies and go on
-/// by depth-2 searches with a move in six drawn at random, between 20 and 56 empty squares.
-#[must_use]
-pub fn fitting_positions(count: usize, seed: u64) -> Vec<Board> {
-    use rand::{RngExt, SeedableRng, rngs::SmallRng};
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut table = Table::new(4);
-    let stop = StopFlag::new();
-    let plain = Options {
-        probcut: None,
-        ..Options::default()
-    };
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut b = Board::START;
-        let opening = rng.random_range(4..10);
-        let mut game = Vec::new();
-        for ply in 0.. {
-            if b.is_over() {
-                break;
-            }
-            let moves = b.moves();
-            if moves == 0 {
-                b = b.pass();
-                continue;
-            }
-            let empties = b.empty().count_ones();
-            if (20..=56).contains(&empties) {
-                game.push(b);
-            }
-            let sq = if ply < opening || rng.random_range(0..6) == 0 {
-                let mut m = moves;
-                for _ in 0..rng.random_range(0..moves.count_ones()) {
-                    m &= m - 1;
-                }
-                m.trailing_zeros() as u8
-            } else {
-                search_with(b, Limits::depth(2), &stop, plain, &mut table, Instant::now())
-                    .best
-                    .expect("a position with moves has a best move")
-            };
-            b = b.play(sq);
-        }
-        // A few positions a game, so that the sample spans many games.
-        for _ in 0..4 {
-            if !game.is_empty() && out.len() < count {
-                out.push(game.swap_remove(rng.random_range(0..game.len())));
-            }
-        }
-    }
-    out
-}
-
-/// The scores of `board` by full-window searches without cuts at depths 1 to `depth`.
-#[must_use]
-pub fn exact_scores(board: Board, depth: u32, table: &mut Table) -> Vec<i32> {
-    let plain = Options {
-        probcut: None,
-        full_window: true,
-        soft: None,
-    };
-    table.age = table.age.wrapping_add(1);
-    search_with(
-        board,
-        Limits::depth(depth),
-        &StopFlag::new(),
-        plain,
-        table,
-        Instant::now(),
-    )
-    .scores
-}
-
-/// The regression fitted to `scored` (each position's empties and its scores at depths 1, 2, ..): for each
-/// bucket and depth from [`PROBCUT_MIN_DEPTH`], the mean and deviation of the deep score less the score at
-/// [`shallow_depth`], as the text of `probcut.txt`, headed by `header`.
-#[must_use]
-pub fn fit(scored: &[(u32, Vec<i32>)], header: &str) -> String {
-    let mut text = String::new();
-    for line in header.lines() {
-        text.push_str(&format!("# {line}\n"));
-    }
-    text.push_str(
-        "# bucket depth shallow mean sigma (hundredths of a disc); bucket = (empties - 19) / 6, at most 6\n",
-    );
-    for b in 0..BUCKETS {
-        for depth in PROBCUT_MIN_DEPTH..=PROBCUT_MAX_DEPTH as u32 {
-            let s = shallow_depth(depth);
-            let diffs: Vec<f64> = scored
-                .iter()
-                .filter(|(e, v)| bucket(*e) == b && v.len() >= depth as usize && s >= 1)
-                .map(|(_, v)| f64::from(v[depth as usize - 1] - v[s as usize - 1]))
-                .collect();
-            if diffs.len() < 20 {
-                continue;
-            }
-            let n = diffs.len() as f64;
-            let mean = diffs.iter().sum::<f64>() / n;
-            let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1.0);
-            text.push_str(&format!(
-                "{b} {depth} {s} {} {}\n",
-                mean.round() as i64,
-                (var.sqrt().round() as i64).max(1)
-            ));
-        }
-    }
-    text
 }
 
 #[cfg(test)]
@@ -898,97 +652,5 @@ mod tests {
         assert!(b.moves() & (1 << found.best.unwrap()) != 0);
         assert!(found.depth >= 1);
         assert!(found.elapsed < Duration::from_millis(500));
-    }
-
-    #[test]
-    fn the_fit_measures_the_spread_of_deep_less_shallow_scores() {
-        let positions = fitting_positions(6, 1);
-        assert_eq!(positions.len(), 6);
-        assert!(
-            positions
-                .iter()
-                .all(|b| (20..=56).contains(&b.empty().count_ones()) && b.moves() != 0)
-        );
-        // Made-up scores: depth 3 is depth 1 plus 100 or minus 100, alternately, in bucket 2.
-        let scored: Vec<(u32, Vec<i32>)> = (0..40)
-            .map(|i| (33, vec![i, 0, i + if i % 2 == 0 { 100 } else { -100 }]))
-            .collect();
-        let text = fit(&scored, "test");
-        let table = ProbCut::parse(&text).unwrap();
-        let pair = table.pair(33, 3).unwrap();
-        assert_eq!((pair.shallow, pair.mean), (1, 0));
-        assert!((100..=103).contains(&pair.sigma), "{pair:?}");
-        assert!(table.pair(50, 3).is_none());
-    }
-
-    #[test]
-    fn a_clock_is_spent_by_stage_and_never_run_out() {
-        let clock = |ms| Clock {
-            left: Duration::from_millis(ms),
-            increment: Duration::ZERO,
-        };
-        // Five minutes: the midgame gets more than the opening, and the hard stop is a third at most.
-        let (open_soft, open_hard) = allot(clock(300_000), 56);
-        let (mid_soft, mid_hard) = allot(clock(300_000), 40);
-        assert!(mid_soft > open_soft * 2, "{open_soft:?} {mid_soft:?}");
-        assert!(open_hard >= open_soft && mid_hard >= mid_soft);
-        assert!(mid_hard <= Duration::from_millis(100_000));
-        // A whole game, each move taking its share (the side to move at 59, 57, .. empties): most of the clock
-        // is used, some is left for the solve, and the midgame moves take the most.
-        let mut left = Duration::from_secs(300);
-        let mut spent = Vec::new();
-        for empties in (19..=59).rev().step_by(2) {
-            let (soft, _) = allot(
-                Clock {
-                    left,
-                    increment: Duration::ZERO,
-                },
-                empties,
-            );
-            spent.push((empties, soft));
-            left -= soft;
-        }
-        assert!(
-            (Duration::from_secs(10)..Duration::from_secs(45)).contains(&left),
-            "{left:?}"
-        );
-        let most = spent.iter().max_by_key(|s| s.1).unwrap();
-        assert!((30..=48).contains(&most.0), "{spent:?}");
-        // On a short clock the hard stop stays within a third, and nothing is spent below the margin.
-        assert!(allot(clock(300), 40).1 <= Duration::from_millis(84));
-        assert_eq!(allot(clock(40), 40), (Duration::ZERO, Duration::ZERO));
-        assert_eq!(solve_empties(clock(10_000)), 18);
-        assert_eq!(solve_empties(clock(1_000)), 14);
-        assert_eq!(solve_empties(clock(100)), 10);
-        // The increment is spent too, within the third of what is left.
-        let inc = Clock {
-            left: Duration::from_secs(10),
-            increment: Duration::from_secs(2),
-        };
-        assert!(allot(inc, 40).0 > allot(clock(10_000), 40).0 + Duration::from_secs(1));
-        assert!(allot(inc, 40).1 <= Duration::from_millis(3317));
-    }
-
-    #[test]
-    fn the_shipped_regression_is_read_and_bad_text_refused() {
-        let t = ProbCut::shipped();
-        assert!(t.pair(40, 8).is_some());
-        assert!(ProbCut::parse("0 8 4 10").is_err());
-        assert!(ProbCut::parse("9 8 4 10 100").is_err());
-        assert!(ProbCut::parse("0 8 9 10 100").is_err());
-        assert!(ProbCut::parse("0 8 4 10 0").is_err());
-        let p = ProbCut::parse("# c\n2 8 4 -30 250\n").unwrap();
-        assert_eq!(
-            p.pair(32, 8),
-            Some(Pair {
-                shallow: 4,
-                mean: -30,
-                sigma: 250
-            })
-        );
-        assert_eq!(
-            p.pair(32, 10).map(|p| p.shallow),
-            Some(4 + shallow_depth(10) - shallow_depth(8))
-        );
     }
 }

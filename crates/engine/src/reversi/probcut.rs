@@ -1,0 +1,268 @@
+//! The Multi-ProbCut regression of the Reversi search ([`super::search`]): for each stage and depth, how a
+//! shallow search's score predicts a deep one's (the mean and deviation of the deep score less the shallow
+//! one). `gridplay train reversi-probcut` fits it ([`fitting_positions`], [`exact_scores`], [`fit`]) and the
+//! result ships in `probcut.txt`.
+
+use std::{sync::OnceLock, time::Instant};
+
+use gridplay_games::reversi::bitboard::Board;
+use gridplay_search::{Limits, StopFlag};
+
+use super::search::{Options, Table, search_with};
+
+/// One fitted pair: at `depth` with this many empties, a search to `shallow` predicts the deep score as the
+/// shallow one plus `mean`, with a standard deviation of `sigma` (hundredths of a disc).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pair {
+    pub shallow: u32,
+    pub mean: i32,
+    pub sigma: i32,
+}
+
+/// The stage buckets of the regression, by empty squares.
+pub const BUCKETS: usize = 7;
+/// The shallowest and deepest depths that use the cut.
+pub const PROBCUT_MIN_DEPTH: u32 = 3;
+pub const PROBCUT_MAX_DEPTH: usize = 24;
+
+/// The regression's bucket of a position with `empties` empty squares.
+#[must_use]
+pub fn bucket(empties: u32) -> usize {
+    (empties.saturating_sub(19) / 6).min(BUCKETS as u32 - 1) as usize
+}
+
+/// The shallow depth that predicts `depth`: about a quarter of it, of the same parity.
+#[must_use]
+pub fn shallow_depth(depth: u32) -> u32 {
+    (depth / 4) * 2 + (depth & 1)
+}
+
+/// The fitted regression, by bucket and depth.
+#[derive(Debug)]
+pub struct ProbCut {
+    pairs: [[Option<Pair>; PROBCUT_MAX_DEPTH + 1]; BUCKETS],
+}
+
+impl ProbCut {
+    /// Reads the text of `probcut.txt`: `#` comments, then lines `bucket depth shallow mean sigma`. Depths past
+    /// the deepest fitted one take the deepest fitted pair of the same parity, its shallow depth moved along.
+    pub fn parse(text: &str) -> Result<ProbCut, String> {
+        let mut pairs = [[None; PROBCUT_MAX_DEPTH + 1]; BUCKETS];
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let v: Vec<i64> = line
+                .split_whitespace()
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .map_err(|e| format!("line {}: {e}", n + 1))?;
+            let [b, d, s, mean, sigma] = v[..] else {
+                return Err(format!("line {}: five numbers expected", n + 1));
+            };
+            if !(0..BUCKETS as i64).contains(&b)
+                || !(1..=PROBCUT_MAX_DEPTH as i64).contains(&d)
+                || s < 0
+                || s >= d
+            {
+                return Err(format!(
+                    "line {}: bucket, depth or shallow depth out of range",
+                    n + 1
+                ));
+            }
+            if sigma <= 0 {
+                return Err(format!("line {}: the deviation must be positive", n + 1));
+            }
+            pairs[b as usize][d as usize] = Some(Pair {
+                shallow: s as u32,
+                mean: mean as i32,
+                sigma: sigma as i32,
+            });
+        }
+        for row in &mut pairs {
+            for d in 1..=PROBCUT_MAX_DEPTH {
+                if row[d].is_none()
+                    && d >= 2
+                    && let Some(p) = row[d - 2]
+                {
+                    row[d] = Some(Pair {
+                        shallow: p.shallow + shallow_depth(d as u32) - shallow_depth(d as u32 - 2),
+                        ..p
+                    });
+                }
+            }
+        }
+        Ok(ProbCut { pairs })
+    }
+
+    /// The shipped regression.
+    pub fn shipped() -> &'static ProbCut {
+        static SHIPPED: OnceLock<ProbCut> = OnceLock::new();
+        SHIPPED.get_or_init(|| {
+            ProbCut::parse(include_str!("probcut.txt")).expect("the shipped probcut.txt is valid")
+        })
+    }
+
+    pub(super) fn pair(&self, empties: u32, depth: u32) -> Option<Pair> {
+        self.pairs[bucket(empties)].get(depth as usize).copied().flatten()
+    }
+}
+
+/// Positions for fitting the regression: `count` drawn from games that open with 4-9 random plies and go on
+/// by depth-2 searches with a move in six drawn at random, between 20 and 56 empty squares.
+#[must_use]
+pub fn fitting_positions(count: usize, seed: u64) -> Vec<Board> {
+    use rand::{RngExt, SeedableRng, rngs::SmallRng};
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut table = Table::new(4);
+    let stop = StopFlag::new();
+    let plain = Options {
+        probcut: None,
+        ..Options::default()
+    };
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut b = Board::START;
+        let opening = rng.random_range(4..10);
+        let mut game = Vec::new();
+        for ply in 0.. {
+            if b.is_over() {
+                break;
+            }
+            let moves = b.moves();
+            if moves == 0 {
+                b = b.pass();
+                continue;
+            }
+            let empties = b.empty().count_ones();
+            if (20..=56).contains(&empties) {
+                game.push(b);
+            }
+            let sq = if ply < opening || rng.random_range(0..6) == 0 {
+                let mut m = moves;
+                for _ in 0..rng.random_range(0..moves.count_ones()) {
+                    m &= m - 1;
+                }
+                m.trailing_zeros() as u8
+            } else {
+                search_with(b, Limits::depth(2), &stop, plain, &mut table, Instant::now())
+                    .best
+                    .expect("a position with moves has a best move")
+            };
+            b = b.play(sq);
+        }
+        // A few positions a game, so that the sample spans many games.
+        for _ in 0..4 {
+            if !game.is_empty() && out.len() < count {
+                out.push(game.swap_remove(rng.random_range(0..game.len())));
+            }
+        }
+    }
+    out
+}
+
+/// The scores of `board` by full-window searches without cuts at depths 1 to `depth`.
+#[must_use]
+pub fn exact_scores(board: Board, depth: u32, table: &mut Table) -> Vec<i32> {
+    let plain = Options {
+        probcut: None,
+        full_window: true,
+        soft: None,
+    };
+    table.age = table.age.wrapping_add(1);
+    search_with(
+        board,
+        Limits::depth(depth),
+        &StopFlag::new(),
+        plain,
+        table,
+        Instant::now(),
+    )
+    .scores
+}
+
+/// The regression fitted to `scored` (each position's empties and its scores at depths 1, 2, ..): for each
+/// bucket and depth from [`PROBCUT_MIN_DEPTH`], the mean and deviation of the deep score less the score at
+/// [`shallow_depth`], as the text of `probcut.txt`, headed by `header`.
+#[must_use]
+pub fn fit(scored: &[(u32, Vec<i32>)], header: &str) -> String {
+    let mut text = String::new();
+    for line in header.lines() {
+        text.push_str(&format!("# {line}\n"));
+    }
+    text.push_str(
+        "# bucket depth shallow mean sigma (hundredths of a disc); bucket = (empties - 19) / 6, at most 6\n",
+    );
+    for b in 0..BUCKETS {
+        for depth in PROBCUT_MIN_DEPTH..=PROBCUT_MAX_DEPTH as u32 {
+            let s = shallow_depth(depth);
+            let diffs: Vec<f64> = scored
+                .iter()
+                .filter(|(e, v)| bucket(*e) == b && v.len() >= depth as usize && s >= 1)
+                .map(|(_, v)| f64::from(v[depth as usize - 1] - v[s as usize - 1]))
+                .collect();
+            if diffs.len() < 20 {
+                continue;
+            }
+            let n = diffs.len() as f64;
+            let mean = diffs.iter().sum::<f64>() / n;
+            let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1.0);
+            text.push_str(&format!(
+                "{b} {depth} {s} {} {}\n",
+                mean.round() as i64,
+                (var.sqrt().round() as i64).max(1)
+            ));
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fit_measures_the_spread_of_deep_less_shallow_scores() {
+        let positions = fitting_positions(6, 1);
+        assert_eq!(positions.len(), 6);
+        assert!(
+            positions
+                .iter()
+                .all(|b| (20..=56).contains(&b.empty().count_ones()) && b.moves() != 0)
+        );
+        // Made-up scores: depth 3 is depth 1 plus 100 or minus 100, alternately, in bucket 2.
+        let scored: Vec<(u32, Vec<i32>)> = (0..40)
+            .map(|i| (33, vec![i, 0, i + if i % 2 == 0 { 100 } else { -100 }]))
+            .collect();
+        let text = fit(&scored, "test");
+        let table = ProbCut::parse(&text).unwrap();
+        let pair = table.pair(33, 3).unwrap();
+        assert_eq!((pair.shallow, pair.mean), (1, 0));
+        assert!((100..=103).contains(&pair.sigma), "{pair:?}");
+        assert!(table.pair(50, 3).is_none());
+    }
+
+    #[test]
+    fn the_shipped_regression_is_read_and_bad_text_refused() {
+        let t = ProbCut::shipped();
+        assert!(t.pair(40, 8).is_some());
+        assert!(ProbCut::parse("0 8 4 10").is_err());
+        assert!(ProbCut::parse("9 8 4 10 100").is_err());
+        assert!(ProbCut::parse("0 8 9 10 100").is_err());
+        assert!(ProbCut::parse("0 8 4 10 0").is_err());
+        let p = ProbCut::parse("# c\n2 8 4 -30 250\n").unwrap();
+        assert_eq!(
+            p.pair(32, 8),
+            Some(Pair {
+                shallow: 4,
+                mean: -30,
+                sigma: 250
+            })
+        );
+        assert_eq!(
+            p.pair(32, 10).map(|p| p.shallow),
+            Some(4 + shallow_depth(10) - shallow_depth(8))
+        );
+    }
+}
