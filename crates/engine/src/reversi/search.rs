@@ -345,39 +345,38 @@ impl Searcher<'_> {
                 }
             }
         }
-        if !self.in_probcut || depth >= 2 {
-            let (lower, upper) = if best >= beta {
-                (best, INFINITY)
-            } else if best > alpha0 {
-                (best, best)
-            } else {
-                (-INFINITY, best)
-            };
-            let (mut lower, mut upper) = (lower, upper);
-            // A bound of the same depth already known narrows this one.
-            if let Some(e) = entry
-                && u32::from(e.depth) == depth
-            {
-                lower = lower.max(i32::from(e.lower));
-                upper = upper.min(i32::from(e.upper));
-                if lower > upper {
-                    (lower, upper) = if best >= beta {
-                        (best, INFINITY)
-                    } else {
-                        (-INFINITY, best)
-                    };
-                }
+        // Every node here is two plies or more from the horizon: its bounds are worth keeping.
+        let (lower, upper) = if best >= beta {
+            (best, INFINITY)
+        } else if best > alpha0 {
+            (best, best)
+        } else {
+            (-INFINITY, best)
+        };
+        let (mut lower, mut upper) = (lower, upper);
+        // A bound of the same depth already known narrows this one.
+        if let Some(e) = entry
+            && u32::from(e.depth) == depth
+        {
+            lower = lower.max(i32::from(e.lower));
+            upper = upper.min(i32::from(e.upper));
+            if lower > upper {
+                (lower, upper) = if best >= beta {
+                    (best, INFINITY)
+                } else {
+                    (-INFINITY, best)
+                };
             }
-            self.table.store(Entry {
-                player: p,
-                opponent: o,
-                lower: lower as i16,
-                upper: upper as i16,
-                depth: depth as u8,
-                best: best_sq,
-                age: 0,
-            });
         }
+        self.table.store(Entry {
+            player: p,
+            opponent: o,
+            lower: lower as i16,
+            upper: upper as i16,
+            depth: depth as u8,
+            best: best_sq,
+            age: 0,
+        });
         best
     }
 
