@@ -18,6 +18,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use gridplay_core::{DynGame, DynPosition};
 
+/// mimalloc rather than the C library's allocator: the server allocates on many threads and frees on others,
+/// which the C library's arenas serve slowly (measured in docs/lab/2026-11-27-scale-up.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// gridplay: two-player grid board games with exact rules.
 #[derive(Debug, Parser)]
 #[command(name = "gridplay", version, about, long_about = None)]

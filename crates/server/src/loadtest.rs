@@ -361,10 +361,20 @@ pub(crate) async fn connect(addr: std::net::SocketAddr, cookie: &str) -> Result<
     );
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
         .read_buffer_size(crate::ws::READ_BUFFER);
-    let (ws, _) = connect_async_with_config(req, Some(config), true)
-        .await
-        .map_err(|e| format!("websocket: {e}"))?;
-    Ok(ws)
+    // Thousands of players connect at once: a connection the kernel turned away (its queue of new
+    // connections was full) is tried again a few times before the run fails.
+    let mut tries = 0;
+    loop {
+        match connect_async_with_config(req.clone(), Some(config), true).await {
+            Ok((ws, _)) => return Ok(ws),
+            Err(tokio_tungstenite::tungstenite::Error::Io(e)) if tries < 5 => {
+                tries += 1;
+                tracing::debug!("websocket to {addr}: {e}; trying again");
+                tokio::time::sleep(Duration::from_millis(100 * tries)).await;
+            }
+            Err(e) => return Err(format!("websocket: {e}")),
+        }
+    }
 }
 
 /// The fields of a server message that a simulated player reads; the rest is skipped without being built.

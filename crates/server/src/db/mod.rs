@@ -1,9 +1,10 @@
 //! The database: one schema and one set of queries for SQLite and PostgreSQL, through sqlx's `Any` driver.
 //!
-//! Queries use `$1` placeholders, which both backends read. Every write that a player waits for is committed
-//! before the player hears of it.
+//! Queries use `$1` placeholders, which both backends read (the writer's statements, built at run time, use
+//! `Backend::placeholder`). Every write that a player waits for is committed before the player hears of it.
 
 use std::{
+    collections::HashMap,
     path::Path,
     str::FromStr,
     sync::{
@@ -137,28 +138,95 @@ impl From<sqlx::Error> for WriteError {
 }
 
 /// The most actions one group commit takes.
-const GROUP_MAX: usize = 256;
+const GROUP_MAX: usize = 1024;
 
-async fn write_one(conn: &mut sqlx::AnyConnection, job: &WriteJob) -> Result<(), sqlx::Error> {
-    insert_action(&mut *conn, &job.game_id, &job.action).await?;
-    let now = job.action.at;
-    sqlx::query(
-        "UPDATE games SET version = $1, status = $2, winner = $3, termination = $4, updated_at = $5, \
-         turn = $7 WHERE id = $6",
-    )
-    .bind(job.action.seq)
-    .bind(job.status.as_str())
-    .bind(job.winner.map(Winner::as_str))
-    .bind(job.termination.map(EndReason::as_str))
-    .bind(now)
-    .bind(&job.game_id)
-    .bind(job.turn.map(Player::as_str))
-    .execute(&mut *conn)
-    .await?;
-    if let Some(rate) = &job.rate {
-        ratings::apply(&mut *conn, &job.game_id, rate, now).await?;
+/// The most rows one of the writer's statements takes. Each size of statement is prepared once per connection,
+/// so this also bounds the number of kept statements.
+const ROWS_MAX: usize = 32;
+
+/// Inserts the jobs' actions in multi-row statements (a statement's fixed cost, paid once for up to
+/// [`ROWS_MAX`] rows, is most of a small row's cost).
+async fn insert_actions(
+    conn: &mut sqlx::AnyConnection,
+    backend: Backend,
+    jobs: &[WriteJob],
+) -> Result<(), sqlx::Error> {
+    for chunk in jobs.chunks(ROWS_MAX) {
+        let sql = format!(
+            "INSERT INTO actions (game_id, seq, side, kind, body, created_at, clock) VALUES {}",
+            placeholders(chunk.len(), 7, |_, n| backend.placeholder(n))
+        );
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for job in chunk {
+            let a = &job.action;
+            q = q
+                .bind(&job.game_id)
+                .bind(a.seq)
+                .bind(a.side.as_str())
+                .bind(a.kind.as_str())
+                .bind(&a.body)
+                .bind(a.at)
+                .bind(a.clock);
+        }
+        q.execute(&mut *conn).await?;
     }
     Ok(())
+}
+
+/// Updates the jobs' games, several in one statement (`UPDATE ... FROM (VALUES ...)`, which SQLite and
+/// PostgreSQL both read). A game that has several jobs in the group takes the one with the highest number.
+async fn update_games(
+    conn: &mut sqlx::AnyConnection,
+    backend: Backend,
+    jobs: &[WriteJob],
+) -> Result<(), sqlx::Error> {
+    let mut latest: HashMap<&str, &WriteJob> = HashMap::with_capacity(jobs.len());
+    for job in jobs {
+        let slot = latest.entry(job.game_id.as_str()).or_insert(job);
+        if job.action.seq > slot.action.seq {
+            *slot = job;
+        }
+    }
+    let last: Vec<&WriteJob> = latest.into_values().collect();
+    // The values' types, for PostgreSQL, which does not infer them from the column they are compared to.
+    const TYPES: [&str; 7] = ["TEXT", "BIGINT", "TEXT", "TEXT", "TEXT", "BIGINT", "TEXT"];
+    for chunk in last.chunks(ROWS_MAX) {
+        let sql = format!(
+            "UPDATE games SET version = v.column2, status = v.column3, winner = v.column4, \
+             termination = v.column5, updated_at = v.column6, turn = v.column7 FROM (VALUES {}) AS v \
+             WHERE games.id = v.column1",
+            placeholders(chunk.len(), 7, |i, n| format!(
+                "CAST({} AS {})",
+                backend.placeholder(n),
+                TYPES[i]
+            ))
+        );
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for job in chunk {
+            q = q
+                .bind(&job.game_id)
+                .bind(job.action.seq)
+                .bind(job.status.as_str())
+                .bind(job.winner.map(Winner::as_str))
+                .bind(job.termination.map(EndReason::as_str))
+                .bind(job.action.at)
+                .bind(job.turn.map(Player::as_str));
+        }
+        q.execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// `(p1, ..., pW), (...)` for `rows` rows of `width` parameters numbered from 1, each written by
+/// `param(column, number)`.
+fn placeholders(rows: usize, width: usize, param: impl Fn(usize, usize) -> String) -> String {
+    (0..rows)
+        .map(|r| {
+            let row: Vec<String> = (0..width).map(|c| param(c, r * width + c + 1)).collect();
+            format!("({})", row.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 async fn insert_action<'e, E>(executor: E, game_id: &str, a: &ActionRow) -> Result<(), sqlx::Error>
@@ -184,10 +252,14 @@ where
 /// The most bytes of notices sent in one `pg_notify` (PostgreSQL takes payloads under 8,000 bytes).
 const NOTICE_BYTES: usize = 7_000;
 
-async fn write_group(pool: &AnyPool, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
+async fn write_group(pool: &AnyPool, backend: Backend, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
     let mut tx = pool.begin().await?;
+    insert_actions(&mut tx, backend, jobs).await?;
+    update_games(&mut tx, backend, jobs).await?;
     for job in jobs {
-        write_one(&mut tx, job).await?;
+        if let Some(rate) = &job.rate {
+            ratings::apply(&mut tx, &job.game_id, rate, job.action.at).await?;
+        }
     }
     // The group's notices, one per line, in as few payloads as fit.
     let mut payload = String::new();
@@ -217,13 +289,13 @@ async fn notify(conn: &mut sqlx::AnyConnection, payload: &str) -> Result<(), sql
 }
 
 /// The writer task: takes every job waiting, commits them together, and answers each.
-async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>, stats: Arc<WriterStats>) {
+async fn writer(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<WriteJob>, stats: Arc<WriterStats>) {
     let mut jobs = Vec::with_capacity(GROUP_MAX);
     while rx.recv_many(&mut jobs, GROUP_MAX).await > 0 {
         let started = std::time::Instant::now();
         stats.commits.fetch_add(1, Ordering::Relaxed);
         stats.actions.fetch_add(jobs.len() as u64, Ordering::Relaxed);
-        match write_group(&pool, &jobs).await {
+        match write_group(&pool, backend, &jobs).await {
             Ok(()) => {
                 for job in jobs.drain(..) {
                     let _ = job.done.send(Ok(()));
@@ -232,7 +304,7 @@ async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>, stats: Arc<Writ
             // One bad job must not sink the others: write each alone.
             Err(_) if jobs.len() > 1 => {
                 for job in jobs.drain(..) {
-                    let r = write_group(&pool, std::slice::from_ref(&job))
+                    let r = write_group(&pool, backend, std::slice::from_ref(&job))
                         .await
                         .map_err(WriteError::from);
                     let _ = job.done.send(r);
@@ -261,6 +333,18 @@ async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>, stats: Arc<Writ
 enum Backend {
     Sqlite,
     Postgres,
+}
+
+impl Backend {
+    /// Parameter `n` (from 1) of a statement built at run time. SQLite takes a bare `?` as the next
+    /// parameter, which it binds without looking the parameter up by name (a look-up whose cost grows with the
+    /// statement's parameters, so that the writer's long statements would pay for it squared).
+    fn placeholder(self, n: usize) -> String {
+        match self {
+            Backend::Sqlite => "?".to_owned(),
+            Backend::Postgres => format!("${n}"),
+        }
+    }
 }
 
 /// A user as the other parts of the server see one.
@@ -460,8 +544,9 @@ impl Db {
     /// Connects to `url` (`sqlite://FILE`, `sqlite::memory:` or `postgres://...`) and runs the migrations.
     ///
     /// A SQLite file's directory is created if missing. SQLite runs in WAL mode with `synchronous = FULL` (a
-    /// commit is on disk before anyone hears of it) through `connections` connections (one serializes all
-    /// writes, which is what SQLite does anyway, without lock waits).
+    /// commit is on disk before anyone hears of it) through `connections` connections for reads and the other
+    /// writes (1 by default: those writes never wait for each other), and one more for the writer of game
+    /// actions.
     pub async fn connect(url: &str, connections: u32) -> Result<Db, DbError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
@@ -486,32 +571,20 @@ impl Db {
         } else {
             url.to_owned()
         };
-        let mut options = AnyPoolOptions::new().max_connections(connections.max(1));
-        if backend == Backend::Sqlite {
-            // A memory database lives as long as its one connection: never let it close.
-            options = options
-                .min_connections(1)
-                .idle_timeout(None)
-                .max_lifetime(None)
-                .after_connect(|conn, _| {
-                    Box::pin(async move {
-                        sqlx::raw_sql(
-                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
-                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
-                        )
-                        .execute(conn)
-                        .await?;
-                        Ok(())
-                    })
-                });
-        } else {
-            options = options.acquire_timeout(Duration::from_secs(10));
-        }
-        let pool = options.connect(&url).await?;
+        let memory = url.contains(":memory:");
+        let pool = pool_options(backend, connections).connect(&url).await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
+        // A SQLite file's writer has a connection of its own, so that its transactions never wait for the
+        // reads queued on the shared one, nor they for it (WAL lets them run side by side). A memory database
+        // is one connection, and PostgreSQL's pool has several.
+        let writer_pool = if backend == Backend::Sqlite && !memory {
+            pool_options(backend, 1).connect(&url).await?
+        } else {
+            pool.clone()
+        };
         let (writer_tx, rx) = mpsc::channel(4 * GROUP_MAX);
         let writes = Arc::new(WriterStats::default());
-        tokio::spawn(writer(pool.clone(), rx, writes.clone()));
+        tokio::spawn(writer(writer_pool, backend, rx, writes.clone()));
         Ok(Db {
             pool,
             writer: writer_tx,
@@ -919,6 +992,30 @@ where
     .execute(executor)
     .await?;
     Ok(())
+}
+
+/// The pool's settings: for SQLite, connections that stay open (a memory database lives as long as its one
+/// connection) in WAL mode with `synchronous = FULL` (a commit is on disk before anyone hears of it).
+fn pool_options(backend: Backend, connections: u32) -> AnyPoolOptions {
+    let options = AnyPoolOptions::new().max_connections(connections.max(1));
+    match backend {
+        Backend::Sqlite => options
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    sqlx::raw_sql(
+                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                         PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+                    )
+                    .execute(conn)
+                    .await?;
+                    Ok(())
+                })
+            }),
+        Backend::Postgres => options.acquire_timeout(Duration::from_secs(10)),
+    }
 }
 
 fn create_dir(dir: &Path) -> Result<(), DbError> {

@@ -345,7 +345,7 @@ impl Actor {
 
     /// Takes this actor's slot out of the hub, so that the next request for the game loads it again.
     async fn leave_hub(&self) {
-        let mut games = self.hub.0.games.lock().await;
+        let mut games = self.hub.0.games();
         if let Some(tx) = self.me.upgrade()
             && games
                 .get(&self.row.id)

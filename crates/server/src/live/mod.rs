@@ -236,7 +236,7 @@ struct HubInner {
     /// Each game in play: its actor's channel, once loaded. The map's lock is held only to find or add a
     /// slot; a game loads outside it, so that the first load of one game delays only the requests for that
     /// game, which wait for the load in the slot.
-    games: Mutex<HashMap<String, Slot>>,
+    games: std::sync::Mutex<HashMap<String, Slot>>,
     /// Analyses being computed, by game: a second request for the same game waits for the same result. Done
     /// analyses are in the database, not here.
     analyses: std::sync::Mutex<HashMap<String, PendingAnalysis>>,
@@ -247,6 +247,16 @@ struct HubInner {
     limits: Limits,
     /// Pairs tournament rounds one at a time.
     director: Mutex<()>,
+}
+
+impl HubInner {
+    /// The map of games in play, locked (a panic elsewhere cannot leave it half-changed: each change is one
+    /// call on the map).
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
+        self.games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 impl GameHub {
@@ -266,7 +276,7 @@ impl GameHub {
             engines,
             lobby,
             bus,
-            games: Mutex::new(HashMap::new()),
+            games: std::sync::Mutex::new(HashMap::new()),
             analyses: std::sync::Mutex::new(HashMap::new()),
             analysing: std::sync::Mutex::new(HashMap::new()),
             hints: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
@@ -299,12 +309,16 @@ impl GameHub {
 
     async fn sender(&self, id: &str) -> Result<mpsc::Sender<Cmd>, LiveError> {
         let slot = {
-            let mut games = self.0.games.lock().await;
-            let slot = games.entry(id.to_owned()).or_default();
-            if slot.get().is_some_and(mpsc::Sender::is_closed) {
-                *slot = Slot::default();
+            let mut games = self.0.games();
+            match games.get_mut(id) {
+                Some(slot) => {
+                    if slot.get().is_some_and(mpsc::Sender::is_closed) {
+                        *slot = Slot::default();
+                    }
+                    slot.clone()
+                }
+                None => games.entry(id.to_owned()).or_default().clone(),
             }
-            slot.clone()
         };
         let loaded = slot
             .get_or_try_init(|| async {
@@ -318,7 +332,7 @@ impl GameHub {
             Ok(tx) => Ok(tx.clone()),
             Err(e) => {
                 // A game that did not load (unknown, or the database failed) leaves no slot behind.
-                let mut games = self.0.games.lock().await;
+                let mut games = self.0.games();
                 if games
                     .get(id)
                     .is_some_and(|s| Arc::ptr_eq(s, &slot) && s.get().is_none())
@@ -337,7 +351,7 @@ impl GameHub {
             let tx = self.sender(id).await?;
             let (reply, answer) = oneshot::channel();
             if tx.send(make(reply)).await.is_err() {
-                self.0.games.lock().await.remove(id);
+                self.0.games().remove(id);
                 continue;
             }
             if let Ok(a) = answer.await {
@@ -542,13 +556,7 @@ impl GameHub {
     /// Another server committed action `version` of a game: a copy held here that is older stops, so that the
     /// next request and its watching pages load the game afresh.
     pub(crate) async fn heard(&self, id: &str, version: u64, action: Option<crate::db::ActionRow>) {
-        let tx = self
-            .0
-            .games
-            .lock()
-            .await
-            .get(id)
-            .and_then(|slot| slot.get().cloned());
+        let tx = self.0.games().get(id).and_then(|slot| slot.get().cloned());
         if let Some(tx) = tx {
             let _ = tx.send(Cmd::Refresh { version, action }).await;
         }
@@ -572,9 +580,7 @@ impl GameHub {
     pub(crate) async fn heard_nothing(&self) {
         let senders: Vec<mpsc::Sender<Cmd>> = self
             .0
-            .games
-            .lock()
-            .await
+            .games()
             .values()
             .filter_map(|slot| slot.get().cloned())
             .collect();

@@ -1,0 +1,81 @@
+//! The database writer's group commits: many games' actions at once, several of one game in a group, and one
+//! action whose number is taken, on SQLite and (when configured) PostgreSQL.
+
+mod support;
+
+use gridplay_core::Player;
+use gridplay_server::db::{ActionKind, ActionRow, Db, DbError, GameRow, GameStatus, GameUpdate};
+
+fn action(seq: i64) -> ActionRow {
+    ActionRow {
+        seq,
+        side: if seq % 2 == 1 { Player::First } else { Player::Second },
+        kind: ActionKind::Move,
+        body: format!("{{\"move\":\"m{seq}\"}}"),
+        at: 1_000 + seq,
+        clock: None,
+    }
+}
+
+fn update(seq: i64) -> GameUpdate {
+    GameUpdate {
+        status: GameStatus::Active,
+        turn: Some(if seq % 2 == 1 { Player::Second } else { Player::First }),
+        winner: None,
+        termination: None,
+    }
+}
+
+#[tokio::test]
+async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_keeps_its_newest_version() {
+    for (url, pg) in support::databases("writer").await {
+        let db = Db::connect(&url, 4).await.unwrap();
+        let mut ids = Vec::new();
+        for _ in 0..150 {
+            let g = GameRow::new("reversi".into(), "reversi".into(), [None, None], [Some(1), Some(1)]);
+            db.create_game(&g).await.unwrap();
+            ids.push(g.id);
+        }
+        // Every game's first three actions sent at once, the third before the second, so that the writer's
+        // groups hold several actions of one game out of order.
+        let mut tasks = tokio::task::JoinSet::new();
+        for id in &ids {
+            for seq in [1, 3, 2] {
+                let (db, id) = (db.clone(), id.clone());
+                tasks.spawn(async move { db.append_action(&id, &action(seq), &update(seq), None, None).await });
+            }
+        }
+        while let Some(r) = tasks.join_next().await {
+            r.unwrap().unwrap_or_else(|e| panic!("{url}: {e}"));
+        }
+        assert_eq!(db.count_moves().await.unwrap(), 3 * ids.len() as u64, "{url}");
+        for id in &ids {
+            let g = db.game(id).await.unwrap().unwrap();
+            assert_eq!(g.version, 3, "{url}: game {id}");
+            assert_eq!(g.turn, Some(Player::Second), "{url}: game {id}");
+            let seqs: Vec<i64> = db.actions(id).await.unwrap().iter().map(|a| a.seq).collect();
+            assert_eq!(seqs, [1, 2, 3], "{url}: game {id}");
+        }
+        // A fourth action for every game but the first, sent at once with a taken number for the first: that
+        // one is a conflict, and the others of its group are stored all the same.
+        let mut tasks = tokio::task::JoinSet::new();
+        for (i, id) in ids.iter().enumerate() {
+            let (db, id) = (db.clone(), id.clone());
+            let seq = if i == 0 { 2 } else { 4 };
+            tasks.spawn(async move { (i, db.append_action(&id, &action(seq), &update(seq), None, None).await) });
+        }
+        while let Some(r) = tasks.join_next().await {
+            match r.unwrap() {
+                (0, r) => assert!(matches!(r, Err(DbError::Conflict)), "{url}: a taken number: {r:?}"),
+                (_, r) => r.unwrap_or_else(|e| panic!("{url}: {e}")),
+            }
+        }
+        assert_eq!(db.count_moves().await.unwrap(), 4 * ids.len() as u64 - 1, "{url}");
+        assert_eq!(db.game(&ids[0]).await.unwrap().unwrap().version, 3, "{url}");
+        assert_eq!(db.game(&ids[1]).await.unwrap().unwrap().version, 4, "{url}");
+        let w = db.writer_counts();
+        assert!(w.commits < w.actions, "{url}: actions were committed in groups ({w:?})");
+        drop(db);
+        support::drop_database(pg).await;
+    }
+}
