@@ -7,7 +7,7 @@ use clap::Args;
 use gridplay_engine::reversi::{
     HandEval,
     pattern::Weights,
-    train::{self, GameConfig},
+    train::{self, GameConfig, Players, Sample},
 };
 use gridplay_games::reversi::bitboard::Board;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -54,6 +54,23 @@ pub(crate) struct TrainArgs {
     /// `reversi-book`: moves within this many hundredths of a disc of the best are kept.
     #[arg(long, default_value_t = 200)]
     margin: i32,
+    /// `reversi`: who plays the games: `negamax` (plain alpha-beta at `--depth` with the round's evaluation) or
+    /// `search` (the engine's own search, Multi-ProbCut on, at `--depth` with the round's weights; round 1
+    /// with the shipped weights).
+    #[arg(long, default_value = "negamax", value_parser = ["negamax", "search"])]
+    play: String,
+    /// `reversi`: random plies at the start of each game, 0 to this many.
+    #[arg(long, default_value_t = 12)]
+    random_plies: u32,
+    /// `reversi`: share of random moves after the opening, in percent.
+    #[arg(long, default_value_t = 5)]
+    noise: u32,
+    /// `reversi`: also write the labelled positions of the games played to this file.
+    #[arg(long)]
+    samples_out: Option<PathBuf>,
+    /// `reversi`: fit on these samples files too (from `--samples-out`), before the games of round 1.
+    #[arg(long)]
+    samples_in: Vec<PathBuf>,
     /// Where to write the weights (the shipped file is crates/engine/src/reversi/weights.bin).
     #[arg(long, required_unless_present = "check")]
     out: Option<PathBuf>,
@@ -101,8 +118,14 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
             args.game
         ));
     }
-    if args.games == 0 || args.rounds == 0 || args.depth == 0 {
-        return Err("--games, --rounds and --depth must be at least 1".into());
+    if (args.games == 0 && args.samples_in.is_empty()) || args.rounds == 0 || args.depth == 0 {
+        return Err(
+            "--rounds and --depth must be at least 1, and --games too unless --samples-in gives positions"
+                .into(),
+        );
+    }
+    if args.noise > 100 {
+        return Err("--noise is a percentage: 0 to 100".into());
     }
     if args.solve_at > 24 {
         return Err("--solve-at above 24 empty squares would take hours a game".into());
@@ -241,31 +264,50 @@ fn run_book(args: &TrainArgs) -> Result<(), String> {
 
 /// The training rounds; returns the fitted weights.
 fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
-    let mut samples = Vec::new();
+    let mut samples: Vec<Sample> = Vec::new();
+    for path in &args.samples_in {
+        let read = read_weights(path, train::samples_from_bytes)?;
+        writeln!(out, "{}: {} positions", path.display(), read.len()).map_err(crate::output_error)?;
+        samples.extend(read);
+    }
+    let mut played: Vec<Sample> = Vec::new();
     let mut weights: Option<Weights> = None;
     for round in 1..=args.rounds {
         let config = GameConfig {
             seed: args.seed + u64::from(round) * 1_000_003,
             depth: args.depth,
             solve_at: args.solve_at,
-            ..GameConfig::default()
+            random_plies: args.random_plies,
+            noise: args.noise,
         };
         let progress = bar(args.games, &format!("round {round} games"));
+        let tick = || progress.inc(1);
+        let by_weights = |w: &Weights| {
+            if args.play == "search" {
+                train::generate(args.games, args.threads, &config, Players::Search(w), &tick)
+            } else {
+                train::generate(
+                    args.games,
+                    args.threads,
+                    &config,
+                    Players::Negamax(&|b: Board| w.evaluate(b)),
+                    &tick,
+                )
+            }
+        };
         let made = match &weights {
-            None => train::generate(args.games, args.threads, &config, &HandEval::score, &|| {
-                progress.inc(1);
-            }),
-            Some(w) => train::generate(
+            None if args.play == "search" => by_weights(Weights::shipped()),
+            None => train::generate(
                 args.games,
                 args.threads,
                 &config,
-                &|b: Board| w.evaluate(b),
-                &|| {
-                    progress.inc(1);
-                },
+                Players::Negamax(&HandEval::score),
+                &tick,
             ),
+            Some(w) => by_weights(w),
         };
         progress.finish_and_clear();
+        played.extend_from_slice(&made);
         samples.extend(made);
         writeln!(out, "round {round}: {} positions so far", samples.len()).map_err(crate::output_error)?;
         let fitted = train::fit(&samples, args.epochs, &|f| {
@@ -279,6 +321,12 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
         });
         weights = Some(fitted);
     }
+    if let Some(path) = &args.samples_out {
+        std::fs::write(path, train::samples_to_bytes(&played))
+            .map_err(|e| format!("writing {}: {e}", path.display()))?;
+        writeln!(out, "wrote {} positions to {}", played.len(), path.display())
+            .map_err(crate::output_error)?;
+    }
     Ok(weights.expect("at least one round ran"))
 }
 
@@ -291,8 +339,14 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
         search::Hand,
         train::{self as ct, FitConfig, GameConfig as CheckersGames},
     };
-    if args.games == 0 || args.rounds == 0 || args.depth == 0 {
-        return Err("--games, --rounds and --depth must be at least 1".into());
+    if (args.games == 0 && args.samples_in.is_empty()) || args.rounds == 0 || args.depth == 0 {
+        return Err(
+            "--rounds and --depth must be at least 1, and --games too unless --samples-in gives positions"
+                .into(),
+        );
+    }
+    if args.noise > 100 {
+        return Err("--noise is a percentage: 0 to 100".into());
     }
     let started = Instant::now();
     let mut out = std::io::stdout().lock();

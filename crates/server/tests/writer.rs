@@ -9,7 +9,11 @@ use gridplay_server::db::{ActionKind, ActionRow, Db, DbError, GameRow, GameStatu
 fn action(seq: i64) -> ActionRow {
     ActionRow {
         seq,
-        side: if seq % 2 == 1 { Player::First } else { Player::Second },
+        side: if seq % 2 == 1 {
+            Player::First
+        } else {
+            Player::Second
+        },
         kind: ActionKind::Move,
         body: format!("{{\"move\":\"m{seq}\"}}"),
         at: 1_000 + seq,
@@ -20,7 +24,11 @@ fn action(seq: i64) -> ActionRow {
 fn update(seq: i64) -> GameUpdate {
     GameUpdate {
         status: GameStatus::Active,
-        turn: Some(if seq % 2 == 1 { Player::Second } else { Player::First }),
+        turn: Some(if seq % 2 == 1 {
+            Player::Second
+        } else {
+            Player::First
+        }),
         winner: None,
         termination: None,
     }
@@ -32,7 +40,12 @@ async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_kee
         let db = Db::connect(&url, 4).await.unwrap();
         let mut ids = Vec::new();
         for _ in 0..150 {
-            let g = GameRow::new("reversi".into(), "reversi".into(), [None, None], [Some(1), Some(1)]);
+            let g = GameRow::new(
+                "reversi".into(),
+                "reversi".into(),
+                [None, None],
+                [Some(1), Some(1)],
+            );
             db.create_game(&g).await.unwrap();
             ids.push(g.id);
         }
@@ -42,7 +55,10 @@ async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_kee
         for id in &ids {
             for seq in [1, 3, 2] {
                 let (db, id) = (db.clone(), id.clone());
-                tasks.spawn(async move { db.append_action(&id, &action(seq), &update(seq), None, None).await });
+                tasks.spawn(async move {
+                    db.append_action(&id, &action(seq), &update(seq), None, None)
+                        .await
+                });
             }
         }
         while let Some(r) = tasks.join_next().await {
@@ -62,11 +78,20 @@ async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_kee
         for (i, id) in ids.iter().enumerate() {
             let (db, id) = (db.clone(), id.clone());
             let seq = if i == 0 { 2 } else { 4 };
-            tasks.spawn(async move { (i, db.append_action(&id, &action(seq), &update(seq), None, None).await) });
+            tasks.spawn(async move {
+                (
+                    i,
+                    db.append_action(&id, &action(seq), &update(seq), None, None)
+                        .await,
+                )
+            });
         }
         while let Some(r) = tasks.join_next().await {
             match r.unwrap() {
-                (0, r) => assert!(matches!(r, Err(DbError::Conflict)), "{url}: a taken number: {r:?}"),
+                (0, r) => assert!(
+                    matches!(r, Err(DbError::Conflict)),
+                    "{url}: a taken number: {r:?}"
+                ),
                 (_, r) => r.unwrap_or_else(|e| panic!("{url}: {e}")),
             }
         }
@@ -74,7 +99,10 @@ async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_kee
         assert_eq!(db.game(&ids[0]).await.unwrap().unwrap().version, 3, "{url}");
         assert_eq!(db.game(&ids[1]).await.unwrap().unwrap().version, 4, "{url}");
         let w = db.writer_counts();
-        assert!(w.commits < w.actions, "{url}: actions were committed in groups ({w:?})");
+        assert!(
+            w.commits < w.actions,
+            "{url}: actions were committed in groups ({w:?})"
+        );
         drop(db);
         support::drop_database(pg).await;
     }

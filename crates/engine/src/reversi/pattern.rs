@@ -269,6 +269,36 @@ impl Layout {
         LAYOUT.get_or_init(Layout::build)
     }
 
+    /// For each weight index of a stage, the smallest index of its orbit under its pattern's symmetries
+    /// (the edge read backwards, the corner block read along the other side): a fit that trains only these ties
+    /// the symmetric readings together.
+    #[must_use]
+    pub fn canonical(&self) -> Vec<u32> {
+        let mut canon: Vec<u32> = (0..self.per_stage as u32).collect();
+        for g in &self.groups {
+            let mut digits = [0usize; 10];
+            let digits = &mut digits[..g.len];
+            for index in 0..3usize.pow(g.len as u32) {
+                let mut rest = index;
+                for d in digits.iter_mut().rev() {
+                    *d = rest % 3;
+                    rest /= 3;
+                }
+                for perm in &g.perms {
+                    let mut moved = [0usize; 10];
+                    let moved = &mut moved[..g.len];
+                    for (j, &to) in perm.iter().enumerate() {
+                        moved[to] = digits[j];
+                    }
+                    let image = moved.iter().fold(0, |acc, &d| acc * 3 + d);
+                    let slot = &mut canon[g.offset + index];
+                    *slot = (*slot).min((g.offset + image) as u32);
+                }
+            }
+        }
+        canon
+    }
+
     /// How many pattern instances a position has.
     #[must_use]
     pub fn instances(&self) -> usize {
@@ -651,6 +681,41 @@ mod tests {
             let score = w.evaluate(board);
             for t in 1..8 {
                 assert_eq!(w.evaluate(image(t, board)), score, "symmetry {t} of {board:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_board_and_its_images_read_the_same_tied_weights() {
+        use rand::{RngExt, SeedableRng};
+        let layout = Layout::get();
+        let canon = layout.canonical();
+        assert!(
+            canon
+                .iter()
+                .enumerate()
+                .all(|(i, &c)| c as usize <= i && canon[c as usize] == c)
+        );
+        assert!(
+            canon.iter().enumerate().any(|(i, &c)| c as usize != i),
+            "some readings are tied"
+        );
+        let tied = |b: Board| {
+            let mut features = Vec::new();
+            layout.features(b.player, b.opponent, &mut features);
+            let mut t: Vec<u32> = features.iter().map(|&f| canon[f as usize]).collect();
+            t.sort_unstable();
+            t
+        };
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(13);
+        for _ in 0..300 {
+            let player: u64 = rng.random();
+            let board = Board {
+                player,
+                opponent: rng.random::<u64>() & !player,
+            };
+            for t in 1..8 {
+                assert_eq!(tied(image(t, board)), tied(board), "symmetry {t} of {board:?}");
             }
         }
     }

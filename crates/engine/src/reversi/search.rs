@@ -468,6 +468,19 @@ pub(super) fn search_with(
     table: &mut Table,
     started: Instant,
 ) -> Found {
+    search_weighted(board, limits, stop, options, table, started, Weights::shipped())
+}
+
+/// [`search_with`] with other weights than the shipped ones (the training's self-play).
+pub(super) fn search_weighted(
+    board: Board,
+    limits: Limits,
+    stop: &StopFlag,
+    options: Options,
+    table: &mut Table,
+    started: Instant,
+    weights: &Weights,
+) -> Found {
     let (p, o) = (board.player, board.opponent);
     let moves = get_moves(p, o);
     let empties = board.empty().count_ones();
@@ -475,7 +488,7 @@ pub(super) fn search_with(
         let score = if get_moves(o, p) == 0 {
             final_score(p, o) * 100
         } else {
-            -search_with(board.pass(), limits, stop, options, table, started).score
+            -search_weighted(board.pass(), limits, stop, options, table, started, weights).score
         };
         return Found {
             best: None,
@@ -488,7 +501,7 @@ pub(super) fn search_with(
         };
     }
     let mut s = Searcher {
-        weights: Weights::shipped(),
+        weights,
         probcut: options.probcut.map(|t| (ProbCut::shipped(), t as i32)),
         table,
         stop,

@@ -8,15 +8,60 @@
 //!    first solved one (from its own side's view).
 //! 3. **Fit.** Each stage's weights are fitted by least squares on the positions of that stage and its two
 //!    neighbours, by gradient steps in which each weight moves by the average error of the positions it
-//!    appears in (Buro's method), with rarely seen configurations shrunk towards zero.
+//!    appears in (Buro's method), with rarely seen configurations shrunk towards zero. A configuration and its
+//!    mirror images under the pattern's symmetries are one weight during the fit ([`Layout::canonical`]).
 
 use gridplay_games::reversi::bitboard::{Board, get_moves};
 use rand::{RngExt, SeedableRng, rngs::SmallRng};
 
+use std::time::Instant;
+
+use gridplay_search::{Limits, StopFlag};
+
 use super::{
     endgame::{self, Solver},
     pattern::{Layout, SCALARS, STAGES, Weights, stage},
+    search::{self, Table},
 };
+
+/// Who plays the self-play games.
+#[derive(Clone, Copy)]
+pub enum Players<'a> {
+    /// Plain negamax at the configured depth with this evaluation.
+    Negamax(&'a (dyn Fn(Board) -> i32 + Sync)),
+    /// The project's search (`search.rs`, Multi-ProbCut on) at the configured depth with these weights.
+    Search(&'a Weights),
+}
+
+impl std::fmt::Debug for Players<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Players::Negamax(_) => "Players::Negamax",
+            Players::Search(_) => "Players::Search",
+        })
+    }
+}
+
+/// The self-play move of `players` at `depth`.
+fn pick(players: Players<'_>, b: Board, depth: u32, table: &mut Table, rng: &mut SmallRng) -> u8 {
+    match players {
+        Players::Negamax(eval) => choose(b, depth, eval, rng),
+        Players::Search(weights) => {
+            table.age = table.age.wrapping_add(1);
+            let options = search::Options::default();
+            let found = search::search_weighted(
+                b,
+                Limits::depth(depth),
+                &StopFlag::new(),
+                options,
+                table,
+                Instant::now(),
+                weights,
+            );
+            found.best.unwrap_or_else(|| random_move(b, rng))
+        }
+    }
+}
 
 /// One labelled position: the side to move holds `player`, and `score` is the final disc difference
 /// for it (the exact solver's, or the game's).
@@ -114,8 +159,9 @@ fn random_move(b: Board, rng: &mut SmallRng) -> u8 {
 pub fn play_game(
     index: u64,
     config: &GameConfig,
-    eval: &dyn Fn(Board) -> i32,
+    players: Players<'_>,
     solver: &mut Solver,
+    table: &mut Table,
 ) -> Vec<Sample> {
     let mut rng = SmallRng::seed_from_u64(config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index);
     let opening = rng.random_range(0..=config.random_plies);
@@ -145,7 +191,7 @@ pub fn play_game(
         let sq = if ply < opening || rng.random_range(0..100) < config.noise {
             random_move(b, &mut rng)
         } else {
-            choose(b, config.depth.max(1), eval, &mut rng)
+            pick(players, b, config.depth.max(1), table, &mut rng)
         };
         b = b.play(sq);
         side = !side;
@@ -172,6 +218,57 @@ pub fn play_game(
     out
 }
 
+/// The bytes of one sample in a samples file: the two bitboards (little-endian) and the score.
+const SAMPLE_BYTES: usize = 17;
+
+/// A samples file's first bytes.
+const SAMPLES_MAGIC: &[u8; 16] = b"gridplay-rev-sm1";
+
+/// The samples as a file (`gridplay train reversi --samples-out`).
+#[must_use]
+pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(SAMPLES_MAGIC.len() + samples.len() * SAMPLE_BYTES);
+    out.extend_from_slice(SAMPLES_MAGIC);
+    for s in samples {
+        out.extend_from_slice(&s.player.to_le_bytes());
+        out.extend_from_slice(&s.opponent.to_le_bytes());
+        out.push(s.score as u8);
+    }
+    out
+}
+
+/// Reads a samples file, refusing a wrong header, a cut record, overlapping discs or a score beyond 64.
+///
+/// # Errors
+///
+/// What is wrong, and at which record.
+pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
+    let body = bytes
+        .strip_prefix(SAMPLES_MAGIC.as_slice())
+        .ok_or("not a samples file (its header is not gridplay-rev-sm1)")?;
+    if body.len() % SAMPLE_BYTES != 0 {
+        return Err(format!(
+            "the file is cut: {} bytes after the header is not a whole number of {SAMPLE_BYTES}-byte records",
+            body.len()
+        ));
+    }
+    body.chunks_exact(SAMPLE_BYTES)
+        .enumerate()
+        .map(|(i, r)| {
+            let word = |k: usize| u64::from_le_bytes(r[k..k + 8].try_into().expect("8 bytes"));
+            let s = Sample {
+                player: word(0),
+                opponent: word(8),
+                score: r[16] as i8,
+            };
+            if s.player & s.opponent != 0 || !(-64..=64).contains(&s.score) {
+                return Err(format!("record {i} is not a position with a score: {s:?}"));
+            }
+            Ok(s)
+        })
+        .collect()
+}
+
 fn sample(b: Board, score: i32) -> Sample {
     Sample {
         player: b.player,
@@ -185,7 +282,7 @@ pub fn generate(
     games: u64,
     threads: usize,
     config: &GameConfig,
-    eval: &(dyn Fn(Board) -> i32 + Sync),
+    players: Players<'_>,
     progress: &(dyn Fn() + Sync),
 ) -> Vec<Sample> {
     let threads = threads.max(1) as u64;
@@ -194,10 +291,15 @@ pub fn generate(
             .map(|t| {
                 scope.spawn(move || {
                     let mut solver = Solver::new(16);
+                    let mut table = Table::new(if matches!(players, Players::Search(_)) {
+                        16
+                    } else {
+                        0
+                    });
                     let mut out = Vec::new();
                     let mut i = t;
                     while i < games {
-                        out.extend(play_game(i, config, eval, &mut solver));
+                        out.extend(play_game(i, config, players, &mut solver, &mut table));
                         progress();
                         i += threads;
                     }
@@ -232,6 +334,7 @@ pub fn fit(samples: &[Sample], epochs: usize, progress: &dyn Fn(StageFit)) -> We
         buckets[st].push(s);
     }
     let width = layout.instances() + SCALARS;
+    let canon = layout.canonical();
     let mut features = Vec::with_capacity(width);
     for (st, own) in buckets.iter().enumerate() {
         // The stage's positions and its neighbours'.
@@ -246,12 +349,12 @@ pub fn fit(samples: &[Sample], epochs: usize, progress: &dyn Fn(StageFit)) -> We
         let mut seen = vec![0f32; per];
         for s in &set {
             let values = layout.features(s.player, s.opponent, &mut features);
-            index.extend_from_slice(&features);
+            index.extend(features.iter().map(|&f| canon[f as usize]));
             let v = values.map(|x| x as f32);
             scalars.push(v);
             let scalar_base = per - SCALARS;
             for &f in &features[..features.len() - SCALARS] {
-                seen[f as usize] += 1.0;
+                seen[canon[f as usize] as usize] += 1.0;
             }
             for k in 0..SCALARS {
                 seen[scalar_base + k] += v[k] * v[k];
@@ -297,7 +400,8 @@ pub fn fit(samples: &[Sample], epochs: usize, progress: &dyn Fn(StageFit)) -> We
             .map(|&i| f64::from(f32::from(set[i].score) - predict(&w, i)).powi(2))
             .sum::<f64>()
             / own_set.len().max(1) as f64;
-        for (k, x) in w.iter().enumerate() {
+        for k in 0..per {
+            let x = w[canon[k] as usize];
             weights.values[st * per + k] = (x * 100.0).round().clamp(-32_000.0, 32_000.0) as i16;
         }
         progress(StageFit {
@@ -419,7 +523,13 @@ mod tests {
         };
         let mut solver = Solver::new(4);
         let eval = |b: Board| (b.moves().count_ones() as i32 - b.pass().moves().count_ones() as i32) * 100;
-        let samples = play_game(3, &config, &eval, &mut solver);
+        let samples = play_game(
+            3,
+            &config,
+            Players::Negamax(&eval),
+            &mut solver,
+            &mut Table::new(0),
+        );
         assert!(samples.len() > 40, "{}", samples.len());
         for s in samples
             .iter()
@@ -431,6 +541,63 @@ mod tests {
             };
             assert_eq!(i32::from(s.score), Solver::new(4).solve(board).score);
         }
+    }
+
+    #[test]
+    fn the_search_plays_games_whose_solved_part_is_exact() {
+        let config = GameConfig {
+            solve_at: 10,
+            depth: 3,
+            ..GameConfig::default()
+        };
+        let mut solver = Solver::new(4);
+        let samples = play_game(
+            5,
+            &config,
+            Players::Search(Weights::shipped()),
+            &mut solver,
+            &mut Table::new(1),
+        );
+        assert!(samples.len() > 40, "{}", samples.len());
+        let solved: Vec<&Sample> = samples
+            .iter()
+            .filter(|s| (!(s.player | s.opponent)).count_ones() <= 10)
+            .collect();
+        assert!(!solved.is_empty());
+        for s in solved {
+            let board = Board {
+                player: s.player,
+                opponent: s.opponent,
+            };
+            assert_eq!(i32::from(s.score), Solver::new(4).solve(board).score);
+        }
+    }
+
+    #[test]
+    fn samples_files_round_trip_and_bad_ones_are_refused() {
+        let samples = vec![
+            Sample {
+                player: 0x0000_0008_1000_0000,
+                opponent: 0x0000_0010_0800_0000,
+                score: -12,
+            },
+            Sample {
+                player: 1,
+                opponent: 2,
+                score: 64,
+            },
+        ];
+        let bytes = samples_to_bytes(&samples);
+        assert_eq!(samples_from_bytes(&bytes).unwrap(), samples);
+        let cut = samples_from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
+        assert!(cut.contains("cut"), "{cut}");
+        let header = samples_from_bytes(b"not a samples file at all").unwrap_err();
+        assert!(header.contains("header"), "{header}");
+        let mut overlapping = bytes;
+        overlapping[16..24].copy_from_slice(&1u64.to_le_bytes());
+        overlapping[24..32].copy_from_slice(&1u64.to_le_bytes());
+        let e = samples_from_bytes(&overlapping).unwrap_err();
+        assert!(e.contains("record 0"), "{e}");
     }
 
     #[test]
@@ -454,7 +621,15 @@ mod tests {
         let eval = |_: Board| 0;
         let corners = 0x8100_0000_0000_0081u64;
         let mut samples: Vec<Sample> = (0..60)
-            .flat_map(|i| play_game(i, &config, &eval, &mut solver))
+            .flat_map(|i| {
+                play_game(
+                    i,
+                    &config,
+                    Players::Negamax(&eval),
+                    &mut solver,
+                    &mut Table::new(0),
+                )
+            })
             .collect();
         for s in &mut samples {
             s.score =
