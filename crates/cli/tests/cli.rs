@@ -178,6 +178,84 @@ fn train_writes_weights_the_engine_can_read() {
 }
 
 #[test]
+fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
+    let dir = std::env::temp_dir().join(format!("gridplay-train-samples-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let common = [
+        "--rounds",
+        "1",
+        "--epochs",
+        "2",
+        "--check-pairs",
+        "0",
+        "--threads",
+        "1",
+    ];
+    let mut played = vec![
+        "train",
+        "reversi",
+        "--play",
+        "search",
+        "--depth",
+        "2",
+        "--games",
+        "6",
+        "--solve-at",
+        "8",
+    ];
+    played.extend(common);
+    let (w1, s1) = (path("w1.bin"), path("s1.bin"));
+    played.extend(["--out", &w1, "--samples-out", &s1]);
+    let (ok, out, err) = gridplay(&played);
+    assert!(ok, "{err}");
+    let wrote = out
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("wrote ")
+                .and_then(|l| l.split(' ').next()?.parse::<u64>().ok())
+        })
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(wrote > 6 * 40, "{out}");
+    assert_eq!(std::fs::metadata(&s1).unwrap().len(), 16 + 17 * wrote);
+
+    let w2 = path("w2.bin");
+    let mut refit = vec![
+        "train",
+        "reversi",
+        "--games",
+        "0",
+        "--samples-in",
+        &s1,
+        "--out",
+        &w2,
+    ];
+    refit.extend(common);
+    let (ok, out, err) = gridplay(&refit);
+    assert!(ok, "{err}");
+    assert!(out.contains(&format!("{wrote} positions so far")), "{out}");
+    gridplay_engine::reversi::pattern::Weights::from_bytes(&std::fs::read(&w2).unwrap()).unwrap();
+
+    let bad = path("bad.bin");
+    std::fs::write(&bad, b"gridplay-rev-sm1 and then not whole records").unwrap();
+    let mut broken = vec![
+        "train",
+        "reversi",
+        "--games",
+        "0",
+        "--samples-in",
+        &bad,
+        "--out",
+        &w2,
+    ];
+    broken.extend(common);
+    let (ok, _, err) = gridplay(&broken);
+    assert!(!ok);
+    assert!(err.contains("bad.bin") && err.contains("cut"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn train_checkers_writes_weights_the_engine_can_read() {
     let out_path = std::env::temp_dir().join(format!("gridplay-train-checkers-{}.bin", std::process::id()));
     let out_text = out_path.to_str().unwrap();
