@@ -4,13 +4,9 @@
 //! `Backend::placeholder`). Every write that a player waits for is committed before the player hears of it.
 
 use std::{
-    collections::HashMap,
     path::Path,
     str::FromStr,
-    sync::{
-        Arc,
-        atomic::{AtomicU64, Ordering},
-    },
+    sync::{Arc, atomic::Ordering},
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
@@ -30,8 +26,11 @@ pub(crate) mod ratings;
 mod servers;
 mod tournaments;
 mod upkeep;
+mod writer;
 
 pub use upkeep::Purged;
+use writer::{GROUP_MAX, WriteError, WriteJob};
+pub use writer::{WriterCounts, WriterStats};
 
 pub use kinds::{ActionKind, EndReason, GameStatus, Winner};
 pub use ratings::{RateJob, RatingRow, StatsRow};
@@ -74,161 +73,6 @@ pub struct Db {
     writes: Arc<WriterStats>,
 }
 
-/// The writer's work so far: its commits, the actions in them, and the time it spent on them.
-#[derive(Debug, Default)]
-pub struct WriterStats {
-    commits: AtomicU64,
-    actions: AtomicU64,
-    busy_ns: AtomicU64,
-}
-
-/// A reading of `WriterStats`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WriterCounts {
-    pub commits: u64,
-    pub actions: u64,
-    /// Wall time from each group's start to its answers, in ns (time the writer waited for a core included).
-    pub busy_ns: u64,
-}
-
-impl WriterCounts {
-    /// What was done between `before` and `self`.
-    #[must_use]
-    pub fn since(self, before: WriterCounts) -> WriterCounts {
-        WriterCounts {
-            commits: self.commits - before.commits,
-            actions: self.actions - before.actions,
-            busy_ns: self.busy_ns - before.busy_ns,
-        }
-    }
-}
-
-/// One action waiting to be written.
-#[derive(Debug)]
-struct WriteJob {
-    game_id: String,
-    action: ActionRow,
-    status: GameStatus,
-    turn: Option<Player>,
-    winner: Option<Winner>,
-    termination: Option<EndReason>,
-    /// The game ended rated: the players' ratings change in the same transaction.
-    rate: Option<RateJob>,
-    /// A notice for the other servers (`bus.rs`), sent by the same transaction, so that it is delivered when
-    /// the action is committed and only then.
-    notice: Option<String>,
-    done: oneshot::Sender<Result<(), WriteError>>,
-}
-
-/// Why a job was not written: a conflict (the action's number is taken) or anything else.
-#[derive(Debug)]
-enum WriteError {
-    Conflict,
-    Other(String),
-}
-
-impl From<sqlx::Error> for WriteError {
-    fn from(e: sqlx::Error) -> WriteError {
-        if is_unique_violation(&e) {
-            WriteError::Conflict
-        } else {
-            WriteError::Other(e.to_string())
-        }
-    }
-}
-
-/// The most actions one group commit takes.
-const GROUP_MAX: usize = 1024;
-
-/// The most rows one of the writer's statements takes. Each size of statement is prepared once per connection,
-/// so this also bounds the number of kept statements.
-const ROWS_MAX: usize = 32;
-
-/// Inserts the jobs' actions in multi-row statements (a statement's fixed cost, paid once for up to
-/// [`ROWS_MAX`] rows, is most of a small row's cost).
-async fn insert_actions(
-    conn: &mut sqlx::AnyConnection,
-    backend: Backend,
-    jobs: &[WriteJob],
-) -> Result<(), sqlx::Error> {
-    for chunk in jobs.chunks(ROWS_MAX) {
-        let sql = format!(
-            "INSERT INTO actions (game_id, seq, side, kind, body, created_at, clock) VALUES {}",
-            placeholders(chunk.len(), 7, |_, n| backend.placeholder(n))
-        );
-        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for job in chunk {
-            let a = &job.action;
-            q = q
-                .bind(&job.game_id)
-                .bind(a.seq)
-                .bind(a.side.as_str())
-                .bind(a.kind.as_str())
-                .bind(&a.body)
-                .bind(a.at)
-                .bind(a.clock);
-        }
-        q.execute(&mut *conn).await?;
-    }
-    Ok(())
-}
-
-/// Updates the jobs' games, several in one statement (`UPDATE ... FROM (VALUES ...)`, which SQLite and
-/// PostgreSQL both read). A game that has several jobs in the group takes the one with the highest number.
-async fn update_games(
-    conn: &mut sqlx::AnyConnection,
-    backend: Backend,
-    jobs: &[WriteJob],
-) -> Result<(), sqlx::Error> {
-    let mut latest: HashMap<&str, &WriteJob> = HashMap::with_capacity(jobs.len());
-    for job in jobs {
-        let slot = latest.entry(job.game_id.as_str()).or_insert(job);
-        if job.action.seq > slot.action.seq {
-            *slot = job;
-        }
-    }
-    let last: Vec<&WriteJob> = latest.into_values().collect();
-    // The values' types, for PostgreSQL, which does not infer them from the column they are compared to.
-    const TYPES: [&str; 7] = ["TEXT", "BIGINT", "TEXT", "TEXT", "TEXT", "BIGINT", "TEXT"];
-    for chunk in last.chunks(ROWS_MAX) {
-        let sql = format!(
-            "UPDATE games SET version = v.column2, status = v.column3, winner = v.column4, \
-             termination = v.column5, updated_at = v.column6, turn = v.column7 FROM (VALUES {}) AS v \
-             WHERE games.id = v.column1",
-            placeholders(chunk.len(), 7, |i, n| format!(
-                "CAST({} AS {})",
-                backend.placeholder(n),
-                TYPES[i]
-            ))
-        );
-        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for job in chunk {
-            q = q
-                .bind(&job.game_id)
-                .bind(job.action.seq)
-                .bind(job.status.as_str())
-                .bind(job.winner.map(Winner::as_str))
-                .bind(job.termination.map(EndReason::as_str))
-                .bind(job.action.at)
-                .bind(job.turn.map(Player::as_str));
-        }
-        q.execute(&mut *conn).await?;
-    }
-    Ok(())
-}
-
-/// `(p1, ..., pW), (...)` for `rows` rows of `width` parameters numbered from 1, each written by
-/// `param(column, number)`.
-fn placeholders(rows: usize, width: usize, param: impl Fn(usize, usize) -> String) -> String {
-    (0..rows)
-        .map(|r| {
-            let row: Vec<String> = (0..width).map(|c| param(c, r * width + c + 1)).collect();
-            format!("({})", row.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 async fn insert_action<'e, E>(executor: E, game_id: &str, a: &ActionRow) -> Result<(), sqlx::Error>
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
@@ -247,85 +91,6 @@ where
     .execute(executor)
     .await?;
     Ok(())
-}
-
-/// The most bytes of notices sent in one `pg_notify` (PostgreSQL takes payloads under 8,000 bytes).
-const NOTICE_BYTES: usize = 7_000;
-
-async fn write_group(pool: &AnyPool, backend: Backend, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
-    let mut tx = pool.begin().await?;
-    insert_actions(&mut tx, backend, jobs).await?;
-    update_games(&mut tx, backend, jobs).await?;
-    for job in jobs {
-        if let Some(rate) = &job.rate {
-            ratings::apply(&mut tx, &job.game_id, rate, job.action.at).await?;
-        }
-    }
-    // The group's notices, one per line, in as few payloads as fit.
-    let mut payload = String::new();
-    for notice in jobs.iter().filter_map(|j| j.notice.as_deref()) {
-        if !payload.is_empty() && payload.len() + notice.len() >= NOTICE_BYTES {
-            notify(&mut tx, &payload).await?;
-            payload.clear();
-        }
-        if !payload.is_empty() {
-            payload.push('\n');
-        }
-        payload.push_str(notice);
-    }
-    if !payload.is_empty() {
-        notify(&mut tx, &payload).await?;
-    }
-    tx.commit().await
-}
-
-async fn notify(conn: &mut sqlx::AnyConnection, payload: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("SELECT pg_notify($1, $2)")
-        .bind(crate::bus::CHANNEL)
-        .bind(payload)
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
-/// The writer task: takes every job waiting, commits them together, and answers each.
-async fn writer(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<WriteJob>, stats: Arc<WriterStats>) {
-    let mut jobs = Vec::with_capacity(GROUP_MAX);
-    while rx.recv_many(&mut jobs, GROUP_MAX).await > 0 {
-        let started = std::time::Instant::now();
-        stats.commits.fetch_add(1, Ordering::Relaxed);
-        stats.actions.fetch_add(jobs.len() as u64, Ordering::Relaxed);
-        match write_group(&pool, backend, &jobs).await {
-            Ok(()) => {
-                for job in jobs.drain(..) {
-                    let _ = job.done.send(Ok(()));
-                }
-            }
-            // One bad job must not sink the others: write each alone.
-            Err(_) if jobs.len() > 1 => {
-                for job in jobs.drain(..) {
-                    let r = write_group(&pool, backend, std::slice::from_ref(&job))
-                        .await
-                        .map_err(WriteError::from);
-                    let _ = job.done.send(r);
-                }
-            }
-            Err(e) => {
-                let conflict = is_unique_violation(&e);
-                for job in jobs.drain(..) {
-                    let _ = job.done.send(Err(if conflict {
-                        WriteError::Conflict
-                    } else {
-                        WriteError::Other(e.to_string())
-                    }));
-                }
-            }
-        }
-        stats.busy_ns.fetch_add(
-            u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
-            Ordering::Relaxed,
-        );
-    }
 }
 
 /// Which database runs underneath.
@@ -584,7 +349,7 @@ impl Db {
         };
         let (writer_tx, rx) = mpsc::channel(4 * GROUP_MAX);
         let writes = Arc::new(WriterStats::default());
-        tokio::spawn(writer(writer_pool, backend, rx, writes.clone()));
+        tokio::spawn(writer::run(writer_pool, backend, rx, writes.clone()));
         Ok(Db {
             pool,
             writer: writer_tx,

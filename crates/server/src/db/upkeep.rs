@@ -22,7 +22,7 @@ impl Db {
     /// Sends a PostgreSQL notice on the bus's channel (delivered to listeners when this statement's
     /// transaction commits).
     pub async fn notify(&self, payload: &str) -> Result<(), DbError> {
-        super::notify(&mut *self.pool.acquire().await?, payload).await?;
+        super::writer::notify(&mut *self.pool.acquire().await?, payload).await?;
         Ok(())
     }
 
