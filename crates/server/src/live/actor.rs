@@ -2,7 +2,7 @@
 
 use std::{collections::VecDeque, sync::Arc, time::Duration};
 
-use gridplay_core::{BoardView, DynGame, GameRecord, MoveView, Outcome, Player, RecordError, Termination};
+use gridplay_core::{BoardView, DynGame, GameRecord, MoveView, Outcome, Player, RecordError};
 use tokio::sync::{broadcast, mpsc};
 
 use super::{
@@ -18,6 +18,11 @@ use crate::{
     engines::Lane,
     messages::{ActionJson, ServerMsg},
 };
+
+mod record;
+mod remote;
+
+use record::{apply, last_move_of};
 
 pub(super) struct Actor {
     hub: GameHub,
@@ -47,89 +52,6 @@ pub(super) struct Actor {
     outdated: bool,
     /// This server holds the game's lease: it flags the clock and runs the engine (`bus.rs`).
     holds: bool,
-}
-
-/// The record with the moves back to and including `asker`'s last one taken back.
-fn take_back(record: &GameRecord, movers: &[Player], asker: Player) -> Result<GameRecord, LiveError> {
-    let Some(from) = movers.iter().rposition(|p| *p == asker) else {
-        return Err(LiveError::Refused(
-            "there is no move of yours to take back".into(),
-        ));
-    };
-    GameRecord::replay(
-        record.start().box_clone(),
-        record.moves()[..from].iter().map(String::as_str),
-    )
-    .map_err(|(i, e)| {
-        tracing::error!("a takeback does not replay at move {i}: {e}");
-        LiveError::Internal
-    })
-}
-
-/// The last move of a record as the board showed it, for marking it after a takeback.
-fn last_move_of(record: &GameRecord) -> Option<MoveView> {
-    let (last, before) = record.moves().split_last()?;
-    let mut pos = record.start().box_clone();
-    for m in before {
-        pos.play(m).ok()?;
-    }
-    pos.view().moves.into_iter().find(|v| &v.text == last)
-}
-
-fn apply(
-    record: &mut GameRecord,
-    side: Player,
-    action: &Action,
-    movers: &[Player],
-) -> Result<String, LiveError> {
-    Ok(match action {
-        Action::Move(text) => {
-            if record.outcome().is_some() {
-                return Err(RecordError::GameOver.into());
-            }
-            if record.position().turn() != side {
-                return Err(LiveError::NotYourTurn);
-            }
-            record.play(text)?
-        }
-        Action::Resign => {
-            record.resign(side)?;
-            String::new()
-        }
-        Action::OfferDraw => {
-            record.offer_draw(side)?;
-            String::new()
-        }
-        Action::AcceptDraw => {
-            record.accept_draw(side)?;
-            String::new()
-        }
-        Action::DeclineDraw => {
-            record.decline_draw(side)?;
-            String::new()
-        }
-        Action::Timeout => {
-            record.forfeit(side, Termination::Timeout)?;
-            String::new()
-        }
-        Action::Claim => {
-            record.forfeit(!side, Termination::Abandoned)?;
-            String::new()
-        }
-        Action::Abort | Action::OfferTakeback | Action::DeclineTakeback => {
-            if record.outcome().is_some() {
-                return Err(RecordError::GameOver.into());
-            }
-            String::new()
-        }
-        Action::AcceptTakeback => {
-            if record.outcome().is_some() {
-                return Err(RecordError::GameOver.into());
-            }
-            *record = take_back(record, movers, !side)?;
-            String::new()
-        }
-    })
 }
 
 impl Actor {
@@ -834,81 +756,6 @@ impl Actor {
                     Err(e) => tracing::error!("game {}: cannot read the new rating: {e}", self.row.id),
                 }
             }
-        }
-    }
-
-    /// Another server committed this game's actions up to `version`: applies them from the database as if
-    /// they had been committed here, so that the watching pages get their events, or, if that fails, marks
-    /// this copy out of date.
-    async fn catch_up(&mut self, version: u64, action: Option<ActionRow>) {
-        if version <= self.version {
-            return;
-        }
-        let rows = match action {
-            // The notice brought the next action: no need to read it.
-            Some(a) if version == self.version + 1 => vec![a],
-            _ => match self
-                .hub
-                .0
-                .db
-                .actions_after(&self.row.id, i64::try_from(self.version).unwrap_or(i64::MAX))
-                .await
-            {
-                Ok(rows) => rows,
-                Err(e) => {
-                    tracing::warn!("game {}: cannot read the new actions: {e}", self.row.id);
-                    self.outdated = true;
-                    return;
-                }
-            },
-        };
-        if rows.is_empty() {
-            return;
-        }
-        for a in rows {
-            let action = Action::from_row(a.kind, &a.body);
-            let side = a.side;
-            let mut next = self.record.clone();
-            let applied = apply(&mut next, side, &action, &self.movers);
-            let (Ok(text), true) = (applied, u64::try_from(a.seq).ok() == Some(self.version + 1)) else {
-                tracing::warn!("game {}: action {} does not follow this copy", self.row.id, a.seq);
-                self.outdated = true;
-                return;
-            };
-            match action {
-                Action::Move(_) => {
-                    self.moved[side.index()] = true;
-                    let turn = next.outcome().is_none().then(|| next.position().turn());
-                    self.clocks
-                        .replay_move(side, a.clock, a.at, turn, self.moved[0] && self.moved[1]);
-                }
-                Action::AcceptTakeback => {
-                    self.clocks
-                        .on_takeback(a.at, next.position().turn(), self.moved[0] && self.moved[1]);
-                }
-                Action::Abort => {
-                    self.aborted = true;
-                    self.clocks.running = None;
-                }
-                _ if next.outcome().is_some() => self.clocks.stop(a.at),
-                _ => {}
-            }
-            let ended = next.outcome().is_some();
-            self.advance(side, &action, &text, next, self.version + 1, a.at);
-            if ended && self.row.rated {
-                self.reload_ratings().await;
-            }
-        }
-        if let Some((_, stop)) = self.engine.take() {
-            stop.stop();
-        }
-        if self.over() {
-            if self.holds {
-                self.holds = false;
-                self.hub.0.bus.release(&self.row.id).await;
-            }
-        } else {
-            self.resume().await;
         }
     }
 

@@ -1,0 +1,81 @@
+//! Actions another server committed: an actor applies them to its copy as if they had been committed here.
+
+use super::{Actor, record::apply};
+use crate::{db::ActionRow, live::Action};
+
+impl Actor {
+    /// Another server committed this game's actions up to `version`: applies them from the database as if
+    /// they had been committed here, so that the watching pages get their events, or, if that fails, marks
+    /// this copy out of date.
+    pub(super) async fn catch_up(&mut self, version: u64, action: Option<ActionRow>) {
+        if version <= self.version {
+            return;
+        }
+        let rows = match action {
+            // The notice brought the next action: no need to read it.
+            Some(a) if version == self.version + 1 => vec![a],
+            _ => match self
+                .hub
+                .0
+                .db
+                .actions_after(&self.row.id, i64::try_from(self.version).unwrap_or(i64::MAX))
+                .await
+            {
+                Ok(rows) => rows,
+                Err(e) => {
+                    tracing::warn!("game {}: cannot read the new actions: {e}", self.row.id);
+                    self.outdated = true;
+                    return;
+                }
+            },
+        };
+        if rows.is_empty() {
+            return;
+        }
+        for a in rows {
+            let action = Action::from_row(a.kind, &a.body);
+            let side = a.side;
+            let mut next = self.record.clone();
+            let applied = apply(&mut next, side, &action, &self.movers);
+            let (Ok(text), true) = (applied, u64::try_from(a.seq).ok() == Some(self.version + 1)) else {
+                tracing::warn!("game {}: action {} does not follow this copy", self.row.id, a.seq);
+                self.outdated = true;
+                return;
+            };
+            match action {
+                Action::Move(_) => {
+                    self.moved[side.index()] = true;
+                    let turn = next.outcome().is_none().then(|| next.position().turn());
+                    self.clocks
+                        .replay_move(side, a.clock, a.at, turn, self.moved[0] && self.moved[1]);
+                }
+                Action::AcceptTakeback => {
+                    self.clocks
+                        .on_takeback(a.at, next.position().turn(), self.moved[0] && self.moved[1]);
+                }
+                Action::Abort => {
+                    self.aborted = true;
+                    self.clocks.running = None;
+                }
+                _ if next.outcome().is_some() => self.clocks.stop(a.at),
+                _ => {}
+            }
+            let ended = next.outcome().is_some();
+            self.advance(side, &action, &text, next, self.version + 1, a.at);
+            if ended && self.row.rated {
+                self.reload_ratings().await;
+            }
+        }
+        if let Some((_, stop)) = self.engine.take() {
+            stop.stop();
+        }
+        if self.over() {
+            if self.holds {
+                self.holds = false;
+                self.hub.0.bus.release(&self.row.id).await;
+            }
+        } else {
+            self.resume().await;
+        }
+    }
+}
