@@ -1,6 +1,8 @@
 //! Shared by the server's tests: databases for both backends, a tiny HTTP client and a WebSocket client.
 #![allow(dead_code, unreachable_pub)]
 
+pub mod app;
+
 use std::{net::SocketAddr, time::Duration};
 
 use futures_util::{SinkExt, StreamExt};
