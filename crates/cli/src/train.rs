@@ -339,14 +339,11 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
         search::Hand,
         train::{self as ct, FitConfig, GameConfig as CheckersGames},
     };
-    if (args.games == 0 && args.samples_in.is_empty()) || args.rounds == 0 || args.depth == 0 {
-        return Err(
-            "--rounds and --depth must be at least 1, and --games too unless --samples-in gives positions"
-                .into(),
-        );
+    if args.games == 0 || args.rounds == 0 || args.depth == 0 {
+        return Err("--games, --rounds and --depth must be at least 1".into());
     }
-    if args.noise > 100 {
-        return Err("--noise is a percentage: 0 to 100".into());
+    if args.play != "negamax" || !args.samples_in.is_empty() || args.samples_out.is_some() {
+        return Err("--play, --samples-in and --samples-out are for `reversi`, not `checkers`".into());
     }
     let started = Instant::now();
     let mut out = std::io::stdout().lock();

@@ -252,6 +252,9 @@ fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
     let (ok, _, err) = gridplay(&broken);
     assert!(!ok);
     assert!(err.contains("bad.bin") && err.contains("cut"), "{err}");
+    let (ok, _, err) = gridplay(&["train", "checkers", "--play", "search", "--out", &w2]);
+    assert!(!ok);
+    assert!(err.contains("are for `reversi`, not `checkers`"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

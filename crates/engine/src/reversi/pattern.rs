@@ -380,44 +380,20 @@ impl Weights {
     /// Without this, the four first moves of Reversi, which are one move up to symmetry, scored differently.
     pub fn symmetrize(&mut self) {
         let layout = Layout::get();
-        for stage in 0..STAGES {
-            let base = stage * layout.per_stage;
-            for g in &layout.groups {
-                let table = &mut self.values[base + g.offset..base + g.offset + 3usize.pow(g.len as u32)];
-                let mut done = vec![false; table.len()];
-                let mut digits = [0usize; 10];
-                let digits = &mut digits[..g.len];
-                for index in 0..table.len() {
-                    if done[index] {
-                        continue;
-                    }
-                    // The digits of `index`, most significant first, as `features` reads them.
-                    let mut rest = index;
-                    for d in digits.iter_mut().rev() {
-                        *d = rest % 3;
-                        rest /= 3;
-                    }
-                    let mut orbit: arrayvec::ArrayVec<usize, 8> = arrayvec::ArrayVec::new();
-                    orbit.push(index);
-                    for perm in &g.perms {
-                        let mut moved = [0usize; 10];
-                        let moved = &mut moved[..g.len];
-                        for (j, &to) in perm.iter().enumerate() {
-                            moved[to] = digits[j];
-                        }
-                        let image = moved.iter().fold(0, |acc, &d| acc * 3 + d);
-                        if !orbit.contains(&image) {
-                            orbit.push(image);
-                        }
-                    }
-                    let sum: i32 = orbit.iter().map(|&i| i32::from(table[i])).sum();
-                    let n = orbit.len() as i32;
-                    let mean = (sum + sum.signum() * n / 2) / n;
-                    for &i in &orbit {
-                        table[i] = i16::try_from(mean).unwrap_or(i16::MAX);
-                        done[i] = true;
-                    }
-                }
+        let canon = layout.canonical();
+        let per = layout.per_stage;
+        let mut sum = vec![0i32; per];
+        let mut count = vec![0i32; per];
+        for table in self.values.chunks_exact_mut(per) {
+            sum.iter_mut().for_each(|x| *x = 0);
+            count.iter_mut().for_each(|x| *x = 0);
+            for (&w, &c) in table.iter().zip(&canon) {
+                sum[c as usize] += i32::from(w);
+                count[c as usize] += 1;
+            }
+            for (w, &c) in table.iter_mut().zip(&canon) {
+                let (s, n) = (sum[c as usize], count[c as usize]);
+                *w = i16::try_from((s + s.signum() * n / 2) / n).unwrap_or(i16::MAX);
             }
         }
     }
@@ -681,6 +657,35 @@ mod tests {
             let score = w.evaluate(board);
             for t in 1..8 {
                 assert_eq!(w.evaluate(image(t, board)), score, "symmetry {t} of {board:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn symmetrize_gives_each_orbit_the_rounded_mean_of_its_readings() {
+        use rand::{RngExt, SeedableRng};
+        let layout = Layout::get();
+        let canon = layout.canonical();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(21);
+        let mut w = Weights::zero();
+        for v in &mut w.values {
+            *v = rng.random_range(-3000..3000);
+        }
+        let before = w.values.clone();
+        w.symmetrize();
+        let per = layout.per_stage;
+        let stage = 4;
+        let mut orbits: std::collections::HashMap<u32, Vec<usize>> = std::collections::HashMap::new();
+        for (k, &c) in canon.iter().enumerate() {
+            orbits.entry(c).or_default().push(k);
+        }
+        assert!(orbits.values().any(|o| o.len() > 1));
+        for members in orbits.values() {
+            let sum: i32 = members.iter().map(|&k| i32::from(before[stage * per + k])).sum();
+            let n = members.len() as i32;
+            let mean = (sum + sum.signum() * n / 2) / n;
+            for &k in members {
+                assert_eq!(i32::from(w.values[stage * per + k]), mean, "index {k}");
             }
         }
     }
