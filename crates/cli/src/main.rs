@@ -1,6 +1,7 @@
 //! The `gridplay` command. Each subcommand lives in its own module; this file only parses arguments.
 
 mod bench;
+mod book;
 mod egdb;
 mod engine;
 mod matches;

@@ -165,7 +165,7 @@ impl Side {
             format!(
                 "`{text}` is not a player: use level=1..8, depth=N, time=MS, mcts=MS, playouts=N, random, greedy (Grid \
                  Tactics), cmd=PROGRAM, nboard=PROGRAM or cake=PROGRAM; depth, time and temp=T combine (depth=3,temp=100), and so \
-                 do mcts and playouts; book=1 adds the opening book (Reversi) to any of them"
+                 do mcts and playouts; book=1 adds the opening book (Reversi, checkers) to any of them"
             )
         };
         let mut request = Request::default();

@@ -15,68 +15,69 @@ use indicatif::{ProgressBar, ProgressStyle};
 #[derive(Debug, Args)]
 pub(crate) struct TrainArgs {
     /// What to train: `reversi` or `checkers` (the evaluations), `reversi-probcut` (the Reversi search's
-    /// Multi-ProbCut regression: `--games` positions searched at every depth up to `--depth`) or `reversi-book`
-    /// (the Reversi opening book: `--plies`, `--depth`, `--width`, `--margin`).
-    game: String,
+    /// Multi-ProbCut regression: `--games` positions searched at every depth up to `--depth`), `reversi-book` or
+    /// `checkers-book` (the opening books: `--plies`, `--depth`, `--width`, `--margin`, `--threads`).
+    pub(crate) game: String,
     /// Self-play games per round.
     #[arg(long, default_value_t = 20_000)]
-    games: u64,
+    pub(crate) games: u64,
     /// Rounds: round 1's games are played with the hand-written evaluation, each later round's with the
     /// weights of the round before; every round fits on all the games so far.
     #[arg(long, default_value_t = 2)]
-    rounds: u32,
+    pub(crate) rounds: u32,
     /// Search depth of the self-play players.
     #[arg(long, default_value_t = 2)]
-    depth: u32,
+    pub(crate) depth: u32,
     /// Empty squares at which the exact solver labels the games.
     #[arg(long, default_value_t = 14)]
-    solve_at: u32,
+    pub(crate) solve_at: u32,
     /// Gradient epochs per stage.
     #[arg(long, default_value_t = 60)]
-    epochs: usize,
+    pub(crate) epochs: usize,
     /// Game pairs of the closing match between the new weights and the hand-written evaluation.
     #[arg(long, default_value_t = 200)]
-    check_pairs: u64,
+    pub(crate) check_pairs: u64,
     /// Search depth in the closing match.
     #[arg(long, default_value_t = 3)]
-    check_depth: u32,
+    pub(crate) check_depth: u32,
     /// Worker threads.
     #[arg(long, default_value_t = 2)]
-    threads: usize,
+    pub(crate) threads: usize,
     #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// `reversi-book`: plies from the start that the book covers.
+    pub(crate) seed: u64,
+    /// `reversi-book`: plies from the start that the book covers; `checkers-book`: plies from the start and
+    /// from the end of each 3-move ballot.
     #[arg(long, default_value_t = 10)]
-    plies: u32,
-    /// `reversi-book`: moves kept and followed at each position.
+    pub(crate) plies: u32,
+    /// The books: moves kept and followed at each position.
     #[arg(long, default_value_t = 2)]
-    width: usize,
-    /// `reversi-book`: moves within this many hundredths of a disc of the best are kept.
+    pub(crate) width: usize,
+    /// The books: moves within this many hundredths of a disc (of a man in checkers) of the best are kept.
     #[arg(long, default_value_t = 200)]
-    margin: i32,
+    pub(crate) margin: i32,
     /// `reversi`: who plays the games: `negamax` (plain alpha-beta at `--depth` with the round's evaluation) or
     /// `search` (the engine's own search, Multi-ProbCut on, at `--depth` with the round's weights; round 1
     /// with the shipped weights).
     #[arg(long, default_value = "negamax", value_parser = ["negamax", "search"])]
-    play: String,
+    pub(crate) play: String,
     /// `reversi`: random plies at the start of each game, 0 to this many.
     #[arg(long, default_value_t = 12)]
-    random_plies: u32,
+    pub(crate) random_plies: u32,
     /// `reversi`: share of random moves after the opening, in percent.
     #[arg(long, default_value_t = 5)]
-    noise: u32,
+    pub(crate) noise: u32,
     /// `reversi`: also write the labelled positions of the games played to this file.
     #[arg(long)]
-    samples_out: Option<PathBuf>,
+    pub(crate) samples_out: Option<PathBuf>,
     /// `reversi`: fit on these samples files too (from `--samples-out`), before the games of round 1.
     #[arg(long)]
-    samples_in: Vec<PathBuf>,
+    pub(crate) samples_in: Vec<PathBuf>,
     /// Where to write the weights (the shipped file is crates/engine/src/reversi/weights.bin).
     #[arg(long, required_unless_present = "check")]
-    out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Train nothing: play the closing match of this weights file against the hand-written evaluation.
     #[arg(long, conflicts_with = "out")]
-    check: Option<PathBuf>,
+    pub(crate) check: Option<PathBuf>,
 }
 
 /// Reads a weights file with `parse`; errors name the file.
@@ -89,12 +90,16 @@ fn read_weights<T, E: std::fmt::Display>(
 }
 
 /// Writes a weights file and says so.
-fn write_weights(path: &std::path::Path, bytes: &[u8], out: &mut impl Write) -> Result<(), String> {
+pub(crate) fn write_weights(
+    path: &std::path::Path,
+    bytes: &[u8],
+    out: &mut impl Write,
+) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))?;
     writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)
 }
 
-fn bar(len: u64, what: &str) -> ProgressBar {
+pub(crate) fn bar(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     if let Ok(style) = ProgressStyle::with_template(&format!("{what} {{bar:40}} {{pos}}/{{len}} {{eta}}")) {
         bar.set_style(style);
@@ -110,11 +115,14 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
         return run_probcut(args);
     }
     if args.game == "reversi-book" {
-        return run_book(args);
+        return crate::book::run_reversi(args);
+    }
+    if args.game == "checkers-book" {
+        return crate::book::run_checkers(args);
     }
     if args.game != "reversi" {
         return Err(format!(
-            "`{}` cannot be trained: `reversi`, `reversi-probcut`, `reversi-book` and `checkers` can",
+            "`{}` cannot be trained: `reversi`, `reversi-probcut`, `reversi-book`, `checkers` and `checkers-book` can",
             args.game
         ));
     }
@@ -220,46 +228,6 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
     std::fs::write(path, &text).map_err(|e| format!("writing {}: {e}", path.display()))?;
     write!(out, "{text}").map_err(crate::output_error)?;
     writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)
-}
-
-/// `gridplay train reversi-book --plies P --depth D --width W --margin M`: the opening book, from the start
-/// every position reached by kept moves scored move by move to depth D, and the moves within M hundredths of
-/// a disc of the best (at most W) kept and followed, to P plies.
-fn run_book(args: &TrainArgs) -> Result<(), String> {
-    use gridplay_engine::reversi::book::{self, BookConfig};
-    if args.depth < 2 || args.depth > 20 || args.plies == 0 || args.plies > 30 || args.width == 0 {
-        return Err("--depth must be 2 to 20, --plies 1 to 30 and --width 1 or more".into());
-    }
-    let Some(path) = &args.out else {
-        return Err(
-            "give --out, the book file to write (the shipped one is crates/engine/src/reversi/book.bin)"
-                .into(),
-        );
-    };
-    let started = Instant::now();
-    let config = BookConfig {
-        plies: args.plies,
-        depth: args.depth,
-        width: args.width,
-        margin: args.margin,
-    };
-    let progress = ProgressBar::new_spinner();
-    let made = book::build(config, &|n| progress.set_message(format!("{n} positions")));
-    progress.finish_and_clear();
-    let header = format!(
-        "Reversi opening book, made by\n  gridplay train reversi-book --plies {} --depth {} --width {} --margin {} --out {}\n{} positions in {:.1} minutes",
-        args.plies,
-        args.depth,
-        args.width,
-        args.margin,
-        path.display(),
-        made.len(),
-        started.elapsed().as_secs_f64() / 60.0
-    );
-    let bytes = book::compress(&made.to_text(&header));
-    let mut out = std::io::stdout().lock();
-    write_weights(path, &bytes, &mut out)?;
-    writeln!(out, "{} positions, {} bytes", made.len(), bytes.len()).map_err(crate::output_error)
 }
 
 /// The training rounds; returns the fitted weights.

@@ -309,14 +309,37 @@ fn train_checkers_writes_weights_the_engine_can_read() {
 
 #[test]
 fn egdb_reports_what_the_databases_hold() {
-    let (ok, out, err) = gridplay(&["egdb", "--pieces", "2", "--quiet"]);
+    let (ok, out, err) = gridplay(&["egdb", "--pieces", "2", "--quiet", "--no-save"]);
     assert!(ok, "{err}");
     assert!(
         out.contains("2 pieces: 6976 positions, 1432 won, 804 lost, 4740 drawn"),
         "{out}"
     );
+    assert!(!out.contains("saved"), "{out}");
+    let dir = std::env::temp_dir().join(format!("gridplay-cli-egdb-{}", std::process::id()));
+    let (ok, out, err) = gridplay(&["egdb", "--pieces", "3", "--quiet", "--dir", dir.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("saved in"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("complete")).unwrap(),
+        "pieces 3\n"
+    );
+    assert!(dir.join("r02w01.wld").exists());
+    let (ok, out, err) = gridplay(&["egdb", "--verify", "500", "--dir", dir.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("500 positions of 3 pieces agree with their moves"),
+        "{out}"
+    );
+    std::fs::remove_file(dir.join("complete")).unwrap();
+    let (ok, _, err) = gridplay(&["egdb", "--verify", "500", "--dir", dir.to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("complete") && err.contains("gridplay egdb --pieces"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
     let (ok, _, err) = gridplay(&["egdb", "--pieces", "9"]);
-    assert!(!ok && err.contains("2 to 5 pieces"), "{err}");
+    assert!(!ok && err.contains("2 to 6 pieces"), "{err}");
 }
 
 #[test]

@@ -61,17 +61,17 @@ pub const REVERSI_LEVELS: [Level; 8] = [
 ];
 
 /// Checkers: levels 1-5 as Reversi's (the generic search and the hand-written evaluation); levels 6-8 run the
-/// checkers search ([`crate::checkers::search`]) to depth 6, to depth 12 and for 1.5 s. Two nearby depths of
-/// that search draw most of their games against each other, so the top levels are spread far apart
-/// (docs/engines.md, "Levels").
+/// checkers search ([`crate::checkers::search`]) to depth 4, to depth 8 and for 1.5 s. Two nearby depths of
+/// that search draw most of their games against each other, so the top levels are spread far apart: each
+/// scored 70% or more against the level below (docs/engines.md, "Levels").
 pub const CHECKERS_LEVELS: [Level; 8] = [
     LEVELS[0],
     LEVELS[1],
     LEVELS[2],
     LEVELS[3],
     LEVELS[4],
-    level(6, 0, 300),
-    level(12, 0, 700),
+    level(4, 0, 300),
+    level(8, 0, 700),
     level(64, 0, 1500),
 ];
 
@@ -196,12 +196,18 @@ mod tests {
     fn each_game_has_its_own_table_and_no_level_is_weaker_than_the_one_below() {
         for engine in crate::ENGINES {
             let table = engine.levels;
-            for w in table.windows(2) {
+            for (i, w) in table.windows(2).enumerate() {
                 let (lower, upper) = (w[0], w[1]);
+                // Checkers' levels 6-8 run its own search, which searches captures past the horizon and
+                // counts no depth for a forced move: its depth 4 (level 6) beat the generic depth 5 (level
+                // 5) in 90% of the games (docs/engines.md, "Levels"). Depths are not compared across that
+                // change of search.
+                let own_search_begins = engine.game == "checkers" && i == 4;
                 // A level searches at least as deep as the one below, and at the same depth chooses more
                 // carefully or plays fewer random moves.
                 assert!(
                     upper.playouts.is_some()
+                        || own_search_begins
                         || upper.depth > lower.depth
                         || (upper.depth == lower.depth
                             && upper.random <= lower.random

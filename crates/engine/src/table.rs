@@ -224,6 +224,19 @@ fn think_checkers(
             stop,
         ));
     }
+    if request.book
+        && let Some((m, score)) = checkers::book::Book::shipped().choose(p, request.seed)
+    {
+        let best = p.move_text(m);
+        return Some(Reply {
+            pv: vec![best.clone()],
+            best,
+            score,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        });
+    }
     let limits = request.level.map_or(request.limits, |l| {
         let level = CHECKERS_LEVELS[usize::from(l) - 1];
         Limits {

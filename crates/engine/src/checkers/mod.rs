@@ -4,6 +4,7 @@
 //! material (men and kings), the back rank kept, men's advance (tempo), the centre and mobility (the simple
 //! moves each side has). Captures are searched first.
 
+pub mod book;
 pub mod egdb;
 pub mod eval;
 pub mod learned;

@@ -1,0 +1,183 @@
+//! A check of a built database against its own moves and against a search that does not use it.
+
+use gridplay_core::Player;
+use gridplay_games::checkers::{
+    bitboard::Board,
+    movegen::{self, Moves},
+};
+
+use super::{DRAW, Database, LOSS, Slice, UNKNOWN, WIN, Wld, position};
+
+/// What [`Database::verify`] checked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Verified {
+    /// Positions whose value agreed with the values of their moves.
+    pub positions: u64,
+    /// Of those, positions that a search without the database proved won or lost, as the database says.
+    pub proven: u64,
+}
+
+impl Database {
+    /// Checks `samples` positions of the most pieces, drawn by `seed` (slices by their size): each value
+    /// agrees with the values of its moves (a win has a move to a loss, a loss only moves to wins, a draw a
+    /// move to a draw and none to a loss), and a search of `depth` plies that uses no database never proves
+    /// the opposite of what the database says.
+    ///
+    /// # Errors
+    /// The first position that disagrees, as FEN with both values.
+    pub fn verify(&self, samples: u64, seed: u64, depth: u32) -> Result<Verified, String> {
+        use crate::checkers::search::{Hand, Table, search_with};
+        use gridplay_games::checkers::CheckersPosition;
+        use gridplay_search::{Limits, StopFlag, WIN_THRESHOLD};
+        use rand::{RngExt, SeedableRng, rngs::SmallRng};
+        let slices: Vec<Slice> = Slice::all(self.pieces)
+            .into_iter()
+            .filter(|s| s.pieces() == self.pieces)
+            .collect();
+        let total: usize = slices.iter().map(Slice::size).sum();
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut table = Table::new(16);
+        let stop = StopFlag::new();
+        let mut done = Verified::default();
+        let fen = |b: &Board, turn: Player| {
+            gridplay_core::Position::to_text(&CheckersPosition::from_board(*b, turn))
+        };
+        let value = |b: &Board, turn: Player| -> u8 {
+            if b.pieces[turn.index()] == 0 {
+                return LOSS;
+            }
+            match self.probe(b, turn) {
+                Some(Wld::Win) => WIN,
+                Some(Wld::Loss) => LOSS,
+                Some(Wld::Draw) => DRAW,
+                None => UNKNOWN,
+            }
+        };
+        while done.positions < samples {
+            let mut at = rng.random_range(0..total);
+            let s = slices
+                .iter()
+                .find(|s| {
+                    let inside = at < s.size();
+                    if !inside {
+                        at -= s.size();
+                    }
+                    inside
+                })
+                .expect("a number within the total");
+            let Some((b, turn)) = position(at, s) else {
+                continue;
+            };
+            let mut moves = Moves::new();
+            movegen::generate(&b, turn, &mut moves);
+            let children: Vec<u8> = moves
+                .iter()
+                .map(|&m| value(&movegen::apply(&b, turn, m), !turn))
+                .collect();
+            let expected = if children.is_empty() {
+                LOSS
+            } else if children.contains(&LOSS) {
+                WIN
+            } else if children.iter().all(|&c| c == WIN) {
+                LOSS
+            } else {
+                DRAW
+            };
+            let here = value(&b, turn);
+            if here != expected || children.contains(&UNKNOWN) {
+                return Err(format!(
+                    "{}: the database says {here}, its moves say {expected} (1 win, 2 loss, 3 draw, 0 unknown)",
+                    fen(&b, turn)
+                ));
+            }
+            done.positions += 1;
+            let pos = CheckersPosition::from_board(b, turn);
+            let Some(found) = search_with(&mut table, &Hand, None, &pos, &[], Limits::depth(depth), &stop)
+            else {
+                continue;
+            };
+            let proven = if found.score >= WIN_THRESHOLD {
+                Some(WIN)
+            } else if found.score <= -WIN_THRESHOLD {
+                Some(LOSS)
+            } else {
+                None
+            };
+            if let Some(p) = proven {
+                if p != here {
+                    return Err(format!(
+                        "{}: the database says {here}, a search of {depth} plies proves {p} (1 win, 2 loss, 3 draw)",
+                        fen(&b, turn)
+                    ));
+                }
+                done.proven += 1;
+            }
+        }
+        Ok(done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_passes_a_sound_database_and_catches_a_damaged_slice() {
+        let mut db = Database::build(3);
+        let done = db.verify(3000, 1, 8).unwrap();
+        assert_eq!(done.positions, 3000);
+        assert!(done.proven > 100, "{done:?}");
+        // Two kings against a man, every position marked won for the side to move: wrong for many.
+        let s = Slice {
+            red_men: 0,
+            red_kings: 2,
+            white_men: 1,
+            white_kings: 0,
+        };
+        let code = s.code().unwrap();
+        let solved = db.slices[code].as_mut().unwrap();
+        solved.bits.iter_mut().for_each(|b| *b = 0b0101_0101);
+        let err = db.verify(3000, 1, 8).unwrap_err();
+        assert!(err.contains("the database says 1"), "{err}");
+    }
+
+    #[test]
+    fn a_deep_search_never_contradicts_the_database() {
+        use crate::checkers::search::{Hand, Table, search_with};
+        use gridplay_search::{Limits, StopFlag};
+        let db = Database::build(3);
+        let s = Slice {
+            red_men: 0,
+            red_kings: 2,
+            white_men: 1,
+            white_kings: 0,
+        };
+        let mut table = Table::new(2);
+        let mut proven = 0;
+        for i in (0..s.size()).step_by(997) {
+            let Some((b, turn)) = position(i, &s) else {
+                continue;
+            };
+            let pos = gridplay_games::checkers::CheckersPosition::from_board(b, turn);
+            let found = search_with(
+                &mut table,
+                &Hand,
+                None,
+                &pos,
+                &[],
+                Limits::depth(14),
+                &StopFlag::new(),
+            );
+            let Some(found) = found else { continue };
+            let wld = db.probe(&b, turn).unwrap();
+            if found.score >= gridplay_search::WIN_THRESHOLD {
+                assert_eq!(wld, Wld::Win, "{b:?} {turn:?}");
+                proven += 1;
+            } else if found.score <= -gridplay_search::WIN_THRESHOLD {
+                assert_eq!(wld, Wld::Loss, "{b:?} {turn:?}");
+                proven += 1;
+            }
+        }
+        assert!(proven > 5, "{proven} proven");
+    }
+}
