@@ -5,6 +5,8 @@
 //!   compulsory, so there is no standing pat) until a quiet position is reached;
 //! - a forced move (the only legal one) costs no depth;
 //! - a position repeated on the path, or in the game's history since the last man move or capture, is a draw.
+//!
+//! Late quiet moves are searched shallower first (`reduction`) and again at full depth if they beat alpha.
 
 use std::{
     sync::Mutex,
@@ -295,8 +297,12 @@ impl<E: Evaluate> Searcher<'_, E> {
             let score = if n == 0 {
                 -self.negamax(&next, !turn, child_depth, -beta, -alpha, ply + 1)
             } else {
-                // Late quiet moves far from the horizon are searched a ply shallower first.
-                let reduce = i32::from(n >= 3 && depth >= 3 && !capture && child_depth == depth - 1);
+                // Late quiet moves far from the horizon are searched shallower first.
+                let reduce = if n >= 3 && depth >= 3 && !capture && child_depth == depth - 1 {
+                    reduction(depth, n)
+                } else {
+                    0
+                };
                 let mut s = -self.negamax(&next, !turn, child_depth - reduce, -alpha - 1, -alpha, ply + 1);
                 if s > alpha && reduce > 0 {
                     s = -self.negamax(&next, !turn, child_depth, -alpha - 1, -alpha, ply + 1);
@@ -381,6 +387,22 @@ impl<E: Evaluate> Searcher<'_, E> {
         }
         pv
     }
+}
+
+/// How many plies shallower the `n`-th move (from 0) of a node of `depth` is searched first: one, and more the
+/// deeper the node and the later the move (about ln(depth) x ln(n) / 2), always leaving a ply.
+fn reduction(depth: i32, n: usize) -> i32 {
+    static TABLE: std::sync::LazyLock<[[u8; 32]; 64]> = std::sync::LazyLock::new(|| {
+        let mut t = [[0u8; 32]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = ((d as f64).ln() * (m as f64).ln() / 2.0).round().max(1.0) as u8;
+            }
+        }
+        t
+    });
+    let r = i32::from(TABLE[depth.clamp(0, 63) as usize][n.min(31)]);
+    r.clamp(1, (depth - 2).max(1))
 }
 
 fn to_table(score: i32, ply: usize) -> i32 {
