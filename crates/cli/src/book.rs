@@ -36,28 +36,65 @@ fn header(args: &TrainArgs, title: &str, command: &str, positions: usize, starte
     )
 }
 
-fn finish(path: &std::path::Path, bytes: &[u8], positions: usize) -> Result<(), String> {
+/// What the CLI needs of a game's book.
+trait BookText {
+    fn len(&self) -> usize;
+    fn to_text(&self, header: &str) -> String;
+}
+
+impl BookText for gridplay_engine::reversi::book::Book {
+    fn len(&self) -> usize {
+        self.len()
+    }
+
+    fn to_text(&self, header: &str) -> String {
+        self.to_text(header)
+    }
+}
+
+impl BookText for gridplay_engine::checkers::book::Book {
+    fn len(&self) -> usize {
+        self.len()
+    }
+
+    fn to_text(&self, header: &str) -> String {
+        self.to_text(header)
+    }
+}
+
+/// Runs `build` under a spinner that counts the positions made, then writes the book, deflated, with a header
+/// that names the command.
+fn make<B: BookText>(
+    args: &TrainArgs,
+    path: &std::path::Path,
+    title: &str,
+    command: &str,
+    build: impl FnOnce(&(dyn Fn(usize) + Sync)) -> B,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let progress = ProgressBar::new_spinner();
+    let made = build(&|n| progress.set_message(format!("{n} positions")));
+    progress.finish_and_clear();
+    let header = header(args, title, command, made.len(), started);
+    let bytes = gridplay_engine::books::compress(&made.to_text(&header));
     let mut out = std::io::stdout().lock();
-    write_weights(path, bytes, &mut out)?;
-    writeln!(out, "{positions} positions, {} bytes", bytes.len()).map_err(crate::output_error)
+    write_weights(path, &bytes, &mut out)?;
+    writeln!(out, "{} positions, {} bytes", made.len(), bytes.len()).map_err(crate::output_error)
 }
 
 /// `gridplay train reversi-book`.
 pub(crate) fn run_reversi(args: &TrainArgs) -> Result<(), String> {
     use gridplay_engine::reversi::book::{self, BookConfig};
     let path = check(args, "reversi")?;
-    let started = Instant::now();
     let config = BookConfig {
         plies: args.plies,
         depth: args.depth,
         width: args.width,
         margin: args.margin,
     };
-    let progress = ProgressBar::new_spinner();
-    let made = book::build(config, &|n| progress.set_message(format!("{n} positions")));
-    progress.finish_and_clear();
-    let header = header(args, "Reversi opening book", "reversi-book", made.len(), started);
-    finish(&path, &book::compress(&made.to_text(&header)), made.len())
+    make(args, &path, "Reversi opening book", "reversi-book", |progress| {
+        book::build(config, progress)
+    })
 }
 
 /// `gridplay train checkers-book`: the roots are searched on `--threads` threads; the book is the same
@@ -65,7 +102,6 @@ pub(crate) fn run_reversi(args: &TrainArgs) -> Result<(), String> {
 pub(crate) fn run_checkers(args: &TrainArgs) -> Result<(), String> {
     use gridplay_engine::checkers::book::{self, BookConfig};
     let path = check(args, "checkers")?;
-    let started = Instant::now();
     let config = BookConfig {
         plies: args.plies,
         depth: args.depth,
@@ -73,19 +109,11 @@ pub(crate) fn run_checkers(args: &TrainArgs) -> Result<(), String> {
         margin: args.margin,
         threads: args.threads,
     };
-    let progress = ProgressBar::new_spinner();
-    let count = std::sync::atomic::AtomicUsize::new(0);
-    let made = book::build(config, &|| {
-        let n = count.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        progress.set_message(format!("{n} positions"));
-    });
-    progress.finish_and_clear();
-    let header = header(
+    make(
         args,
+        &path,
         "Checkers opening book",
         "checkers-book",
-        made.len(),
-        started,
-    );
-    finish(&path, &book::compress(&made.to_text(&header)), made.len())
+        |progress| book::build(config, progress),
+    )
 }

@@ -133,7 +133,7 @@ fn train_writes_weights_the_engine_can_read() {
     assert!(!ok);
     assert!(
         err.contains(
-            "`ywf` cannot be trained: `reversi`, `reversi-probcut`, `reversi-book` and `checkers` can"
+            "`ywf` cannot be trained: `reversi`, `reversi-probcut`, `reversi-book`, `checkers` and `checkers-book` can"
         ),
         "{err}"
     );
@@ -169,6 +169,21 @@ fn train_writes_weights_the_engine_can_read() {
     assert!(out.contains(" positions, "), "{out}");
     let book = gridplay_engine::reversi::book::Book::from_bytes(&std::fs::read(&book_path).unwrap()).unwrap();
     assert!(!book.is_empty());
+    let (ok, out, err) = gridplay(&[
+        "train",
+        "checkers-book",
+        "--plies",
+        "1",
+        "--depth",
+        "3",
+        "--out",
+        book_path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("158 positions, "), "{out}");
+    let book =
+        gridplay_engine::checkers::book::Book::from_bytes(&std::fs::read(&book_path).unwrap()).unwrap();
+    assert_eq!(book.len(), 158);
     std::fs::remove_file(&book_path).ok();
     let (ok, _, err) = gridplay(&["train", "reversi-probcut", "--depth", "3", "--out", out_text]);
     assert!(

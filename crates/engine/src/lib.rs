@@ -6,6 +6,7 @@
 //! search of its own with a learned evaluation and endgame databases ([`checkers`]); the others are
 //! hand-written, with weights chosen by matches. `docs/engines.md` records what exists and what was measured.
 
+pub mod books;
 pub mod checkers;
 pub mod cornered;
 mod levels;
@@ -108,6 +109,21 @@ pub struct Reply {
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<String>,
+}
+
+impl Reply {
+    /// A move played from an opening book: no search, so depth and nodes 0.
+    #[must_use]
+    pub fn from_book(best: String, score: i32) -> Reply {
+        Reply {
+            pv: vec![best.clone()],
+            best,
+            score,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        }
+    }
 }
 
 /// Why the engine could not answer.

@@ -158,15 +158,10 @@ fn think_reversi(
     if request.book
         && let Some((sq, score)) = reversi::book::Book::shipped().choose(p.board(), request.seed)
     {
-        let best = gridplay_games::reversi::notation::square_name(sq);
-        return Some(Reply {
-            pv: vec![best.clone()],
-            best,
+        return Some(Reply::from_book(
+            gridplay_games::reversi::notation::square_name(sq),
             score,
-            depth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-        });
+        ));
     }
     let empties = p.board().empty().count_ones();
     let clock = request.clock;
@@ -227,15 +222,7 @@ fn think_checkers(
     if request.book
         && let Some((m, score)) = checkers::book::Book::shipped().choose(p, request.seed)
     {
-        let best = p.move_text(m);
-        return Some(Reply {
-            pv: vec![best.clone()],
-            best,
-            score,
-            depth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-        });
+        return Some(Reply::from_book(p.move_text(m), score));
     }
     let limits = request.level.map_or(request.limits, |l| {
         let level = CHECKERS_LEVELS[usize::from(l) - 1];

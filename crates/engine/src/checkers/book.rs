@@ -6,7 +6,6 @@
 
 use std::{
     collections::HashMap,
-    io::Read,
     sync::{
         Mutex, OnceLock,
         atomic::{AtomicUsize, Ordering},
@@ -63,20 +62,16 @@ impl Book {
             .filter(|&(_, s)| s >= best - CHOICE_MARGIN)
             .collect();
         let b = pos.board();
-        let mut x = seed
-            ^ u64::from(b.pieces[0]).rotate_left(17)
+        let mix = u64::from(b.pieces[0]).rotate_left(17)
             ^ u64::from(b.pieces[1]).wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ u64::from(b.kings).rotate_left(41);
-        x ^= x >> 31;
-        x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x ^= x >> 29;
-        Some(near[(x % near.len() as u64) as usize])
+        Some(near[crate::books::pick(seed, mix, near.len())])
     }
 
     /// The book's text: one line a position, its FEN, then `move:score` for each kept move, best first.
     #[must_use]
     pub fn to_text(&self, header: &str) -> String {
-        let mut lines: Vec<String> = self
+        let lines = self
             .entries
             .iter()
             .map(|(pos, kept)| {
@@ -87,13 +82,7 @@ impl Book {
                 line
             })
             .collect();
-        lines.sort_unstable();
-        let mut text: String = header.lines().map(|l| format!("# {l}\n")).collect();
-        for line in lines {
-            text.push_str(&line);
-            text.push('\n');
-        }
-        text
+        crate::books::text(header, lines)
     }
 
     /// Reads the text of [`Book::to_text`].
@@ -140,11 +129,7 @@ impl Book {
     /// # Errors
     /// When the bytes do not inflate to text, or the text is not a book.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, String> {
-        let mut text = String::new();
-        flate2::read::DeflateDecoder::new(bytes)
-            .read_to_string(&mut text)
-            .map_err(|e| format!("the book does not inflate: {e}"))?;
-        Book::from_text(&text)
+        Book::from_text(&crate::books::inflate(bytes)?)
     }
 
     /// The shipped book.
@@ -246,10 +231,12 @@ fn expand(root: CheckersPosition, config: BookConfig, progress: &(dyn Fn() + Syn
 /// Makes a book: from each root, every position reached by kept moves is scored move by move, and the moves
 /// within the margin of the best (at most `width`) are kept and followed, to `plies`. Roots are searched on
 /// `threads` threads, each root with a table of its own, so that the book is the same whatever the threads.
-/// `progress` is called once a position.
-pub fn build(config: BookConfig, progress: &(dyn Fn() + Sync)) -> Book {
+/// `progress` is called once a position, with the number made so far.
+pub fn build(config: BookConfig, progress: &(dyn Fn(usize) + Sync)) -> Book {
     let roots = roots();
     let next = AtomicUsize::new(0);
+    let made = AtomicUsize::new(0);
+    let one_more = || progress(made.fetch_add(1, Ordering::Relaxed) + 1);
     let done: Mutex<Vec<Option<Vec<Entry>>>> = Mutex::new(roots.iter().map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..config.threads.max(1) {
@@ -257,7 +244,7 @@ pub fn build(config: BookConfig, progress: &(dyn Fn() + Sync)) -> Book {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&root) = roots.get(i) else { break };
-                    let entries = expand(root, config, progress);
+                    let entries = expand(root, config, &one_more);
                     done.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[i] = Some(entries);
                 }
             });
@@ -277,14 +264,7 @@ pub fn build(config: BookConfig, progress: &(dyn Fn() + Sync)) -> Book {
     book
 }
 
-/// Deflates a book's text for `book.bin`.
-#[must_use]
-pub fn compress(text: &str) -> Vec<u8> {
-    use std::io::Write;
-    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-    e.write_all(text.as_bytes()).expect("writing to memory");
-    e.finish().expect("writing to memory")
-}
+pub use crate::books::compress;
 
 #[cfg(test)]
 mod tests {
@@ -298,7 +278,7 @@ mod tests {
             margin: 20,
             threads,
         };
-        build(config, &|| {})
+        build(config, &|_| {})
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! `book.bin`. Positions are stored once for all eight symmetries of the board. A player that uses the book
 //! draws among the moves within one disc of the best, by its seed, so that games differ.
 
-use std::{collections::HashMap, io::Read, sync::OnceLock};
+use std::{collections::HashMap, sync::OnceLock};
 
 use gridplay_games::reversi::bitboard::Board;
 use gridplay_search::{Limits, StopFlag};
@@ -93,27 +93,25 @@ impl Book {
             .into_iter()
             .filter(|&(_, s)| s >= best - CHOICE_MARGIN)
             .collect();
-        let mut x = seed ^ b.player.rotate_left(17) ^ b.opponent.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        x ^= x >> 31;
-        x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x ^= x >> 29;
-        Some(near[(x % near.len() as u64) as usize])
+        let mix = b.player.rotate_left(17) ^ b.opponent.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Some(near[crate::books::pick(seed, mix, near.len())])
     }
 
     /// The book's text: one line a position, `player opponent` in hex, then `square:score` for each kept move.
     #[must_use]
     pub fn to_text(&self, header: &str) -> String {
-        let mut keys: Vec<_> = self.entries.keys().copied().collect();
-        keys.sort_unstable();
-        let mut text: String = header.lines().map(|l| format!("# {l}\n")).collect();
-        for key in keys {
-            text.push_str(&format!("{:016x} {:016x}", key.0, key.1));
-            for &(sq, score) in &self.entries[&key] {
-                text.push_str(&format!(" {sq}:{score}"));
-            }
-            text.push('\n');
-        }
-        text
+        let lines = self
+            .entries
+            .iter()
+            .map(|(key, kept)| {
+                let mut line = format!("{:016x} {:016x}", key.0, key.1);
+                for &(sq, score) in kept {
+                    line.push_str(&format!(" {sq}:{score}"));
+                }
+                line
+            })
+            .collect();
+        crate::books::text(header, lines)
     }
 
     /// Reads the text of [`Book::to_text`].
@@ -160,11 +158,7 @@ impl Book {
     ///
     /// When the bytes do not inflate to text, or the text is not a book.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, String> {
-        let mut text = String::new();
-        flate2::read::DeflateDecoder::new(bytes)
-            .read_to_string(&mut text)
-            .map_err(|e| format!("the book does not inflate: {e}"))?;
-        Book::from_text(&text)
+        Book::from_text(&crate::books::inflate(bytes)?)
     }
 
     /// The shipped book.
@@ -249,14 +243,7 @@ pub fn build(config: BookConfig, progress: &(dyn Fn(usize) + Sync)) -> Book {
     book
 }
 
-/// Deflates a book's text for `book.bin`.
-#[must_use]
-pub fn compress(text: &str) -> Vec<u8> {
-    use std::io::Write;
-    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-    e.write_all(text.as_bytes()).expect("writing to memory");
-    e.finish().expect("writing to memory")
-}
+pub use crate::books::compress;
 
 #[cfg(test)]
 mod tests {

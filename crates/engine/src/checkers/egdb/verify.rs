@@ -6,7 +6,7 @@ use gridplay_games::checkers::{
     movegen::{self, Moves},
 };
 
-use super::{DRAW, Database, LOSS, Slice, UNKNOWN, WIN, Wld, position};
+use super::{DRAW, Database, LOSS, Slice, UNKNOWN, WIN, Wld, by_moves, position};
 
 /// What [`Database::verify`] checked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,15 +74,7 @@ impl Database {
                 .iter()
                 .map(|&m| value(&movegen::apply(&b, turn, m), !turn))
                 .collect();
-            let expected = if children.is_empty() {
-                LOSS
-            } else if children.contains(&LOSS) {
-                WIN
-            } else if children.iter().all(|&c| c == WIN) {
-                LOSS
-            } else {
-                DRAW
-            };
+            let expected = by_moves(&children);
             let here = value(&b, turn);
             if here != expected || children.contains(&UNKNOWN) {
                 return Err(format!(
