@@ -20,8 +20,8 @@ pub(crate) struct ServeArgs {
     /// The engine's replies in games searched at once; further ones queue.
     #[arg(long, env = "GRIDPLAY_ENGINE_THREADS", default_value_t = 2)]
     engine_threads: usize,
-    /// Whether the engine plays from its opening book at levels 6-8 (Reversi, checkers), drawing among near-best moves
-    /// so that games differ: `true` or `false`.
+    /// Whether the engine plays from its opening book at levels 6-8 (Reversi, checkers), drawing among
+    /// near-best moves so that games differ: `true` or `false`.
     #[arg(long, env = "GRIDPLAY_ENGINE_BOOK", default_value_t = true, action = clap::ArgAction::Set)]
     engine_book: bool,
     /// Analyses and hints searched at once, in their own lane: they never delay a game's engine.

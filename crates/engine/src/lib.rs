@@ -51,8 +51,8 @@ pub struct Request {
     pub temperature: Option<u32>,
     /// The game clock of the side to move: the engine spends a share of it (within `limits.time`, if set).
     pub clock: Option<Clock>,
-    /// Plays from the game's opening book where it has one (Reversi, checkers), drawing among the book's near-best moves
-    /// by `seed`. Never at levels below 6.
+    /// Plays from the game's opening book where it has one (Reversi, checkers), drawing among the book's
+    /// near-best moves by `seed`. Never at levels below 6.
     pub book: bool,
 }
 

@@ -115,9 +115,9 @@ pub fn default_dir() -> Option<PathBuf> {
 pub const SEARCH_PIECES: u32 = 4;
 
 /// The database the search uses, once it is ready. The first call starts, on a thread of its own, reading the
-/// one saved in [`default_dir`] (by `gridplay egdb`) or, if there is none, building that of [`SEARCH_PIECES`]
-/// pieces (a few seconds of one core); it returns `None`, as every call does until the database is ready: a
-/// search never waits for it.
+/// one saved in [`default_dir`] (by `gridplay egdb`) or, if there is none (or a smaller one), building that of
+/// [`SEARCH_PIECES`] pieces (two seconds of one core); it returns `None`, as every call does until the
+/// database is ready: a search never waits for it.
 #[must_use]
 pub fn shared() -> Option<&'static Database> {
     static DB: OnceLock<Database> = OnceLock::new();
@@ -129,7 +129,9 @@ pub fn shared() -> Option<&'static Database> {
         let spawned = std::thread::Builder::new()
             .name("checkers-egdb".into())
             .spawn(|| {
-                let saved = default_dir().and_then(|dir| Database::load(&dir).ok());
+                let saved = default_dir()
+                    .and_then(|dir| Database::load(&dir).ok())
+                    .filter(|db| db.pieces() >= SEARCH_PIECES);
                 let _ = DB.set(saved.unwrap_or_else(|| Database::build(SEARCH_PIECES)));
             });
         if spawned.is_err() {

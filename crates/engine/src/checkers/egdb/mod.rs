@@ -463,6 +463,8 @@ impl Database {
 
     fn solve(&self, s: &Slice, threads: usize) -> Vec<u8> {
         let size = s.size();
+        // Positions are queued as u32: the largest slice of MAX_PIECES pieces has 385,753,088 numbers.
+        assert!(u32::try_from(size).is_ok(), "slice {s:?} has {size} numbers");
         let [rm, wm, rk, wk] = s.radices();
         let block = wk * 2;
         let mut values = vec![NONE; size];
