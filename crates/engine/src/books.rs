@@ -20,6 +20,14 @@ pub(crate) fn inflate(bytes: &[u8]) -> Result<String, String> {
     Ok(text)
 }
 
+/// The position lines of a book's text, each with its line number (from 1): not blank, not a `#` comment.
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(n, line)| (n + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+}
+
 /// A book's text: each line of `header` after `# `, then the position lines in sorted order.
 pub(crate) fn text(header: &str, mut lines: Vec<String>) -> String {
     lines.sort_unstable();

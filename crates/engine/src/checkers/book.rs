@@ -91,12 +91,8 @@ impl Book {
     /// A line that is not a position with its legal moves, named by its number and what is wrong.
     pub fn from_text(text: &str) -> Result<Book, String> {
         let mut entries = HashMap::new();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let at = |why: String| format!("book line {}: {why}", n + 1);
+        for (n, line) in crate::books::lines(text) {
+            let at = |why: String| format!("book line {n}: {why}");
             let mut parts = line.split_whitespace();
             let fen = parts.next().unwrap_or_default();
             let pos = Checkers.parse_position(fen).map_err(|e| at(e.to_string()))?;

@@ -121,12 +121,8 @@ impl Book {
     /// A line that is not a position with its moves, named by its number.
     pub fn from_text(text: &str) -> Result<Book, String> {
         let mut entries = HashMap::new();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let bad = || format!("book line {}: expected `player opponent square:score ...`", n + 1);
+        for (n, line) in crate::books::lines(text) {
+            let bad = || format!("book line {n}: expected `player opponent square:score ...`");
             let mut parts = line.split_whitespace();
             let p = u64::from_str_radix(parts.next().ok_or_else(bad)?, 16).map_err(|_| bad())?;
             let o = u64::from_str_radix(parts.next().ok_or_else(bad)?, 16).map_err(|_| bad())?;
@@ -137,10 +133,7 @@ impl Book {
                 let sq: u8 = sq.parse().map_err(|_| bad())?;
                 let score: i16 = score.parse().map_err(|_| bad())?;
                 if sq >= 64 || legal & (1 << sq) == 0 {
-                    return Err(format!(
-                        "book line {}: square {sq} is not a legal move there",
-                        n + 1
-                    ));
+                    return Err(format!("book line {n}: square {sq} is not a legal move there"));
                 }
                 kept.push((sq, score));
             }
