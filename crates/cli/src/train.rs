@@ -66,6 +66,11 @@ pub(crate) struct TrainArgs {
     /// `reversi`: share of random moves after the opening, in percent.
     #[arg(long, default_value_t = 5)]
     pub(crate) noise: u32,
+    /// `reversi`: the fit's target, in percent of each position's own search score (the self-play player's,
+    /// at `--depth`) against the game's exact result (0: the result alone; solved positions are exact either
+    /// way).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub(crate) search_label: u32,
     /// `reversi`: also write the labelled positions of the games played to this file.
     #[arg(long)]
     pub(crate) samples_out: Option<PathBuf>,
@@ -278,7 +283,7 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
         played.extend_from_slice(&made);
         samples.extend(made);
         writeln!(out, "round {round}: {} positions so far", samples.len()).map_err(crate::output_error)?;
-        let fitted = train::fit(&samples, args.epochs, &|f| {
+        let fitted = train::fit(&samples, args.epochs, args.search_label, &|f| {
             let _ = writeln!(
                 std::io::stdout(),
                 "  stage {:2}: {:7} positions, rms error {:.2} discs",

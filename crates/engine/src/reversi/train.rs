@@ -42,8 +42,9 @@ impl std::fmt::Debug for Players<'_> {
     }
 }
 
-/// The self-play move of `players` at `depth`.
-fn pick(players: Players<'_>, b: Board, depth: u32, table: &mut Table, rng: &mut SmallRng) -> u8 {
+/// The self-play move of `players` at `depth`, and the score of its search for the side to move in hundredths
+/// of a disc.
+fn pick(players: Players<'_>, b: Board, depth: u32, table: &mut Table, rng: &mut SmallRng) -> (u8, i32) {
     match players {
         Players::Negamax(eval) => choose(b, depth, eval, rng),
         Players::Search(weights) => {
@@ -58,18 +59,29 @@ fn pick(players: Players<'_>, b: Board, depth: u32, table: &mut Table, rng: &mut
                 Instant::now(),
                 weights,
             );
-            found.best.unwrap_or_else(|| random_move(b, rng))
+            (found.best.unwrap_or_else(|| random_move(b, rng)), found.score)
         }
     }
 }
 
 /// One labelled position: the side to move holds `player`, and `score` is the final disc difference
-/// for it (the exact solver's, or the game's).
+/// for it (the exact solver's, or the game's); `searched` is the score of the self-play player's own search
+/// of the position, in discs (the exact score where the solver labelled it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
     pub player: u64,
     pub opponent: u64,
     pub score: i8,
+    pub searched: i8,
+}
+
+impl Sample {
+    /// The fit's target: `blend` percent of the search's score and the rest of the game's.
+    #[must_use]
+    pub fn target(&self, blend: u32) -> f32 {
+        let b = blend.min(100) as f32 / 100.0;
+        f32::from(self.score) * (1.0 - b) + f32::from(self.searched) * b
+    }
 }
 
 /// How to make the games.
@@ -128,8 +140,8 @@ fn negamax(b: Board, depth: u32, mut alpha: i32, beta: i32, eval: &dyn Fn(Board)
     best
 }
 
-/// The self-play move: the best by negamax at `depth` (ties broken at random).
-fn choose(b: Board, depth: u32, eval: &dyn Fn(Board) -> i32, rng: &mut SmallRng) -> u8 {
+/// The self-play move: the best by negamax at `depth` (ties broken at random), and its score.
+fn choose(b: Board, depth: u32, eval: &dyn Fn(Board) -> i32, rng: &mut SmallRng) -> (u8, i32) {
     let mut moves = b.moves();
     let mut best = (i32::MIN, 0u8, 0u32);
     while moves != 0 {
@@ -141,7 +153,7 @@ fn choose(b: Board, depth: u32, eval: &dyn Fn(Board) -> i32, rng: &mut SmallRng)
             best = (v, sq, tie);
         }
     }
-    best.1
+    (best.1, best.0)
 }
 
 fn random_move(b: Board, rng: &mut SmallRng) -> u8 {
@@ -166,16 +178,17 @@ pub fn play_game(
     let mut rng = SmallRng::seed_from_u64(config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index);
     let opening = rng.random_range(0..=config.random_plies);
     let mut b = Board::START;
-    // Positions before the solver takes over, with the side that moved in each (flipped at every ply).
-    let mut early: Vec<(Board, bool)> = Vec::new();
+    // Positions before the solver takes over, with the side to move in each (flipped at every ply) and
+    // the score of the player's search there (none for a random move).
+    let mut early: Vec<(Board, bool, Option<i32>)> = Vec::new();
     let mut side = false;
     let mut ply = 0;
     let mut out = Vec::new();
     loop {
         if b.is_over() {
             let s = final_discs(b);
-            for (pos, who) in early {
-                out.push(sample(pos, if who == side { s } else { -s }));
+            for (pos, who, searched) in early {
+                out.push(sample(pos, if who == side { s } else { -s }, searched));
             }
             return out;
         }
@@ -187,24 +200,29 @@ pub fn play_game(
         if b.empty().count_ones() <= config.solve_at {
             break;
         }
-        early.push((b, side));
-        let sq = if ply < opening || rng.random_range(0..100) < config.noise {
-            random_move(b, &mut rng)
+        let (sq, searched) = if ply < opening || rng.random_range(0..100) < config.noise {
+            (random_move(b, &mut rng), None)
         } else {
-            pick(players, b, config.depth.max(1), table, &mut rng)
+            let (sq, v) = pick(players, b, config.depth.max(1), table, &mut rng);
+            (sq, Some(v))
         };
+        early.push((b, side, searched));
         b = b.play(sq);
         side = !side;
         ply += 1;
     }
     // The exact part: the solver's line from here, each position labelled exactly.
     let first = solver.solve(b);
-    for (pos, who) in early {
-        out.push(sample(pos, if who == side { first.score } else { -first.score }));
+    for (pos, who, searched) in early {
+        out.push(sample(
+            pos,
+            if who == side { first.score } else { -first.score },
+            searched,
+        ));
     }
     let mut solution = first;
     loop {
-        out.push(sample(b, solution.score));
+        out.push(sample(b, solution.score, None));
         let Some(sq) = solution.best else { break };
         b = b.play(sq);
         if b.is_over() {
@@ -218,21 +236,21 @@ pub fn play_game(
     out
 }
 
-/// The bytes of one sample in a samples file: the two bitboards (little-endian) and the score.
-const SAMPLE_BYTES: usize = 17;
-
-/// A samples file's first bytes.
-const SAMPLES_MAGIC: &[u8; 16] = b"gridplay-rev-sm1";
+/// A samples file's first bytes: `sm2` records are 18 bytes (the two bitboards, little-endian, the game's
+/// score and the search's); `sm1` records, read still, are 17 (no search score).
+const SAMPLES_MAGIC: &[u8; 16] = b"gridplay-rev-sm2";
+const SAMPLES_MAGIC_V1: &[u8; 16] = b"gridplay-rev-sm1";
 
 /// The samples as a file (`gridplay train reversi --samples-out`).
 #[must_use]
 pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(SAMPLES_MAGIC.len() + samples.len() * SAMPLE_BYTES);
+    let mut out = Vec::with_capacity(SAMPLES_MAGIC.len() + samples.len() * 18);
     out.extend_from_slice(SAMPLES_MAGIC);
     for s in samples {
         out.extend_from_slice(&s.player.to_le_bytes());
         out.extend_from_slice(&s.opponent.to_le_bytes());
         out.push(s.score as u8);
+        out.push(s.searched as u8);
     }
     out
 }
@@ -243,25 +261,34 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
 ///
 /// What is wrong, and at which record.
 pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
-    let body = bytes
-        .strip_prefix(SAMPLES_MAGIC.as_slice())
-        .ok_or("not a samples file (its header is not gridplay-rev-sm1)")?;
-    if body.len() % SAMPLE_BYTES != 0 {
+    let (body, record) = if let Some(body) = bytes.strip_prefix(SAMPLES_MAGIC.as_slice()) {
+        (body, 18)
+    } else if let Some(body) = bytes.strip_prefix(SAMPLES_MAGIC_V1.as_slice()) {
+        (body, 17)
+    } else {
+        return Err("not a samples file (its header is not gridplay-rev-sm2 or gridplay-rev-sm1)".into());
+    };
+    if body.len() % record != 0 {
         return Err(format!(
-            "the file is cut: {} bytes after the header is not a whole number of {SAMPLE_BYTES}-byte records",
+            "the file is cut: {} bytes after the header is not a whole number of {record}-byte records",
             body.len()
         ));
     }
-    body.chunks_exact(SAMPLE_BYTES)
+    body.chunks_exact(record)
         .enumerate()
         .map(|(i, r)| {
             let word = |k: usize| u64::from_le_bytes(r[k..k + 8].try_into().expect("8 bytes"));
+            let score = r[16] as i8;
             let s = Sample {
                 player: word(0),
                 opponent: word(8),
-                score: r[16] as i8,
+                score,
+                searched: r.get(17).map_or(score, |&v| v as i8),
             };
-            if s.player & s.opponent != 0 || !(-64..=64).contains(&s.score) {
+            if s.player & s.opponent != 0
+                || !(-64..=64).contains(&s.score)
+                || !(-64..=64).contains(&s.searched)
+            {
                 return Err(format!("record {i} is not a position with a score: {s:?}"));
             }
             Ok(s)
@@ -269,11 +296,14 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
         .collect()
 }
 
-fn sample(b: Board, score: i32) -> Sample {
+/// A sample; `searched` in hundredths of a disc, the game's score where no search ran.
+fn sample(b: Board, score: i32, searched: Option<i32>) -> Sample {
+    let score = score.clamp(-64, 64) as i8;
     Sample {
         player: b.player,
         opponent: b.opponent,
-        score: score.clamp(-64, 64) as i8,
+        score,
+        searched: searched.map_or(score, |v| (v as f32 / 100.0).round().clamp(-64.0, 64.0) as i8),
     }
 }
 
@@ -323,8 +353,9 @@ pub struct StageFit {
     pub rmse: f64,
 }
 
-/// Fits the weights to the samples; `progress` is told after each stage.
-pub fn fit(samples: &[Sample], epochs: usize, progress: &dyn Fn(StageFit)) -> Weights {
+/// Fits the weights to the samples' targets ([`Sample::target`] with `blend`); `progress` is told after each
+/// stage.
+pub fn fit(samples: &[Sample], epochs: usize, blend: u32, progress: &dyn Fn(StageFit)) -> Weights {
     let layout = Layout::get();
     let per = layout.per_stage;
     let mut weights = Weights::zero();
@@ -373,7 +404,7 @@ pub fn fit(samples: &[Sample], epochs: usize, progress: &dyn Fn(StageFit)) -> We
         for _ in 0..epochs {
             grad.iter_mut().for_each(|g| *g = 0.0);
             for (i, s) in set.iter().enumerate() {
-                let err = f32::from(s.score) - predict(&w, i);
+                let err = s.target(blend) - predict(&w, i);
                 let f = &index[i * width..(i + 1) * width];
                 for &x in &f[..width - SCALARS] {
                     grad[x as usize] += err;
@@ -397,7 +428,7 @@ pub fn fit(samples: &[Sample], epochs: usize, progress: &dyn Fn(StageFit)) -> We
             .collect();
         let mse = own_set
             .iter()
-            .map(|&i| f64::from(f32::from(set[i].score) - predict(&w, i)).powi(2))
+            .map(|&i| f64::from(set[i].target(blend) - predict(&w, i)).powi(2))
             .sum::<f64>()
             / own_set.len().max(1) as f64;
         for k in 0..per {
@@ -478,9 +509,9 @@ pub fn duel(
                                         .best
                                         .expect("a position with moves has a best move")
                                 } else if a_to_move {
-                                    choose(b_now, depth, a, &mut rng)
+                                    choose(b_now, depth, a, &mut rng).0
                                 } else {
-                                    choose(b_now, depth, b, &mut rng)
+                                    choose(b_now, depth, b, &mut rng).0
                                 };
                                 b_now = b_now.play(sq);
                                 a_to_move = !a_to_move;
@@ -564,7 +595,18 @@ mod tests {
             .filter(|s| (!(s.player | s.opponent)).count_ones() <= 10)
             .collect();
         assert!(!solved.is_empty());
+        // Before the solver, the positions the search chose from carry its score; it is not the game's
+        // result everywhere.
+        assert!(
+            samples
+                .iter()
+                .any(|s| (!(s.player | s.opponent)).count_ones() > 10 && s.searched != s.score)
+        );
+        let s = samples[0];
+        assert_eq!(s.target(0), f32::from(s.score));
+        assert_eq!(s.target(100), f32::from(s.searched));
         for s in solved {
+            assert_eq!(s.searched, s.score);
             let board = Board {
                 player: s.player,
                 opponent: s.opponent,
@@ -580,15 +622,24 @@ mod tests {
                 player: 0x0000_0008_1000_0000,
                 opponent: 0x0000_0010_0800_0000,
                 score: -12,
+                searched: -7,
             },
             Sample {
                 player: 1,
                 opponent: 2,
                 score: 64,
+                searched: 64,
             },
         ];
         let bytes = samples_to_bytes(&samples);
         assert_eq!(samples_from_bytes(&bytes).unwrap(), samples);
+        // A file of the first format: 17-byte records without the search's score, which reads as the game's.
+        let mut v1 = b"gridplay-rev-sm1".to_vec();
+        v1.extend_from_slice(&1u64.to_le_bytes());
+        v1.extend_from_slice(&2u64.to_le_bytes());
+        v1.push(-5i8 as u8);
+        let read = samples_from_bytes(&v1).unwrap();
+        assert_eq!((read[0].score, read[0].searched), (-5, -5));
         let cut = samples_from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
         assert!(cut.contains("cut"), "{cut}");
         let header = samples_from_bytes(b"not a samples file at all").unwrap_err();
@@ -636,7 +687,7 @@ mod tests {
                 ((s.player & corners).count_ones() as i8 - (s.opponent & corners).count_ones() as i8) * 8;
         }
         let worst = std::sync::Mutex::new(0f64);
-        let weights = fit(&samples, 60, &|f| {
+        let weights = fit(&samples, 60, 0, &|f| {
             let mut w = worst.lock().unwrap();
             *w = w.max(f.rmse);
         });
