@@ -83,6 +83,12 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(path) = std::env::var_os(gridplay_engine::reversi::pattern::WEIGHTS_VAR) {
+        if let Err(e) = gridplay_engine::reversi::pattern::Weights::read_file(std::path::Path::new(&path)) {
+            eprintln!("error: {}: {e}", gridplay_engine::reversi::pattern::WEIGHTS_VAR);
+            return ExitCode::from(2);
+        }
+    }
     TEST_GAMES.store(cli.with_test_games, std::sync::atomic::Ordering::Relaxed);
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),

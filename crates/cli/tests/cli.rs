@@ -232,7 +232,7 @@ fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
         })
         .unwrap_or_else(|| panic!("{out}"));
     assert!(wrote > 6 * 40, "{out}");
-    assert_eq!(std::fs::metadata(&s1).unwrap().len(), 16 + 17 * wrote);
+    assert_eq!(std::fs::metadata(&s1).unwrap().len(), 16 + 18 * wrote);
 
     let w2 = path("w2.bin");
     let mut refit = vec![
@@ -242,6 +242,8 @@ fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
         "0",
         "--samples-in",
         &s1,
+        "--search-label",
+        "50",
         "--out",
         &w2,
     ];
@@ -270,6 +272,24 @@ fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
     let (ok, _, err) = gridplay(&["train", "checkers", "--play", "search", "--out", &w2]);
     assert!(!ok);
     assert!(err.contains("are for `reversi`, not `checkers`"), "{err}");
+
+    // A candidate's weights are played by naming them in GRIDPLAY_REVERSI_WEIGHTS; a bad file stops gridplay.
+    let with_weights = |file: &str| {
+        Command::new(env!("CARGO_BIN_EXE_gridplay"))
+            .arg("games")
+            .env("GRIDPLAY_REVERSI_WEIGHTS", file)
+            .output()
+            .expect("gridplay runs")
+    };
+    let run = with_weights(&w2);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let run = with_weights(&bad);
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("GRIDPLAY_REVERSI_WEIGHTS") && err.contains("bad.bin"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -351,6 +351,9 @@ const MAGIC: &[u8; 16] = b"gridplay-rev-pw1";
 /// whole deflated (about 30% of the first format's size).
 const MAGIC_DEFLATED: &[u8; 16] = b"gridplay-rev-pw2";
 
+/// The environment variable that names a weights file to play with instead of the shipped one.
+pub const WEIGHTS_VAR: &str = "GRIDPLAY_REVERSI_WEIGHTS";
+
 /// Why a weights file could not be read.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum WeightsError {
@@ -512,12 +515,30 @@ impl Weights {
         out
     }
 
-    /// The shipped weights.
+    /// The weights the engine plays with: the shipped file, or, to measure a candidate in matches without
+    /// building it in, the file named by the environment variable [`WEIGHTS_VAR`] (an unreadable one is
+    /// reported on standard error and the shipped weights are used; `gridplay` refuses to start with one).
     pub fn shipped() -> &'static Weights {
         static SHIPPED: OnceLock<Weights> = OnceLock::new();
         SHIPPED.get_or_init(|| {
+            if let Some(path) = std::env::var_os(WEIGHTS_VAR) {
+                match Weights::read_file(std::path::Path::new(&path)) {
+                    Ok(w) => return w,
+                    Err(e) => eprintln!("{e}; the shipped weights are used"),
+                }
+            }
             Weights::from_bytes(include_bytes!("weights.bin")).expect("the shipped weights file is valid")
         })
+    }
+
+    /// Reads a weights file.
+    ///
+    /// # Errors
+    ///
+    /// The file and what is wrong with it.
+    pub fn read_file(path: &std::path::Path) -> Result<Weights, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+        Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// The evaluation of `board` for the side to move, in hundredths of a disc.
