@@ -83,11 +83,13 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(path) = std::env::var_os(gridplay_engine::reversi::pattern::WEIGHTS_VAR) {
-        if let Err(e) = gridplay_engine::reversi::pattern::Weights::read_file(std::path::Path::new(&path)) {
-            eprintln!("error: {}: {e}", gridplay_engine::reversi::pattern::WEIGHTS_VAR);
-            return ExitCode::from(2);
-        }
+    // A candidate weights file named for the Reversi engine must be readable.
+    let weights_var = gridplay_engine::reversi::pattern::WEIGHTS_VAR;
+    if let Some(path) = std::env::var_os(weights_var)
+        && let Err(e) = gridplay_engine::reversi::pattern::Weights::read_file(std::path::Path::new(&path))
+    {
+        eprintln!("error: {weights_var}: {e}");
+        return ExitCode::from(2);
     }
     TEST_GAMES.store(cli.with_test_games, std::sync::atomic::Ordering::Relaxed);
     let result = match cli.command {
