@@ -5,7 +5,8 @@
 //!    round), with a few random moves mixed in for variety.
 //! 2. **Labels.** At `solve_at` empty squares the exact solver takes over: every position from there on is
 //!    labelled with its exact score, and every earlier position of the game with the exact score of the
-//!    first solved one (from its own side's view).
+//!    first solved one (from its own side's view). Each earlier position also keeps the score of the search
+//!    that chose its move ([`Sample::searched`]); the fit's target may blend it in ([`Sample::target`]).
 //! 3. **Fit.** Each stage's weights are fitted by least squares on the positions of that stage and its two
 //!    neighbours, by gradient steps in which each weight moves by the average error of the positions it
 //!    appears in (Buro's method), with rarely seen configurations shrunk towards zero. A configuration and its
@@ -236,15 +237,16 @@ pub fn play_game(
     out
 }
 
-/// A samples file's first bytes: `sm2` records are 18 bytes (the two bitboards, little-endian, the game's
-/// score and the search's); `sm1` records, read still, are 17 (no search score).
+/// A samples file's first bytes: `sm2` records are [`RECORD_BYTES`] (the two bitboards, little-endian, the
+/// game's score and the search's); `sm1` records, read still, are one byte shorter (no search score).
 const SAMPLES_MAGIC: &[u8; 16] = b"gridplay-rev-sm2";
+const RECORD_BYTES: usize = 18;
 const SAMPLES_MAGIC_V1: &[u8; 16] = b"gridplay-rev-sm1";
 
 /// The samples as a file (`gridplay train reversi --samples-out`).
 #[must_use]
 pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(SAMPLES_MAGIC.len() + samples.len() * 18);
+    let mut out = Vec::with_capacity(SAMPLES_MAGIC.len() + samples.len() * RECORD_BYTES);
     out.extend_from_slice(SAMPLES_MAGIC);
     for s in samples {
         out.extend_from_slice(&s.player.to_le_bytes());
@@ -262,9 +264,9 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
 /// What is wrong, and at which record.
 pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
     let (body, record) = if let Some(body) = bytes.strip_prefix(SAMPLES_MAGIC.as_slice()) {
-        (body, 18)
+        (body, RECORD_BYTES)
     } else if let Some(body) = bytes.strip_prefix(SAMPLES_MAGIC_V1.as_slice()) {
-        (body, 17)
+        (body, RECORD_BYTES - 1)
     } else {
         return Err("not a samples file (its header is not gridplay-rev-sm2 or gridplay-rev-sm1)".into());
     };
