@@ -49,6 +49,11 @@ pub(crate) struct MatchArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Write every game to this file as it ends, a line each, tab-separated: the game's number from 1, A's
+    /// side (`first` or `second`), A's result (`win`, `loss` or `draw`), the opening position's text, then
+    /// the moves played from it, separated by spaces.
+    #[arg(long)]
+    games_out: Option<std::path::PathBuf>,
 }
 
 /// An external engine on the gridplay protocol.
@@ -317,7 +322,8 @@ impl Clocks {
     }
 }
 
-/// Plays one game from `opening`; `a_first` says whether A moves first. Returns the outcome for A.
+/// Plays one game from `opening`; `a_first` says whether A moves first. Returns the outcome for A and the
+/// moves played.
 fn play_game(
     opening: &dyn DynPosition,
     a: &mut Side,
@@ -325,7 +331,7 @@ fn play_game(
     a_first: bool,
     seed: u64,
     clocks: &mut Clocks,
-) -> Result<Option<bool>, String> {
+) -> Result<(Option<bool>, Vec<String>), String> {
     let mut record = GameRecord::new(opening.box_clone());
     let mut rng = playout::seeded(seed);
     let mut ply = 0u64;
@@ -339,21 +345,22 @@ fn play_game(
         clocks.spent[who] += started.elapsed();
         clocks.moves[who] += 1;
         let Ok(mv) = chosen else {
-            return Ok(Some(!a_to_move));
+            return Ok((Some(!a_to_move), record.moves().to_vec()));
         };
         if record.play(&mv).is_err() {
-            return Ok(Some(!a_to_move));
+            return Ok((Some(!a_to_move), record.moves().to_vec()));
         }
         ply += 1;
         if ply > 100_000 {
-            return Ok(None);
+            return Ok((None, record.moves().to_vec()));
         }
     }
     let (outcome, _) = record.outcome().expect("the loop ends on an outcome");
-    Ok(match outcome {
+    let result = match outcome {
         Outcome::Draw => None,
         Outcome::Win { winner } => Some((winner == Player::First) == a_first),
-    })
+    };
+    Ok((result, record.moves().to_vec()))
 }
 
 /// The openings of a match: `count` positions, one per pair of games.
@@ -414,13 +421,41 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(Ma
     let pairs = args.games.div_ceil(2);
     let mut score = MatchScore::default();
     let mut clocks = Clocks::default();
+    let mut games_out = match &args.games_out {
+        Some(path) => Some((
+            path,
+            std::fs::File::create(path).map_err(|e| format!("creating {}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
     for (pair, opening) in openings(args, game.as_ref(), pairs)?.into_iter().enumerate() {
         let seed = args.seed + pair as u64 * 1000;
         for a_first in [true, false] {
-            match play_game(opening.as_ref(), &mut a, &mut b, a_first, seed, &mut clocks)? {
-                Some(true) => score.wins += 1,
-                Some(false) => score.losses += 1,
-                None => score.draws += 1,
+            let (result, moves) = play_game(opening.as_ref(), &mut a, &mut b, a_first, seed, &mut clocks)?;
+            let result = match result {
+                Some(true) => {
+                    score.wins += 1;
+                    "win"
+                }
+                Some(false) => {
+                    score.losses += 1;
+                    "loss"
+                }
+                None => {
+                    score.draws += 1;
+                    "draw"
+                }
+            };
+            if let Some((path, file)) = &mut games_out {
+                writeln!(
+                    file,
+                    "{}\t{}\t{result}\t{}\t{}",
+                    score.games(),
+                    if a_first { "first" } else { "second" },
+                    opening.to_text(),
+                    moves.join(" ")
+                )
+                .map_err(|e| format!("writing {}: {e}", path.display()))?;
             }
             progress.inc(1);
             progress.set_message(format!("A {:.1}%", 100.0 * score.fraction()));

@@ -75,6 +75,7 @@ fn an_external_engine_plays_a_match_over_the_protocol() {
 fn an_nboard_engine_plays_a_reversi_match() {
     let me = env!("CARGO_BIN_EXE_gridplay");
     // Our own NBoard engine at depth 3 against random: the games reach their ends through `set game`/`go`.
+    let games_out = std::env::temp_dir().join(format!("gridplay-match-games-{}.txt", std::process::id()));
     let (ok, out, err) = gridplay(&[
         "match",
         "reversi",
@@ -85,9 +86,33 @@ fn an_nboard_engine_plays_a_reversi_match() {
         "--quiet",
         "--nboard-depth",
         "3",
+        "--games-out",
+        games_out.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
     assert!(out.contains("(4 games)"), "{out}");
+    // Each game is a line: number, A's side, A's result, the opening, the moves; the results add up to the
+    // score, and every game is played to its end (Reversi's 60 squares, less the opening's and the passes).
+    let text = std::fs::read_to_string(&games_out).unwrap();
+    let _ = std::fs::remove_file(&games_out);
+    let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    let mut tally = [0, 0, 0];
+    for (i, f) in lines.iter().enumerate() {
+        assert_eq!(f.len(), 5, "{text}");
+        assert_eq!(f[0], (i + 1).to_string());
+        assert_eq!(f[1], if i % 2 == 0 { "first" } else { "second" });
+        tally[["win", "draw", "loss"]
+            .iter()
+            .position(|r| *r == f[2])
+            .expect("a result")] += 1;
+        assert!(f[4].split(' ').count() > 30, "{text}");
+    }
+    assert_eq!(lines[0][3], lines[1][3], "a pair of games shares its opening");
+    assert!(
+        out.contains(&format!("A +{} ={} -{}", tally[0], tally[1], tally[2])),
+        "{out}\n{text}"
+    );
     let (ok, _, err) = gridplay(&[
         "match",
         "checkers",
