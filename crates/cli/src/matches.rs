@@ -529,6 +529,7 @@ mod tests {
             nboard_depth: 3,
             seed: 1,
             quiet: true,
+            games_out: None,
         }
     }
 
