@@ -146,7 +146,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let weights = match (&args.check, &args.out) {
-        (Some(path), _) => read_weights(path, Weights::from_bytes)?,
+        (Some(path), _) => Weights::read_file(path)?,
         (None, Some(path)) => {
             let weights = train(args, &mut out)?;
             write_weights(path, &weights.to_bytes(), &mut out)?;
