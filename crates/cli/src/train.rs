@@ -71,6 +71,10 @@ pub(crate) struct TrainArgs {
     /// way).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub(crate) search_label: u32,
+    /// `reversi`: ridge penalty of the fit: each weight is pulled towards zero as if this many positions said
+    /// it was zero (rarely seen pattern configurations stay small; 0 for none).
+    #[arg(long, default_value_t = 10.0, value_parser = parse_l2)]
+    pub(crate) l2: f32,
     /// `reversi`: also write the labelled positions of the games played to this file.
     #[arg(long)]
     pub(crate) samples_out: Option<PathBuf>,
@@ -283,7 +287,7 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
         played.extend_from_slice(&made);
         samples.extend(made);
         writeln!(out, "round {round}: {} positions so far", samples.len()).map_err(crate::output_error)?;
-        let fitted = train::fit(&samples, args.epochs, args.search_label, &|f| {
+        let fitted = train::fit(&samples, args.epochs, args.search_label, args.l2, &|f| {
             let _ = writeln!(
                 std::io::stdout(),
                 "  stage {:2}: {:7} positions, rms error {:.2} discs",
@@ -388,4 +392,18 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
         .map_err(crate::output_error)?;
     }
     writeln!(out, "{:.1} minutes", started.elapsed().as_secs_f64() / 60.0).map_err(crate::output_error)
+}
+
+/// A ridge penalty: a finite number, zero or more.
+fn parse_l2(text: &str) -> Result<f32, String> {
+    let v: f32 = text
+        .parse()
+        .map_err(|e| format!("`{text}` is not a number: {e}"))?;
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(format!(
+            "`{text}`: the penalty must be a finite number, zero or more"
+        ))
+    }
 }

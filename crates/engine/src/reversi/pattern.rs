@@ -1,8 +1,9 @@
 //! The pattern evaluation of Reversi, in the manner of Logistello and Edax: the board is cut into lines,
 //! edges and corner regions, each seen in all its rotations and reflections; every configuration of every
 //! pattern (each square empty, mine or the opponent's: a base-3 index) has a weight per game stage, and the
-//! evaluation is the sum of the weights plus a mobility term. It predicts the final disc difference for the
-//! side to move, in hundredths of a disc.
+//! evaluation is the sum of the weights plus tables, as NTest's evaluation has them, with a weight for each
+//! count of either side's legal moves and potential mobility and for the parity of the empty squares. It
+//! predicts the final disc difference for the side to move, in hundredths of a disc.
 //!
 //! The weights are trained by `gridplay train reversi` (see [`crate::reversi::train`]) from the project's own
 //! self-play games, labelled by the exact endgame solver, and shipped in `weights.bin` next to this file.
@@ -198,12 +199,55 @@ struct Group {
 pub struct Layout {
     instances: Vec<Instance>,
     groups: Vec<Group>,
-    /// Pattern weights per stage, then the scalar features.
+    /// Where the table features start in a stage (after the patterns).
+    tables: usize,
+    /// Pattern weights per stage, then the table features, then the scalar features.
     pub per_stage: usize,
 }
 
 /// Scalar features after the pattern weights in each stage: a constant, and the mobility of each side.
 pub const SCALARS: usize = 3;
+
+/// Table features after the patterns: a weight for each count of the side to move's legal moves (the
+/// last entry for that many or more), of the opponent's, of each side's potential mobility (empty squares
+/// next to the other side's discs), and for the parity of the empty squares.
+pub const MOBILITY_ENTRIES: usize = 32;
+pub const POTENTIAL_ENTRIES: usize = 40;
+pub const TABLE_ENTRIES: usize = 2 * MOBILITY_ENTRIES + 2 * POTENTIAL_ENTRIES + 2;
+/// Table features a position has.
+pub const TABLE_FEATURES: usize = 5;
+
+/// Empty squares next to a disc of `discs`.
+#[inline]
+fn potential(discs: u64, empty: u64) -> u32 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let near = (discs << 8)
+        | (discs >> 8)
+        | ((discs << 1) & NOT_A)
+        | ((discs >> 1) & NOT_H)
+        | ((discs << 9) & NOT_A)
+        | ((discs >> 7) & NOT_A)
+        | ((discs << 7) & NOT_H)
+        | ((discs >> 9) & NOT_H);
+    (near & empty).count_ones()
+}
+
+/// The table features' indices within the tables, for the side to move `p` with `moves` and `replies`
+/// legal moves.
+#[inline]
+fn table_indices(p: u64, o: u64, moves: u32, replies: u32) -> [usize; TABLE_FEATURES] {
+    let empty = !(p | o);
+    let m = MOBILITY_ENTRIES;
+    let q = POTENTIAL_ENTRIES;
+    [
+        (moves as usize).min(m - 1),
+        m + (replies as usize).min(m - 1),
+        2 * m + (potential(o, empty) as usize).min(q - 1),
+        2 * m + q + (potential(p, empty) as usize).min(q - 1),
+        2 * m + 2 * q + (empty.count_ones() & 1) as usize,
+    ]
+}
 
 fn transform(t: u8, (x, y): (u8, u8)) -> (u8, u8) {
     let (x, y) = if t & 4 != 0 { (y, x) } else { (x, y) };
@@ -259,7 +303,8 @@ impl Layout {
         Layout {
             instances,
             groups,
-            per_stage: offset + SCALARS,
+            tables: offset,
+            per_stage: offset + TABLE_ENTRIES + SCALARS,
         }
     }
 
@@ -299,10 +344,10 @@ impl Layout {
         canon
     }
 
-    /// How many pattern instances a position has.
+    /// How many pattern instances and table features a position has.
     #[must_use]
     pub fn instances(&self) -> usize {
-        self.instances.len()
+        self.instances.len() + TABLE_FEATURES
     }
 
     /// The weight indices (within a stage) of a position's features, for the side to move `p`: one per
@@ -324,15 +369,15 @@ impl Layout {
             }
             out.push((inst.offset + index) as u32);
         }
+        let (moves, replies) = (get_moves(p, o).count_ones(), get_moves(o, p).count_ones());
+        for t in table_indices(p, o, moves, replies) {
+            out.push((self.tables + t) as u32);
+        }
         let base = self.per_stage - SCALARS;
         for k in 0..SCALARS {
             out.push((base + k) as u32);
         }
-        [
-            1,
-            get_moves(p, o).count_ones() as i32,
-            get_moves(o, p).count_ones() as i32,
-        ]
+        [1, moves as i32, replies as i32]
     }
 }
 
@@ -343,13 +388,14 @@ pub struct Weights {
     pub values: Vec<i16>,
 }
 
-/// The shipped weights file: a magic line, then for each non-zero weight its index (u32, little-endian) and
+/// The uncompressed format: a magic line, then each non-zero weight as its index (u32, little-endian) and
 /// value (i16).
-/// The first, uncompressed format: each non-zero weight as a 4-byte index and a 2-byte value.
-const MAGIC: &[u8; 16] = b"gridplay-rev-pw1";
+const MAGIC: &[u8; 16] = b"gridplay-rev-pw3";
 /// The compressed format: the non-zero weights' count, index gaps and zigzag values as LEB128 varints, the
-/// whole deflated (about 30% of the first format's size).
-const MAGIC_DEFLATED: &[u8; 16] = b"gridplay-rev-pw2";
+/// whole deflated (about 30% of the uncompressed format's size).
+const MAGIC_DEFLATED: &[u8; 16] = b"gridplay-rev-pw4";
+/// The two formats of the earlier layout, which had no table features: their indices mean other weights.
+const MAGICS_BEFORE_TABLES: [&[u8; 16]; 2] = [b"gridplay-rev-pw1", b"gridplay-rev-pw2"];
 
 /// The environment variable that names a weights file to play with instead of the shipped one.
 pub const WEIGHTS_VAR: &str = "GRIDPLAY_REVERSI_WEIGHTS";
@@ -358,9 +404,13 @@ pub const WEIGHTS_VAR: &str = "GRIDPLAY_REVERSI_WEIGHTS";
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum WeightsError {
     #[error(
-        "not a gridplay Reversi weights file (the first 16 bytes are not `gridplay-rev-pw1` or `gridplay-rev-pw2`)"
+        "not a gridplay Reversi weights file (the first 16 bytes are not `gridplay-rev-pw3` or `gridplay-rev-pw4`)"
     )]
     Magic,
+    #[error(
+        "weights of an earlier evaluation layout (`gridplay-rev-pw1` or `pw2`, without the mobility, potential mobility and parity tables): train them again with this version"
+    )]
+    EarlierLayout,
     #[error("the compressed weights do not inflate: {0}")]
     Inflate(String),
     #[error("the weights file is cut short at byte {0}")]
@@ -409,6 +459,12 @@ impl Weights {
     pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
         if let Some(packed) = bytes.strip_prefix(MAGIC_DEFLATED.as_slice()) {
             return Weights::from_deflated(packed);
+        }
+        if MAGICS_BEFORE_TABLES
+            .iter()
+            .any(|m| bytes.starts_with(m.as_slice()))
+        {
+            return Err(WeightsError::EarlierLayout);
         }
         let rest = bytes.strip_prefix(MAGIC.as_slice()).ok_or(WeightsError::Magic)?;
         let mut w = Weights::zero();
@@ -502,7 +558,7 @@ impl Weights {
         z.finish().expect("writing to memory cannot fail")
     }
 
-    /// Writes the first, uncompressed format.
+    /// Writes the uncompressed format.
     #[must_use]
     pub fn to_bytes_uncompressed(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
@@ -558,10 +614,14 @@ impl Weights {
             }
             sum += i32::from(w[index]);
         }
+        let (moves, replies) = (get_moves(p, o).count_ones(), get_moves(o, p).count_ones());
+        for t in table_indices(p, o, moves, replies) {
+            sum += i32::from(w[layout.tables + t]);
+        }
         let scalars = layout.per_stage - SCALARS;
         sum += i32::from(w[scalars]);
-        sum += i32::from(w[scalars + 1]) * get_moves(p, o).count_ones() as i32;
-        sum += i32::from(w[scalars + 2]) * get_moves(o, p).count_ones() as i32;
+        sum += i32::from(w[scalars + 1]) * moves as i32;
+        sum += i32::from(w[scalars + 2]) * replies as i32;
         sum
     }
 }
@@ -581,7 +641,7 @@ mod tests {
         w.symmetrize();
         let nonzero = w.values.iter().filter(|&&v| v != 0).count();
         assert!(nonzero >= 4);
-        // The first format: six bytes a weight.
+        // The uncompressed format: six bytes a weight.
         let plain = w.to_bytes_uncompressed();
         assert_eq!(plain.len(), 16 + nonzero * 6);
         assert_eq!(Weights::from_bytes(&plain).unwrap().values, w.values);
@@ -604,6 +664,13 @@ mod tests {
         assert_eq!(
             Weights::from_bytes(b"not weights at all").unwrap_err(),
             WeightsError::Magic
+        );
+        // A file of the layout before the table features is refused, not misread.
+        let mut earlier = b"gridplay-rev-pw2".to_vec();
+        earlier.extend_from_slice(&packed[16..]);
+        assert_eq!(
+            Weights::from_bytes(&earlier).unwrap_err(),
+            WeightsError::EarlierLayout
         );
     }
 
@@ -744,6 +811,60 @@ mod tests {
                 assert_eq!(tied(image(t, board)), tied(board), "symmetry {t} of {board:?}");
             }
         }
+    }
+
+    /// The fit reads a position through `Layout::features`, play through `Weights::evaluate`: with any
+    /// weights, the evaluation is the sum of the weights the features name, tables included.
+    #[test]
+    fn the_evaluation_is_the_sum_of_the_weights_its_features_name() {
+        use rand::{RngExt, SeedableRng};
+        let layout = Layout::get();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(17);
+        let mut w = Weights::zero();
+        for v in &mut w.values {
+            *v = rng.random_range(-500..=500);
+        }
+        let mut features = Vec::new();
+        for _ in 0..500 {
+            let p: u64 = rng.random();
+            let o: u64 = rng.random::<u64>() & !p;
+            let board = Board {
+                player: p,
+                opponent: o,
+            };
+            let values = layout.features(p, o, &mut features);
+            let base = stage(board.empty().count_ones()) * layout.per_stage;
+            let table = &w.values[base..base + layout.per_stage];
+            let (patterns, scalars) = features.split_at(features.len() - SCALARS);
+            assert_eq!(patterns.len(), layout.instances());
+            let mut sum: i32 = patterns.iter().map(|&f| i32::from(table[f as usize])).sum();
+            for (&f, v) in scalars.iter().zip(values) {
+                sum += i32::from(table[f as usize]) * v;
+            }
+            assert_eq!(w.evaluate(board), sum);
+        }
+    }
+
+    #[test]
+    fn potential_mobility_counts_the_empty_squares_next_to_the_discs() {
+        let a1 = 1u64;
+        let d4 = 1u64 << 27;
+        assert_eq!(potential(a1, !a1), 3);
+        assert_eq!(potential(d4, !d4), 8);
+        // Squares next to both discs count once, and occupied ones not at all.
+        let b1 = 1u64 << 1;
+        assert_eq!(potential(a1 | b1, !(a1 | b1)), 4);
+        assert_eq!(potential(a1, !(a1 | b1)), 2);
+        // The tables' entries: mobility past the table's end shares its last entry; parity by empties.
+        // The start: the side to move holds e4 and d5, the other side d4 and e5; each side has ten empty
+        // squares next to the other's discs.
+        let (p, o) = (1u64 << 28 | 1 << 35, 1u64 << 27 | 1 << 36);
+        let [mine, theirs, pot_mine, pot_theirs, parity] = table_indices(p, o, 40, 4);
+        assert_eq!(mine, MOBILITY_ENTRIES - 1);
+        assert_eq!(theirs, MOBILITY_ENTRIES + 4);
+        assert_eq!(pot_mine, 2 * MOBILITY_ENTRIES + 10);
+        assert_eq!(pot_theirs, 2 * MOBILITY_ENTRIES + POTENTIAL_ENTRIES + 10);
+        assert_eq!(parity, TABLE_ENTRIES - 2);
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //!    that chose its move ([`Sample::searched`]); the fit's target may blend it in ([`Sample::target`]).
 //! 3. **Fit.** Each stage's weights are fitted by least squares on the positions of that stage and its two
 //!    neighbours, by gradient steps in which each weight moves by the average error of the positions it
-//!    appears in (Buro's method), with rarely seen configurations shrunk towards zero. A configuration and its
+//!    appears in (Buro's method), with a ridge penalty (`--l2`) that keeps rarely seen configurations near
+//!    zero. A configuration and its
 //!    mirror images under the pattern's symmetries are one weight during the fit ([`Layout::canonical`]).
 
 use gridplay_games::reversi::bitboard::{Board, get_moves};
@@ -355,9 +356,10 @@ pub struct StageFit {
     pub rmse: f64,
 }
 
-/// Fits the weights to the samples' targets ([`Sample::target`] with `blend`); `progress` is told after each
-/// stage.
-pub fn fit(samples: &[Sample], epochs: usize, blend: u32, progress: &dyn Fn(StageFit)) -> Weights {
+/// Fits the weights to the samples' targets ([`Sample::target`] with `blend`) by least squares with a ridge
+/// penalty `l2` (in positions: a weight is pulled towards zero as if `l2` positions said it was zero);
+/// `progress` is told after each stage.
+pub fn fit(samples: &[Sample], epochs: usize, blend: u32, l2: f32, progress: &dyn Fn(StageFit)) -> Weights {
     let layout = Layout::get();
     let per = layout.per_stage;
     let mut weights = Weights::zero();
@@ -418,7 +420,7 @@ pub fn fit(samples: &[Sample], epochs: usize, blend: u32, progress: &dyn Fn(Stag
             }
             for ((wi, g), n) in w.iter_mut().zip(&grad).zip(&seen) {
                 if *n > 0.0 {
-                    *wi += step * g / (n + shrink);
+                    *wi += step * (g - l2 * *wi) / (n + shrink);
                 }
             }
         }
@@ -689,7 +691,7 @@ mod tests {
                 ((s.player & corners).count_ones() as i8 - (s.opponent & corners).count_ones() as i8) * 8;
         }
         let worst = std::sync::Mutex::new(0f64);
-        let weights = fit(&samples, 60, 0, &|f| {
+        let weights = fit(&samples, 60, 0, 0.0, &|f| {
             let mut w = worst.lock().unwrap();
             *w = w.max(f.rmse);
         });
