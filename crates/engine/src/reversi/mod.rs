@@ -75,19 +75,24 @@ const SQUARE_ORDER: [i32; 64] = [
     100, -20, 10,  5,  5, 10, -20, 100,
 ];
 
-/// Squares next to an empty square.
-fn frontier(discs: u64, empty: u64) -> u32 {
+/// The squares next to any square of `x` (in the eight directions).
+#[inline]
+pub(crate) fn neighbours(x: u64) -> u64 {
     const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
     const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let near = (empty << 8)
-        | (empty >> 8)
-        | ((empty << 1) & NOT_A)
-        | ((empty >> 1) & NOT_H)
-        | ((empty << 9) & NOT_A)
-        | ((empty >> 7) & NOT_A)
-        | ((empty << 7) & NOT_H)
-        | ((empty >> 9) & NOT_H);
-    (discs & near).count_ones()
+    (x << 8)
+        | (x >> 8)
+        | ((x << 1) & NOT_A)
+        | ((x >> 1) & NOT_H)
+        | ((x << 9) & NOT_A)
+        | ((x >> 7) & NOT_A)
+        | ((x << 7) & NOT_H)
+        | ((x >> 9) & NOT_H)
+}
+
+/// Discs next to an empty square.
+fn frontier(discs: u64, empty: u64) -> u32 {
+    (discs & neighbours(empty)).count_ones()
 }
 
 impl HandEval {

@@ -220,17 +220,7 @@ pub const TABLE_FEATURES: usize = 5;
 /// Empty squares next to a disc of `discs`.
 #[inline]
 fn potential(discs: u64, empty: u64) -> u32 {
-    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let near = (discs << 8)
-        | (discs >> 8)
-        | ((discs << 1) & NOT_A)
-        | ((discs >> 1) & NOT_H)
-        | ((discs << 9) & NOT_A)
-        | ((discs >> 7) & NOT_A)
-        | ((discs << 7) & NOT_H)
-        | ((discs >> 9) & NOT_H);
-    (near & empty).count_ones()
+    (super::neighbours(discs) & empty).count_ones()
 }
 
 /// The table features' indices within the tables, for the side to move `p` with `moves` and `replies`
