@@ -336,7 +336,7 @@ impl Layout {
 
     /// How many pattern instances and table features a position has.
     #[must_use]
-    pub fn instances(&self) -> usize {
+    pub fn table_and_pattern_features(&self) -> usize {
         self.instances.len() + TABLE_FEATURES
     }
 
@@ -826,7 +826,7 @@ mod tests {
             let base = stage(board.empty().count_ones()) * layout.per_stage;
             let table = &w.values[base..base + layout.per_stage];
             let (patterns, scalars) = features.split_at(features.len() - SCALARS);
-            assert_eq!(patterns.len(), layout.instances());
+            assert_eq!(patterns.len(), layout.table_and_pattern_features());
             let mut sum: i32 = patterns.iter().map(|&f| i32::from(table[f as usize])).sum();
             for (&f, v) in scalars.iter().zip(values) {
                 sum += i32::from(table[f as usize]) * v;

@@ -10,8 +10,8 @@
 //! 3. **Fit.** Each stage's weights are fitted by least squares on the positions of that stage and its two
 //!    neighbours, by gradient steps in which each weight moves by the average error of the positions it
 //!    appears in (Buro's method), with a ridge penalty (`--l2`) that keeps rarely seen configurations near
-//!    zero. A configuration and its
-//!    mirror images under the pattern's symmetries are one weight during the fit ([`Layout::canonical`]).
+//!    zero. A configuration and its mirror images under the pattern's symmetries are one weight during the
+//!    fit ([`Layout::canonical`]).
 
 use gridplay_games::reversi::bitboard::{Board, get_moves};
 use rand::{RngExt, SeedableRng, rngs::SmallRng};
@@ -368,7 +368,7 @@ pub fn fit(samples: &[Sample], epochs: usize, blend: u32, l2: f32, progress: &dy
         let st = stage((!(s.player | s.opponent)).count_ones());
         buckets[st].push(s);
     }
-    let width = layout.instances() + SCALARS;
+    let width = layout.table_and_pattern_features() + SCALARS;
     let canon = layout.canonical();
     let mut features = Vec::with_capacity(width);
     for (st, own) in buckets.iter().enumerate() {
