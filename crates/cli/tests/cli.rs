@@ -297,6 +297,15 @@ fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
     let (ok, _, err) = gridplay(&["train", "checkers", "--play", "search", "--out", &w2]);
     assert!(!ok);
     assert!(err.contains("are for `reversi`, not `checkers`"), "{err}");
+    for penalty in ["-1", "inf", "ten"] {
+        let flag = format!("--l2={penalty}");
+        let (ok, _, err) = gridplay(&["train", "reversi", &flag, "--out", &w2]);
+        assert!(!ok);
+        assert!(
+            err.contains("--l2") && err.contains(&format!("`{penalty}`")),
+            "{err}"
+        );
+    }
 
     // A candidate's weights are played by naming them in GRIDPLAY_REVERSI_WEIGHTS; a bad file stops gridplay.
     let with_weights = |file: &str| {
