@@ -75,6 +75,14 @@ pub(crate) struct TrainArgs {
     /// it was zero (rarely seen pattern configurations stay small; 0 for none).
     #[arg(long, default_value_t = 10.0, value_parser = parse_l2)]
     pub(crate) l2: f32,
+    /// `reversi-probcut`: also write each position and its scores at every depth to this file (lines of the
+    /// two bitboards in hex, then the scores), so that the regression can be refitted without searching.
+    #[arg(long)]
+    pub(crate) scores_out: Option<PathBuf>,
+    /// `reversi-probcut`: fit on the positions and scores of this file (from `--scores-out`) instead of
+    /// searching.
+    #[arg(long, conflicts_with = "scores_out")]
+    pub(crate) scores_in: Option<PathBuf>,
     /// `reversi`: also write the labelled positions of the games played to this file.
     #[arg(long)]
     pub(crate) samples_out: Option<PathBuf>,
@@ -187,7 +195,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
 /// from N positions of varied games, each searched without cuts at every depth up to D.
 fn run_probcut(args: &TrainArgs) -> Result<(), String> {
     use gridplay_engine::reversi::{probcut, search::Table};
-    if args.depth < 5 || args.depth > 16 {
+    if args.scores_in.is_none() && (args.depth < 5 || args.depth > 16) {
         return Err("--depth (the deepest search fitted) must be 5 to 16".into());
     }
     let Some(path) = &args.out else {
@@ -195,40 +203,51 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
     };
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
-    let positions = probcut::fitting_positions(usize::try_from(args.games).unwrap_or(usize::MAX), args.seed);
-    let progress = bar(positions.len() as u64, "positions searched");
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let scored: Vec<(u32, Vec<i32>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..args.threads.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut table = Table::new(64);
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&b) = positions.get(i) else { break };
-                        mine.push((
-                            b.empty().count_ones(),
-                            probcut::exact_scores(b, args.depth, &mut table),
-                        ));
-                        progress.inc(1);
-                    }
-                    mine
+    let scored: Vec<(Board, Vec<i32>)> = if let Some(path) = &args.scores_in {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+        probcut::parse_scores(&text).map_err(|e| format!("{}: {e}", path.display()))?
+    } else {
+        let positions =
+            probcut::fitting_positions(usize::try_from(args.games).unwrap_or(usize::MAX), args.seed);
+        let progress = bar(positions.len() as u64, "positions searched");
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let scored = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..args.threads.max(1))
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut table = Table::new(64);
+                        let mut mine = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(&b) = positions.get(i) else { break };
+                            mine.push((b, probcut::exact_scores(b, args.depth, &mut table)));
+                            progress.inc(1);
+                        }
+                        mine
+                    })
                 })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a fitting worker panicked"))
-            .collect()
-    });
-    progress.finish_and_clear();
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().expect("a fitting worker panicked"))
+                .collect()
+        });
+        progress.finish_and_clear();
+        scored
+    };
+    if let Some(path) = &args.scores_out {
+        std::fs::write(path, probcut::scores_text(&scored))
+            .map_err(|e| format!("writing {}: {e}", path.display()))?;
+    }
+    let made_by = match &args.scores_in {
+        Some(scores) => format!("--scores-in {}", scores.display()),
+        None => format!(
+            "--games {} --depth {} --seed {} --threads {}",
+            args.games, args.depth, args.seed, args.threads
+        ),
+    };
     let header = format!(
-        "Multi-ProbCut regression of the Reversi search, made by\n  gridplay train reversi-probcut --games {} --depth {} --seed {} --threads {} --out {}\nfrom {} positions in {:.1} minutes",
-        args.games,
-        args.depth,
-        args.seed,
-        args.threads,
+        "Multi-ProbCut regression of the Reversi search, made by\n  gridplay train reversi-probcut {made_by} --out {}\nfrom {} positions in {:.1} minutes",
         path.display(),
         scored.len(),
         started.elapsed().as_secs_f64() / 60.0

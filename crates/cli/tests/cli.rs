@@ -164,13 +164,16 @@ fn train_writes_weights_the_engine_can_read() {
     );
     // The ProbCut regression and the book, small, and the engine reads what they write.
     let pc_path = std::env::temp_dir().join(format!("gridplay-probcut-{}.txt", std::process::id()));
+    let scores_path = std::env::temp_dir().join(format!("gridplay-scores-{}.txt", std::process::id()));
     let (ok, out, err) = gridplay(&[
         "train",
         "reversi-probcut",
         "--games",
-        "60",
+        "200",
         "--depth",
         "5",
+        "--scores-out",
+        scores_path.to_str().unwrap(),
         "--out",
         pc_path.to_str().unwrap(),
     ]);
@@ -178,7 +181,41 @@ fn train_writes_weights_the_engine_can_read() {
     assert!(out.contains("# bucket depth shallow mean sigma"), "{out}");
     let text = std::fs::read_to_string(&pc_path).unwrap();
     gridplay_engine::reversi::probcut::ProbCut::parse(&text).unwrap();
+    // Refitted from the scores file without searching: the same regression.
+    let (ok, again, err) = gridplay(&[
+        "train",
+        "reversi-probcut",
+        "--depth",
+        "5",
+        "--scores-in",
+        scores_path.to_str().unwrap(),
+        "--out",
+        pc_path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let fitted = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("wrote"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert!(!fitted(&out).is_empty());
+    assert_eq!(fitted(&again), fitted(&out));
+    std::fs::write(&scores_path, "not a board\n").unwrap();
+    let (ok, _, err) = gridplay(&[
+        "train",
+        "reversi-probcut",
+        "--scores-in",
+        scores_path.to_str().unwrap(),
+        "--out",
+        pc_path.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains(scores_path.to_str().unwrap()) && err.contains("line 1"),
+        "{err}"
+    );
     std::fs::remove_file(&pc_path).ok();
+    std::fs::remove_file(&scores_path).ok();
     let book_path = std::env::temp_dir().join(format!("gridplay-book-{}.bin", std::process::id()));
     let (ok, out, err) = gridplay(&[
         "train",

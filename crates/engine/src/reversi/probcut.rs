@@ -182,11 +182,50 @@ pub fn exact_scores(board: Board, depth: u32, table: &mut Table) -> Vec<i32> {
     .scores
 }
 
-/// The regression fitted to `scored` (each position's empties and its scores at depths 1, 2, ..): for each
+/// Positions and their scores at depths 1, 2, .. as text: a line a position, the two bitboards (the side to
+/// move's first) in hex, then the scores.
+#[must_use]
+pub fn scores_text(scored: &[(Board, Vec<i32>)]) -> String {
+    let mut text = String::new();
+    for (b, scores) in scored {
+        text.push_str(&format!("{:016x} {:016x}", b.player, b.opponent));
+        for s in scores {
+            text.push_str(&format!(" {s}"));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// Reads [`scores_text`]'s text back.
+pub fn parse_scores(text: &str) -> Result<Vec<(Board, Vec<i32>)>, String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        let mut board = || {
+            words
+                .next()
+                .and_then(|w| u64::from_str_radix(w, 16).ok())
+                .ok_or_else(|| format!("line {}: two bitboards in hex expected", n + 1))
+        };
+        let (player, opponent) = (board()?, board()?);
+        if player & opponent != 0 {
+            return Err(format!("line {}: the two bitboards overlap", n + 1));
+        }
+        let scores = words
+            .map(str::parse)
+            .collect::<Result<Vec<i32>, _>>()
+            .map_err(|e| format!("line {}: {e}", n + 1))?;
+        out.push((Board { player, opponent }, scores));
+    }
+    Ok(out)
+}
+
+/// The regression fitted to `scored` (positions and their scores at depths 1, 2, ..): for each
 /// bucket and depth from [`PROBCUT_MIN_DEPTH`], the mean and deviation of the deep score less the score at
 /// [`shallow_depth`], as the text of `probcut.txt`, headed by `header`.
 #[must_use]
-pub fn fit(scored: &[(u32, Vec<i32>)], header: &str) -> String {
+pub fn fit(scored: &[(Board, Vec<i32>)], header: &str) -> String {
     let mut text = String::new();
     for line in header.lines() {
         text.push_str(&format!("# {line}\n"));
@@ -199,7 +238,9 @@ pub fn fit(scored: &[(u32, Vec<i32>)], header: &str) -> String {
             let s = shallow_depth(depth);
             let diffs: Vec<f64> = scored
                 .iter()
-                .filter(|(e, v)| bucket(*e) == b && v.len() >= depth as usize && s >= 1)
+                .filter(|(board, v)| {
+                    bucket(board.empty().count_ones()) == b && v.len() >= depth as usize && s >= 1
+                })
                 .map(|(_, v)| f64::from(v[depth as usize - 1] - v[s as usize - 1]))
                 .collect();
             if diffs.len() < 20 {
@@ -232,8 +273,12 @@ mod tests {
                 .all(|b| (20..=56).contains(&b.empty().count_ones()) && b.moves() != 0)
         );
         // Made-up scores: depth 3 is depth 1 plus 100 or minus 100, alternately, in bucket 2.
-        let scored: Vec<(u32, Vec<i32>)> = (0..40)
-            .map(|i| (33, vec![i, 0, i + if i % 2 == 0 { 100 } else { -100 }]))
+        let at_33 = Board {
+            player: (1u64 << 31) - 1,
+            opponent: 0,
+        };
+        let scored: Vec<(Board, Vec<i32>)> = (0..40)
+            .map(|i| (at_33, vec![i, 0, i + if i % 2 == 0 { 100 } else { -100 }]))
             .collect();
         let text = fit(&scored, "test");
         let table = ProbCut::parse(&text).unwrap();
@@ -241,6 +286,24 @@ mod tests {
         assert_eq!((pair.shallow, pair.mean), (1, 0));
         assert!((100..=103).contains(&pair.sigma), "{pair:?}");
         assert!(table.pair(50, 3).is_none());
+    }
+
+    #[test]
+    fn scores_files_read_back_and_bad_ones_are_refused() {
+        let scored = vec![
+            (Board::START, vec![12, -40, 3]),
+            (
+                Board {
+                    player: 0xFF,
+                    opponent: 0xFF00,
+                },
+                vec![],
+            ),
+        ];
+        assert_eq!(parse_scores(&scores_text(&scored)).unwrap(), scored);
+        assert!(parse_scores("12 zz 1 2").unwrap_err().contains("line 1"));
+        assert!(parse_scores("3 1 5").unwrap_err().contains("overlap"));
+        assert!(parse_scores("0 0 1 x").is_err());
     }
 
     #[test]
