@@ -80,7 +80,8 @@ pub(crate) struct TrainArgs {
     #[arg(long)]
     pub(crate) scores_out: Option<PathBuf>,
     /// `reversi-probcut`: fit on the positions and scores of this file (from `--scores-out`) instead of
-    /// searching.
+    /// searching; `--games`, `--depth`, `--seed` and `--threads` are then not used (the file's own depths
+    /// are fitted).
     #[arg(long, conflicts_with = "scores_out")]
     pub(crate) scores_in: Option<PathBuf>,
     /// `reversi`: also write the labelled positions of the games played to this file.
