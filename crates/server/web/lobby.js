@@ -1,7 +1,7 @@
 // The lobby: sign in or up, who is online, challenges, your games, and games against the computer.
 // It fetches /api/lobby again whenever the server says something changed.
 
-import { h, api, toast, navigate } from './util.js';
+import { h, api, toast, navigate, serial } from './util.js';
 import { t, errorText, timeLabel, playerLabel } from './i18n.js';
 import { loadCatalog } from './catalog.js';
 
@@ -99,7 +99,7 @@ export function lobbyPage(main, ctx) {
   let timer = null;
   const opponent = h('input', { name: 'opponent', id: 'opponent', placeholder: t('lobby.anyone'), maxlength: 20 });
 
-  async function load() {
+  const load = serial(async () => {
     let data;
     try {
       [data, catalog] = await Promise.all([api('/lobby'), catalog ? Promise.resolve(catalog) : loadCatalog()]);
@@ -109,7 +109,7 @@ export function lobbyPage(main, ctx) {
       return;
     }
     draw(data);
-  }
+  });
 
   // The page is built once; a lobby update replaces only the lists, so that what a user is typing in a form
   // is never lost.

@@ -1,7 +1,7 @@
 // Pages about people and the games they play: my games, games to watch, a player's profile with the rating
 // chart, and the leaderboards. They show what /api returns; the live ones refetch when the server says so.
 
-import { h, api } from './util.js';
+import { h, api, serial } from './util.js';
 import { allGames, titleOf } from './catalog.js';
 import { t, errorText, timeLabel, playerLabel, isDeleted, fmtDate } from './i18n.js';
 
@@ -42,14 +42,15 @@ function list(games, opts, empty) {
 }
 
 /** Refetches with `load` when the server says something changed. */
-function livePage(ctx, load, kinds = ['lobby', 'turn', 'started']) {
+function livePage(ctx, draw, kinds = ['lobby', 'turn', 'started']) {
+  const load = serial(draw);
   let timer = null;
   const off = ctx.live.on((m) => {
     if (kinds.includes(m.t)) { clearTimeout(timer); timer = setTimeout(load, 150); }
   });
   ctx.live.watchLobby();
   load();
-  return () => { off(); clearTimeout(timer); };
+  return { load, stop: () => { off(); clearTimeout(timer); } };
 }
 
 export function myGamesPage(main, ctx) {
@@ -69,7 +70,7 @@ export function myGamesPage(main, ctx) {
         h('div', { class: 'card', id: 'other-games' }, h('h2', {}, t('mine.theirTurn', { n: others.length })), list(others, { mine: true }, t('list.none'))),
         h('div', { class: 'card', id: 'finished-games' }, h('h2', {}, t('mine.finished')), list(d.finished, {}, t('list.noneYet')))));
   }
-  return livePage(ctx, load);
+  return livePage(ctx, load).stop;
 }
 
 export function watchPage(main, ctx) {
@@ -80,9 +81,9 @@ export function watchPage(main, ctx) {
     main.replaceChildren(h('h1', {}, t('watch.heading')),
       h('div', { class: 'card', id: 'live-games' }, list(d.games, { spectators: true }, t('watch.none'))));
   }
-  const stop = livePage(ctx, load);
+  const { load: again, stop } = livePage(ctx, load);
   // Spectator counts change without a lobby notice: look again now and then.
-  const poll = setInterval(load, 5000);
+  const poll = setInterval(again, 5000);
   return () => { stop(); clearInterval(poll); };
 }
 
@@ -141,7 +142,7 @@ export function playerPage(main, name, ctx) {
           h('div', { class: 'card', id: 'ongoing' }, h('h2', {}, t('player.playing')), list(d.active, { spectators: true }, t('player.noPlaying'))),
           h('div', { class: 'card', id: 'recent' }, h('h2', {}, t('player.recent')), list(d.recent, {}, t('list.noneYet'))))));
   }
-  return livePage(ctx, load, ['lobby']);
+  return livePage(ctx, load, ['lobby']).stop;
 }
 
 export function leaderboardPage(main, game, ctx) {
@@ -158,5 +159,5 @@ export function leaderboardPage(main, game, ctx) {
         : h('p', { class: 'muted' }, t('board.none'))),
       h('p', { class: 'muted' }, t('board.about')));
   }
-  return livePage(ctx, load, ['lobby']);
+  return livePage(ctx, load, ['lobby']).stop;
 }

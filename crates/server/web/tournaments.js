@@ -1,7 +1,7 @@
 // Tournaments: the list with a form to create one, and a tournament's page with its players, rounds and
 // standings, updated live. The server pairs the rounds; this page only shows them.
 
-import { h, api, toast, navigate } from './util.js';
+import { h, api, toast, navigate, serial } from './util.js';
 import { specPicker, timePicker } from './lobby.js';
 import { gameItem } from './people.js';
 import { t, errorText, timeLabel } from './i18n.js';
@@ -15,7 +15,7 @@ export function tournamentsPage(main, ctx) {
   let timer = null;
   // Drawn once; a lobby update replaces only the list, never the form someone is filling in.
   let list = null;
-  async function load() {
+  const load = serial(async () => {
     let d;
     try { [d, catalog] = await Promise.all([api('/tournaments'), catalog ? Promise.resolve(catalog) : loadCatalog()]); } catch (e) {
       if (list) toast(errorText(e));
@@ -48,7 +48,7 @@ export function tournamentsPage(main, ctx) {
     } }, h('h2', {}, t('tour.create')), h('label', {}, t('tour.name'), name), picker.node, h('label', {}, t('tour.kind'), kind), roundsLabel, time.node,
     h('label', { class: 'toggle' }, rated, t('game.ratedCap')), h('button', { type: 'submit' }, t('tour.createButton')), err);
     main.replaceChildren(h('h1', {}, t('nav.tournaments')), h('div', { class: 'grid' }, listCard, form));
-  }
+  });
   const off = ctx.live.on((m) => { if (m.t === 'lobby') { clearTimeout(timer); timer = setTimeout(load, 200); } });
   ctx.live.watchLobby();
   load();
@@ -61,7 +61,7 @@ export function tournamentPage(main, id, ctx) {
     try { await api(`/tournaments/${id}/${path}`, {}); } catch (e) { toast(errorText(e)); }
     load();
   }
-  async function load() {
+  const load = serial(async () => {
     let d;
     try { d = await api(`/tournaments/${id}`); } catch (e) {
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('tour.noSuch')), h('p', {}, errorText(e)), h('a', { href: '/tournaments', 'data-link': true }, t('nav.tournaments')))); return;
@@ -91,7 +91,7 @@ export function tournamentPage(main, id, ctx) {
           r.byes.map((b) => h('li', {}, h('span', {}, b.player), h('span', { class: 'muted' }, `${b.kind === 'bye' ? t('tour.bye') : t('tour.forfeit')} (${b.points})`))))))
         : h('p', { class: 'muted' }, t('tour.notStarted')));
     main.replaceChildren(head, h('div', { class: 'grid', style: 'margin-top:1rem' }, standings, rounds));
-  }
+  });
   const off = ctx.live.on((m) => {
     if (m.t === 'lobby') { clearTimeout(timer); timer = setTimeout(load, 150); }
     // A new round: go to your game, as on the lobby.

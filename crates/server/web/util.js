@@ -37,6 +37,27 @@ export function clearToast() {
   clearTimeout(toastTimer);
 }
 
+/**
+ * Runs an async `load` one call at a time: a call while one runs makes one more run once it ends (several such
+ * calls make one), so that what a page draws last always comes from a fetch that started after the last call.
+ * A slow answer to an older fetch never draws over a newer one.
+ */
+export function serial(load) {
+  let running = null;
+  let again = false;
+  return function run() {
+    if (running) { again = true; return running; }
+    running = (async () => {
+      do {
+        again = false;
+        try { await load(); } catch (e) { console.error(e); }
+      } while (again);
+      running = null;
+    })();
+    return running;
+  };
+}
+
 /** Asks a yes/no question in a dialog; resolves to true for yes. */
 export function confirmDialog(text, yes = t('yes')) {
   const d = document.getElementById('confirm');

@@ -1,0 +1,55 @@
+// Unit tests of the pages' small helpers (web/util.js) that need no document.
+// Run by scripts/test: node --test crates/server/web-tests/
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { serial } from '../web/util.js';
+
+/** A load whose runs each wait for the test to let them end. */
+function gatedLoad() {
+  const runs = [];
+  const load = () => new Promise((resolve) => { runs.push(resolve); });
+  return { runs, load };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+test('a call while a load runs makes one more run after it, never two at once', async () => {
+  const { runs, load } = gatedLoad();
+  const run = serial(load);
+  const first = run();
+  await tick();
+  assert.equal(runs.length, 1);
+  // Three calls during the first run: one more run, once the first has ended.
+  run(); run(); run();
+  await tick();
+  assert.equal(runs.length, 1, 'no second run while the first is running');
+  runs[0]();
+  await tick();
+  assert.equal(runs.length, 2, 'one more run after the first');
+  runs[1]();
+  await first;
+  await tick();
+  assert.equal(runs.length, 2, 'and no third');
+  // Once idle, a call runs at once again.
+  run();
+  await tick();
+  assert.equal(runs.length, 3);
+  runs[2]();
+});
+
+test('a failing load does not stop later runs', async () => {
+  let n = 0;
+  const errors = [];
+  const saved = console.error;
+  console.error = (e) => errors.push(e);
+  try {
+    const run = serial(async () => { n += 1; if (n === 1) throw new Error('the network is down'); });
+    await run();
+    await run();
+  } finally {
+    console.error = saved;
+  }
+  assert.equal(n, 2);
+  assert.equal(errors.length, 1);
+});
