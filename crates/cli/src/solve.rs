@@ -1,9 +1,13 @@
-//! `gridplay solve`: exact Reversi endgame solving of a problem file, checked against the scores it lists.
+//! `gridplay solve`: exact (or win/loss/draw) Reversi endgame solving of a problem file, checked against the
+//! scores it lists.
 
 use std::{io::Write, path::PathBuf, time::Instant};
 
 use clap::Args;
-use gridplay_engine::reversi::{endgame::Solver, obf};
+use gridplay_engine::reversi::{
+    endgame::{Solver, Wld},
+    obf,
+};
 use gridplay_games::reversi::notation::square_name;
 
 #[derive(Debug, Args)]
@@ -17,6 +21,10 @@ pub(crate) struct SolveArgs {
     /// Size of the transposition table in megabytes.
     #[arg(long, default_value_t = 64)]
     table_mb: usize,
+    /// Solve only whether the side to move wins, draws or loses (faster than the exact score), and check
+    /// that against the sign of the file's best score.
+    #[arg(long)]
+    wld: bool,
 }
 
 fn first_number(path: &std::path::Path) -> usize {
@@ -55,6 +63,42 @@ pub(crate) fn run(args: &SolveArgs) -> Result<(), String> {
         }
         let board = problem.position.board();
         let t = Instant::now();
+        if args.wld {
+            let found = solver.solve_wld(board);
+            let secs = t.elapsed().as_secs_f64();
+            let mv = found.best.map_or_else(|| "-".to_owned(), square_name);
+            let (word, sign) = match found.outcome {
+                Wld::Win => ("win", 1),
+                Wld::Draw => ("draw", 0),
+                Wld::Loss => ("loss", -1),
+            };
+            let verdict = match problem.best_score() {
+                None => "no score listed".to_owned(),
+                Some(best) if best.signum() != sign => {
+                    wrong += 1;
+                    format!("WRONG: the file's best is {best:+}")
+                }
+                Some(_) => match found
+                    .best
+                    .and_then(|sq| problem.moves.iter().find(|(m, _)| *m == sq))
+                {
+                    Some(&(_, s)) if s.signum() != sign => {
+                        wrong += 1;
+                        format!("WRONG: the file scores {mv} {s:+}")
+                    }
+                    _ => "ok".to_owned(),
+                },
+            };
+            solved += 1;
+            writeln!(
+                out,
+                "#{number:<3} {:>2} empties  {mv:<4} {word:<4}  {verdict}  {secs:.3} s  {} nodes",
+                board.empty().count_ones(),
+                found.nodes
+            )
+            .map_err(crate::output_error)?;
+            continue;
+        }
         let solution = solver.solve(board);
         let secs = t.elapsed().as_secs_f64();
         let mv = solution.best.map_or_else(|| "pass".to_owned(), square_name);
@@ -93,7 +137,8 @@ pub(crate) fn run(args: &SolveArgs) -> Result<(), String> {
     .map_err(crate::output_error)?;
     if wrong > 0 {
         return Err(format!(
-            "{wrong} problem(s) solved to a different score than the file lists"
+            "{wrong} problem(s) solved to a different {} than the file lists",
+            if args.wld { "outcome" } else { "score" }
         ));
     }
     Ok(())

@@ -49,6 +49,25 @@ fn solve_checks_a_problem_file() {
     assert!(ok, "{out}");
     assert!(out.contains("#1   14 empties  g8   +18  ok"), "{out}");
     assert!(out.contains("3 solved, 0 wrong"), "{out}");
+    let (ok, out, _) = gridplay(&["solve", file, "--problems", "1-3", "--wld"]);
+    assert!(ok, "{out}");
+    // Any winning move will do (#1 lists g8 +18 and h1 +12).
+    assert!(
+        out.contains("#1   14 empties") && out.contains("win   ok"),
+        "{out}"
+    );
+    assert!(out.contains("3 solved, 0 wrong"), "{out}");
+    // A file whose listed score has the wrong sign is caught.
+    let wrong = std::env::temp_dir().join(format!("gridplay-wrong-{}.obf", std::process::id()));
+    let first = std::fs::read_to_string(file).expect("the FFO file");
+    let line = first.lines().next().expect("a first problem");
+    let board = line.split(';').next().expect("a position");
+    std::fs::write(&wrong, format!("{board}; G8:-18")).expect("written");
+    let (ok, out, err) = gridplay(&["solve", wrong.to_str().expect("utf-8"), "--wld"]);
+    assert!(!ok, "{out}");
+    assert!(out.contains("WRONG"), "{out}");
+    assert!(err.contains("different outcome"), "{err}");
+    std::fs::remove_file(&wrong).ok();
     let (ok, _, err) = gridplay(&["solve", "/nonexistent.obf"]);
     assert!(!ok && err.contains("reading /nonexistent.obf"), "{err}");
 }

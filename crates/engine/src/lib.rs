@@ -652,6 +652,36 @@ mod tests {
         assert_eq!((reply.best.as_str(), reply.score), ("g8", 18 * 100));
     }
 
+    /// With time to spend, 20 empties from the end, a won position is played by a win/loss/draw solve (FFO #40:
+    /// the side to move wins); with almost no time the solve gives up and the midgame search answers.
+    #[test]
+    fn a_timed_search_plays_a_won_endgame_by_a_win_loss_draw_solve() {
+        let game = gridplay_games::registry().game("reversi").unwrap();
+        let text = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+        let pos = game.parse_position(text).unwrap();
+        let timed = |ms| Request {
+            limits: Limits::time(Duration::from_millis(ms)),
+            ..Request::default()
+        };
+        let reply = think(pos.as_ref(), &timed(120_000), &StopFlag::new()).unwrap();
+        assert_eq!((reply.score, reply.depth), (200, 20), "{reply:?}");
+        let mut after = pos.box_clone();
+        after.play(&reply.best).unwrap();
+        let board = after
+            .as_any()
+            .downcast_ref::<gridplay_games::reversi::ReversiPosition>()
+            .unwrap()
+            .board();
+        let theirs = reversi::endgame::Solver::new(16).solve(board).score;
+        assert!(
+            theirs < 0,
+            "{} keeps the win: the opponent then scores {theirs}",
+            reply.best
+        );
+        let quick = think(pos.as_ref(), &timed(1), &StopFlag::new()).unwrap();
+        assert!(quick.depth < 20, "{quick:?}");
+    }
+
     #[test]
     fn finds_a_forced_win() {
         // Red to move wins at once by taking White's last piece.

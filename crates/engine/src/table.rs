@@ -185,6 +185,24 @@ fn think_reversi(
             options.soft = Some(soft);
         }
     }
+    // Near the end, with time to spend and no depth limit short of it: a won or drawn position is played
+    // by a win/loss/draw solve when one ends within half the time.
+    if let Some(time) = limits.time
+        && empties <= reversi::wld_empties(time)
+        && limits.depth.is_none_or(|d| d >= empties)
+    {
+        let started = std::time::Instant::now();
+        let bounds = reversi::endgame::Bounds {
+            deadline: Some(started + time / 2),
+            stop: Some(stop.clone()),
+        };
+        if let Some(reply) = reversi::wld_reply(p, bounds) {
+            return Some(reply);
+        }
+        // The search keeps at least a quarter of the time, even after a solve that gave up late (its root's
+        // move ordering is not bounded, nor is the first loading of the evaluation's weights).
+        limits.time = Some(time.saturating_sub(started.elapsed()).max(time / 4));
+    }
     let found = reversi::search::search(p.board(), limits, stop, options);
     let name = |sq: Option<u8>| {
         sq.map_or_else(

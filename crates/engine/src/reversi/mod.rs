@@ -20,6 +20,42 @@ use crate::Reply;
 /// At this many empty squares or fewer the full-strength engine solves exactly instead of searching.
 pub const SOLVE_EMPTIES: u32 = 18;
 
+/// From how many empty squares down to [`SOLVE_EMPTIES`] + 1 a full-strength search that has `time` and no depth
+/// limit short of the end first tries a win/loss/draw solve ([`wld_reply`]) with half of that time: 22 with a
+/// second or more, else 20 (the solve's times on game positions: `docs/engines.md`).
+#[must_use]
+pub fn wld_empties(time: std::time::Duration) -> u32 {
+    if time >= std::time::Duration::from_secs(1) {
+        22
+    } else {
+        20
+    }
+}
+
+/// A win/loss/draw solve within `bounds` as an engine reply: `Some` when it finished and found a move that
+/// wins or draws, with a score of 2 discs for a win (the least a win can be) and 0 for a draw; `None` when it
+/// gave up or every move loses, where the midgame search picks the move that loses least.
+#[must_use]
+pub fn wld_reply(pos: &ReversiPosition, bounds: endgame::Bounds) -> Option<Reply> {
+    let started = std::time::Instant::now();
+    let mut solver = endgame::Solver::new(64);
+    let found = solver.solve_wld_within(pos.board(), bounds)?;
+    let score = match found.outcome {
+        endgame::Wld::Win => 200,
+        endgame::Wld::Draw => 0,
+        endgame::Wld::Loss => return None,
+    };
+    let best = square_name(found.best?);
+    Some(Reply {
+        pv: vec![best.clone()],
+        best,
+        score,
+        depth: pos.board().empty().count_ones(),
+        nodes: found.nodes,
+        elapsed: started.elapsed(),
+    })
+}
+
 /// The exact solver's answer as an engine reply; the score is the final disc difference in hundredths.
 #[must_use]
 pub fn solve_reply(pos: &ReversiPosition) -> Reply {
