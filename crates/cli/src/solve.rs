@@ -43,6 +43,26 @@ fn range(text: &str) -> Result<(usize, usize), String> {
     }
 }
 
+/// Whether the file agrees with a solve: its best score, and the score it lists for the move found (if it lists
+/// one), must each pass `agrees`. `Ok` with "ok" or "no score listed", `Err` with what is wrong.
+fn check(
+    problem: &obf::Problem,
+    found: Option<u8>,
+    mv: &str,
+    agrees: impl Fn(i32) -> bool,
+) -> Result<String, String> {
+    let Some(best) = problem.best_score() else {
+        return Ok("no score listed".to_owned());
+    };
+    if !agrees(best) {
+        return Err(format!("WRONG: the file's best is {best:+}"));
+    }
+    match found.and_then(|sq| problem.moves.iter().find(|(m, _)| *m == sq)) {
+        Some(&(_, s)) if !agrees(s) => Err(format!("WRONG: the file scores {mv} {s:+}")),
+        _ => Ok("ok".to_owned()),
+    }
+}
+
 pub(crate) fn run(args: &SolveArgs) -> Result<(), String> {
     let text =
         std::fs::read_to_string(&args.file).map_err(|e| format!("reading {}: {e}", args.file.display()))?;
@@ -72,23 +92,10 @@ pub(crate) fn run(args: &SolveArgs) -> Result<(), String> {
                 Wld::Draw => ("draw", 0),
                 Wld::Loss => ("loss", -1),
             };
-            let verdict = match problem.best_score() {
-                None => "no score listed".to_owned(),
-                Some(best) if best.signum() != sign => {
-                    wrong += 1;
-                    format!("WRONG: the file's best is {best:+}")
-                }
-                Some(_) => match found
-                    .best
-                    .and_then(|sq| problem.moves.iter().find(|(m, _)| *m == sq))
-                {
-                    Some(&(_, s)) if s.signum() != sign => {
-                        wrong += 1;
-                        format!("WRONG: the file scores {mv} {s:+}")
-                    }
-                    _ => "ok".to_owned(),
-                },
-            };
+            let verdict = check(problem, found.best, &mv, |s| s.signum() == sign).unwrap_or_else(|e| {
+                wrong += 1;
+                e
+            });
             solved += 1;
             writeln!(
                 out,
@@ -102,23 +109,10 @@ pub(crate) fn run(args: &SolveArgs) -> Result<(), String> {
         let solution = solver.solve(board);
         let secs = t.elapsed().as_secs_f64();
         let mv = solution.best.map_or_else(|| "pass".to_owned(), square_name);
-        let verdict = match problem.best_score() {
-            None => "no score listed".to_owned(),
-            Some(best) if best != solution.score => {
-                wrong += 1;
-                format!("WRONG: the file's best is {best:+}")
-            }
-            Some(best) => match solution
-                .best
-                .and_then(|sq| problem.moves.iter().find(|(m, _)| *m == sq))
-            {
-                Some(&(_, s)) if s != best => {
-                    wrong += 1;
-                    format!("WRONG: the file scores {mv} {s:+}")
-                }
-                _ => "ok".to_owned(),
-            },
-        };
+        let verdict = check(problem, solution.best, &mv, |s| s == solution.score).unwrap_or_else(|e| {
+            wrong += 1;
+            e
+        });
         solved += 1;
         writeln!(
             out,

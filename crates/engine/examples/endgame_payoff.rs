@@ -74,7 +74,8 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let number = |i: usize, what: &str| -> u64 {
         args.get(i).and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-            panic!("usage: endgame_payoff EMPTIES POSITIONS MS [SEED]: {what} is missing or not a number")
+            eprintln!("usage: endgame_payoff EMPTIES POSITIONS MS [SEED]: {what} is missing or not a number");
+            std::process::exit(2)
         })
     };
     let (empties, count, ms) = (
@@ -82,6 +83,10 @@ fn main() {
         number(1, "POSITIONS"),
         number(2, "MS"),
     );
+    if !(1..=59).contains(&empties) || count == 0 {
+        eprintln!("endgame_payoff: EMPTIES must be 1-59 and POSITIONS at least 1");
+        std::process::exit(2);
+    }
     let mut rng = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1u64) | 1;
     let mut solver = Solver::new(64);
     let (mut exact_s, mut wld_s, mut search_s) = (Vec::new(), Vec::new(), Vec::new());
