@@ -18,6 +18,10 @@
 //! - two empties played out directly, and at the last empty square the flips counted line by line from a
 //!   table, not made.
 //!
+//! It also settles only win, loss or draw ([`Solver::solve_wld`]: two null-window tests at +1 and -1), and
+//! either solve can be bounded by a deadline and a stop flag ([`Solver::solve_within`],
+//! [`Solver::solve_wld_within`]), which the engine uses near the end of a timed search.
+//!
 //! `docs/engines.md` has the figures on the FFO problems; `docs/lab/2026-11-26-engines-notebook.md` what each step gained.
 
 use std::time::Instant;
