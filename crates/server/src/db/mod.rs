@@ -339,17 +339,16 @@ impl Db {
         let memory = url.contains(":memory:");
         let pool = pool_options(backend, connections).connect(&url).await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
-        // A SQLite file's writer has a connection of its own, so that its transactions never wait for the
-        // reads queued on the shared one, nor they for it (WAL lets them run side by side). A memory database
-        // is one connection, and PostgreSQL's pool has several.
-        let writer_pool = if backend == Backend::Sqlite && !memory {
-            pool_options(backend, 1).connect(&url).await?
-        } else {
-            pool.clone()
-        };
+        // The writer has a connection of its own, so that its transactions never wait for the reads queued
+        // on the shared ones, nor they for it (on SQLite, WAL lets them run side by side), and a thread of its
+        // own (`writer::start_thread`). A memory database is one connection, which the writer shares.
         let (writer_tx, rx) = mpsc::channel(4 * GROUP_MAX);
         let writes = Arc::new(WriterStats::default());
-        tokio::spawn(writer::run(writer_pool, backend, rx, writes.clone()));
+        if memory {
+            tokio::spawn(writer::run(pool.clone(), false, backend, rx, writes.clone()));
+        } else {
+            writer::start_thread(url, backend, rx, writes.clone()).await?;
+        }
         Ok(Db {
             pool,
             writer: writer_tx,

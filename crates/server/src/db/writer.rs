@@ -10,7 +10,7 @@ use std::{
 };
 
 use gridplay_core::Player;
-use sqlx::AnyPool;
+use sqlx::{Any, AnyConnection, AnyPool, Connection as _, pool::PoolConnection};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{ActionRow, Backend, EndReason, GameStatus, RateJob, Winner, is_unique_violation, ratings};
@@ -115,7 +115,8 @@ async fn insert_actions(
 }
 
 /// Updates the jobs' games, several in one statement (`UPDATE ... FROM (VALUES ...)`, which SQLite and
-/// PostgreSQL both read). A game that has several jobs in the group takes the one with the highest number.
+/// PostgreSQL both read). A game that has several jobs in the group takes the one with the highest number, and
+/// a game's row never goes back to an older version (an action committed in a later group than a newer one).
 async fn update_games(
     conn: &mut sqlx::AnyConnection,
     backend: Backend,
@@ -135,7 +136,7 @@ async fn update_games(
         let sql = format!(
             "UPDATE games SET version = v.column2, status = v.column3, winner = v.column4, \
              termination = v.column5, updated_at = v.column6, turn = v.column7 FROM (VALUES {}) AS v \
-             WHERE games.id = v.column1",
+             WHERE games.id = v.column1 AND games.version < v.column2",
             placeholders(chunk.len(), 7, |i, n| format!(
                 "CAST({} AS {})",
                 backend.placeholder(n),
@@ -173,8 +174,12 @@ fn placeholders(rows: usize, width: usize, param: impl Fn(usize, usize) -> Strin
 /// The most bytes of notices sent in one `pg_notify` (PostgreSQL takes payloads under 8,000 bytes).
 const NOTICE_BYTES: usize = 7_000;
 
-async fn write_group(pool: &AnyPool, backend: Backend, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
-    let mut tx = pool.begin().await?;
+async fn write_group(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    jobs: &[WriteJob],
+) -> Result<(), sqlx::Error> {
+    let mut tx = conn.begin().await?;
     insert_actions(&mut tx, backend, jobs).await?;
     update_games(&mut tx, backend, jobs).await?;
     for job in jobs {
@@ -209,19 +214,88 @@ pub(super) async fn notify(conn: &mut sqlx::AnyConnection, payload: &str) -> Res
     Ok(())
 }
 
-/// The writer task: takes every job waiting, commits them together, and answers each.
+/// The writer's connection. Where the writer has a pool of its own (a SQLite file, PostgreSQL) it keeps its
+/// connection between groups: a connection given back to a pool is put back by a task of the pool's, and on a
+/// busy server the next group waited for that task to run longer than for its own statements. After an error
+/// the connection goes back to the pool, which tests it before it is taken again.
+struct Connection {
+    pool: AnyPool,
+    keep: bool,
+    held: Option<PoolConnection<Any>>,
+}
+
+impl Connection {
+    async fn write(&mut self, backend: Backend, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
+        let mut conn = match self.held.take() {
+            Some(conn) => conn,
+            None => self.pool.acquire().await?,
+        };
+        let result = write_group(&mut conn, backend, jobs).await;
+        if self.keep && result.is_ok() {
+            self.held = Some(conn);
+        }
+        result
+    }
+}
+
+/// Starts the writer on a thread of its own, with a runtime and a connection to `url` of its own. Each of the
+/// writer's statements is a round trip to the database (to SQLite's worker thread, or PostgreSQL's socket),
+/// and on the server's runtime the writer waited after each, behind every other task ready to run, for its
+/// turn to send the next: with thousands of pages that wait was most of a group's time.
+pub(super) async fn start_thread(
+    url: String,
+    backend: Backend,
+    rx: mpsc::Receiver<WriteJob>,
+    stats: Arc<WriterStats>,
+) -> Result<(), sqlx::Error> {
+    let (ready_tx, ready_rx) = oneshot::channel();
+    std::thread::Builder::new()
+        .name("gridplay-writer".into())
+        .spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                Ok(runtime) => runtime,
+                Err(e) => {
+                    let _ = ready_tx.send(Err(sqlx::Error::Io(e)));
+                    return;
+                }
+            };
+            runtime.block_on(async move {
+                match super::pool_options(backend, 1).connect(&url).await {
+                    Ok(pool) => {
+                        let _ = ready_tx.send(Ok(()));
+                        run(pool.clone(), true, backend, rx, stats).await;
+                        pool.close().await;
+                    }
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                    }
+                }
+            });
+        })
+        .map_err(sqlx::Error::Io)?;
+    ready_rx.await.map_err(|_| sqlx::Error::WorkerCrashed)?
+}
+
+/// The writer task: takes every job waiting, commits them together, and answers each. `keep`: the pool is
+/// the writer's alone, so it keeps its connection.
 pub(super) async fn run(
     pool: AnyPool,
+    keep: bool,
     backend: Backend,
     mut rx: mpsc::Receiver<WriteJob>,
     stats: Arc<WriterStats>,
 ) {
+    let mut conn = Connection {
+        pool,
+        keep,
+        held: None,
+    };
     let mut jobs = Vec::with_capacity(GROUP_MAX);
     while rx.recv_many(&mut jobs, GROUP_MAX).await > 0 {
         let started = std::time::Instant::now();
         stats.commits.fetch_add(1, Ordering::Relaxed);
         stats.actions.fetch_add(jobs.len() as u64, Ordering::Relaxed);
-        match write_group(&pool, backend, &jobs).await {
+        match conn.write(backend, &jobs).await {
             Ok(()) => {
                 for job in jobs.drain(..) {
                     let _ = job.done.send(Ok(()));
@@ -230,7 +304,8 @@ pub(super) async fn run(
             // One bad job must not sink the others: write each alone.
             Err(_) if jobs.len() > 1 => {
                 for job in jobs.drain(..) {
-                    let r = write_group(&pool, backend, std::slice::from_ref(&job))
+                    let r = conn
+                        .write(backend, std::slice::from_ref(&job))
                         .await
                         .map_err(WriteError::from);
                     let _ = job.done.send(r);
