@@ -107,3 +107,31 @@ async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_kee
         support::drop_database(pg).await;
     }
 }
+
+#[tokio::test]
+async fn after_an_idle_second_the_writer_writes_again_even_if_the_database_dropped_its_connection() {
+    for (url, pg) in support::databases("writer_idle").await {
+        let db = Db::connect(&url, 2).await.unwrap();
+        let g = GameRow::new(
+            "reversi".into(),
+            "reversi".into(),
+            [None, None],
+            [Some(1), Some(1)],
+        );
+        db.create_game(&g).await.unwrap();
+        db.append_action(&g.id, &action(1), &update(1), None, None)
+            .await
+            .unwrap_or_else(|e| panic!("{url}: {e}"));
+        if let Some(name) = &pg {
+            // PostgreSQL ends every connection to the test database, the writer's among them.
+            support::terminate_connections(name).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(1_300)).await;
+        db.append_action(&g.id, &action(2), &update(2), None, None)
+            .await
+            .unwrap_or_else(|e| panic!("{url}: after an idle second: {e}"));
+        assert_eq!(db.game(&g.id).await.unwrap().unwrap().version, 2, "{url}");
+        drop(db);
+        support::drop_database(pg).await;
+    }
+}

@@ -7,6 +7,7 @@ use std::{
         Arc,
         atomic::{AtomicU64, Ordering},
     },
+    time::{Duration, Instant},
 };
 
 use gridplay_core::Player;
@@ -216,23 +217,29 @@ pub(super) async fn notify(conn: &mut sqlx::AnyConnection, payload: &str) -> Res
 
 /// The writer's connection. Where the writer has a pool of its own (a SQLite file, PostgreSQL) it keeps its
 /// connection between groups: a connection given back to a pool is put back by a task of the pool's, and on a
-/// busy server the next group waited for that task to run longer than for its own statements. After an error
-/// the connection goes back to the pool, which tests it before it is taken again.
+/// busy server the next group waited for that task to run longer than for its own statements. A connection
+/// idle for [`IDLE_CHECK`] goes back to the pool, which tests it before it is taken again (a database that
+/// restarted while the server was quiet costs no one a move), and so does one after an error.
 struct Connection {
     pool: AnyPool,
     keep: bool,
-    held: Option<PoolConnection<Any>>,
+    held: Option<(PoolConnection<Any>, Instant)>,
 }
+
+/// How long a kept connection may stay unused before the pool tests it again.
+const IDLE_CHECK: Duration = Duration::from_secs(1);
 
 impl Connection {
     async fn write(&mut self, backend: Backend, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
-        let mut conn = match self.held.take() {
-            Some(conn) => conn,
+        // An idle connection is dropped here, which gives it back to the pool before the pool is asked.
+        let kept = self.held.take().filter(|(_, used)| used.elapsed() < IDLE_CHECK);
+        let mut conn = match kept {
+            Some((conn, _)) => conn,
             None => self.pool.acquire().await?,
         };
         let result = write_group(&mut conn, backend, jobs).await;
         if self.keep && result.is_ok() {
-            self.held = Some(conn);
+            self.held = Some((conn, Instant::now()));
         }
         result
     }
@@ -292,7 +299,7 @@ pub(super) async fn run(
     };
     let mut jobs = Vec::with_capacity(GROUP_MAX);
     while rx.recv_many(&mut jobs, GROUP_MAX).await > 0 {
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         stats.commits.fetch_add(1, Ordering::Relaxed);
         stats.actions.fetch_add(jobs.len() as u64, Ordering::Relaxed);
         match conn.write(backend, &jobs).await {

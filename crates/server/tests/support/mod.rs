@@ -60,6 +60,19 @@ pub async fn drop_database(name: Option<String>) {
     }
 }
 
+/// Ends every connection to the test database `name` (as a database restart would).
+pub async fn terminate_connections(name: &str) {
+    let admin = std::env::var("GRIDPLAY_TEST_POSTGRES").expect("a PostgreSQL test database");
+    let mut conn = sqlx_pg(&admin).await;
+    exec(
+        &mut conn,
+        &format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+        ),
+    )
+    .await;
+}
+
 pub fn config(database: &str) -> Config {
     Config {
         addr: SocketAddr::from(([127, 0, 0, 1], 0)),
