@@ -34,20 +34,25 @@ fn update(seq: i64) -> GameUpdate {
     }
 }
 
+/// A new Reversi game between two engine levels; its id.
+async fn new_game(db: &Db) -> String {
+    let g = GameRow::new(
+        "reversi".into(),
+        "reversi".into(),
+        [None, None],
+        [Some(1), Some(1)],
+    );
+    db.create_game(&g).await.unwrap();
+    g.id
+}
+
 #[tokio::test]
 async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_keeps_its_newest_version() {
     for (url, pg) in support::databases("writer").await {
         let db = Db::connect(&url, 4).await.unwrap();
         let mut ids = Vec::new();
         for _ in 0..150 {
-            let g = GameRow::new(
-                "reversi".into(),
-                "reversi".into(),
-                [None, None],
-                [Some(1), Some(1)],
-            );
-            db.create_game(&g).await.unwrap();
-            ids.push(g.id);
+            ids.push(new_game(&db).await);
         }
         // Every game's first three actions sent at once, the third before the second, so that the writer's
         // groups hold several actions of one game out of order.
@@ -112,14 +117,8 @@ async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_kee
 async fn after_an_idle_second_the_writer_writes_again_even_if_the_database_dropped_its_connection() {
     for (url, pg) in support::databases("writer_idle").await {
         let db = Db::connect(&url, 2).await.unwrap();
-        let g = GameRow::new(
-            "reversi".into(),
-            "reversi".into(),
-            [None, None],
-            [Some(1), Some(1)],
-        );
-        db.create_game(&g).await.unwrap();
-        db.append_action(&g.id, &action(1), &update(1), None, None)
+        let id = new_game(&db).await;
+        db.append_action(&id, &action(1), &update(1), None, None)
             .await
             .unwrap_or_else(|e| panic!("{url}: {e}"));
         if let Some(name) = &pg {
@@ -127,10 +126,10 @@ async fn after_an_idle_second_the_writer_writes_again_even_if_the_database_dropp
             support::terminate_connections(name).await;
         }
         tokio::time::sleep(std::time::Duration::from_millis(1_300)).await;
-        db.append_action(&g.id, &action(2), &update(2), None, None)
+        db.append_action(&id, &action(2), &update(2), None, None)
             .await
             .unwrap_or_else(|e| panic!("{url}: after an idle second: {e}"));
-        assert_eq!(db.game(&g.id).await.unwrap().unwrap().version, 2, "{url}");
+        assert_eq!(db.game(&id).await.unwrap().unwrap().version, 2, "{url}");
         drop(db);
         support::drop_database(pg).await;
     }
