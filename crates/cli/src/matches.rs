@@ -17,7 +17,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub(crate) struct MatchArgs {
     /// The game spec.
     spec: String,
-    /// Player A: `level=1..8`, `depth=N`, `time=MS` (alpha-beta), `mcts=MS` or `playouts=N` (Monte Carlo tree
+    /// Player A: `level=1..8`, `depth=N`, `time=MS` (alpha-beta), `clock=MS` (alpha-beta with a game clock of MS
+    /// for each game, `inc=MS` added after each move; the engine spends it by stage and loses if it runs
+    /// out), `mcts=MS` or `playouts=N` (Monte Carlo tree
     /// search by time or playouts), `random`, `greedy` (the Grid Tactics reference player); `depth`, `time` and
     /// `temp=T` combine into a softmax player like the weak levels (`depth=3,temp=100`),
     /// `cmd=PROGRAM` for an external engine that speaks the gridplay protocol (docs/protocol.md), for
@@ -108,7 +110,12 @@ impl Drop for External {
 
 /// One side of the match.
 enum Side {
-    Engine(Request),
+    /// The engine; with a game clock (`request.clock`, the clock each game starts with), `left` is what it has
+    /// left in the game under way.
+    Engine {
+        request: Request,
+        left: Option<Duration>,
+    },
     Random,
     /// The greedy reference player of Grid Tactics (`gridplay_games::tactics::policy`).
     Greedy,
@@ -168,12 +175,13 @@ impl Side {
         }
         let bad = || {
             format!(
-                "`{text}` is not a player: use level=1..8, depth=N, time=MS, mcts=MS, playouts=N, random, greedy (Grid \
+                "`{text}` is not a player: use level=1..8, depth=N, time=MS, clock=MS[,inc=MS], mcts=MS, playouts=N, random, greedy (Grid \
                  Tactics), cmd=PROGRAM, nboard=PROGRAM or cake=PROGRAM; depth, time and temp=T combine (depth=3,temp=100), and so \
                  do mcts and playouts; book=1 adds the opening book (Reversi, checkers) to any of them"
             )
         };
         let mut request = Request::default();
+        let mut increment = None;
         let parts = text.split(',').filter(|p| !p.starts_with("book=")).count();
         for part in text.split(',') {
             let (key, value) = part.split_once('=').ok_or_else(bad)?;
@@ -183,6 +191,13 @@ impl Side {
                 "book" if n <= 1 => request.book = n == 1,
                 "depth" if (1..=64).contains(&n) => request.limits.depth = Some(n as u32),
                 "time" if n > 0 => request.limits.time = Some(Duration::from_millis(n)),
+                "clock" if n > 0 => {
+                    request.clock = Some(gridplay_engine::Clock {
+                        left: Duration::from_millis(n),
+                        increment: Duration::ZERO,
+                    });
+                }
+                "inc" => increment = Some(Duration::from_millis(n)),
                 "temp" => request.temperature = Some(u32::try_from(n).map_err(|_| bad())?),
                 "mcts" if n > 0 => {
                     request.limits.time = Some(Duration::from_millis(n));
@@ -195,6 +210,16 @@ impl Side {
                 _ => return Err(bad()),
             }
         }
+        match (&mut request.clock, increment) {
+            (Some(clock), Some(inc)) => clock.increment = inc,
+            (None, Some(_)) => return Err(format!("`{text}`: inc=MS goes with clock=MS")),
+            _ => {}
+        }
+        if request.clock.is_some() && (request.mcts || request.temperature.is_some()) {
+            return Err(format!(
+                "`{text}`: a game clock goes with the alpha-beta engine, not mcts or temp"
+            ));
+        }
         let limited = request.limits.depth.is_some() || request.limits.time.is_some();
         if request.mcts && (request.temperature.is_some() || request.limits.depth.is_some())
             || request.temperature.is_some() && !limited
@@ -203,7 +228,14 @@ impl Side {
                 "`{text}`: temp needs depth or time and cannot go with mcts; mcts and playouts take no depth"
             ));
         }
-        Ok(Side::Engine(request))
+        Ok(Side::Engine { request, left: None })
+    }
+
+    /// A new game starts: a game clock is set back to its start.
+    fn new_game(&mut self) {
+        if let Side::Engine { request, left } = self {
+            *left = request.clock.map(|c| c.left);
+        }
     }
 
     /// This side's move in the game's current position; the engine also sees the game's history.
@@ -224,11 +256,34 @@ impl Side {
                 let m = gridplay_games::tactics::policy::greedy_move(p, rng).ok_or("no move")?;
                 Ok(gridplay_core::Position::move_text(p, m))
             }
-            Side::Engine(request) => {
-                let request = Request { seed, ..*request };
-                gridplay_engine::think_game(record, &request, &StopFlag::new())
-                    .map(|r| r.best)
-                    .map_err(|e| e.to_string())
+            Side::Engine { request, left } => {
+                let clock = request.clock.zip(*left).map(|(c, left)| gridplay_engine::Clock {
+                    left,
+                    increment: c.increment,
+                });
+                let started = Instant::now();
+                let best = gridplay_engine::think_game(
+                    record,
+                    &Request {
+                        seed,
+                        clock,
+                        ..*request
+                    },
+                    &StopFlag::new(),
+                )
+                .map(|r| r.best)
+                .map_err(|e| e.to_string());
+                if let Some(clock) = clock {
+                    let spent = started.elapsed();
+                    if spent > clock.left {
+                        return Err(format!(
+                            "the engine's clock ran out ({spent:?} for {:?})",
+                            clock.left
+                        ));
+                    }
+                    *left = Some(clock.left - spent + clock.increment);
+                }
+                best
             }
             Side::External { engine, move_time } => {
                 let reply = engine.ask(&format!("position {}", pos.to_text()))?;
@@ -333,6 +388,8 @@ fn play_game(
     clocks: &mut Clocks,
 ) -> Result<(Option<bool>, Vec<String>), String> {
     let mut record = GameRecord::new(opening.box_clone());
+    a.new_game();
+    b.new_game();
     let mut rng = playout::seeded(seed);
     let mut ply = 0u64;
     while record.outcome().is_none() {
@@ -554,20 +611,21 @@ mod tests {
 
     #[test]
     fn players_combine_limits() {
-        let Ok(Side::Engine(r)) = Side::parse("depth=3,temp=100", "tactics", 10, 4) else {
+        let Ok(Side::Engine { request: r, .. }) = Side::parse("depth=3,temp=100", "tactics", 10, 4) else {
             panic!("depth=3,temp=100 is a player");
         };
         assert_eq!(
             (r.limits.depth, r.temperature, r.mcts),
             (Some(3), Some(100), false)
         );
-        let Ok(Side::Engine(r)) = Side::parse("level=8,book=1", "reversi", 10, 4) else {
+        let Ok(Side::Engine { request: r, .. }) = Side::parse("level=8,book=1", "reversi", 10, 4) else {
             panic!("level=8,book=1 is a player");
         };
         assert_eq!((r.level, r.book), (Some(8), true));
         assert!(Side::parse("level=8,depth=3", "reversi", 10, 4).is_err());
         assert!(Side::parse("time=100,book=2", "reversi", 10, 4).is_err());
-        let Ok(Side::Engine(r)) = Side::parse("playouts=500,mcts=20", "cornered", 10, 4) else {
+        let Ok(Side::Engine { request: r, .. }) = Side::parse("playouts=500,mcts=20", "cornered", 10, 4)
+        else {
             panic!("playouts=500,mcts=20 is a player");
         };
         assert_eq!(
@@ -581,6 +639,38 @@ mod tests {
         .unwrap()
         .0;
         assert_eq!(s.games(), 4);
+    }
+
+    #[test]
+    fn a_game_clock_player_spends_its_clock_game_by_game() {
+        let Ok(Side::Engine { request: r, .. }) = Side::parse("clock=3000,inc=20", "reversi", 10, 4) else {
+            panic!("clock=3000,inc=20 is a player");
+        };
+        assert_eq!(
+            r.clock,
+            Some(gridplay_engine::Clock {
+                left: Duration::from_millis(3000),
+                increment: Duration::from_millis(20),
+            })
+        );
+        for bad in [
+            "inc=20",
+            "clock=0",
+            "clock=500,mcts=10",
+            "clock=500,depth=2,temp=50",
+        ] {
+            assert!(Side::parse(bad, "reversi", 10, 4).is_err(), "{bad}");
+        }
+        // Two games of two seconds each: the clock is set back between games, and the engine spends about
+        // what it has (on a busy machine it may run out, which loses that game).
+        let (s, clocks) = play_match(
+            &args("reversi", "clock=2000", "random", 2),
+            &ProgressBar::hidden(),
+        )
+        .unwrap();
+        assert_eq!(s.games(), 2);
+        assert!(clocks.spent[0] > Duration::from_millis(400), "{clocks:?}");
+        assert!(clocks.spent[0] < Duration::from_millis(5000), "{clocks:?}");
     }
 
     #[test]
