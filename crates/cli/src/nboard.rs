@@ -1,6 +1,7 @@
 //! The NBoard protocol for Reversi, which NBoard-compatible GUIs and engines (NBoard, Edax, NTest) speak.
 //!
-//! Handled: `nboard 1` or `nboard 2` (answered `set myname gridplay`), `set depth N`, `set game <GGF>`,
+//! Handled: `nboard 1` or `nboard 2` (answered `set myname gridplay`), `set depth N` (a depth that reaches the
+//! end asks for the exact score, as in other NBoard engines), `set game <GGF>`,
 //! `set contempt N` (accepted, unused), `move <sq>[/eval[/time]]` (`PA` for a pass), `go` (answered
 //! `=== <SQ>/<eval>/<seconds>`, `=== PA` when the side to move must pass or the game is over, then `status`),
 //! `hint N` (`status Analysing`, the N best moves as `search` lines, `100%` as the depth of exact solves, then
@@ -12,19 +13,26 @@ use std::{
     collections::VecDeque,
     io::{self, BufRead, Write},
     sync::mpsc,
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use gridplay_core::{DynGame, DynPosition};
 use gridplay_engine::{
     Clock,
-    reversi::{SOLVE_EMPTIES, clock, endgame::Solver, search},
+    reversi::{
+        SOLVE_EMPTIES, clock,
+        endgame::{Bounds, Solver},
+        search,
+    },
 };
 use gridplay_games::reversi::{ReversiPosition, bitboard::Board, notation::square_name};
 use gridplay_search::{Limits, StopFlag};
 
 /// The longest a `go` or a `hint` thinks.
 const THINK_CAP: Duration = Duration::from_secs(10);
+
+/// The most empty squares at which a depth that reaches the end is solved exactly rather than searched.
+const EXACT_MOST: u32 = 30;
 
 /// The engine side of an NBoard session.
 #[derive(Debug)]
@@ -86,9 +94,11 @@ impl Job {
             };
         }
         let empties = b.empty().count_ones();
+        let started = Instant::now();
         let (best, score, elapsed) = if empties <= self.clock.map_or(SOLVE_EMPTIES, clock::solve_empties) {
-            let started = std::time::Instant::now();
-            let s = Solver::new(64).solve(b);
+            let Some(s) = Solver::new(64).solve_within(b, Bounds::stop(stop)) else {
+                return Output::default();
+            };
             (s.best, s.score * 100, started.elapsed())
         } else {
             let mut limits = Limits {
@@ -102,8 +112,19 @@ impl Job {
                 limits.time = Some(hard.min(THINK_CAP));
                 options.soft = Some(soft);
             }
-            let f = search::search(b, limits, stop, options);
-            (f.best, f.score, f.elapsed)
+            let time = limits.time.unwrap_or(THINK_CAP);
+            // A depth that reaches the end asks for the exact score, as in other NBoard engines: solved
+            // within half the time, else searched with the rest.
+            let solved = (self.depth >= empties && empties <= EXACT_MOST)
+                .then(|| Solver::new(64).solve_within(b, Bounds::within(started, time / 2, stop)))
+                .flatten();
+            if let Some(s) = solved {
+                (s.best, s.score * 100, started.elapsed())
+            } else {
+                limits.time = Some(time.saturating_sub(started.elapsed()).max(time / 4));
+                let f = search::search(b, limits, stop, options);
+                (f.best, f.score, started.elapsed())
+            }
         };
         Output::lines(vec![
             format!(
@@ -122,14 +143,25 @@ impl Job {
         let mut lines = vec!["status Analysing".to_owned()];
         let mut moves = b.moves();
         let count = moves.count_ones().max(1);
-        let mut solver = (b.empty().count_ones() <= SOLVE_EMPTIES).then(|| Solver::new(64));
+        let empties = b.empty().count_ones();
+        // Solved exactly near the end, and where the depth reaches the end (each move within its share of
+        // the time, else searched).
+        let always = empties <= SOLVE_EMPTIES;
+        let mut solver = (always || self.depth >= empties && empties <= EXACT_MOST).then(|| Solver::new(64));
         let mut scored = Vec::new();
         while moves != 0 && !stop.is_stopped() {
             let sq = moves.trailing_zeros() as u8;
             moves &= moves - 1;
             let child = b.play(sq);
-            let line = if let Some(solver) = solver.as_mut() {
-                let s = solver.solve(child);
+            let bounds = if always {
+                Bounds::stop(stop)
+            } else {
+                Bounds::within(Instant::now(), THINK_CAP / count, stop)
+            };
+            let solved = solver
+                .as_mut()
+                .and_then(|solver| solver.solve_within(child, bounds));
+            let line = if let Some(s) = solved {
                 let pv = format!("{}{}", nboard_square(Some(sq)), nboard_square(s.best));
                 (-s.score * 100, pv, "100%".to_owned())
             } else {
@@ -499,6 +531,37 @@ mod tests {
 
     const GGF: &str = "(;GM[Othello]PC[NBoard]DT[2026-11-22]PB[me]PW[gridplay]RE[?]TI[5:00]TY[8]\
         BO[8 ---------------------------O*------*O--------------------------- *]B[F5//1.2]W[D6];)";
+
+    #[test]
+    fn a_depth_that_reaches_the_end_is_solved_exactly() {
+        // FFO #40: 20 empty squares, Black to move; A2 wins by 38, C7 by 36, D8 by 34 (the problem file's
+        // scores). The search alone answers other scores at this depth.
+        let ffo40 =
+            "(;GM[Othello]PC[ffo]BO[8 O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- *];)";
+        let mut s = Nboard::new();
+        s.handle_now(&format!("set game {ffo40}"));
+        s.handle_now("set depth 20");
+        let go = s.handle_now("go");
+        assert!(go.lines[0].starts_with("=== A2/38.00/"), "{go:?}");
+        s.handle_now("set depth 21");
+        let hint = s.handle_now("hint 3");
+        assert!(
+            hint.lines[1].starts_with("search A2") && hint.lines[1].ends_with(" 38.00 0 100%"),
+            "{hint:?}"
+        );
+        assert!(
+            hint.lines[2].starts_with("search C7") && hint.lines[2].ends_with(" 36.00 0 100%"),
+            "{hint:?}"
+        );
+        assert!(
+            hint.lines[3].starts_with("search D8") && hint.lines[3].ends_with(" 34.00 0 100%"),
+            "{hint:?}"
+        );
+        // Shallower, it searches.
+        s.handle_now("set depth 8");
+        let go = s.handle_now("go");
+        assert!(go.lines[0].starts_with("=== "), "{go:?}");
+    }
 
     #[test]
     fn a_session_sets_a_game_and_moves() {

@@ -116,6 +116,26 @@ pub struct Bounds {
     pub stop: Option<StopFlag>,
 }
 
+impl Bounds {
+    /// Until `stop` is raised.
+    #[must_use]
+    pub fn stop(stop: &StopFlag) -> Bounds {
+        Bounds {
+            deadline: None,
+            stop: Some(stop.clone()),
+        }
+    }
+
+    /// Until `time` after `started`, or until `stop` is raised.
+    #[must_use]
+    pub fn within(started: Instant, time: std::time::Duration, stop: &StopFlag) -> Bounds {
+        Bounds {
+            deadline: Some(started + time),
+            stop: Some(stop.clone()),
+        }
+    }
+}
+
 /// Interior nodes between two looks at the clock and the stop flag of a bounded solve.
 const CHECK_EVERY: u32 = 256;
 
