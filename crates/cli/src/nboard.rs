@@ -153,10 +153,12 @@ impl Job {
             let sq = moves.trailing_zeros() as u8;
             moves &= moves - 1;
             let child = b.play(sq);
+            // Each move's share of the time: half of it for a solve that may give up, the rest for the search.
+            let (started, share) = (Instant::now(), THINK_CAP / count);
             let bounds = if always {
                 Bounds::stop(stop)
             } else {
-                Bounds::within(Instant::now(), THINK_CAP / count, stop)
+                Bounds::within(started, share / 2, stop)
             };
             let solved = solver
                 .as_mut()
@@ -167,7 +169,7 @@ impl Job {
             } else {
                 let limits = Limits {
                     depth: Some(self.depth.saturating_sub(1).max(1)),
-                    time: Some(THINK_CAP / count),
+                    time: Some(share.saturating_sub(started.elapsed()).max(share / 4)),
                     nodes: None,
                 };
                 let f = search::search(child, limits, stop, search::Options::default());
