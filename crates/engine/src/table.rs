@@ -192,10 +192,7 @@ fn think_reversi(
         && limits.depth.is_none_or(|d| d >= empties)
     {
         let started = std::time::Instant::now();
-        let bounds = reversi::endgame::Bounds {
-            deadline: Some(started + time / 2),
-            stop: Some(stop.clone()),
-        };
+        let bounds = reversi::endgame::Bounds::within(started, time / 2, stop);
         if let Some(reply) = reversi::wld_reply(p, bounds) {
             return Some(reply);
         }
