@@ -126,6 +126,29 @@ impl Notice {
     }
 }
 
+/// The most bytes of notices sent in one `pg_notify` (PostgreSQL takes payloads under 8,000 bytes).
+const NOTICE_BYTES: usize = 7_000;
+
+/// Notices (each one or more whole lines) joined one a line into as few payloads as fit in [`NOTICE_BYTES`];
+/// a notice is never split, so one longer than that goes alone (and PostgreSQL refuses it if it is too long).
+pub(crate) fn pack<S: AsRef<str>>(notices: &[S]) -> Vec<String> {
+    let mut payloads = Vec::new();
+    let mut payload = String::new();
+    for notice in notices.iter().map(AsRef::as_ref) {
+        if !payload.is_empty() && payload.len() + 1 + notice.len() > NOTICE_BYTES {
+            payloads.push(std::mem::take(&mut payload));
+        }
+        if !payload.is_empty() {
+            payload.push('\n');
+        }
+        payload.push_str(notice);
+    }
+    if !payload.is_empty() {
+        payloads.push(payload);
+    }
+    payloads
+}
+
 /// This server's end of the bus: `None` inside on SQLite.
 #[derive(Clone, Debug, Default)]
 pub struct Bus(Option<Arc<BusInner>>);
@@ -136,6 +159,8 @@ struct BusInner {
     origin: String,
     /// Presence and viewer rows to write, in order, by one task.
     writes: mpsc::UnboundedSender<Write>,
+    /// Notices to send, in order, by one task: those waiting when it is free go in one `pg_notify`.
+    notices: mpsc::UnboundedSender<Notice>,
     /// A reload of the other servers' users is on its way.
     reloading: AtomicBool,
 }
@@ -162,11 +187,28 @@ impl Bus {
             return Bus(None);
         }
         let (writes, mut rx) = mpsc::unbounded_channel();
+        let (notices, mut notices_rx) = mpsc::unbounded_channel::<Notice>();
         let inner = Arc::new(BusInner {
             db: db.clone(),
             origin: process.to_owned(),
             writes,
+            notices,
             reloading: AtomicBool::new(false),
+        });
+        let weak = Arc::downgrade(&inner);
+        tokio::spawn(async move {
+            while let Some(first) = notices_rx.recv().await {
+                let Some(inner) = weak.upgrade() else { break };
+                let mut lines = vec![first.payload(&inner.origin)];
+                while let Ok(n) = notices_rx.try_recv() {
+                    lines.push(n.payload(&inner.origin));
+                }
+                for payload in pack(&lines) {
+                    if let Err(e) = inner.db.notify(&payload).await {
+                        tracing::warn!("bus: cannot send {payload:?}: {e}");
+                    }
+                }
+            }
         });
         let weak = Arc::downgrade(&inner);
         tokio::spawn(async move {
@@ -205,29 +247,30 @@ impl Bus {
         self.0.is_some()
     }
 
-    /// The notice that a game's action `version` was committed, for the writer to send with the action's
-    /// transaction (none on SQLite).
+    /// The notice that a game's action `version` was committed, and the notice `with` it if any (one a
+    /// line), for the writer to send with the action's transaction (none on SQLite).
     #[must_use]
-    pub fn game_notice(&self, id: &str, action: &ActionRow) -> Option<String> {
+    pub fn game_notice(&self, id: &str, action: &ActionRow, with: Option<Notice>) -> Option<String> {
         self.0.as_ref().map(|inner| {
-            Notice::Game {
+            let mut payload = Notice::Game {
                 id: id.to_owned(),
                 version: u64::try_from(action.seq).unwrap_or_default(),
                 action: Some(action.clone()),
             }
-            .payload(&inner.origin)
+            .payload(&inner.origin);
+            if let Some(n) = with {
+                payload.push('\n');
+                payload.push_str(&n.payload(&inner.origin));
+            }
+            payload
         })
     }
 
-    /// Tells the other servers, in the background.
+    /// Tells the other servers, in the background (in the order published).
     pub fn publish(&self, notice: Notice) {
-        let Some(inner) = self.0.clone() else { return };
-        tokio::spawn(async move {
-            let payload = notice.payload(&inner.origin);
-            if let Err(e) = inner.db.notify(&payload).await {
-                tracing::warn!("bus: cannot send {payload:?}: {e}");
-            }
-        });
+        if let Some(inner) = &self.0 {
+            let _ = inner.notices.send(notice);
+        }
     }
 
     /// Records, for the other servers, that `user` has a page open here or no longer has.
@@ -441,5 +484,17 @@ mod tests {
         assert_eq!(Notice::parse("srv game x 1 2"), None);
         assert_eq!(Notice::parse("srv tell u1"), None);
         assert_eq!(Notice::parse("srv"), None);
+    }
+
+    #[test]
+    fn notices_are_packed_whole_into_payloads_that_fit() {
+        assert!(pack::<&str>(&[]).is_empty());
+        assert_eq!(pack(&["a", "b\nc", "d"]), ["a\nb\nc\nd"]);
+        let long = "x".repeat(4_000);
+        let payloads = pack(&[long.as_str(), "y", long.as_str(), long.as_str()]);
+        assert_eq!(payloads, [format!("{long}\ny"), long.clone(), long]);
+        assert!(payloads.iter().all(|p| p.len() <= NOTICE_BYTES));
+        let huge = "z".repeat(NOTICE_BYTES + 1);
+        assert_eq!(pack(&["a", huge.as_str(), "b"]), ["a", huge.as_str(), "b"]);
     }
 }

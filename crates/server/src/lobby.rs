@@ -247,9 +247,22 @@ impl Lobby {
         self.changed();
     }
 
-    /// It is `user`'s turn in `game`.
-    pub fn notify(&self, user: &str, game: &str) {
-        self.tell(user, &ServerMsg::Turn { game }.text());
+    /// It is `user`'s turn in `game`: tells the user's pages on this server.
+    pub fn turn_here(&self, user: &str, game: &str) {
+        self.tell_here(user, &ServerMsg::Turn { game }.text());
+    }
+
+    /// The notice that it is `user`'s turn in `game`, for the other servers where the user has a page open
+    /// (none if there is no such server). It goes with the move's own commit.
+    #[must_use]
+    pub fn turn_notice(&self, user: &str, game: &str) -> Option<crate::bus::Notice> {
+        lock(&self.0.remote)
+            .online
+            .contains_key(user)
+            .then(|| crate::bus::Notice::Tell {
+                user: user.to_owned(),
+                msg: ServerMsg::Turn { game }.text().to_string(),
+            })
     }
 
     /// `user` offers a rematch of `game` through challenge `challenge`.

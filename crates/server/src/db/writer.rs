@@ -172,9 +172,6 @@ fn placeholders(rows: usize, width: usize, param: impl Fn(usize, usize) -> Strin
         .join(", ")
 }
 
-/// The most bytes of notices sent in one `pg_notify` (PostgreSQL takes payloads under 8,000 bytes).
-const NOTICE_BYTES: usize = 7_000;
-
 async fn write_group(
     conn: &mut AnyConnection,
     backend: Backend,
@@ -188,19 +185,9 @@ async fn write_group(
             ratings::apply(&mut tx, &job.game_id, rate, job.action.at).await?;
         }
     }
-    // The group's notices, one per line, in as few payloads as fit.
-    let mut payload = String::new();
-    for notice in jobs.iter().filter_map(|j| j.notice.as_deref()) {
-        if !payload.is_empty() && payload.len() + notice.len() >= NOTICE_BYTES {
-            notify(&mut tx, &payload).await?;
-            payload.clear();
-        }
-        if !payload.is_empty() {
-            payload.push('\n');
-        }
-        payload.push_str(notice);
-    }
-    if !payload.is_empty() {
+    // The group's notices, one a line, in as few payloads as fit.
+    let notices: Vec<&str> = jobs.iter().filter_map(|j| j.notice.as_deref()).collect();
+    for payload in crate::bus::pack(&notices) {
         notify(&mut tx, &payload).await?;
     }
     tx.commit().await

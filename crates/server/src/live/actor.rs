@@ -619,17 +619,22 @@ impl Actor {
             _ => None,
         };
         let rated = rate.is_some();
+        // The player to move hears of it on every page (the "your turn" marks); the other servers with the
+        // move's own notice.
+        let to_tell = match (turn, &action) {
+            (Some(turn), Action::Move(_)) if turn != side => self.row.users[turn.index()].as_ref(),
+            _ => None,
+        }
+        .map(|u| u.id.clone());
+        let with = to_tell
+            .as_deref()
+            .and_then(|u| self.hub.0.lobby.turn_notice(u, &self.row.id));
+        let notice = self.hub.0.bus.game_notice(&self.row.id, &row, with);
         match self
             .hub
             .0
             .db
-            .append_action(
-                &self.row.id,
-                &row,
-                &update,
-                rate,
-                self.hub.0.bus.game_notice(&self.row.id, &row),
-            )
+            .append_action(&self.row.id, &row, &update, rate, notice)
             .await
         {
             Ok(()) => {}
@@ -673,13 +678,8 @@ impl Actor {
             }
         } else {
             self.resume().await;
-            // The player to move hears of it on every page (the "your turn" marks).
-            if let Some(turn) = turn
-                && matches!(action, Action::Move(_))
-                && turn != side
-                && let Some(u) = &self.row.users[turn.index()]
-            {
-                self.hub.0.lobby.notify(&u.id, &self.row.id);
+            if let Some(u) = &to_tell {
+                self.hub.0.lobby.turn_here(u, &self.row.id);
             }
         }
         Ok(version)
