@@ -134,3 +134,58 @@ async fn after_an_idle_second_the_writer_writes_again_even_if_the_database_dropp
         support::drop_database(pg).await;
     }
 }
+
+#[tokio::test]
+async fn on_postgresql_each_action_s_notice_is_sent_with_its_commit() {
+    for (url, pg) in support::databases("writer_notices").await {
+        if pg.is_none() {
+            continue;
+        }
+        let db = Db::connect(&url, 4).await.unwrap();
+        let mut listener = sqlx::postgres::PgListener::connect(&url).await.unwrap();
+        listener.listen("gridplay").await.unwrap();
+        let mut ids = Vec::new();
+        for _ in 0..40 {
+            ids.push(new_game(&db).await);
+        }
+        // Forty actions at once whose notices do not fit in one payload together, then one alone: every
+        // notice arrives, once, and each only after its action is stored.
+        let notice = |id: &str, seq: i64| format!("test game {id} {seq} {}", "x".repeat(400));
+        let mut tasks = tokio::task::JoinSet::new();
+        for id in &ids {
+            let (db, id, n) = (db.clone(), id.clone(), notice(id, 1));
+            tasks.spawn(async move { db.append_action(&id, &action(1), &update(1), None, Some(n)).await });
+        }
+        while let Some(r) = tasks.join_next().await {
+            r.unwrap().unwrap();
+        }
+        db.append_action(&ids[0], &action(2), &update(2), None, Some(notice(&ids[0], 2)))
+            .await
+            .unwrap();
+        let mut expected: Vec<String> = ids.iter().map(|id| notice(id, 1)).collect();
+        expected.push(notice(&ids[0], 2));
+        let mut heard = Vec::new();
+        while heard.len() < expected.len() {
+            let n = tokio::time::timeout(std::time::Duration::from_secs(10), listener.recv())
+                .await
+                .expect("every notice within 10 s")
+                .unwrap();
+            for line in n.payload().lines() {
+                let seq: i64 = line.split(' ').nth(3).unwrap().parse().unwrap();
+                let id = line.split(' ').nth(2).unwrap();
+                let stored = db.actions(id).await.unwrap();
+                assert!(
+                    stored.iter().any(|a| a.seq == seq),
+                    "{id} {seq} heard before it was stored"
+                );
+                heard.push(line.to_owned());
+            }
+        }
+        heard.sort();
+        expected.sort();
+        assert_eq!(heard, expected);
+        assert_eq!(db.game(&ids[0]).await.unwrap().unwrap().version, 2);
+        drop(db);
+        support::drop_database(pg).await;
+    }
+}
