@@ -39,6 +39,10 @@ pub(crate) const CHANNEL: &str = "gridplay";
 /// A server whose last heartbeat is older than this is taken for gone: its users and viewers are not shown.
 const ALIVE_MS: i64 = 6_000;
 
+/// The longest action body a game notice carries; a longer one (or one with a line break) is read from the
+/// database by the servers that hear of it, so that a notice never outgrows PostgreSQL's payload limit.
+const ACTION_BYTES: usize = 4_000;
+
 /// What a server tells the others.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
@@ -64,7 +68,7 @@ impl Notice {
                 id,
                 version,
                 action: Some(a),
-            } if !a.body.contains(['\n', '\r']) => format!(
+            } if !a.body.contains(['\n', '\r']) && a.body.len() <= ACTION_BYTES => format!(
                 "{origin} game {id} {version} {} {} {} {} {}",
                 a.side.as_str(),
                 a.kind.as_str(),
@@ -479,6 +483,20 @@ mod tests {
         ] {
             assert_eq!(Notice::parse(&n.payload("srv")), Some(("srv", n.clone())));
         }
+        // An action too long for a payload is left for the database.
+        let long = Notice::Game {
+            id: "abc12345".into(),
+            version: 9,
+            action: Some(ActionRow {
+                seq: 9,
+                side: gridplay_core::Player::First,
+                kind: ActionKind::Move,
+                body: "m".repeat(ACTION_BYTES + 1),
+                at: 1,
+                clock: None,
+            }),
+        };
+        assert_eq!(long.payload("srv"), "srv game abc12345 9");
         assert_eq!(Notice::parse("srv game x"), None);
         assert_eq!(Notice::parse("srv lobby extra"), None);
         assert_eq!(Notice::parse("srv game x 1 2"), None);
