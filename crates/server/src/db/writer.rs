@@ -203,9 +203,8 @@ fn placeholders(rows: usize, width: usize, first: usize, param: impl Fn(usize, u
 
 /// On PostgreSQL, a group of at most [`ROWS_MAX`] actions that changes no ratings and whose notices fit in
 /// one payload is written by one statement, its own transaction: the actions inserted, the games updated and
-/// the notice sent by data-modifying `WITH` clauses. One round trip instead of five (begin, insert, update,
-/// notify, commit); with several servers the groups are small and these round trips were most of the
-/// database's work for each.
+/// the notice sent by data-modifying `WITH` clauses: one round trip instead of five (begin, insert, update,
+/// notify, commit), which counts most where several servers make each writer's groups small.
 async fn write_in_one_statement(
     conn: &mut AnyConnection,
     jobs: &[WriteJob],
