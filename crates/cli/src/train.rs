@@ -84,10 +84,20 @@ pub(crate) struct TrainArgs {
     /// are fitted).
     #[arg(long, conflicts_with = "scores_out")]
     pub(crate) scores_in: Option<PathBuf>,
+    /// `reversi-probcut`: search deeper than 8 plies with the shipped cuts (full windows still), as the
+    /// search meets those depths; deep searches without cuts cost too much to fit many positions.
+    #[arg(long)]
+    pub(crate) pruned: bool,
+    /// `reversi-probcut`: which shallow search predicts each depth: `half` (about half the depth) or `third`
+    /// (NTest's table: about a third).
+    #[arg(long, default_value = "half", value_parser = ["half", "third"])]
+    pub(crate) checks: String,
     /// `reversi`: also write the labelled positions of the games played to this file.
     #[arg(long)]
     pub(crate) samples_out: Option<PathBuf>,
-    /// `reversi`: fit on these samples files too (from `--samples-out`), before the games of round 1.
+    /// `reversi`: fit on these samples files too (from `--samples-out`), before the games of round 1;
+    /// `reversi-probcut`: draw the `--games` positions from these files' midgames (20-56 empty squares) rather
+    /// than from games with random moves.
     #[arg(long)]
     pub(crate) samples_in: Vec<PathBuf>,
     /// Where to write the weights (the shipped file is crates/engine/src/reversi/weights.bin).
@@ -196,8 +206,12 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
 /// from N positions of varied games, each searched without cuts at every depth up to D.
 fn run_probcut(args: &TrainArgs) -> Result<(), String> {
     use gridplay_engine::reversi::{probcut, search::Table};
-    if args.scores_in.is_none() && (args.depth < 5 || args.depth > 16) {
-        return Err("--depth (the deepest search fitted) must be 5 to 16".into());
+    let deepest = if args.pruned { 22 } else { 16 };
+    if args.scores_in.is_none() && (args.depth < 5 || args.depth > deepest) {
+        return Err(format!(
+            "--depth (the deepest search fitted) must be 5 to {deepest}{}",
+            if args.pruned { "" } else { " (22 with --pruned)" }
+        ));
     }
     let Some(path) = &args.out else {
         return Err("give --out, the regression file to write (the shipped one is crates/engine/src/reversi/probcut.txt)".into());
@@ -208,8 +222,20 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
         probcut::parse_scores(&text).map_err(|e| format!("{}: {e}", path.display()))?
     } else {
-        let positions =
-            probcut::fitting_positions(usize::try_from(args.games).unwrap_or(usize::MAX), args.seed);
+        let count = usize::try_from(args.games).unwrap_or(usize::MAX);
+        let positions = if args.samples_in.is_empty() {
+            probcut::fitting_positions(count, args.seed)
+        } else {
+            let mut boards = Vec::new();
+            for path in &args.samples_in {
+                let read = read_weights(path, train::samples_from_bytes)?;
+                boards.extend(read.iter().map(|s| Board {
+                    player: s.player,
+                    opponent: s.opponent,
+                }));
+            }
+            probcut::positions_from(&boards, count, args.seed)
+        };
         let progress = bar(positions.len() as u64, "positions searched");
         let next = std::sync::atomic::AtomicUsize::new(0);
         let scored = std::thread::scope(|scope| {
@@ -221,7 +247,14 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
                         loop {
                             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             let Some(&b) = positions.get(i) else { break };
-                            mine.push((b, probcut::exact_scores(b, args.depth, &mut table)));
+                            mine.push((
+                                b,
+                                if args.pruned {
+                                    probcut::pruned_scores(b, args.depth, &mut table)
+                                } else {
+                                    probcut::exact_scores(b, args.depth, &mut table)
+                                },
+                            ));
                             progress.inc(1);
                         }
                         mine
@@ -241,10 +274,19 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
             .map_err(|e| format!("writing {}: {e}", path.display()))?;
     }
     let made_by = match &args.scores_in {
-        Some(scores) => format!("--scores-in {}", scores.display()),
+        Some(scores) => format!("--scores-in {} --checks {}", scores.display(), args.checks),
         None => format!(
-            "--games {} --depth {} --seed {} --threads {}",
-            args.games, args.depth, args.seed, args.threads
+            "--games {} --depth {} --seed {} --threads {} --checks {}{}{}",
+            args.games,
+            args.depth,
+            args.seed,
+            args.threads,
+            args.checks,
+            if args.pruned { " --pruned" } else { "" },
+            args.samples_in
+                .iter()
+                .map(|p| format!(" --samples-in {}", p.display()))
+                .collect::<String>()
         ),
     };
     let header = format!(
@@ -253,7 +295,12 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
         scored.len(),
         started.elapsed().as_secs_f64() / 60.0
     );
-    let text = probcut::fit(&scored, &header);
+    let checks = if args.checks == "third" {
+        probcut::Checks::Third
+    } else {
+        probcut::Checks::Half
+    };
+    let text = probcut::fit(&scored, checks, &header);
     std::fs::write(path, &text).map_err(|e| format!("writing {}: {e}", path.display()))?;
     write!(out, "{text}").map_err(crate::output_error)?;
     writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)

@@ -268,7 +268,7 @@ fn train_writes_weights_the_engine_can_read() {
     std::fs::remove_file(&book_path).ok();
     let (ok, _, err) = gridplay(&["train", "reversi-probcut", "--depth", "3", "--out", out_text]);
     assert!(
-        !ok && err.contains("--depth (the deepest search fitted) must be 5 to 16"),
+        !ok && err.contains("--depth (the deepest search fitted) must be 5 to 16 (22 with --pruned)"),
         "{err}"
     );
 }
@@ -314,6 +314,50 @@ fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
         .unwrap_or_else(|| panic!("{out}"));
     assert!(wrote > 6 * 40, "{out}");
     assert_eq!(std::fs::metadata(&s1).unwrap().len(), 16 + 18 * wrote);
+
+    // The ProbCut regression fitted to the midgames of those games, deep scores by the pruned search,
+    // NTest's shallow depths; a candidate regression is searched with by naming it in
+    // GRIDPLAY_REVERSI_PROBCUT, and a bad one stops gridplay.
+    let pc = path("pc.txt");
+    let (ok, out, err) = gridplay(&[
+        "train",
+        "reversi-probcut",
+        "--samples-in",
+        &s1,
+        "--games",
+        "60",
+        "--depth",
+        "9",
+        "--pruned",
+        "--checks",
+        "third",
+        "--threads",
+        "1",
+        "--out",
+        &pc,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("--depth 9 --seed 1 --threads 1 --checks third --pruned --samples-in")
+            && out.contains("from 60 positions"),
+        "{out}"
+    );
+    let with_probcut = |file: &str| {
+        Command::new(env!("CARGO_BIN_EXE_gridplay"))
+            .arg("games")
+            .env("GRIDPLAY_REVERSI_PROBCUT", file)
+            .output()
+            .expect("gridplay runs")
+    };
+    let run = with_probcut(&pc);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let run = with_probcut(&s1);
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("GRIDPLAY_REVERSI_PROBCUT") && err.contains("s1.bin"),
+        "{err}"
+    );
 
     let w2 = path("w2.bin");
     let mut refit = vec![

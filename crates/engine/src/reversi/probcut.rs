@@ -21,6 +21,9 @@ pub struct Pair {
 
 /// The stage buckets of the regression, by empty squares.
 pub const BUCKETS: usize = 7;
+/// The environment variable that names a regression file to search with instead of the shipped one.
+pub const PROBCUT_VAR: &str = "GRIDPLAY_REVERSI_PROBCUT";
+
 /// The shallowest and deepest depths that use the cut.
 pub const PROBCUT_MIN_DEPTH: u32 = 3;
 pub const PROBCUT_MAX_DEPTH: usize = 24;
@@ -31,10 +34,37 @@ pub fn bucket(empties: u32) -> usize {
     (empties.saturating_sub(19) / 6).min(BUCKETS as u32 - 1) as usize
 }
 
-/// The shallow depth that predicts `depth`: about a quarter of it, of the same parity.
+/// The shallow depth that predicts `depth`: about half of it, of the same parity.
 #[must_use]
 pub fn shallow_depth(depth: u32) -> u32 {
     (depth / 4) * 2 + (depth & 1)
+}
+
+/// Which shallow depth predicts each deep one in a fit (`probcut.txt` names the shallow depth of each line,
+/// so the search follows whichever the file holds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checks {
+    /// [`shallow_depth`]: about half the depth, of the same parity.
+    Half,
+    /// NTest's table (`kMPCCuts` in its `MPCStats.h`, the first check of each depth): about a third of the depth.
+    Third,
+}
+
+impl Checks {
+    /// The shallow depth for `depth`.
+    #[must_use]
+    pub fn shallow(self, depth: u32) -> u32 {
+        match self {
+            Checks::Half => shallow_depth(depth),
+            Checks::Third => {
+                const NTEST: [u32; 31] = [
+                    0, 0, 0, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4, 5, 4, 5, 6, 7, 6, 7, 6, 7, 8, 9, 8, 9, 10, 9, 10,
+                    11, 10,
+                ];
+                NTEST.get(depth as usize).copied().unwrap_or(depth / 3)
+            }
+        }
+    }
 }
 
 /// The fitted regression, by bucket and depth.
@@ -96,12 +126,30 @@ impl ProbCut {
         Ok(ProbCut { pairs })
     }
 
-    /// The shipped regression.
+    /// The regression the search cuts by: the shipped one, or, to measure a candidate in matches without
+    /// building it in, the file named by the environment variable [`PROBCUT_VAR`] (an unreadable one is
+    /// reported on standard error and the shipped regression is used; `gridplay` refuses to start with one).
     pub fn shipped() -> &'static ProbCut {
         static SHIPPED: OnceLock<ProbCut> = OnceLock::new();
         SHIPPED.get_or_init(|| {
+            if let Some(path) = std::env::var_os(PROBCUT_VAR) {
+                match ProbCut::read_file(std::path::Path::new(&path)) {
+                    Ok(p) => return p,
+                    Err(e) => eprintln!("{e}; the shipped regression is used"),
+                }
+            }
             ProbCut::parse(include_str!("probcut.txt")).expect("the shipped probcut.txt is valid")
         })
+    }
+
+    /// Reads a regression file.
+    ///
+    /// # Errors
+    ///
+    /// The file and what is wrong with it.
+    pub fn read_file(path: &std::path::Path) -> Result<ProbCut, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+        ProbCut::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
     pub(super) fn pair(&self, empties: u32, depth: u32) -> Option<Pair> {
@@ -162,11 +210,47 @@ pub fn fitting_positions(count: usize, seed: u64) -> Vec<Board> {
     out
 }
 
+/// `count` positions drawn by `seed` from `boards` (for example the positions of a samples file of self-play
+/// games), among those with 20 to 56 empty squares and a move for the side to move: the positions of real
+/// play rather than [`fitting_positions`]' games with random moves.
+#[must_use]
+pub fn positions_from(boards: &[Board], count: usize, seed: u64) -> Vec<Board> {
+    use rand::{SeedableRng, rngs::SmallRng, seq::SliceRandom};
+    let mut eligible: Vec<Board> = boards
+        .iter()
+        .copied()
+        .filter(|b| (20..=56).contains(&b.empty().count_ones()) && b.moves() != 0)
+        .collect();
+    eligible.shuffle(&mut SmallRng::seed_from_u64(seed));
+    eligible.truncate(count);
+    eligible
+}
+
 /// The scores of `board` by full-window searches without cuts at depths 1 to `depth`.
 #[must_use]
 pub fn exact_scores(board: Board, depth: u32, table: &mut Table) -> Vec<i32> {
-    let plain = Options {
-        probcut: None,
+    scores_by_depth(board, depth, None, table)
+}
+
+/// The depths to which [`pruned_scores`] searches without cuts.
+pub const UNPRUNED_DEPTH: u32 = 8;
+
+/// The scores of `board` at depths 1 to `depth`: to [`UNPRUNED_DEPTH`] by full-window searches without cuts,
+/// deeper by full-window searches with the shipped cuts, as the search will meet them (deep searches without
+/// cuts cost too much to fit many positions).
+#[must_use]
+pub fn pruned_scores(board: Board, depth: u32, table: &mut Table) -> Vec<i32> {
+    let mut scores = scores_by_depth(board, depth.min(UNPRUNED_DEPTH), None, table);
+    if depth > UNPRUNED_DEPTH {
+        let deep = scores_by_depth(board, depth, Some(super::search::PROBCUT_T), table);
+        scores.extend(deep.into_iter().skip(UNPRUNED_DEPTH as usize));
+    }
+    scores
+}
+
+fn scores_by_depth(board: Board, depth: u32, probcut: Option<u32>, table: &mut Table) -> Vec<i32> {
+    let options = Options {
+        probcut,
         full_window: true,
         soft: None,
     };
@@ -175,7 +259,7 @@ pub fn exact_scores(board: Board, depth: u32, table: &mut Table) -> Vec<i32> {
         board,
         Limits::depth(depth),
         &StopFlag::new(),
-        plain,
+        options,
         table,
         Instant::now(),
     )
@@ -223,9 +307,9 @@ pub fn parse_scores(text: &str) -> Result<Vec<(Board, Vec<i32>)>, String> {
 
 /// The regression fitted to `scored` (positions and their scores at depths 1, 2, ..): for each
 /// bucket and depth from [`PROBCUT_MIN_DEPTH`], the mean and deviation of the deep score less the score at
-/// [`shallow_depth`], as the text of `probcut.txt`, headed by `header`.
+/// `checks`' shallow depth, as the text of `probcut.txt`, headed by `header`.
 #[must_use]
-pub fn fit(scored: &[(Board, Vec<i32>)], header: &str) -> String {
+pub fn fit(scored: &[(Board, Vec<i32>)], checks: Checks, header: &str) -> String {
     let mut text = String::new();
     for line in header.lines() {
         text.push_str(&format!("# {line}\n"));
@@ -235,7 +319,7 @@ pub fn fit(scored: &[(Board, Vec<i32>)], header: &str) -> String {
     );
     for b in 0..BUCKETS {
         for depth in PROBCUT_MIN_DEPTH..=PROBCUT_MAX_DEPTH as u32 {
-            let s = shallow_depth(depth);
+            let s = checks.shallow(depth);
             let diffs: Vec<f64> = scored
                 .iter()
                 .filter(|(board, v)| {
@@ -280,12 +364,48 @@ mod tests {
         let scored: Vec<(Board, Vec<i32>)> = (0..40)
             .map(|i| (at_33, vec![i, 0, i + if i % 2 == 0 { 100 } else { -100 }]))
             .collect();
-        let text = fit(&scored, "test");
+        let text = fit(&scored, Checks::Half, "test");
         let table = ProbCut::parse(&text).unwrap();
         let pair = table.pair(33, 3).unwrap();
         assert_eq!((pair.shallow, pair.mean), (1, 0));
         assert!((100..=103).contains(&pair.sigma), "{pair:?}");
         assert!(table.pair(50, 3).is_none());
+    }
+
+    #[test]
+    fn positions_are_drawn_from_the_midgame_of_the_boards_given() {
+        let mut boards = vec![Board::START; 3];
+        let mid = fitting_positions(10, 3);
+        boards.extend(&mid);
+        let drawn = positions_from(&boards, 8, 5);
+        assert_eq!(drawn.len(), 8);
+        assert!(drawn.iter().all(|b| mid.contains(b)));
+        assert_eq!(drawn, positions_from(&boards, 8, 5));
+        assert_eq!(positions_from(&boards, 50, 5).len(), 10);
+    }
+
+    #[test]
+    fn checks_name_a_shallower_search_of_the_same_parity() {
+        for depth in PROBCUT_MIN_DEPTH..=PROBCUT_MAX_DEPTH as u32 {
+            for checks in [Checks::Half, Checks::Third] {
+                let s = checks.shallow(depth);
+                assert!(s >= 1 && s < depth, "{checks:?} {depth} from {s}");
+                assert_eq!(s % 2, depth % 2, "{checks:?} {depth} from {s}");
+            }
+            assert!(Checks::Third.shallow(depth) <= Checks::Half.shallow(depth));
+        }
+        assert_eq!(Checks::Third.shallow(16), 6);
+        assert_eq!(Checks::Half.shallow(16), 8);
+    }
+
+    #[test]
+    fn pruned_scores_are_the_plain_ones_to_depth_eight_then_go_deeper() {
+        let board = fitting_positions(1, 11)[0];
+        let mut table = Table::new(4);
+        let plain = exact_scores(board, UNPRUNED_DEPTH, &mut table);
+        let pruned = pruned_scores(board, UNPRUNED_DEPTH + 2, &mut Table::new(4));
+        assert_eq!(pruned.len(), UNPRUNED_DEPTH as usize + 2);
+        assert_eq!(pruned[..UNPRUNED_DEPTH as usize], plain[..]);
     }
 
     #[test]

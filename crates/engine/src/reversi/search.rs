@@ -445,12 +445,15 @@ impl Searcher<'_> {
 /// depth 1 is always completed).
 #[must_use]
 pub fn search(board: Board, limits: Limits, stop: &StopFlag, options: Options) -> Found {
-    let started = Instant::now();
+    // The first search of a process reads the weights and the regression and makes a table: not on the
+    // move's time.
+    let _ = (Weights::shipped(), ProbCut::shipped());
     let mut table = TABLES
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .pop()
         .unwrap_or_else(|| Table::new(TABLE_MEGABYTES));
+    let started = Instant::now();
     table.age = table.age.wrapping_add(1);
     let found = search_with(board, limits, stop, options, &mut table, started);
     TABLES
