@@ -273,6 +273,24 @@ fn train_writes_weights_the_engine_can_read() {
     );
 }
 
+/// `gridplay` starts with the candidate file `good` named in the environment variable `var`, and refuses to
+/// start, naming the variable and the file, with `bad`.
+fn candidate_file_is_read_or_refused(var: &str, good: &str, bad: &str) {
+    let with = |file: &str| {
+        Command::new(env!("CARGO_BIN_EXE_gridplay"))
+            .arg("games")
+            .env(var, file)
+            .output()
+            .expect("gridplay runs")
+    };
+    let run = with(good);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let run = with(bad);
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains(var) && err.contains(bad), "{err}");
+}
+
 #[test]
 fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
     let dir = std::env::temp_dir().join(format!("gridplay-train-samples-{}", std::process::id()));
@@ -342,22 +360,7 @@ fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
             && out.contains("from 60 positions"),
         "{out}"
     );
-    let with_probcut = |file: &str| {
-        Command::new(env!("CARGO_BIN_EXE_gridplay"))
-            .arg("games")
-            .env("GRIDPLAY_REVERSI_PROBCUT", file)
-            .output()
-            .expect("gridplay runs")
-    };
-    let run = with_probcut(&pc);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let run = with_probcut(&s1);
-    assert!(!run.status.success());
-    let err = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        err.contains("GRIDPLAY_REVERSI_PROBCUT") && err.contains("s1.bin"),
-        "{err}"
-    );
+    candidate_file_is_read_or_refused("GRIDPLAY_REVERSI_PROBCUT", &pc, &s1);
 
     let w2 = path("w2.bin");
     let mut refit = vec![
@@ -408,22 +411,7 @@ fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
     }
 
     // A candidate's weights are played by naming them in GRIDPLAY_REVERSI_WEIGHTS; a bad file stops gridplay.
-    let with_weights = |file: &str| {
-        Command::new(env!("CARGO_BIN_EXE_gridplay"))
-            .arg("games")
-            .env("GRIDPLAY_REVERSI_WEIGHTS", file)
-            .output()
-            .expect("gridplay runs")
-    };
-    let run = with_weights(&w2);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let run = with_weights(&bad);
-    assert!(!run.status.success());
-    let err = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        err.contains("GRIDPLAY_REVERSI_WEIGHTS") && err.contains("bad.bin"),
-        "{err}"
-    );
+    candidate_file_is_read_or_refused("GRIDPLAY_REVERSI_WEIGHTS", &w2, &bad);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
