@@ -7,6 +7,7 @@ use clap::Args;
 use gridplay_engine::reversi::{
     HandEval,
     pattern::Weights,
+    probcut::Checks,
     train::{self, GameConfig, Players, Sample},
 };
 use gridplay_games::reversi::bitboard::Board;
@@ -90,8 +91,8 @@ pub(crate) struct TrainArgs {
     pub(crate) pruned: bool,
     /// `reversi-probcut`: which shallow search predicts each depth: `half` (about half the depth) or `third`
     /// (NTest's table: about a third).
-    #[arg(long, default_value = "half", value_parser = ["half", "third"])]
-    pub(crate) checks: String,
+    #[arg(long, default_value = "half", value_parser = Checks::parse)]
+    pub(crate) checks: Checks,
     /// `reversi`: also write the labelled positions of the games played to this file.
     #[arg(long)]
     pub(crate) samples_out: Option<PathBuf>,
@@ -274,14 +275,14 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
             .map_err(|e| format!("writing {}: {e}", path.display()))?;
     }
     let made_by = match &args.scores_in {
-        Some(scores) => format!("--scores-in {} --checks {}", scores.display(), args.checks),
+        Some(scores) => format!("--scores-in {} --checks {}", scores.display(), args.checks.name()),
         None => format!(
             "--games {} --depth {} --seed {} --threads {} --checks {}{}{}",
             args.games,
             args.depth,
             args.seed,
             args.threads,
-            args.checks,
+            args.checks.name(),
             if args.pruned { " --pruned" } else { "" },
             args.samples_in
                 .iter()
@@ -295,12 +296,7 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
         scored.len(),
         started.elapsed().as_secs_f64() / 60.0
     );
-    let checks = if args.checks == "third" {
-        probcut::Checks::Third
-    } else {
-        probcut::Checks::Half
-    };
-    let text = probcut::fit(&scored, checks, &header);
+    let text = probcut::fit(&scored, args.checks, &header);
     std::fs::write(path, &text).map_err(|e| format!("writing {}: {e}", path.display()))?;
     write!(out, "{text}").map_err(crate::output_error)?;
     writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)

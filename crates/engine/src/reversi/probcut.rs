@@ -51,6 +51,27 @@ pub enum Checks {
 }
 
 impl Checks {
+    /// The name of the rule on the command line (`--checks`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Checks::Half => "half",
+            Checks::Third => "third",
+        }
+    }
+
+    /// The rule named `name` ([`Checks::name`]).
+    ///
+    /// # Errors
+    ///
+    /// What the names are.
+    pub fn parse(name: &str) -> Result<Checks, String> {
+        [Checks::Half, Checks::Third]
+            .into_iter()
+            .find(|c| c.name() == name)
+            .ok_or_else(|| format!("`{name}` is not a rule: `half` or `third`"))
+    }
+
     /// The shallow depth for `depth`.
     #[must_use]
     pub fn shallow(self, depth: u32) -> u32 {
@@ -395,6 +416,14 @@ mod tests {
             assert!(Checks::Third.shallow(depth) <= Checks::Half.shallow(depth));
         }
         assert_eq!(Checks::Third.shallow(16), 6);
+        for checks in [Checks::Half, Checks::Third] {
+            assert_eq!(Checks::parse(checks.name()), Ok(checks));
+        }
+        assert!(
+            Checks::parse("quarter")
+                .unwrap_err()
+                .contains("`half` or `third`")
+        );
         assert_eq!(Checks::Half.shallow(16), 8);
     }
 
