@@ -204,7 +204,8 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
 }
 
 /// `gridplay train reversi-probcut --games N --depth D`: fits the Reversi search's Multi-ProbCut regression
-/// from N positions of varied games, each searched without cuts at every depth up to D.
+/// from N positions (of varied games, or of `--samples-in` files), each searched at every depth up to D:
+/// without cuts, or past depth 8 with the current cuts (`--pruned`); or from `--scores-in` without searching.
 fn run_probcut(args: &TrainArgs) -> Result<(), String> {
     use gridplay_engine::reversi::{probcut, search::Table};
     let deepest = if args.pruned { 22 } else { 16 };
