@@ -193,9 +193,8 @@ impl Searcher<'_> {
         o: u64,
         mut moves: u64,
         depth: u32,
-        tt: u8,
-    ) -> ArrayVec<(i32, u8, u64, u64), 32> {
-        let mut children: ArrayVec<(i32, u8, u64, u64), 32> = ArrayVec::new();
+    ) -> ArrayVec<(i32, u8, u64, u64), 64> {
+        let mut children: ArrayVec<(i32, u8, u64, u64), 64> = ArrayVec::new();
         // The shallow search that sorts: none near the horizon, deeper further from it.
         let sort_depth = match depth {
             0..=3 => None,
@@ -208,24 +207,18 @@ impl Searcher<'_> {
             moves &= moves - 1;
             let f = flips(sq, p, o);
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let key = if sq == tt {
-                1 << 28
-            } else {
-                let replies = get_moves(np, no);
-                let mut k =
-                    -(replies.count_ones() as i32) * 64 - (replies & CORNERS).count_ones() as i32 * 256;
-                if CORNERS & (1 << sq) != 0 {
-                    k += 128;
-                }
-                if let Some(d) = sort_depth {
-                    let saved = self.in_probcut;
-                    self.in_probcut = true;
-                    k += -self.pvs(np, no, d, -INFINITY, INFINITY, false) / 4;
-                    self.in_probcut = saved;
-                }
-                k
-            };
-            // At most 32 legal moves can exist in Reversi.
+            let replies = get_moves(np, no);
+            let mut key = -(replies.count_ones() as i32) * 64 - (replies & CORNERS).count_ones() as i32 * 256;
+            if CORNERS & (1 << sq) != 0 {
+                key += 128;
+            }
+            if let Some(d) = sort_depth {
+                let saved = self.in_probcut;
+                self.in_probcut = true;
+                key += -self.pvs(np, no, d, -INFINITY, INFINITY, false) / 4;
+                self.in_probcut = saved;
+            }
+            // At most one move for each empty square.
             children.push((key, sq, np, no));
         }
         children.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
@@ -320,8 +313,21 @@ impl Searcher<'_> {
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_sq = NO_MOVE;
-        let children = self.order(p, o, moves, depth, tt_move);
-        for (n, &(_, sq, np, no)) in children.iter().enumerate() {
+        // The table's move first, alone: when it cuts, the others are never ordered.
+        let mut children: ArrayVec<(i32, u8, u64, u64), 64> = ArrayVec::new();
+        let mut rest = moves;
+        if tt_move != NO_MOVE && moves & (1 << tt_move) != 0 {
+            let f = flips(tt_move, p, o);
+            children.push((0, tt_move, o ^ f, p ^ f ^ (1 << tt_move)));
+            rest &= !(1 << tt_move);
+        }
+        let mut ordered = children.is_empty();
+        if ordered {
+            children = self.order(p, o, rest, depth);
+        }
+        let mut n = 0;
+        while n < children.len() {
+            let (_, sq, np, no) = children[n];
             let score = if n == 0 {
                 -self.pvs(np, no, depth - 1, -beta, -alpha, pv_node)
             } else {
@@ -342,6 +348,14 @@ impl Searcher<'_> {
                     if alpha >= beta {
                         break;
                     }
+                }
+            }
+            n += 1;
+            if !ordered && n == children.len() {
+                ordered = true;
+                if rest != 0 {
+                    let others = self.order(p, o, rest, depth);
+                    children.extend(others);
                 }
             }
         }
@@ -515,7 +529,7 @@ pub(super) fn search_weighted(
         aborted: false,
         in_probcut: false,
     };
-    let mut order: Vec<u8> = s.order(p, o, moves, 0, NO_MOVE).iter().map(|c| c.1).collect();
+    let mut order: Vec<u8> = s.order(p, o, moves, 0).iter().map(|c| c.1).collect();
     let max_depth = limits.depth.unwrap_or(64).clamp(1, empties.max(1));
     let mut best = (-INFINITY, order[0]);
     let mut depth_done = 0;
