@@ -764,6 +764,8 @@ fn pool_options(backend: Backend, connections: u32) -> AnyPoolOptions {
     let options = AnyPoolOptions::new().max_connections(connections.max(1));
     match backend {
         Backend::Sqlite => options
+            // A connection to a file in this process cannot hang up.
+            .test_before_acquire(false)
             .min_connections(1)
             .idle_timeout(None)
             .max_lifetime(None)
@@ -778,9 +780,23 @@ fn pool_options(backend: Backend, connections: u32) -> AnyPoolOptions {
                     Ok(())
                 })
             }),
-        Backend::Postgres => options.acquire_timeout(Duration::from_secs(10)),
+        Backend::Postgres => options
+            .acquire_timeout(Duration::from_secs(10))
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for < CHECK_IDLE_FOR {
+                        return Ok(true);
+                    }
+                    Ok(sqlx::Connection::ping(conn).await.is_ok())
+                })
+            }),
     }
 }
+
+/// A PostgreSQL connection idle this long is pinged before it is lent (a dead one is dropped and another
+/// taken); one used more recently is lent as it is: a ping on every loan cost a round trip per query.
+const CHECK_IDLE_FOR: Duration = Duration::from_secs(5);
 
 fn create_dir(dir: &Path) -> Result<(), DbError> {
     std::fs::create_dir_all(dir).map_err(|source| DbError::Dir {
