@@ -14,7 +14,10 @@ use gridplay_search::{Limits, StopFlag};
 fn main() {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let time_ms = raw.first().is_some_and(|a| a.starts_with('t'));
-    let args: Vec<u64> = raw.iter().filter_map(|a| a.trim_start_matches('t').parse().ok()).collect();
+    let args: Vec<u64> = raw
+        .iter()
+        .filter_map(|a| a.trim_start_matches('t').parse().ok())
+        .collect();
     if args.len() < 2 || args.len() != raw.len() {
         eprintln!("usage: reversi_ttd DEPTH|tMS POSITIONS [EMPTIES] [SEED] (whole numbers)");
         std::process::exit(2);
@@ -22,7 +25,12 @@ fn main() {
     let depth = args[0] as u32;
     let n = args[1] as usize;
     let empties = args.get(2).copied().unwrap_or(40) as u32;
-    let mut x = args.get(3).copied().unwrap_or(5).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut x = args
+        .get(3)
+        .copied()
+        .unwrap_or(5)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        | 1;
     let mut positions = Vec::new();
     while positions.len() < n {
         let mut b = Board::START;
@@ -63,7 +71,11 @@ fn main() {
     let total = started.elapsed().as_secs_f64();
     times.sort_by(f64::total_cmp);
     depths.sort_unstable();
-    println!("depths: median {} mean {:.2}", depths[n / 2], depths.iter().sum::<u32>() as f64 / n as f64);
+    println!(
+        "depths: median {} mean {:.2}",
+        depths[n / 2],
+        depths.iter().sum::<u32>() as f64 / n as f64
+    );
     println!(
         "depth {depth}: {n} positions, median {:.1} ms, mean {:.1} ms, {:.2} s, {} nodes, {:.2} M nodes/s",
         times[n / 2],

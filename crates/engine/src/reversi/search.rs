@@ -187,13 +187,7 @@ impl Searcher<'_> {
     }
 
     /// The moves of a node in search order, each with the board it reaches.
-    fn order(
-        &mut self,
-        p: u64,
-        o: u64,
-        mut moves: u64,
-        depth: u32,
-    ) -> ArrayVec<(i32, u8, u64, u64), 64> {
+    fn order(&mut self, p: u64, o: u64, mut moves: u64, depth: u32) -> ArrayVec<(i32, u8, u64, u64), 64> {
         let mut children: ArrayVec<(i32, u8, u64, u64), 64> = ArrayVec::new();
         // The shallow search that sorts: none near the horizon, deeper further from it.
         let sort_depth = match depth {
