@@ -795,8 +795,9 @@ fn pool_options(backend: Backend, connections: u32) -> AnyPoolOptions {
 }
 
 /// A PostgreSQL connection idle this long is pinged before it is lent (a dead one is dropped and another
-/// taken); one used more recently is lent as it is: a ping on every loan cost a round trip per query.
-const CHECK_IDLE_FOR: Duration = Duration::from_secs(5);
+/// taken), as the writer checks its own after an idle second; one used more recently is lent as it is: a
+/// ping on every loan cost a round trip per query.
+const CHECK_IDLE_FOR: Duration = Duration::from_secs(1);
 
 fn create_dir(dir: &Path) -> Result<(), DbError> {
     std::fs::create_dir_all(dir).map_err(|source| DbError::Dir {
