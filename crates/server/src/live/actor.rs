@@ -663,7 +663,8 @@ impl Actor {
         if rated {
             self.reload_ratings().await;
         }
-        self.advance(side, &action, &text, next, version, now);
+        self.record = next;
+        self.advance(side, &action, &text, version, now);
         if let Some((_, stop)) = self.engine.take() {
             stop.stop();
         }
@@ -685,19 +686,12 @@ impl Actor {
         Ok(version)
     }
 
-    /// Makes action `version` (already stored) this copy's state, and sends its event to the watching pages.
-    fn advance(
-        &mut self,
-        side: Player,
-        action: &Action,
-        text: &str,
-        next: GameRecord,
-        version: u64,
-        now: i64,
-    ) {
+    /// Makes action `version` (already stored, and already applied to `self.record`) this copy's state, and
+    /// sends its event to the watching pages.
+    fn advance(&mut self, side: Player, action: &Action, text: &str, version: u64, now: i64) {
         let last_move = match action {
             Action::Move(_) => self.state.view.moves.iter().find(|m| m.text == text).cloned(),
-            Action::AcceptTakeback => last_move_of(&next),
+            Action::AcceptTakeback => last_move_of(&self.record),
             _ => self.state.last_move.clone(),
         };
         match action {
@@ -710,11 +704,10 @@ impl Actor {
             Action::DeclineTakeback => self.takeback = None,
             Action::AcceptTakeback => {
                 self.takeback = None;
-                self.movers.truncate(next.moves().len());
+                self.movers.truncate(self.record.moves().len());
             }
             _ => {}
         }
-        self.record = next;
         self.version = version;
         let before = self.state.clone();
         self.state = Arc::new(self.make_state(self.record.position().view(), last_move));

@@ -35,13 +35,20 @@ impl Actor {
         for a in rows {
             let action = Action::from_row(a.kind, &a.body);
             let side = a.side;
-            let mut next = self.record.clone();
-            let applied = apply(&mut next, side, &action, &self.movers);
-            let (Ok(text), true) = (applied, u64::try_from(a.seq).ok() == Some(self.version + 1)) else {
+            // Applied to the copy in place (the action is already stored): a copy it does not follow is
+            // out of date, and is loaded again rather than used.
+            let follows = u64::try_from(a.seq).ok() == Some(self.version + 1);
+            let applied = if follows {
+                apply(&mut self.record, side, &action, &self.movers)
+            } else {
+                Err(crate::live::LiveError::Internal)
+            };
+            let Ok(text) = applied else {
                 tracing::warn!("game {}: action {} does not follow this copy", self.row.id, a.seq);
                 self.outdated = true;
                 return;
             };
+            let next = &self.record;
             match action {
                 Action::Move(_) => {
                     self.moved[side.index()] = true;
@@ -61,7 +68,7 @@ impl Actor {
                 _ => {}
             }
             let ended = next.outcome().is_some();
-            self.advance(side, &action, &text, next, self.version + 1, a.at);
+            self.advance(side, &action, &text, self.version + 1, a.at);
             if ended && self.row.rated {
                 self.reload_ratings().await;
             }
