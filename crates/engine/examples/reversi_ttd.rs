@@ -10,6 +10,7 @@ use std::time::Instant;
 use gridplay_engine::reversi::search::{Options, search};
 use gridplay_games::reversi::bitboard::Board;
 use gridplay_search::{Limits, StopFlag};
+use rand::{SeedableRng, rngs::SmallRng, seq::IndexedRandom};
 
 fn main() {
     let raw: Vec<String> = std::env::args().skip(1).collect();
@@ -25,29 +26,16 @@ fn main() {
     let depth = args[0] as u32;
     let n = args[1] as usize;
     let empties = args.get(2).copied().unwrap_or(40) as u32;
-    let mut x = args
-        .get(3)
-        .copied()
-        .unwrap_or(5)
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        | 1;
+    let mut rng = SmallRng::seed_from_u64(args.get(3).copied().unwrap_or(5));
     let mut positions = Vec::new();
     while positions.len() < n {
         let mut b = Board::START;
         while !b.is_over() && b.empty().count_ones() > empties {
-            let moves = b.moves();
-            if moves == 0 {
-                b = b.pass();
-                continue;
-            }
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let mut m = moves;
-            for _ in 0..(x % u64::from(moves.count_ones())) {
-                m &= m - 1;
-            }
-            b = b.play(m.trailing_zeros() as u8);
+            let squares: Vec<u8> = (0..64).filter(|&sq| b.moves() & (1 << sq) != 0).collect();
+            b = match squares.choose(&mut rng) {
+                Some(&sq) => b.play(sq),
+                None => b.pass(),
+            };
         }
         if b.moves() != 0 {
             positions.push(b);
@@ -76,8 +64,13 @@ fn main() {
         depths[n / 2],
         depths.iter().sum::<u32>() as f64 / n as f64
     );
+    let limit = if time_ms {
+        format!("{} ms", args[0])
+    } else {
+        format!("depth {depth}")
+    };
     println!(
-        "depth {depth}: {n} positions, median {:.1} ms, mean {:.1} ms, {:.2} s, {} nodes, {:.2} M nodes/s",
+        "{limit}: {n} positions, median {:.1} ms, mean {:.1} ms, {:.2} s, {} nodes, {:.2} M nodes/s",
         times[n / 2],
         times.iter().sum::<f64>() / n as f64,
         total,

@@ -37,13 +37,12 @@ impl Actor {
             let side = a.side;
             // Applied to the copy in place (the action is already stored): a copy it does not follow is
             // out of date, and is loaded again rather than used.
-            let follows = u64::try_from(a.seq).ok() == Some(self.version + 1);
-            let applied = if follows {
-                apply(&mut self.record, side, &action, &self.movers)
+            let applied = if u64::try_from(a.seq).ok() == Some(self.version + 1) {
+                apply(&mut self.record, side, &action, &self.movers).ok()
             } else {
-                Err(crate::live::LiveError::Internal)
+                None
             };
-            let Ok(text) = applied else {
+            let Some(text) = applied else {
                 tracing::warn!("game {}: action {} does not follow this copy", self.row.id, a.seq);
                 self.outdated = true;
                 return;
