@@ -66,6 +66,10 @@ struct ServerArgs {
     /// Also weigh each event against the whole state it describes (slows the players: not for throughput).
     #[arg(long)]
     weigh_events: bool,
+    /// The in-process server's writers of game actions, as `gridplay serve --db-writers` [default: 1 for
+    /// SQLite; for PostgreSQL one per four cores, from 1 to 4].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    db_writers: Option<u32>,
 }
 
 pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
@@ -76,6 +80,12 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     if a.players < 2 {
         return Err("--players must be at least 2".into());
     }
+    if !a.targets.is_empty() && a.db_writers.is_some() {
+        return Err(
+            "--db-writers sets the server started here; with --target, give it to each `gridplay serve`"
+                .into(),
+        );
+    }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
     let report = runtime.block_on(run_load(LoadOptions {
         players: a.players,
@@ -84,6 +94,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         spec: a.game.clone(),
         weigh: a.weigh_events,
         targets: a.targets.clone(),
+        db_writers: a.db_writers,
     }))?;
     println!("{report}");
     if !report.exact {

@@ -17,6 +17,11 @@ pub(crate) struct ServeArgs {
     /// Database connections [default: 1 for SQLite, 8 for PostgreSQL].
     #[arg(long, env = "GRIDPLAY_DB_CONNECTIONS")]
     db_connections: Option<u32>,
+    /// Writers of game actions, each committing its own groups on a connection of its own [default: 1 for
+    /// SQLite, the only value it takes; for PostgreSQL one per four cores, from 1 to 4: more writers let one
+    /// process commit on more cores (docs/web.md, "Scaling up")].
+    #[arg(long, env = "GRIDPLAY_DB_WRITERS", value_parser = clap::value_parser!(u32).range(1..=64))]
+    db_writers: Option<u32>,
     /// The engine's replies in games searched at once; further ones queue.
     #[arg(long, env = "GRIDPLAY_ENGINE_THREADS", default_value_t = 2)]
     engine_threads: usize,
@@ -74,6 +79,7 @@ impl ServeArgs {
                 .clone()
                 .unwrap_or_else(gridplay_server::config::default_database),
             db_connections: self.db_connections,
+            db_writers: self.db_writers,
             engine_threads: self.engine_threads,
             engine_book: self.engine_book,
             secure_cookies: self.secure_cookies,

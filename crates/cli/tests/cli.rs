@@ -40,6 +40,40 @@ fn bad_specs_are_explained_with_a_failing_exit() {
 }
 
 #[test]
+fn a_writer_count_that_the_database_cannot_take_is_refused_with_the_reason() {
+    let dir = std::env::temp_dir().join(format!("gridplay-cli-writers-{}", std::process::id()));
+    let url = format!("sqlite://{}/db.sqlite", dir.display());
+    let (ok, _, err) = gridplay(&[
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--database",
+        &url,
+        "--db-writers",
+        "2",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("2 writers of game actions: a SQLite database takes exactly one"),
+        "{err}"
+    );
+    let (ok, _, err) = gridplay(&["serve", "--db-writers", "0"]);
+    assert!(!ok);
+    assert!(err.contains("--db-writers"), "{err}");
+    let (ok, _, err) = gridplay(&[
+        "bench",
+        "server",
+        "--target",
+        "http://127.0.0.1:1",
+        "--db-writers",
+        "2",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("give it to each `gridplay serve`"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn solve_checks_a_problem_file() {
     let file = concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -25,7 +25,15 @@ struct Server {
 impl Server {
     fn start(database: &str) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gridplay"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--database", database])
+            .args([
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--database",
+                database,
+                "--db-writers",
+                "2",
+            ])
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -12,6 +12,9 @@ pub struct Config {
     pub database: String,
     /// Database connections; `None` picks 1 for SQLite (one writer, no lock waits) and 8 for PostgreSQL.
     pub db_connections: Option<u32>,
+    /// Writers of game actions, each with a connection of its own; `None` picks 1 for SQLite (the only value
+    /// it takes) and one per four cores, from 1 to 4, for PostgreSQL.
+    pub db_writers: Option<u32>,
     /// The engine's replies in games that may be searched at once; more wait their turn.
     pub engine_threads: usize,
     /// Whether the engine plays from its opening book at levels 6-8 (Reversi's), for varied games.
@@ -93,6 +96,7 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             database: default_database(),
             db_connections: None,
+            db_writers: None,
             engine_threads: 2,
             engine_book: true,
             secure_cookies: false,

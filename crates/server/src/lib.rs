@@ -92,6 +92,17 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
 }
 
+/// Writers of game actions when none are asked for: one for SQLite (the only number it takes); on
+/// PostgreSQL one per four cores, from one to four (on 16 cores four writers made 2.1-2.7 times one's moves;
+/// on 2 cores they cost 5-15%: `docs/lab/2026-11-28-many-cores.md`).
+fn default_writers(database: &str) -> u32 {
+    if database.starts_with("sqlite:") {
+        return 1;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    u32::try_from(cores / 4).unwrap_or(4).clamp(1, 4)
+}
+
 impl AppState {
     /// Connects the database (running the migrations) and builds the shared state.
     pub async fn new(config: Config) -> Result<AppState, ServeError> {
@@ -102,7 +113,10 @@ impl AppState {
             } else {
                 8
             });
-        let db = Db::connect(&config.database, connections).await?;
+        let writers = config
+            .db_writers
+            .unwrap_or_else(|| default_writers(&config.database));
+        let db = Db::connect(&config.database, connections, writers).await?;
         let registry = if config.with_test_games {
             gridplay_games::registry_with_test_games()
         } else {

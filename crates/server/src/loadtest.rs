@@ -45,6 +45,8 @@ pub struct LoadOptions {
     pub weigh: bool,
     /// Running servers to drive (`http://HOST:PORT`), all on `database`; none starts one in this process.
     pub targets: Vec<String>,
+    /// The in-process server's writers of game actions (`Config::db_writers`; `None`: its default).
+    pub db_writers: Option<u32>,
 }
 
 /// What was measured.
@@ -79,8 +81,11 @@ pub struct LoadReport {
     pub database: String,
     /// The servers driven (1 when the benchmark starts its own).
     pub servers: usize,
-    /// The in-process server's database writer during the run (none when driving other servers).
+    /// The in-process server's database writers during the run, all together (none when driving other
+    /// servers)...
     pub writer: Option<crate::db::WriterCounts>,
+    /// ...and how many there were.
+    pub writers: u32,
 }
 
 impl LoadReport {
@@ -151,10 +156,15 @@ impl std::fmt::Display for LoadReport {
         if let Some(w) = self.writer {
             writeln!(
                 f,
-                "writer       {} commits of {:.1} actions on average; writing {:.0}% of the run (wall time)",
+                "writer       {} commits of {:.1} actions on average; writing {:.0}% of the run (wall time){}",
                 w.commits,
                 w.actions as f64 / w.commits.max(1) as f64,
-                w.busy_ns as f64 / 1e9 / self.elapsed.as_secs_f64() * 100.0
+                w.busy_ns as f64 / 1e9 / self.elapsed.as_secs_f64() * 100.0 / f64::from(self.writers.max(1)),
+                if self.writers > 1 {
+                    format!(", each of {} writers on average", self.writers)
+                } else {
+                    String::new()
+                }
             )?;
         }
         write!(
@@ -192,6 +202,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
             ws_per_second: 100_000,
             ws_burst: 100_000,
             limits: crate::config::Limits::lenient(),
+            db_writers: options.db_writers,
             ..Config::default()
         };
         let server = crate::start(config).await.map_err(|e| e.to_string())?;
@@ -202,7 +213,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         if !database.starts_with("postgres") {
             return Err("--target needs --database postgres://... (the database the servers share)".into());
         }
-        let db = Db::connect(&database, 4).await.map_err(|e| e.to_string())?;
+        let db = Db::connect(&database, 4, 1).await.map_err(|e| e.to_string())?;
         let mut addrs = Vec::new();
         for t in &options.targets {
             addrs.push(target_addr(t).await?);
@@ -308,6 +319,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         database,
         servers: addrs.len(),
         writer,
+        writers: server.as_ref().map_or(0, |s| s.state.db.writers()),
     };
     if let Some(server) = server {
         server.stop().await;

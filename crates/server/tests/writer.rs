@@ -4,7 +4,9 @@
 mod support;
 
 use gridplay_core::Player;
-use gridplay_server::db::{ActionKind, ActionRow, Db, DbError, GameRow, GameStatus, GameUpdate};
+use gridplay_server::db::{
+    ActionKind, ActionRow, Db, DbError, EndReason, GameRow, GameStatus, GameUpdate, RateJob, User, Winner,
+};
 
 fn action(seq: i64) -> ActionRow {
     ActionRow {
@@ -49,7 +51,9 @@ async fn new_game(db: &Db) -> String {
 #[tokio::test]
 async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_keeps_its_newest_version() {
     for (url, pg) in support::databases("writer").await {
-        let db = Db::connect(&url, 4).await.unwrap();
+        // PostgreSQL with three writers: a game's actions still go in order, each to its one writer.
+        let writers = if pg.is_some() { 3 } else { 1 };
+        let db = Db::connect(&url, 4, writers).await.unwrap();
         let mut ids = Vec::new();
         for _ in 0..150 {
             ids.push(new_game(&db).await);
@@ -116,7 +120,7 @@ async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_kee
 #[tokio::test]
 async fn after_an_idle_second_the_writer_writes_again_even_if_the_database_dropped_its_connection() {
     for (url, pg) in support::databases("writer_idle").await {
-        let db = Db::connect(&url, 2).await.unwrap();
+        let db = Db::connect(&url, 2, 1).await.unwrap();
         let id = new_game(&db).await;
         db.append_action(&id, &action(1), &update(1), None, None)
             .await
@@ -141,7 +145,7 @@ async fn on_postgresql_each_action_s_notice_is_sent_with_its_commit() {
         if pg.is_none() {
             continue;
         }
-        let db = Db::connect(&url, 4).await.unwrap();
+        let db = Db::connect(&url, 4, 1).await.unwrap();
         let mut listener = sqlx::postgres::PgListener::connect(&url).await.unwrap();
         listener.listen("gridplay").await.unwrap();
         let mut ids = Vec::new();
@@ -185,6 +189,69 @@ async fn on_postgresql_each_action_s_notice_is_sent_with_its_commit() {
         expected.sort();
         assert_eq!(heard, expected);
         assert_eq!(db.game(&ids[0]).await.unwrap().unwrap().version, 2);
+        drop(db);
+        support::drop_database(pg).await;
+    }
+}
+
+#[tokio::test]
+async fn rated_games_of_one_pair_ending_at_once_through_several_writers_each_count_once() {
+    for (url, pg) in support::databases("writer_ratings").await {
+        // SQLite takes one writer; PostgreSQL gets four, whose transactions rate the same two players at once.
+        let writers = if pg.is_some() { 4 } else { 1 };
+        let db = Db::connect(&url, 4, writers).await.unwrap();
+        let users: Vec<User> = (0..2)
+            .map(|i| User {
+                id: format!("rated{i}"),
+                name: format!("rated{i}"),
+            })
+            .collect();
+        for u in &users {
+            assert!(db.create_user(u, "-").await.unwrap(), "{url}");
+        }
+        let mut ids = Vec::new();
+        for _ in 0..40 {
+            let mut g = GameRow::new(
+                "reversi".into(),
+                "reversi".into(),
+                [Some(users[0].clone()), Some(users[1].clone())],
+                [None, None],
+            );
+            g.rated = true;
+            db.create_game(&g).await.unwrap();
+            ids.push(g.id);
+        }
+        let finished = GameUpdate {
+            status: GameStatus::Finished,
+            turn: None,
+            winner: Some(Winner::First),
+            termination: Some(EndReason::Resignation),
+        };
+        let mut tasks = tokio::task::JoinSet::new();
+        for id in &ids {
+            let (db, id, finished) = (db.clone(), id.clone(), finished.clone());
+            let rate = RateJob {
+                game: "reversi".into(),
+                users: [users[0].id.clone(), users[1].id.clone()],
+                first_score: 1.0,
+            };
+            tasks.spawn(async move {
+                db.append_action(&id, &action(1), &finished, Some(rate), None)
+                    .await
+            });
+        }
+        while let Some(r) = tasks.join_next().await {
+            r.unwrap().unwrap_or_else(|e| panic!("{url}: {e}"));
+        }
+        for u in &users {
+            let r = db.rating(&u.id, "reversi").await.unwrap().unwrap();
+            assert_eq!(r.games, 40, "{url}: {}'s rating counts every game once", u.name);
+            let history = db.rating_history(&u.id, "reversi").await.unwrap();
+            assert_eq!(history.len(), 40, "{url}: {}", u.name);
+        }
+        let winner = db.rating(&users[0].id, "reversi").await.unwrap().unwrap();
+        let loser = db.rating(&users[1].id, "reversi").await.unwrap().unwrap();
+        assert!(winner.rating > loser.rating, "{url}: {winner:?} {loser:?}");
         drop(db);
         support::drop_database(pg).await;
     }

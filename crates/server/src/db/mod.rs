@@ -52,6 +52,8 @@ pub enum DbError {
     Conflict,
     #[error("unsupported database address {0:?}: use sqlite://FILE or postgres://...")]
     Url(String),
+    #[error("{0} writers of game actions: a SQLite database takes exactly one, PostgreSQL one or more")]
+    Writers(u32),
 }
 
 /// Milliseconds since the Unix epoch.
@@ -66,9 +68,11 @@ pub fn now_ms() -> i64 {
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: AnyPool,
-    /// Game actions go through one writer task that commits whatever is waiting in one transaction (group
-    /// commit): under load, many games' moves share a commit; alone, a move is committed at once.
-    writer: mpsc::Sender<WriteJob>,
+    /// Game actions go through a writer task that commits whatever is waiting in one transaction (group
+    /// commit): under load, many games' moves share a commit; alone, a move is committed at once. On
+    /// PostgreSQL there may be several writers, each with its own connection; a game's actions always go to
+    /// the same one (by a hash of its id), so they are committed in order.
+    writers: Arc<[mpsc::Sender<WriteJob>]>,
     /// What the writer has done, for the load benchmark.
     writes: Arc<WriterStats>,
 }
@@ -311,8 +315,9 @@ impl Db {
     /// A SQLite file's directory is created if missing. SQLite runs in WAL mode with `synchronous = FULL` (a
     /// commit is on disk before anyone hears of it) through `connections` connections for reads and the other
     /// writes (1 by default: those writes never wait for each other), and one more for the writer of game
-    /// actions.
-    pub async fn connect(url: &str, connections: u32) -> Result<Db, DbError> {
+    /// actions. `writers`: the writers of game actions, each with a connection of its own; SQLite takes only
+    /// one (it lets one transaction write at a time).
+    pub async fn connect(url: &str, connections: u32, writers: u32) -> Result<Db, DbError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -336,22 +341,29 @@ impl Db {
         } else {
             url.to_owned()
         };
+        if writers == 0 || (backend == Backend::Sqlite && writers > 1) {
+            return Err(DbError::Writers(writers));
+        }
         let memory = url.contains(":memory:");
         let pool = pool_options(backend, connections).connect(&url).await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
         // The writer has a connection of its own, so that its transactions never wait for the reads queued
         // on the shared ones, nor they for it (on SQLite, WAL lets them run side by side), and a thread of its
         // own (`writer::start_thread`). A memory database is one connection, which the writer shares.
-        let (writer_tx, rx) = mpsc::channel(4 * GROUP_MAX);
         let writes = Arc::new(WriterStats::default());
-        if memory {
-            tokio::spawn(writer::run(pool.clone(), false, backend, rx, writes.clone()));
-        } else {
-            writer::start_thread(url, backend, rx, writes.clone()).await?;
+        let mut senders = Vec::new();
+        for _ in 0..writers {
+            let (writer_tx, rx) = mpsc::channel(4 * GROUP_MAX);
+            if memory {
+                tokio::spawn(writer::run(pool.clone(), false, backend, rx, writes.clone()));
+            } else {
+                writer::start_thread(url.clone(), backend, rx, writes.clone()).await?;
+            }
+            senders.push(writer_tx);
         }
         Ok(Db {
             pool,
-            writer: writer_tx,
+            writers: senders.into(),
             writes,
         })
     }
@@ -561,7 +573,7 @@ impl Db {
             notice,
             done,
         };
-        self.writer
+        self.writer_of(game_id)
             .send(job)
             .await
             .map_err(|_| DbError::Writer("the writer has stopped".into()))?;
@@ -572,6 +584,21 @@ impl Db {
                 WriteError::Conflict => DbError::Conflict,
                 WriteError::Other(e) => DbError::Writer(e),
             })
+    }
+
+    /// The writer of a game's actions: always the same one for one game.
+    fn writer_of(&self, game_id: &str) -> &mpsc::Sender<WriteJob> {
+        let lane = if self.writers.len() == 1 {
+            0
+        } else {
+            // A fixed hash (not the process's random one), so that a game's lane does not depend on the run.
+            let hash = std::hash::BuildHasher::hash_one(
+                &std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default(),
+                game_id,
+            );
+            usize::try_from(hash % self.writers.len() as u64).unwrap_or(0)
+        };
+        &self.writers[lane]
     }
 
     /// Stores an imported game and its actions in one transaction.
@@ -693,6 +720,12 @@ impl Db {
             .await?;
         let n: i64 = row.try_get("n")?;
         Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// How many writers of game actions there are.
+    #[must_use]
+    pub fn writers(&self) -> u32 {
+        u32::try_from(self.writers.len()).unwrap_or(u32::MAX)
     }
 
     /// What the writer has done since the start.

@@ -11,7 +11,7 @@ use skillratings::{
 };
 use sqlx::{AssertSqlSafe, Row};
 
-use super::{Db, DbError, GAME_COLUMNS, GameRow, game_row};
+use super::{Backend, Db, DbError, GAME_COLUMNS, GameRow, game_row};
 
 /// A rating is provisional while its deviation is at least this.
 pub(crate) const PROVISIONAL_DEVIATION: f64 = 110.0;
@@ -91,13 +91,47 @@ async fn load(
     })
 }
 
+/// On PostgreSQL, where several writers (of one server or several) may rate games of the same player at
+/// once, locks the two players' rating rows until the transaction ends, each made first if missing, in the
+/// order of their ids (so that two writers never wait for each other): the read that follows sees the
+/// rating that the other writer's transaction left, not the one before it. SQLite has one writer at a time.
+async fn lock(conn: &mut sqlx::AnyConnection, job: &RateJob, now: i64) -> Result<(), sqlx::Error> {
+    let mut users: Vec<&String> = job.users.iter().collect();
+    users.sort();
+    users.dedup();
+    for user in users {
+        sqlx::query(
+            "INSERT INTO ratings (user_id, game, rating, deviation, volatility, games, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (user_id, game) DO NOTHING",
+        )
+        .bind(user)
+        .bind(&job.game)
+        .bind(START.rating)
+        .bind(START.deviation)
+        .bind(START.volatility)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+        sqlx::query("SELECT games FROM ratings WHERE user_id = $1 AND game = $2 FOR UPDATE")
+            .bind(user)
+            .bind(&job.game)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
 /// Applies a rated result inside the writer's transaction.
 pub(super) async fn apply(
     conn: &mut sqlx::AnyConnection,
+    backend: Backend,
     game_id: &str,
     job: &RateJob,
     now: i64,
 ) -> Result<(), sqlx::Error> {
+    if backend == Backend::Postgres {
+        lock(conn, job, now).await?;
+    }
     let (a, na) = load(conn, &job.users[0], &job.game).await?;
     let (b, nb) = load(conn, &job.users[1], &job.game).await?;
     let outcome = if job.first_score > 0.75 {

@@ -251,7 +251,7 @@ async fn write_group(
     update_games(&mut tx, backend, jobs).await?;
     for job in jobs {
         if let Some(rate) = &job.rate {
-            ratings::apply(&mut tx, &job.game_id, rate, job.action.at).await?;
+            ratings::apply(&mut tx, backend, &job.game_id, rate, job.action.at).await?;
         }
     }
     for payload in payloads {
