@@ -591,7 +591,7 @@ impl Db {
         let lane = if self.writers.len() == 1 {
             0
         } else {
-            // A fixed hash (not the process's random one), so that a game's lane does not depend on the run.
+            // Any hash that stays the same within the process would do; this one needs no state.
             let hash = std::hash::BuildHasher::hash_one(
                 &std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default(),
                 game_id,

@@ -93,8 +93,9 @@ async fn load(
 
 /// On PostgreSQL, where several writers (of one server or several) may rate games of the same player at
 /// once, locks the two players' rating rows until the transaction ends, each made first if missing, in the
-/// order of their ids (so that two writers never wait for each other): the read that follows sees the
-/// rating that the other writer's transaction left, not the one before it. SQLite has one writer at a time.
+/// order of their ids (so that a writer may wait for another, but never two for each other): the read that
+/// follows sees the rating that the other writer's transaction left, not the one before it. SQLite has one
+/// writer at a time.
 async fn lock(conn: &mut sqlx::AnyConnection, job: &RateJob, now: i64) -> Result<(), sqlx::Error> {
     let mut users: Vec<&String> = job.users.iter().collect();
     users.sort();
