@@ -79,7 +79,8 @@ pub fn stage(empties: u32) -> usize {
 struct Instance {
     squares: Vec<u8>,
     offset: usize,
-    /// How [`Weights::evaluate`] reads the index: a few bytes of the board, each looked up in a table.
+    /// How the index is read: a few bytes of the board, each looked up in a table ([`Layout::flat`] holds
+    /// every instance's lanes in one array, as [`Weights::evaluate`] reads them).
     lanes: Vec<Lane>,
 }
 
@@ -95,7 +96,7 @@ struct Lane {
 }
 
 impl Lane {
-    #[inline]
+    #[cfg(test)]
     fn byte(&self, b: u64) -> usize {
         match self.gather {
             Some(mask) => ((b & mask).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize,
@@ -198,11 +199,26 @@ struct Group {
 #[derive(Debug)]
 pub struct Layout {
     instances: Vec<Instance>,
+    /// Every instance's lanes one after another, as [`Weights::evaluate`] reads them.
+    flat: Vec<FlatLane>,
     groups: Vec<Group>,
     /// Where the table features start in a stage (after the patterns).
     tables: usize,
     /// Pattern weights per stage, then the table features, then the scalar features.
     pub per_stage: usize,
+}
+
+/// A lane of [`Layout::flat`]: the lane's byte and table inline, and, on an instance's last lane, where its
+/// weights start.
+#[derive(Clone, Debug)]
+struct FlatLane {
+    /// The gathered squares' mask, or 0 for a whole rank.
+    gather: u64,
+    shift: u8,
+    transposed: bool,
+    /// `Some(offset)` on the instance's last lane.
+    last: Option<u32>,
+    table: [u16; 256],
 }
 
 /// Scalar features after the pattern weights in each stage: a constant, and the mobility of each side.
@@ -290,8 +306,22 @@ impl Layout {
             }
             offset += 3usize.pow(base.len() as u32);
         }
+        let flat = instances
+            .iter()
+            .flat_map(|inst| {
+                let n = inst.lanes.len();
+                inst.lanes.iter().enumerate().map(move |(i, lane)| FlatLane {
+                    gather: lane.gather.unwrap_or(0),
+                    shift: 8 * lane.rank,
+                    transposed: lane.transposed,
+                    last: (i + 1 == n).then_some(inst.offset as u32),
+                    table: *lane.table,
+                })
+            })
+            .collect();
         Layout {
             instances,
+            flat,
             groups,
             tables: offset,
             per_stage: offset + TABLE_ENTRIES + SCALARS,
@@ -596,13 +626,26 @@ impl Weights {
         let w = &self.values[base..base + layout.per_stage];
         let (pt, ot) = (transpose(p), transpose(o));
         let mut sum = 0i32;
-        for inst in &layout.instances {
-            let mut index = inst.offset;
-            for lane in &inst.lanes {
-                let (p, o) = if lane.transposed { (pt, ot) } else { (p, o) };
-                index += usize::from(lane.table[lane.byte(p)]) + 2 * usize::from(lane.table[lane.byte(o)]);
+        let mut index = 0usize;
+        for lane in &layout.flat {
+            let (p, o) = if lane.transposed { (pt, ot) } else { (p, o) };
+            let (bp, bo) = if lane.gather != 0 {
+                let m = lane.gather;
+                (
+                    ((p & m).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize,
+                    ((o & m).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize,
+                )
+            } else {
+                (
+                    ((p >> lane.shift) & 0xFF) as usize,
+                    ((o >> lane.shift) & 0xFF) as usize,
+                )
+            };
+            index += usize::from(lane.table[bp]) + 2 * usize::from(lane.table[bo]);
+            if let Some(offset) = lane.last {
+                sum += i32::from(w[offset as usize + index]);
+                index = 0;
             }
-            sum += i32::from(w[index]);
         }
         let (moves, replies) = (get_moves(p, o).count_ones(), get_moves(o, p).count_ones());
         for t in table_indices(p, o, moves, replies) {
