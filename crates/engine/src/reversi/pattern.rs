@@ -95,16 +95,6 @@ struct Lane {
     table: Box<[u16; 256]>,
 }
 
-impl Lane {
-    #[cfg(test)]
-    fn byte(&self, b: u64) -> usize {
-        match self.gather {
-            Some(mask) => ((b & mask).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize,
-            None => ((b >> (8 * self.rank)) & 0xFF) as usize,
-        }
-    }
-}
-
 /// The board mirrored in the a1-h8 diagonal: (file, rank) becomes (rank, file).
 pub(crate) fn transpose(mut x: u64) -> u64 {
     let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
@@ -219,6 +209,24 @@ struct FlatLane {
     /// `Some(offset)` on the instance's last lane.
     last: Option<u32>,
     table: [u16; 256],
+}
+
+impl FlatLane {
+    /// What this lane adds to its instance's index for the side to move `p` (the opponent's discs count
+    /// twice).
+    #[inline]
+    fn read(&self, p: u64, o: u64) -> usize {
+        let (bp, bo) = if self.gather != 0 {
+            let gather = |b: u64| ((b & self.gather).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
+            (gather(p), gather(o))
+        } else {
+            (
+                ((p >> self.shift) & 0xFF) as usize,
+                ((o >> self.shift) & 0xFF) as usize,
+            )
+        };
+        usize::from(self.table[bp]) + 2 * usize::from(self.table[bo])
+    }
 }
 
 /// Scalar features after the pattern weights in each stage: a constant, and the mobility of each side.
@@ -629,19 +637,7 @@ impl Weights {
         let mut index = 0usize;
         for lane in &layout.flat {
             let (p, o) = if lane.transposed { (pt, ot) } else { (p, o) };
-            let (bp, bo) = if lane.gather != 0 {
-                let m = lane.gather;
-                (
-                    ((p & m).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize,
-                    ((o & m).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize,
-                )
-            } else {
-                (
-                    ((p >> lane.shift) & 0xFF) as usize,
-                    ((o >> lane.shift) & 0xFF) as usize,
-                )
-            };
-            index += usize::from(lane.table[bp]) + 2 * usize::from(lane.table[bo]);
+            index += lane.read(p, o);
             if let Some(offset) = lane.last {
                 sum += i32::from(w[offset as usize + index]);
                 index = 0;
@@ -912,19 +908,20 @@ mod tests {
             let (pt, ot) = (transpose(p), transpose(o));
             let mut features = Vec::new();
             layout.features(p, o, &mut features);
-            for (inst, &want) in layout.instances.iter().zip(&features) {
-                let mut index = inst.offset;
-                for lane in &inst.lanes {
-                    let (p, o) = if lane.transposed { (pt, ot) } else { (p, o) };
-                    index +=
-                        usize::from(lane.table[lane.byte(p)]) + 2 * usize::from(lane.table[lane.byte(o)]);
+            // The flat lanes, as the evaluation reads them: each instance's index at its last lane.
+            let mut read = Vec::new();
+            let mut index = 0;
+            for lane in &layout.flat {
+                let (p, o) = if lane.transposed { (pt, ot) } else { (p, o) };
+                index += lane.read(p, o);
+                if let Some(offset) = lane.last {
+                    read.push((offset as usize + index) as u32);
+                    index = 0;
                 }
-                assert_eq!(index, want as usize, "{:?}", inst.squares);
             }
+            assert_eq!(read, features[..layout.instances.len()], "{p:#x} {o:#x}");
         }
-        for inst in &layout.instances {
-            lanes += inst.lanes.len();
-        }
+        lanes += layout.flat.len();
         // Lines and diagonals take one gathered byte, the edge two ranks, the corner blocks two or three.
         assert_eq!(lanes, 18 + 12 + 4 * 2 + 4 * 3 + 8 * 2, "{lanes}");
     }
