@@ -8,7 +8,7 @@ use gridplay_engine::reversi::{
     HandEval,
     pattern::Weights,
     probcut::Checks,
-    train::{self, GameConfig, Players, Sample},
+    train::{self, FitConfig, GameConfig, Method, Players, Sample},
 };
 use gridplay_games::reversi::bitboard::Board;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -76,6 +76,14 @@ pub(crate) struct TrainArgs {
     /// it was zero (rarely seen pattern configurations stay small; 0 for none).
     #[arg(long, default_value_t = 10.0, value_parser = parse_l2)]
     pub(crate) l2: f32,
+    /// `reversi`: how each stage is fitted: `steps` (`--epochs` damped gradient steps, as the shipped weights
+    /// were) or `cg` (conjugate gradients, at most `--epochs` iterations, to the ridge penalty's optimum).
+    #[arg(long, default_value = "steps", value_parser = Method::parse)]
+    pub(crate) fit: Method,
+    /// `reversi`: after fitting, report the weights' rms error on these samples files' positions (kept out
+    /// of the fit), per stage.
+    #[arg(long)]
+    pub(crate) holdout: Vec<PathBuf>,
     /// `reversi-probcut`: also write each position and its scores at every depth to this file (lines of the
     /// two bitboards in hex, then the scores), so that the regression can be refitted without searching.
     #[arg(long)]
@@ -178,6 +186,28 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
         }
         (None, None) => return Err("give --out to train, or --check to measure a weights file".into()),
     };
+    for path in &args.holdout {
+        let held = read_weights(path, train::samples_from_bytes)?;
+        let errors = train::errors(&weights, &held, args.search_label);
+        writeln!(out, "held out, {}:", path.display()).map_err(crate::output_error)?;
+        for e in errors.iter().filter(|e| e.samples > 0) {
+            writeln!(
+                out,
+                "  stage {:2}: {:7} positions, rms error {:.3} discs",
+                e.stage, e.samples, e.rmse
+            )
+            .map_err(crate::output_error)?;
+        }
+        let (n, sq) = errors.iter().fold((0usize, 0f64), |(n, sq), e| {
+            (n + e.samples, sq + e.rmse * e.rmse * e.samples as f64)
+        });
+        writeln!(
+            out,
+            "  all: {n} positions, rms error {:.3} discs",
+            (sq / n.max(1) as f64).sqrt()
+        )
+        .map_err(crate::output_error)?;
+    }
     if args.check_pairs > 0 {
         let d = train::duel(
             &|b: Board| weights.evaluate(b),
@@ -351,7 +381,13 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
         played.extend_from_slice(&made);
         samples.extend(made);
         writeln!(out, "round {round}: {} positions so far", samples.len()).map_err(crate::output_error)?;
-        let fitted = train::fit(&samples, args.epochs, args.search_label, args.l2, &|f| {
+        let config = FitConfig {
+            epochs: args.epochs,
+            blend: args.search_label,
+            l2: args.l2,
+            method: args.fit,
+        };
+        let fitted = train::fit(&samples, config, &|f| {
             let _ = writeln!(
                 std::io::stdout(),
                 "  stage {:2}: {:7} positions, rms error {:.2} discs",
@@ -383,8 +419,16 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
     if args.games == 0 || args.rounds == 0 || args.depth == 0 {
         return Err("--games, --rounds and --depth must be at least 1".into());
     }
-    if args.play != "negamax" || !args.samples_in.is_empty() || args.samples_out.is_some() {
-        return Err("--play, --samples-in and --samples-out are for `reversi`, not `checkers`".into());
+    if args.play != "negamax"
+        || !args.samples_in.is_empty()
+        || args.samples_out.is_some()
+        || args.fit != Method::Steps
+        || !args.holdout.is_empty()
+    {
+        return Err(
+            "--play, --samples-in, --samples-out, --fit and --holdout are for `reversi`, not `checkers`"
+                .into(),
+        );
     }
     let started = Instant::now();
     let mut out = std::io::stdout().lock();

@@ -195,6 +195,11 @@ pub struct Layout {
     instances: Vec<Instance>,
     /// Every instance's lanes one after another, as [`Weights::evaluate`] reads them.
     flat: Vec<FlatLane>,
+    /// For each square, the instances it is in and what a disc of the side to move there adds to each one's
+    /// index, as [`Indices::play`] updates them.
+    by_square: [SquareTerms; 64],
+    /// Where each instance's weights start in a stage, as [`Weights::evaluate_indices`] reads them.
+    offsets: [u32; INSTANCES],
     groups: Vec<Group>,
     /// Where the table features start in a stage (after the patterns).
     tables: usize,
@@ -230,6 +235,113 @@ impl FlatLane {
             )
         };
         usize::from(self.table[bp]) + 2 * usize::from(self.table[bo])
+    }
+}
+
+/// Pattern instances of a position (the base patterns in all their distinct images).
+pub const INSTANCES: usize = 46;
+
+/// The instances a square is in, and the power of three of its digit in each one's index.
+#[derive(Clone, Copy, Debug, Default)]
+struct SquareTerms {
+    len: u8,
+    terms: [(u8, u16); 8],
+}
+
+/// Every pattern instance's index of a position, from the side to move's view (`mine`: its discs count 1,
+/// the opponent's 2) and from the opponent's (`theirs`), kept up to date move by move in the search so
+/// that the evaluation does not read the patterns afresh at each leaf ([`Weights::evaluate_indices`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Indices {
+    mine: [u16; INSTANCES],
+    theirs: [u16; INSTANCES],
+}
+
+impl Indices {
+    /// The indices of the position where the side to move holds `p` and the opponent `o`, read afresh.
+    #[must_use]
+    pub fn new(p: u64, o: u64) -> Indices {
+        let layout = Layout::get();
+        let mut ix = Indices {
+            mine: [0; INSTANCES],
+            theirs: [0; INSTANCES],
+        };
+        for (sq, terms) in layout.by_square.iter().enumerate() {
+            let (mine, theirs) = match (p >> sq & 1, o >> sq & 1) {
+                (1, _) => (1, 2),
+                (_, 1) => (2, 1),
+                _ => continue,
+            };
+            for &(i, power) in &terms.terms[..usize::from(terms.len)] {
+                ix.mine[usize::from(i)] += mine * power;
+                ix.theirs[usize::from(i)] += theirs * power;
+            }
+        }
+        ix
+    }
+
+    /// The indices after the side to move plays `sq`, turning the discs `flipped`: seen from the opponent,
+    /// who is then to move.
+    #[inline]
+    #[must_use]
+    pub fn play(&self, sq: u8, flipped: u64) -> Indices {
+        let layout = Layout::get();
+        // The child's side to move is this node's opponent: its view is this node's `theirs`.
+        let (mut mine, mut theirs) = (self.theirs, self.mine);
+        let terms = &layout.by_square[usize::from(sq)];
+        for &(i, power) in &terms.terms[..usize::from(terms.len)] {
+            mine[usize::from(i)] += 2 * power;
+            theirs[usize::from(i)] += power;
+        }
+        let mut f = flipped;
+        while f != 0 {
+            let terms = &layout.by_square[f.trailing_zeros() as usize];
+            f &= f - 1;
+            for &(i, power) in &terms.terms[..usize::from(terms.len)] {
+                mine[usize::from(i)] += power;
+                theirs[usize::from(i)] -= power;
+            }
+        }
+        Indices { mine, theirs }
+    }
+
+    /// The side to move's view alone of [`Indices::play`]: what the evaluation of the position after the
+    /// move reads (a leaf needs no more).
+    #[inline]
+    #[must_use]
+    pub fn view_after(&self, sq: u8, flipped: u64) -> [u16; INSTANCES] {
+        let layout = Layout::get();
+        let mut mine = self.theirs;
+        let terms = &layout.by_square[usize::from(sq)];
+        for &(i, power) in &terms.terms[..usize::from(terms.len)] {
+            mine[usize::from(i)] += 2 * power;
+        }
+        let mut f = flipped;
+        while f != 0 {
+            let terms = &layout.by_square[f.trailing_zeros() as usize];
+            f &= f - 1;
+            for &(i, power) in &terms.terms[..usize::from(terms.len)] {
+                mine[usize::from(i)] += power;
+            }
+        }
+        mine
+    }
+
+    /// The side to move's view: each instance's index with its discs counting 1, the opponent's 2.
+    #[inline]
+    #[must_use]
+    pub fn view(&self) -> &[u16; INSTANCES] {
+        &self.mine
+    }
+
+    /// The indices after a pass: the same position, the other side to move.
+    #[inline]
+    #[must_use]
+    pub fn pass(&self) -> Indices {
+        Indices {
+            mine: self.theirs,
+            theirs: self.mine,
+        }
     }
 }
 
@@ -331,9 +443,27 @@ impl Layout {
                 })
             })
             .collect();
+        let mut by_square = [SquareTerms::default(); 64];
+        let mut offsets = [0u32; INSTANCES];
+        assert_eq!(
+            instances.len(),
+            INSTANCES,
+            "the pattern set has {INSTANCES} instances"
+        );
+        for (i, inst) in instances.iter().enumerate() {
+            offsets[i] = inst.offset as u32;
+            let k = inst.squares.len();
+            for (j, &sq) in inst.squares.iter().enumerate() {
+                let terms = &mut by_square[sq as usize];
+                terms.terms[usize::from(terms.len)] = (i as u8, 3u16.pow((k - 1 - j) as u32));
+                terms.len += 1;
+            }
+        }
         Layout {
             instances,
             flat,
+            by_square,
+            offsets,
             groups,
             tables: offset,
             per_stage: offset + TABLE_ENTRIES + SCALARS,
@@ -471,6 +601,38 @@ impl Weights {
         })
     }
 
+    /// [`Weights::evaluate`] of `board` from its pattern indices seen by the side to move ([`Indices::view`],
+    /// kept by the search move by move): the same value.
+    #[inline]
+    #[must_use]
+    pub fn evaluate_indices(&self, board: Board, view: &[u16; INSTANCES]) -> i32 {
+        let layout = Layout::get();
+        let (p, o) = (board.player, board.opponent);
+        let base = stage(board.empty().count_ones()) * layout.per_stage;
+        let w = &self.values[base..base + layout.per_stage];
+        let mut sum = 0i32;
+        for (&offset, &index) in layout.offsets.iter().zip(view) {
+            sum += i32::from(w[offset as usize + usize::from(index)]);
+        }
+        sum + self.tables_and_scalars(w, p, o)
+    }
+
+    /// The table features' and the scalars' part of a stage's evaluation.
+    #[inline]
+    fn tables_and_scalars(&self, w: &[i16], p: u64, o: u64) -> i32 {
+        let layout = Layout::get();
+        let mut sum = 0i32;
+        let (moves, replies) = (get_moves(p, o).count_ones(), get_moves(o, p).count_ones());
+        for t in table_indices(p, o, moves, replies) {
+            sum += i32::from(w[layout.tables + t]);
+        }
+        let scalars = layout.per_stage - SCALARS;
+        sum += i32::from(w[scalars]);
+        sum += i32::from(w[scalars + 1]) * moves as i32;
+        sum += i32::from(w[scalars + 2]) * replies as i32;
+        sum
+    }
+
     /// The evaluation of `board` for the side to move, in hundredths of a disc.
     #[must_use]
     pub fn evaluate(&self, board: Board) -> i32 {
@@ -489,15 +651,7 @@ impl Weights {
                 index = 0;
             }
         }
-        let (moves, replies) = (get_moves(p, o).count_ones(), get_moves(o, p).count_ones());
-        for t in table_indices(p, o, moves, replies) {
-            sum += i32::from(w[layout.tables + t]);
-        }
-        let scalars = layout.per_stage - SCALARS;
-        sum += i32::from(w[scalars]);
-        sum += i32::from(w[scalars + 1]) * moves as i32;
-        sum += i32::from(w[scalars + 2]) * replies as i32;
-        sum
+        sum + self.tables_and_scalars(w, p, o)
     }
 }
 
@@ -570,6 +724,49 @@ mod tests {
                 assert_eq!(w.evaluate(image(t, board)), score, "symmetry {t} of {board:?}");
             }
         }
+    }
+
+    #[test]
+    fn indices_kept_move_by_move_give_the_evaluation_read_afresh() {
+        use gridplay_games::reversi::bitboard::flips;
+        use rand::{RngExt, SeedableRng, seq::IndexedRandom};
+        // Random weights: every configuration's weight differs, so a wrong index shows.
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(8);
+        let mut w = Weights::zero();
+        for v in &mut w.values {
+            *v = rng.random_range(-3000..3000);
+        }
+        let (mut positions, mut passes) = (0, 0);
+        for _ in 0..60 {
+            let mut board = Board::START;
+            let mut ix = Indices::new(board.player, board.opponent);
+            while !board.is_over() {
+                assert_eq!(ix, Indices::new(board.player, board.opponent), "{board:?}");
+                assert_eq!(
+                    w.evaluate_indices(board, ix.view()),
+                    w.evaluate(board),
+                    "{board:?}"
+                );
+                positions += 1;
+                if board.must_pass() {
+                    board = board.pass();
+                    ix = ix.pass();
+                    passes += 1;
+                    continue;
+                }
+                let moves: Vec<u8> = (0..64u8).filter(|&sq| board.moves() & (1 << sq) != 0).collect();
+                let &sq = moves.choose(&mut rng).unwrap();
+                let f = flips(sq, board.player, board.opponent);
+                assert_eq!(&ix.view_after(sq, f), ix.play(sq, f).view());
+                ix = ix.play(sq, f);
+                board = board.play(sq);
+            }
+            assert_eq!(ix, Indices::new(board.player, board.opponent), "{board:?}");
+        }
+        assert!(
+            positions > 3000 && passes > 0,
+            "{positions} positions, {passes} passes"
+        );
     }
 
     #[test]

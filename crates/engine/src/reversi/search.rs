@@ -20,7 +20,7 @@ use gridplay_search::{Limits, StopFlag};
 
 use super::{
     endgame::final_score,
-    pattern::Weights,
+    pattern::{INSTANCES, Indices, Weights},
     probcut::{PROBCUT_MIN_DEPTH, ProbCut},
 };
 
@@ -167,27 +167,38 @@ impl Searcher<'_> {
     }
 
     #[inline]
-    fn evaluate(&self, p: u64, o: u64) -> i32 {
+    fn evaluate(&self, p: u64, o: u64, view: &[u16; INSTANCES]) -> i32 {
         self.weights
-            .evaluate(Board {
-                player: p,
-                opponent: o,
-            })
+            .evaluate_indices(
+                Board {
+                    player: p,
+                    opponent: o,
+                },
+                view,
+            )
             .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// The score of the position after a move, seen by the player who is then to move, at depth 0.
+    /// The score of the position after a move, seen by the player who is then to move, at depth 0; `view`
+    /// holds its pattern indices seen by that player ([`Indices::view`]).
     #[inline]
-    fn leaf(&mut self, p: u64, o: u64) -> i32 {
+    fn leaf(&mut self, p: u64, o: u64, view: &[u16; INSTANCES]) -> i32 {
         self.nodes += 1;
         if (p | o) == u64::MAX {
             return final_score(p, o) * 100;
         }
-        self.evaluate(p, o)
+        self.evaluate(p, o, view)
     }
 
     /// The moves of a node in search order, each with the board it reaches.
-    fn order(&mut self, p: u64, o: u64, mut moves: u64, depth: u32) -> ArrayVec<(i32, u8, u64, u64), 64> {
+    fn order(
+        &mut self,
+        p: u64,
+        o: u64,
+        ix: &Indices,
+        mut moves: u64,
+        depth: u32,
+    ) -> ArrayVec<(i32, u8, u64, u64), 64> {
         let mut children: ArrayVec<(i32, u8, u64, u64), 64> = ArrayVec::new();
         // The shallow search that sorts: none near the horizon, deeper further from it.
         let sort_depth = match depth {
@@ -209,7 +220,11 @@ impl Searcher<'_> {
             if let Some(d) = sort_depth {
                 let saved = self.in_probcut;
                 self.in_probcut = true;
-                key += -self.pvs(np, no, d, -INFINITY, INFINITY, false) / 4;
+                key += -if d == 0 {
+                    self.leaf(np, no, &ix.view_after(sq, f))
+                } else {
+                    self.pvs(np, no, &ix.play(sq, f), d, -INFINITY, INFINITY, false)
+                } / 4;
                 self.in_probcut = saved;
             }
             // At most one move for each empty square.
@@ -220,7 +235,7 @@ impl Searcher<'_> {
     }
 
     /// Multi-ProbCut: `Some(bound)` when a shallow search says the deep one falls outside the window.
-    fn probcut(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+    fn probcut(&mut self, p: u64, o: u64, ix: &Indices, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
         let (table, t) = self.probcut?;
         if self.in_probcut || depth < PROBCUT_MIN_DEPTH {
             return None;
@@ -233,7 +248,7 @@ impl Searcher<'_> {
         // Fail high: the shallow score predicts at least beta.
         let high = beta + margin - pair.mean;
         if high < INFINITY && beta < INFINITY / 2 {
-            let s = self.pvs(p, o, pair.shallow, high - 1, high, false);
+            let s = self.pvs(p, o, ix, pair.shallow, high - 1, high, false);
             if s >= high {
                 cut = Some(beta);
             }
@@ -241,7 +256,7 @@ impl Searcher<'_> {
         if cut.is_none() {
             let low = alpha - margin - pair.mean;
             if low > -INFINITY && alpha > -INFINITY / 2 {
-                let s = self.pvs(p, o, pair.shallow, low, low + 1, false);
+                let s = self.pvs(p, o, ix, pair.shallow, low, low + 1, false);
                 if s <= low {
                     cut = Some(alpha);
                 }
@@ -252,9 +267,20 @@ impl Searcher<'_> {
     }
 
     /// Fail-soft principal-variation search of the position where the side to move holds `p`.
-    fn pvs(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
+    /// `ix` holds the position's pattern indices.
+    #[allow(clippy::too_many_arguments)]
+    fn pvs(
+        &mut self,
+        p: u64,
+        o: u64,
+        ix: &Indices,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> i32 {
         if depth == 0 {
-            return self.leaf(p, o);
+            return self.leaf(p, o, ix.view());
         }
         self.nodes += 1;
         if self.out_of_budget() {
@@ -265,7 +291,7 @@ impl Searcher<'_> {
             if get_moves(o, p) == 0 {
                 return final_score(p, o) * 100;
             }
-            return -self.pvs(o, p, depth, -beta, -alpha, pv_node);
+            return -self.pvs(o, p, &ix.pass(), depth, -beta, -alpha, pv_node);
         }
         if depth == 1 {
             let mut best = -INFINITY;
@@ -274,7 +300,7 @@ impl Searcher<'_> {
                 let sq = m.trailing_zeros() as u8;
                 m &= m - 1;
                 let f = flips(sq, p, o);
-                let s = -self.leaf(o ^ f, p ^ f ^ (1 << sq));
+                let s = -self.leaf(o ^ f, p ^ f ^ (1 << sq), &ix.view_after(sq, f));
                 if s > best {
                     best = s;
                     if s >= beta {
@@ -301,7 +327,7 @@ impl Searcher<'_> {
                 }
             }
         }
-        if !pv_node && let Some(cut) = self.probcut(p, o, depth, alpha, beta) {
+        if !pv_node && let Some(cut) = self.probcut(p, o, ix, depth, alpha, beta) {
             return cut;
         }
         let alpha0 = alpha;
@@ -317,17 +343,18 @@ impl Searcher<'_> {
         }
         let mut ordered = children.is_empty();
         if ordered {
-            children = self.order(p, o, rest, depth);
+            children = self.order(p, o, ix, rest, depth);
         }
         let mut n = 0;
         while n < children.len() {
             let (_, sq, np, no) = children[n];
+            let cix = ix.play(sq, np ^ o);
             let score = if n == 0 {
-                -self.pvs(np, no, depth - 1, -beta, -alpha, pv_node)
+                -self.pvs(np, no, &cix, depth - 1, -beta, -alpha, pv_node)
             } else {
-                let mut s = -self.pvs(np, no, depth - 1, -alpha - 1, -alpha, false);
+                let mut s = -self.pvs(np, no, &cix, depth - 1, -alpha - 1, -alpha, false);
                 if pv_node && s > alpha && s < beta {
-                    s = -self.pvs(np, no, depth - 1, -beta, -alpha, true);
+                    s = -self.pvs(np, no, &cix, depth - 1, -beta, -alpha, true);
                 }
                 s
             };
@@ -348,7 +375,7 @@ impl Searcher<'_> {
             if !ordered && n == children.len() {
                 ordered = true;
                 if rest != 0 {
-                    let others = self.order(p, o, rest, depth);
+                    let others = self.order(p, o, ix, rest, depth);
                     children.extend(others);
                 }
             }
@@ -390,19 +417,30 @@ impl Searcher<'_> {
 
     /// The root at `depth` within (`alpha`, `beta`): the score and best move, the moves tried in the order
     /// `moves` gives and the best moved to its front.
-    fn root(&mut self, p: u64, o: u64, moves: &mut [u8], depth: u32, mut alpha: i32, beta: i32) -> (i32, u8) {
+    #[allow(clippy::too_many_arguments)]
+    fn root(
+        &mut self,
+        p: u64,
+        o: u64,
+        ix: &Indices,
+        moves: &mut [u8],
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, u8) {
         self.nodes += 1;
         let mut best = -INFINITY;
         let mut best_i = 0;
         for (i, &sq) in moves.iter().enumerate() {
             let f = flips(sq, p, o);
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let cix = ix.play(sq, f);
             let score = if i == 0 {
-                -self.pvs(np, no, depth - 1, -beta, -alpha, true)
+                -self.pvs(np, no, &cix, depth - 1, -beta, -alpha, true)
             } else {
-                let mut s = -self.pvs(np, no, depth - 1, -alpha - 1, -alpha, false);
+                let mut s = -self.pvs(np, no, &cix, depth - 1, -alpha - 1, -alpha, false);
                 if s > alpha && s < beta {
-                    s = -self.pvs(np, no, depth - 1, -beta, -alpha, true);
+                    s = -self.pvs(np, no, &cix, depth - 1, -beta, -alpha, true);
                 }
                 s
             };
@@ -523,7 +561,8 @@ pub(super) fn search_weighted(
         aborted: false,
         in_probcut: false,
     };
-    let mut order: Vec<u8> = s.order(p, o, moves, 0).iter().map(|c| c.1).collect();
+    let ix = Indices::new(p, o);
+    let mut order: Vec<u8> = s.order(p, o, &ix, moves, 0).iter().map(|c| c.1).collect();
     let max_depth = limits.depth.unwrap_or(64).clamp(1, empties.max(1));
     let mut best = (-INFINITY, order[0]);
     let mut depth_done = 0;
@@ -535,7 +574,7 @@ pub(super) fn search_weighted(
             (best.0 - 300, best.0 + 300)
         };
         let result = loop {
-            let (score, sq) = s.root(p, o, &mut order, depth, lo, hi);
+            let (score, sq) = s.root(p, o, &ix, &mut order, depth, lo, hi);
             if s.aborted {
                 break None;
             }
