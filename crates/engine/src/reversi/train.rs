@@ -8,9 +8,9 @@
 //!    first solved one (from its own side's view). Each earlier position also keeps the score of the search
 //!    that chose its move ([`Sample::searched`]); the fit's target may blend it in ([`Sample::target`]).
 //! 3. **Fit.** Each stage's weights are fitted by least squares on the positions of that stage and its two
-//!    neighbours, by gradient steps in which each weight moves by the average error of the positions it
-//!    appears in (Buro's method), with a ridge penalty (`--l2`) that keeps rarely seen configurations near
-//!    zero. A configuration and its mirror images under the pattern's symmetries are one weight during the
+//!    neighbours, with a ridge penalty (`--l2`) that keeps rarely seen configurations near zero: by gradient
+//!    steps in which each weight moves by the average error of the positions it appears in (Buro's method,
+//!    [`Method::Steps`]), or by conjugate gradients to the optimum ([`Method::ConjugateGradient`]). A configuration and its mirror images under the pattern's symmetries are one weight during the
 //!    fit ([`Layout::canonical`]).
 
 use gridplay_games::reversi::bitboard::{Board, get_moves};
