@@ -248,6 +248,35 @@ struct SquareTerms {
     terms: [(u8, u16); 8],
 }
 
+impl SquareTerms {
+    #[inline]
+    fn terms(&self) -> &[(u8, u16)] {
+        &self.terms[..usize::from(self.len)]
+    }
+}
+
+/// Runs `$placed` for each instance that the played square `$sq` is in and `$flip` for each instance of
+/// every flipped square, with `$i` the instance and `$power` the square's power of three in its index (a
+/// macro: with closures the search ran 3-4% slower).
+macro_rules! each_term {
+    ($sq:expr, $flipped:expr, |$i:ident, $power:ident| $placed:expr, $flip:expr) => {{
+        let layout = Layout::get();
+        for &(i, $power) in layout.by_square[usize::from($sq)].terms() {
+            let $i = usize::from(i);
+            $placed;
+        }
+        let mut f = $flipped;
+        while f != 0 {
+            let terms = layout.by_square[f.trailing_zeros() as usize].terms();
+            f &= f - 1;
+            for &(i, $power) in terms {
+                let $i = usize::from(i);
+                $flip;
+            }
+        }
+    }};
+}
+
 /// Every pattern instance's index of a position, from the side to move's view (`mine`: its discs count 1,
 /// the opponent's 2) and from the opponent's (`theirs`), kept up to date move by move in the search so
 /// that the evaluation does not read the patterns afresh at each leaf ([`Weights::evaluate_indices`]).
@@ -272,7 +301,7 @@ impl Indices {
                 (_, 1) => (2, 1),
                 _ => continue,
             };
-            for &(i, power) in &terms.terms[..usize::from(terms.len)] {
+            for &(i, power) in terms.terms() {
                 ix.mine[usize::from(i)] += mine * power;
                 ix.theirs[usize::from(i)] += theirs * power;
             }
@@ -285,23 +314,20 @@ impl Indices {
     #[inline]
     #[must_use]
     pub fn play(&self, sq: u8, flipped: u64) -> Indices {
-        let layout = Layout::get();
         // The child's side to move is this node's opponent: its view is this node's `theirs`.
         let (mut mine, mut theirs) = (self.theirs, self.mine);
-        let terms = &layout.by_square[usize::from(sq)];
-        for &(i, power) in &terms.terms[..usize::from(terms.len)] {
-            mine[usize::from(i)] += 2 * power;
-            theirs[usize::from(i)] += power;
-        }
-        let mut f = flipped;
-        while f != 0 {
-            let terms = &layout.by_square[f.trailing_zeros() as usize];
-            f &= f - 1;
-            for &(i, power) in &terms.terms[..usize::from(terms.len)] {
-                mine[usize::from(i)] += power;
-                theirs[usize::from(i)] -= power;
+        each_term!(
+            sq,
+            flipped,
+            |i, power| {
+                mine[i] += 2 * power;
+                theirs[i] += power;
+            },
+            {
+                mine[i] += power;
+                theirs[i] -= power;
             }
-        }
+        );
         Indices { mine, theirs }
     }
 
@@ -310,20 +336,8 @@ impl Indices {
     #[inline]
     #[must_use]
     pub fn view_after(&self, sq: u8, flipped: u64) -> [u16; INSTANCES] {
-        let layout = Layout::get();
         let mut mine = self.theirs;
-        let terms = &layout.by_square[usize::from(sq)];
-        for &(i, power) in &terms.terms[..usize::from(terms.len)] {
-            mine[usize::from(i)] += 2 * power;
-        }
-        let mut f = flipped;
-        while f != 0 {
-            let terms = &layout.by_square[f.trailing_zeros() as usize];
-            f &= f - 1;
-            for &(i, power) in &terms.terms[..usize::from(terms.len)] {
-                mine[usize::from(i)] += power;
-            }
-        }
+        each_term!(sq, flipped, |i, power| mine[i] += 2 * power, mine[i] += power);
         mine
     }
 
