@@ -188,9 +188,9 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     };
     for path in &args.holdout {
         let held = read_weights(path, train::samples_from_bytes)?;
-        let errors = train::errors(&weights, &held, args.search_label);
+        let (stages, all) = train::errors(&weights, &held, args.search_label);
         writeln!(out, "held out, {}:", path.display()).map_err(crate::output_error)?;
-        for e in errors.iter().filter(|e| e.samples > 0) {
+        for e in stages.iter().filter(|e| e.samples > 0) {
             writeln!(
                 out,
                 "  stage {:2}: {:7} positions, rms error {:.3} discs",
@@ -198,15 +198,8 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
             )
             .map_err(crate::output_error)?;
         }
-        let (n, sq) = errors.iter().fold((0usize, 0f64), |(n, sq), e| {
-            (n + e.samples, sq + e.rmse * e.rmse * e.samples as f64)
-        });
-        writeln!(
-            out,
-            "  all: {n} positions, rms error {:.3} discs",
-            (sq / n.max(1) as f64).sqrt()
-        )
-        .map_err(crate::output_error)?;
+        writeln!(out, "  all: {} positions, rms error {all:.3} discs", held.len())
+            .map_err(crate::output_error)?;
     }
     if args.check_pairs > 0 {
         let d = train::duel(
