@@ -44,7 +44,7 @@ macro_rules! each_term {
 
 /// Every pattern instance's index of a position, from the side to move's view (`mine`: its discs count 1,
 /// the opponent's 2) and from the opponent's (`theirs`), kept up to date move by move in the search so
-/// that the evaluation does not read the patterns afresh at each leaf ([`Weights::evaluate_indices`]).
+/// that the evaluation does not read the patterns afresh at each leaf ([`super::Weights::evaluate_indices`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Indices {
     mine: [u16; INSTANCES],
