@@ -11,7 +11,8 @@ use crate::reversi::pattern::{Layout, SCALARS, STAGES, Weights, stage};
 pub struct StageFit {
     pub stage: usize,
     pub samples: usize,
-    /// Root mean square error in discs on the stage's own positions, after fitting.
+    /// Root mean square error in discs: after a fit, on the stage's own positions; from [`errors`], on the
+    /// positions given.
     pub rmse: f64,
 }
 
