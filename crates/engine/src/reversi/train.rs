@@ -10,8 +10,9 @@
 //! 3. **Fit.** Each stage's weights are fitted by least squares on the positions of that stage and its two
 //!    neighbours, with a ridge penalty (`--l2`) that keeps rarely seen configurations near zero: by gradient
 //!    steps in which each weight moves by the average error of the positions it appears in (Buro's method,
-//!    [`Method::Steps`]), or by conjugate gradients to the optimum ([`Method::ConjugateGradient`]). A configuration and its mirror images under the pattern's symmetries are one weight during the
-//!    fit ([`Layout::canonical`]).
+//!    [`Method::Steps`]), or by conjugate gradients to the optimum ([`Method::ConjugateGradient`]), in
+//!    `fit.rs`. A configuration and its mirror images under the pattern's symmetries are one weight during
+//!    the fit ([`super::pattern::Layout::canonical`]).
 
 use gridplay_games::reversi::bitboard::{Board, get_moves};
 use rand::{RngExt, SeedableRng, rngs::SmallRng};

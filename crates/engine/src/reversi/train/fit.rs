@@ -66,14 +66,6 @@ impl Method {
             _ => Err(format!("`{text}`: the fit is `steps` or `cg`")),
         }
     }
-
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Steps => "steps",
-            Method::ConjugateGradient => "cg",
-        }
-    }
 }
 
 /// How to fit: passes over the positions, the target's blend ([`Sample::target`]), the ridge penalty in
@@ -253,7 +245,7 @@ fn fit_by_cg(design: &Design<'_>, config: FitConfig) -> Vec<f32> {
         })
         .collect();
     // The normal equations' product: (XᵀX + l2) p, over the seen weights.
-    let product = |p: &[f64], out: &mut Vec<f64>| {
+    let product = |p: &[f64], out: &mut [f64]| {
         out.iter_mut().for_each(|x| *x = 0.0);
         for i in 0..design.set.len() {
             let q = design.predict(p, i);
@@ -277,7 +269,7 @@ fn fit_by_cg(design: &Design<'_>, config: FitConfig) -> Vec<f32> {
     let start = rz;
     let mut ap = vec![0f64; per];
     for _ in 0..config.epochs {
-        if rz <= start * 1e-12 || rz == 0.0 {
+        if rz <= start * 1e-12 {
             break;
         }
         product(&p, &mut ap);
