@@ -256,3 +256,47 @@ async fn rated_games_of_one_pair_ending_at_once_through_several_writers_each_cou
         support::drop_database(pg).await;
     }
 }
+
+/// The columns of `games` that an index covers, read from the schema the migrations made.
+async fn indexed_game_columns(url: &str) -> Vec<String> {
+    use sqlx::{Connection, Row};
+    let mut conn = sqlx::AnyConnection::connect(url).await.unwrap();
+    let sql = if url.starts_with("sqlite:") {
+        "SELECT DISTINCT c.name AS name FROM pragma_index_list('games') AS l, pragma_index_info(l.name) AS c"
+    } else {
+        "SELECT DISTINCT a.attname::text AS name FROM pg_index i JOIN pg_attribute a \
+         ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'games'::regclass"
+    };
+    let rows = sqlx::query(sql).fetch_all(&mut conn).await.unwrap();
+    rows.iter().map(|r| r.get::<String, _>("name")).collect()
+}
+
+#[tokio::test]
+async fn a_move_s_update_of_its_game_changes_no_indexed_column() {
+    // A move changes its game's version, turn and time of the last move. With none of them indexed,
+    // PostgreSQL rewrites the row in place without touching an index (a heap-only update), and SQLite
+    // rewrites no index entry: every move of every game pays for this.
+    for (url, pg) in support::databases("writer_indexes").await {
+        let db = Db::connect(&url, 2, 1).await.unwrap();
+        let id = new_game(&db).await;
+        db.append_action(&id, &action(1), &update(1), None, None)
+            .await
+            .unwrap();
+        let indexed = indexed_game_columns(&url).await;
+        // The schema was read: the primary key and the players' and status indexes are there.
+        for column in ["id", "first_user", "status"] {
+            assert!(
+                indexed.iter().any(|c| c == column),
+                "{url}: {column} not in {indexed:?}"
+            );
+        }
+        for column in ["version", "turn", "updated_at"] {
+            assert!(
+                !indexed.iter().any(|c| c == column),
+                "{url}: {column} is indexed: {indexed:?}"
+            );
+        }
+        drop(db);
+        support::drop_database(pg).await;
+    }
+}
