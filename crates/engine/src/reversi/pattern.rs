@@ -16,8 +16,7 @@ mod file;
 mod indices;
 
 pub use file::WeightsError;
-use indices::SquareTerms;
-pub use indices::{INSTANCES, Indices};
+pub use indices::{INSTANCES, Indices, LANES, Lanes};
 
 /// A pattern's squares, as (file, rank) from a1 = (0, 0); its images under the board's eight symmetries
 /// share its weights.
@@ -198,9 +197,9 @@ pub struct Layout {
     instances: Vec<Instance>,
     /// Every instance's lanes one after another, as [`Weights::evaluate`] reads them.
     flat: Vec<FlatLane>,
-    /// For each square, the instances it is in and what a disc of the side to move there adds to each one's
-    /// index, as [`Indices::play`] updates them.
-    by_square: [SquareTerms; 64],
+    /// For each square, what a disc of the side to move there adds to each instance's index (the square's
+    /// power of three in the instances it is in, 0 in the others), as [`Indices::play`] updates them.
+    powers: [Lanes; 64],
     /// Where each instance's weights start in a stage, as [`Weights::evaluate_indices`] reads them.
     offsets: [u32; INSTANCES],
     groups: Vec<Group>,
@@ -339,7 +338,7 @@ impl Layout {
                 })
             })
             .collect();
-        let mut by_square = [SquareTerms::default(); 64];
+        let mut powers = [[0u16; LANES]; 64];
         let mut offsets = [0u32; INSTANCES];
         assert_eq!(
             instances.len(),
@@ -350,15 +349,13 @@ impl Layout {
             offsets[i] = inst.offset as u32;
             let k = inst.squares.len();
             for (j, &sq) in inst.squares.iter().enumerate() {
-                let terms = &mut by_square[sq as usize];
-                terms.terms[usize::from(terms.len)] = (i as u8, 3u16.pow((k - 1 - j) as u32));
-                terms.len += 1;
+                powers[sq as usize][i] = 3u16.pow((k - 1 - j) as u32);
             }
         }
         Layout {
             instances,
             flat,
-            by_square,
+            powers,
             offsets,
             groups,
             tables: offset,
@@ -501,7 +498,7 @@ impl Weights {
     /// kept by the search move by move): the same value.
     #[inline]
     #[must_use]
-    pub fn evaluate_indices(&self, board: Board, view: &[u16; INSTANCES]) -> i32 {
+    pub fn evaluate_indices(&self, board: Board, view: &Lanes) -> i32 {
         let layout = Layout::get();
         let (p, o) = (board.player, board.opponent);
         let base = stage(board.empty().count_ones()) * layout.per_stage;

@@ -20,7 +20,7 @@ use gridplay_search::{Limits, StopFlag};
 
 use super::{
     endgame::final_score,
-    pattern::{INSTANCES, Indices, Weights},
+    pattern::{Indices, Lanes, Weights},
     probcut::{PROBCUT_MIN_DEPTH, ProbCut},
 };
 
@@ -167,7 +167,7 @@ impl Searcher<'_> {
     }
 
     #[inline]
-    fn evaluate(&self, p: u64, o: u64, view: &[u16; INSTANCES]) -> i32 {
+    fn evaluate(&self, p: u64, o: u64, view: &Lanes) -> i32 {
         self.weights
             .evaluate_indices(
                 Board {
@@ -182,7 +182,7 @@ impl Searcher<'_> {
     /// The score of the position after a move, seen by the player who is then to move, at depth 0; `view`
     /// holds its pattern indices seen by that player ([`Indices::view`]).
     #[inline]
-    fn leaf(&mut self, p: u64, o: u64, view: &[u16; INSTANCES]) -> i32 {
+    fn leaf(&mut self, p: u64, o: u64, view: &Lanes) -> i32 {
         self.nodes += 1;
         if (p | o) == u64::MAX {
             return final_score(p, o) * 100;

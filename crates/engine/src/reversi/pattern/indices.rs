@@ -6,40 +6,35 @@ use super::Layout;
 /// Pattern instances of a position (the base patterns in all their distinct images).
 pub const INSTANCES: usize = 46;
 
-/// The instances a square is in, and the power of three of its digit in each one's index.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct SquareTerms {
-    pub(super) len: u8,
-    pub(super) terms: [(u8, u16); 8],
+/// The instances' indices padded to a whole number of 256-bit vectors (the last two lanes stay 0), so that a
+/// move updates all of them in a few vector additions.
+pub const LANES: usize = 48;
+
+/// One number per pattern instance (and two lanes of padding).
+pub type Lanes = [u16; LANES];
+
+/// `a + b` lane by lane (modulo 2^16: an index read after a whole move is always below 3^10).
+#[inline]
+fn add(a: &Lanes, b: &Lanes) -> Lanes {
+    std::array::from_fn(|l| a[l].wrapping_add(b[l]))
 }
 
-impl SquareTerms {
-    #[inline]
-    pub(super) fn terms(&self) -> &[(u8, u16)] {
-        &self.terms[..usize::from(self.len)]
+/// `a - b` lane by lane (modulo 2^16).
+#[inline]
+fn sub(a: &Lanes, b: &Lanes) -> Lanes {
+    std::array::from_fn(|l| a[l].wrapping_sub(b[l]))
+}
+
+/// What the discs `squares` of the side to move add to each instance's index.
+#[inline]
+fn powers_of(mut squares: u64) -> Lanes {
+    let powers = &Layout::get().powers;
+    let mut sum = [0; LANES];
+    while squares != 0 {
+        sum = add(&sum, &powers[squares.trailing_zeros() as usize]);
+        squares &= squares - 1;
     }
-}
-
-/// Runs `$placed` for each instance that the played square `$sq` is in and `$flip` for each instance of
-/// every flipped square, with `$i` the instance and `$power` the square's power of three in its index (a
-/// macro: with closures the search ran 3-4% slower).
-macro_rules! each_term {
-    ($sq:expr, $flipped:expr, |$i:ident, $power:ident| $placed:expr, $flip:expr) => {{
-        let layout = Layout::get();
-        for &(i, $power) in layout.by_square[usize::from($sq)].terms() {
-            let $i = usize::from(i);
-            $placed;
-        }
-        let mut f = $flipped;
-        while f != 0 {
-            let terms = layout.by_square[f.trailing_zeros() as usize].terms();
-            f &= f - 1;
-            for &(i, $power) in terms {
-                let $i = usize::from(i);
-                $flip;
-            }
-        }
-    }};
+    sum
 }
 
 /// Every pattern instance's index of a position, from the side to move's view (`mine`: its discs count 1,
@@ -47,31 +42,19 @@ macro_rules! each_term {
 /// that the evaluation does not read the patterns afresh at each leaf ([`super::Weights::evaluate_indices`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Indices {
-    mine: [u16; INSTANCES],
-    theirs: [u16; INSTANCES],
+    mine: Lanes,
+    theirs: Lanes,
 }
 
 impl Indices {
     /// The indices of the position where the side to move holds `p` and the opponent `o`, read afresh.
     #[must_use]
     pub fn new(p: u64, o: u64) -> Indices {
-        let layout = Layout::get();
-        let mut ix = Indices {
-            mine: [0; INSTANCES],
-            theirs: [0; INSTANCES],
-        };
-        for (sq, terms) in layout.by_square.iter().enumerate() {
-            let (mine, theirs) = match (p >> sq & 1, o >> sq & 1) {
-                (1, _) => (1, 2),
-                (_, 1) => (2, 1),
-                _ => continue,
-            };
-            for &(i, power) in terms.terms() {
-                ix.mine[usize::from(i)] += mine * power;
-                ix.theirs[usize::from(i)] += theirs * power;
-            }
+        let (p, o) = (powers_of(p), powers_of(o));
+        Indices {
+            mine: add(&add(&p, &o), &o),
+            theirs: add(&add(&o, &p), &p),
         }
-        ix
     }
 
     /// The indices after the side to move plays `sq`, turning the discs `flipped`: seen from the opponent,
@@ -79,37 +62,30 @@ impl Indices {
     #[inline]
     #[must_use]
     pub fn play(&self, sq: u8, flipped: u64) -> Indices {
-        // The child's side to move is this node's opponent: its view is this node's `theirs`.
-        let (mut mine, mut theirs) = (self.theirs, self.mine);
-        each_term!(
-            sq,
-            flipped,
-            |i, power| {
-                mine[i] += 2 * power;
-                theirs[i] += power;
-            },
-            {
-                mine[i] += power;
-                theirs[i] -= power;
-            }
-        );
-        Indices { mine, theirs }
+        // The child's side to move is this node's opponent: its view is this node's `theirs`, where the
+        // placed disc counts 2 and each flipped one goes from 1 to 2; in this node's view the placed disc
+        // counts 1 and each flipped one goes from 2 to 1.
+        let placed = &Layout::get().powers[usize::from(sq)];
+        let turned = powers_of(flipped);
+        Indices {
+            mine: add(&add(&self.theirs, &add(placed, placed)), &turned),
+            theirs: sub(&add(&self.mine, placed), &turned),
+        }
     }
 
     /// The side to move's view alone of [`Indices::play`]: what the evaluation of the position after the
     /// move reads (a leaf needs no more).
     #[inline]
     #[must_use]
-    pub fn view_after(&self, sq: u8, flipped: u64) -> [u16; INSTANCES] {
-        let mut mine = self.theirs;
-        each_term!(sq, flipped, |i, power| mine[i] += 2 * power, mine[i] += power);
-        mine
+    pub fn view_after(&self, sq: u8, flipped: u64) -> Lanes {
+        let placed = &Layout::get().powers[usize::from(sq)];
+        add(&add(&self.theirs, &add(placed, placed)), &powers_of(flipped))
     }
 
     /// The side to move's view: each instance's index with its discs counting 1, the opponent's 2.
     #[inline]
     #[must_use]
-    pub fn view(&self) -> &[u16; INSTANCES] {
+    pub fn view(&self) -> &Lanes {
         &self.mine
     }
 
