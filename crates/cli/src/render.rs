@@ -60,7 +60,7 @@ pub(crate) fn board(view: &BoardView, info: &GameInfo) -> String {
             .moves
             .iter()
             .filter(|m| m.kind != "place" && m.from.is_none() && !m.path.is_empty())
-            .map(|m| m.kind.as_str())
+            .map(|m| m.kind.as_ref())
             .collect();
         kinds.dedup();
         out.push_str(&format!("[ ] marks the targets of: {}\n", kinds.join(", ")));

@@ -1,5 +1,7 @@
 //! What a user interface needs to draw a position, and nothing it would have to compute from rules.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::{Outcome, Player, Position, Score};
@@ -40,7 +42,8 @@ pub struct Cell {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Piece {
     /// The game's name for the piece: `disc`, `placed`, `occupied`, `neutral`, `man`, `king`, a unit class...
-    pub kind: String,
+    /// (borrowed: a view is built for every move, and its names are the game's constants).
+    pub kind: Cow<'static, str>,
     /// The side it belongs to; `None` for a neutral piece.
     pub owner: Option<Player>,
     /// One ASCII character for text displays, as the game's position text writes it.
@@ -55,9 +58,9 @@ pub struct Piece {
 
 impl Piece {
     #[must_use]
-    pub fn new(kind: &str, owner: Option<Player>, glyph: char) -> Piece {
+    pub fn new(kind: &'static str, owner: Option<Player>, glyph: char) -> Piece {
         Piece {
-            kind: kind.to_owned(),
+            kind: Cow::Borrowed(kind),
             owner,
             glyph,
             ghost: false,
@@ -89,7 +92,7 @@ pub struct MoveView {
     /// The move's text, which the server accepts.
     pub text: String,
     /// What kind of action it is: `place`, `change`, `pass`, `step`, `jump`, `activate`, `end-turn`...
-    pub kind: String,
+    pub kind: Cow<'static, str>,
     /// The cell the moving piece starts on, for moves that move a piece (left out of the JSON when none, as is
     /// `target`: a board's legal moves go to the page with every move).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -103,10 +106,10 @@ pub struct MoveView {
 
 impl MoveView {
     #[must_use]
-    pub fn new(text: String, kind: &str, from: Option<u32>, path: Vec<u32>) -> MoveView {
+    pub fn new(text: String, kind: &'static str, from: Option<u32>, path: Vec<u32>) -> MoveView {
         MoveView {
             text,
-            kind: kind.to_owned(),
+            kind: Cow::Borrowed(kind),
             from,
             path,
             target: None,

@@ -39,7 +39,7 @@ fn every_module_text_is_translated() {
                 let view = pos.view();
                 for cell in &view.cells {
                     if let Some(p) = &cell.piece {
-                        texts.insert(p.kind.clone());
+                        texts.insert(p.kind.to_string());
                     }
                 }
                 for (k, v) in &view.info {

@@ -6,7 +6,10 @@ use gridplay_core::Player;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{db::ActionKind, live::GameState};
+use crate::{
+    db::ActionKind,
+    live::{GameState, StateDelta},
+};
 
 /// What a page sends.
 #[derive(Debug, Deserialize, PartialEq, Eq)]
@@ -130,7 +133,7 @@ pub(crate) enum ServerMsg<'a> {
         now: i64,
         v: u64,
         action: ActionJson<'a>,
-        delta: &'a Value,
+        delta: StateDelta<'a>,
     },
 }
 

@@ -55,7 +55,7 @@ async fn moves_raced_at_one_version_through_two_servers_commit_once_and_the_othe
                 let s = server.state.hub.state(id).await.unwrap();
                 assert_eq!(
                     (s.version, s.moves.clone()),
-                    (1, vec![stored.clone()]),
+                    (1, vec![std::sync::Arc::from(stored.as_str())]),
                     "round {round}"
                 );
             }

@@ -637,7 +637,7 @@ impl Position for TacticsPosition {
                 letter
             };
             cells[usize::from(u.square)].piece = Some(Piece {
-                kind: u.sprite().to_owned(),
+                kind: u.sprite().into(),
                 owner: Some(u.owner),
                 glyph,
                 ghost: u.used,

@@ -439,7 +439,7 @@ fn view_gives_reach_paths_and_targets_for_the_browser() {
     assert_eq!(shot.target, Some(u32::from(sq("h12"))));
     assert_eq!(view.moves.last().unwrap().kind, "end-turn");
     let cell = view.cells[from as usize].piece.as_ref().unwrap();
-    assert_eq!((cell.kind.as_str(), cell.label.as_deref()), ("archer", Some("7")));
+    assert_eq!((cell.kind.as_ref(), cell.label.as_deref()), ("archer", Some("7")));
 }
 
 #[test]

@@ -187,7 +187,8 @@ impl Position for TicTacToePosition {
             .map(|c| Cell {
                 piece: c.map(|p| {
                     let g = glyph(p);
-                    Piece::new(&g.to_ascii_lowercase().to_string(), Some(p), g)
+                    let kind = if g == 'X' { "x" } else { "o" };
+                    Piece::new(kind, Some(p), g)
                 }),
                 label: None,
             })

@@ -8,7 +8,7 @@ use tokio::sync::{broadcast, mpsc};
 use super::{
     Action, Cmd, ENGINE_MIN, GameHub, IDLE, IDLE_OVER, KEEP_ACKS, KEEP_EVENTS, LiveError, PlyJson, Published,
     Watch,
-    state::{GameState, LiveFacts, build_state, rotation, takebacks_allowed},
+    state::{GameState, LiveFacts, MoveTexts, StateDelta, build_state, rotation, takebacks_allowed},
 };
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
@@ -42,6 +42,8 @@ pub(super) struct Actor {
     moved: [bool; 2],
     /// The side that made each move, in order.
     movers: Vec<Player>,
+    /// The moves' texts for the states.
+    texts: MoveTexts,
     aborted: bool,
     ratings: [Option<RatingRow>; 2],
     /// The side whose takeback request waits for an answer.
@@ -138,6 +140,7 @@ impl Actor {
         let version = actions.len() as u64;
         let view = record.position().view();
         let (feed, _) = broadcast::channel(64);
+        let mut texts = MoveTexts::default();
         let facts = LiveFacts {
             version,
             rotate,
@@ -147,6 +150,7 @@ impl Actor {
             ratings: &ratings,
             movers: &movers,
             takeback,
+            moves: texts.sync(&record),
         };
         let state = Arc::new(build_state(&row, game.as_ref(), &record, view, last_move, &facts));
         let mut actor = Actor {
@@ -154,6 +158,7 @@ impl Actor {
             clocks,
             moved,
             movers,
+            texts,
             aborted,
             ratings,
             takeback,
@@ -196,7 +201,7 @@ impl Actor {
         })
     }
 
-    fn make_state(&self, view: BoardView, last_move: Option<MoveView>) -> GameState {
+    fn make_state(&mut self, view: BoardView, last_move: Option<MoveView>) -> GameState {
         let facts = LiveFacts {
             version: self.version,
             rotate: self.rotate,
@@ -206,6 +211,7 @@ impl Actor {
             ratings: &self.ratings,
             movers: &self.movers,
             takeback: self.takeback,
+            moves: self.texts.sync(&self.record),
         };
         build_state(
             &self.row,
@@ -711,9 +717,12 @@ impl Actor {
         self.version = version;
         let before = self.state.clone();
         self.state = Arc::new(self.make_state(self.record.position().view(), last_move));
-        let delta = super::state::state_delta(&before, &self.state);
+        let delta = StateDelta {
+            old: &before,
+            new: &self.state,
+        };
         debug_assert_eq!(
-            delta,
+            serde_json::to_value(delta).unwrap_or_default(),
             crate::messages::delta(
                 &serde_json::to_value(&*before).unwrap_or_default(),
                 &serde_json::to_value(&*self.state).unwrap_or_default()
@@ -729,7 +738,7 @@ impl Actor {
                 side,
                 text,
             },
-            delta: &delta,
+            delta,
         }
         .text();
         let published = Published { version, json };

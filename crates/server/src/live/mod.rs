@@ -21,6 +21,7 @@ mod state;
 
 use actor::Actor;
 
+pub(crate) use state::StateDelta;
 pub use state::{Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson, TournamentRef};
 
 use crate::{

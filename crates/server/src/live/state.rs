@@ -1,9 +1,11 @@
 //! What clients see of a game: its state, events, replays and analyses, as JSON.
 
+use std::sync::Arc;
+
 use gridplay_core::{
-    BoardView, DynGame, GameModule, GameRecord, MoveView, Outcome, Player, Score, SideInfo, Termination,
+    BoardView, Cell, DynGame, GameModule, GameRecord, MoveView, Outcome, Player, Score, SideInfo, Termination,
 };
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer, ser::SerializeMap};
 
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
@@ -50,7 +52,8 @@ pub struct GameState {
     pub sides: [SideInfo; 2],
     pub players: [PlayerJson; 2],
     pub version: u64,
-    pub moves: Vec<String>,
+    /// The moves' texts, shared with the game's other states (a state is built for every move).
+    pub moves: Vec<Arc<str>>,
     /// Who made each move: `f` for the first player, `s` for the second, one letter a move, so that a page can
     /// number the moves by turns.
     pub movers: String,
@@ -83,78 +86,146 @@ pub struct GameState {
     pub hints: bool,
 }
 
-/// What changed from `old` to `new`, as `crate::messages::delta` writes it from the two states' JSON, but
-/// serializing only the fields that changed.
-#[must_use]
-pub(super) fn state_delta(old: &GameState, new: &GameState) -> serde_json::Value {
-    use serde_json::{Map, Value, to_value};
-    let mut out = Map::new();
-    let put = |out: &mut Map<String, Value>, key: &str, value: Result<Value, serde_json::Error>| {
-        out.insert(key.to_owned(), value.unwrap_or_default());
-    };
-    macro_rules! fields {
-        ($($f:ident),*) => {$(
-            if old.$f != new.$f {
-                put(&mut out, stringify!($f), to_value(&new.$f));
+/// What changed from `old` to `new`, as `crate::messages::delta` writes it from the two states' JSON: only
+/// the fields that changed are compared into the message, written straight from the new state without an
+/// intermediate JSON tree.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StateDelta<'a> {
+    pub(crate) old: &'a GameState,
+    pub(crate) new: &'a GameState,
+}
+
+impl Serialize for StateDelta<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (old, new) = (self.old, self.new);
+        let mut out = s.serialize_map(None)?;
+        macro_rules! fields {
+            ($($f:ident),*) => {$(
+                if old.$f != new.$f {
+                    out.serialize_entry(stringify!($f), &new.$f)?;
+                }
+            )*};
+        }
+        fields!(id, spec, game, title, sides, players, version);
+        if old.moves != new.moves {
+            if new.moves.len() > old.moves.len() && new.moves.starts_with(&old.moves) {
+                out.serialize_entry("moves+", &new.moves[old.moves.len()..])?;
+            } else {
+                out.serialize_entry("moves", &new.moves)?;
             }
-        )*};
+        }
+        fields!(movers);
+        let view = ViewDelta::new(&old.view, &new.view);
+        if view.any() {
+            out.serialize_entry("view", &view)?;
+        }
+        fields!(
+            last_move,
+            over,
+            draw_offer,
+            takeback_offer,
+            takebacks,
+            rotate,
+            time,
+            time_label,
+            clock,
+            deadline,
+            claimable,
+            rated,
+            tournament,
+            abortable,
+            hints
+        );
+        out.end()
     }
-    fields!(id, spec, game, title, sides, players, version);
-    if old.moves != new.moves {
-        if new.moves.len() > old.moves.len() && new.moves.starts_with(&old.moves) {
-            put(&mut out, "moves+", to_value(&new.moves[old.moves.len()..]));
-        } else {
-            put(&mut out, "moves", to_value(&new.moves));
+}
+
+/// The board view's changed fields, each compared once; cells as `cells@`, a list of `[index, cell]` for
+/// the cells that changed, when the board kept its size.
+struct ViewDelta<'a> {
+    old: &'a BoardView,
+    new: &'a BoardView,
+    /// Whether each field changed, in [`BoardView`]'s order but for the cells.
+    changed: [bool; 9],
+    /// The cells that changed (when the board kept its size), or `None` when all are written.
+    cells: Option<Vec<usize>>,
+}
+
+impl<'a> ViewDelta<'a> {
+    fn new(a: &'a BoardView, b: &'a BoardView) -> ViewDelta<'a> {
+        let changed = [
+            a.width != b.width,
+            a.height != b.height,
+            a.files != b.files,
+            a.ranks != b.ranks,
+            a.turn != b.turn,
+            a.score != b.score,
+            a.status != b.status,
+            a.moves != b.moves,
+            a.info != b.info,
+        ];
+        let cells = (a.cells.len() == b.cells.len()).then(|| {
+            a.cells
+                .iter()
+                .zip(&b.cells)
+                .enumerate()
+                .filter(|(_, (x, y))| x != y)
+                .map(|(i, _)| i)
+                .collect()
+        });
+        ViewDelta {
+            old: a,
+            new: b,
+            changed,
+            cells,
         }
     }
-    fields!(movers);
-    if old.view != new.view {
-        let (a, b) = (&old.view, &new.view);
-        let mut view = Map::new();
+
+    fn any(&self) -> bool {
+        self.changed.contains(&true) || self.cells.as_ref().is_none_or(|c| !c.is_empty())
+    }
+}
+
+impl Serialize for ViewDelta<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let b = self.new;
+        let mut view = s.serialize_map(None)?;
+        let mut changed = self.changed.iter();
         macro_rules! view_fields {
             ($($f:ident),*) => {$(
-                if a.$f != b.$f {
-                    put(&mut view, stringify!($f), to_value(&b.$f));
+                if changed.next() == Some(&true) {
+                    view.serialize_entry(stringify!($f), &b.$f)?;
                 }
             )*};
         }
         view_fields!(width, height, files, ranks);
-        if a.cells != b.cells {
-            if a.cells.len() == b.cells.len() {
-                let changed: Vec<Value> = a
-                    .cells
-                    .iter()
-                    .zip(&b.cells)
-                    .enumerate()
-                    .filter(|(_, (x, y))| x != y)
-                    .map(|(i, (_, y))| Value::Array(vec![i.into(), to_value(y).unwrap_or_default()]))
-                    .collect();
-                view.insert("cells@".into(), Value::Array(changed));
-            } else {
-                put(&mut view, "cells", to_value(&b.cells));
-            }
+        match &self.cells {
+            Some(cells) if !cells.is_empty() => view.serialize_entry(
+                "cells@",
+                &ChangedCells {
+                    cells: &b.cells,
+                    changed: cells,
+                },
+            )?,
+            Some(_) => {}
+            None if self.old.cells != b.cells => view.serialize_entry("cells", &b.cells)?,
+            None => {}
         }
         view_fields!(turn, score, status, moves, info);
-        out.insert("view".into(), Value::Object(view));
+        view.end()
     }
-    fields!(
-        last_move,
-        over,
-        draw_offer,
-        takeback_offer,
-        takebacks,
-        rotate,
-        time,
-        time_label,
-        clock,
-        deadline,
-        claimable,
-        rated,
-        tournament,
-        abortable,
-        hints
-    );
-    Value::Object(out)
+}
+
+/// The cells that changed, each as `[index, cell]`.
+struct ChangedCells<'a> {
+    cells: &'a [Cell],
+    changed: &'a [usize],
+}
+
+impl Serialize for ChangedCells<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.changed.iter().map(|&i| (i, &self.cells[i])))
+    }
 }
 
 /// What the actor knows besides the record: the clocks, whether both sides moved, the players' ratings.
@@ -169,6 +240,23 @@ pub(super) struct LiveFacts<'a> {
     pub(super) movers: &'a [Player],
     /// The side whose takeback request waits for an answer.
     pub(super) takeback: Option<Player>,
+    /// The record's moves, as [`MoveTexts`] keeps them.
+    pub(super) moves: &'a [Arc<str>],
+}
+
+/// A game's move texts, each allocated once and shared by every state built from them.
+#[derive(Default)]
+pub(super) struct MoveTexts(Vec<Arc<str>>);
+
+impl MoveTexts {
+    /// The texts of `record`'s moves, reusing the kept texts of the moves they share.
+    pub(super) fn sync(&mut self, record: &GameRecord) -> &[Arc<str>] {
+        let moves = record.moves();
+        let kept = self.0.iter().zip(moves).take_while(|(t, m)| ***t == ***m).count();
+        self.0.truncate(kept);
+        self.0.extend(moves[kept..].iter().map(|m| Arc::from(m.as_str())));
+        &self.0
+    }
 }
 
 /// An engine's look at a whole game: a score for the first player after each move, and the moves that lost
@@ -272,7 +360,7 @@ pub(super) fn build_state(
         over,
         sides: info.sides,
         version: facts.version,
-        moves: record.moves().to_vec(),
+        moves: facts.moves.to_vec(),
         movers: facts
             .movers
             .iter()
@@ -321,4 +409,101 @@ pub(super) fn player_json(row: &GameRow, i: usize, ratings: &[Option<RatingRow>;
 /// nearest to it.
 pub(super) fn rotation(module: Option<&GameModule>) -> [bool; 2] {
     module.map_or([false, false], |m| [m.rotated(0), m.rotated(1)])
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::RngExt;
+
+    use super::*;
+    use crate::messages::{apply_delta, delta};
+
+    /// The state of `record` as the actor builds it, with a live clock that moves on with the moves.
+    fn state_of(
+        row: &GameRow,
+        game: &dyn DynGame,
+        record: &GameRecord,
+        texts: &mut MoveTexts,
+        movers: &[Player],
+    ) -> GameState {
+        let view = record.position().view();
+        let last_move = view.moves.first().cloned();
+        let clocks = Clocks::new(row.time, i64::try_from(record.moves().len()).unwrap_or(0));
+        let facts = LiveFacts {
+            version: record.moves().len() as u64,
+            rotate: [false, true],
+            aborted: false,
+            clocks: &clocks,
+            both_moved: movers.len() > 1,
+            ratings: &[None, None],
+            movers,
+            takeback: None,
+            moves: texts.sync(record),
+        };
+        build_state(row, game, record, view, last_move, &facts)
+    }
+
+    /// Along random games of every registered game, with a takeback now and then, the delta written from the
+    /// two states is the one computed from their JSON, and it turns the old state's JSON into the new one's.
+    #[test]
+    fn the_typed_delta_is_the_json_delta_in_every_game() {
+        let registry = gridplay_games::registry_with_test_games();
+        for entry in registry.entries() {
+            let game = registry.game(entry.name).expect("a registered game builds");
+            let mut row = GameRow::new(
+                entry.name.to_owned(),
+                entry.name.to_owned(),
+                [None, None],
+                [None, Some(3)],
+            );
+            row.time = TimeControl::Live {
+                initial_ms: 60_000,
+                increment_ms: 1_000,
+            };
+            for seed in 0..3 {
+                let mut rng = gridplay_core::playout::seeded(seed);
+                let mut record = GameRecord::new(game.start());
+                let mut texts = MoveTexts::default();
+                let mut movers = Vec::new();
+                let mut old = serde_json::Value::Null;
+                let mut before = state_of(&row, game.as_ref(), &record, &mut texts, &movers);
+                for ply in 0..150 {
+                    let legal = record.position().legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    if ply % 7 == 6 && record.moves().len() > 1 {
+                        let kept = record.moves().len() - 2;
+                        let moves = record.moves()[..kept].to_vec();
+                        record = GameRecord::replay(game.start(), moves.iter().map(String::as_str))
+                            .expect("a game's own moves replay");
+                        movers.truncate(kept);
+                    } else {
+                        let m = &legal[rng.random_range(0..legal.len())];
+                        record.play(m).expect("a legal move plays");
+                        movers.push(if ply % 2 == 0 {
+                            Player::First
+                        } else {
+                            Player::Second
+                        });
+                    }
+                    let after = state_of(&row, game.as_ref(), &record, &mut texts, &movers);
+                    let typed = serde_json::to_value(StateDelta {
+                        old: &before,
+                        new: &after,
+                    })
+                    .expect("a delta serializes");
+                    let (a, b) = (
+                        serde_json::to_value(&before).expect("a state serializes"),
+                        serde_json::to_value(&after).expect("a state serializes"),
+                    );
+                    assert_eq!(typed, delta(&a, &b), "{} seed {seed} ply {ply}", entry.name);
+                    old.clone_from(&a);
+                    apply_delta(&mut old, &typed);
+                    assert_eq!(old, b, "{} seed {seed} ply {ply}", entry.name);
+                    before = after;
+                }
+            }
+        }
+    }
 }
