@@ -39,7 +39,7 @@ pub struct Cell {
 }
 
 /// A piece as it should be drawn.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Eq, Serialize, Deserialize)]
 pub struct Piece {
     /// The game's name for the piece: `disc`, `placed`, `occupied`, `neutral`, `man`, `king`, a unit class...
     /// (borrowed: a view is built for every move, and its names are the game's constants).
@@ -54,6 +54,18 @@ pub struct Piece {
     /// A short label drawn on the piece (health, for units).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+}
+
+/// Field by field as derived, the one-word fields first: the server compares every cell of two views for each
+/// move's event.
+impl PartialEq for Piece {
+    fn eq(&self, other: &Piece) -> bool {
+        self.glyph == other.glyph
+            && self.owner == other.owner
+            && self.ghost == other.ghost
+            && self.kind == other.kind
+            && self.label == other.label
+    }
 }
 
 impl Piece {

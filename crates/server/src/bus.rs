@@ -384,9 +384,11 @@ impl Bus {
                                 match listener.recv().await {
                                     Ok(n) => {
                                         // A payload holds one notice a line (a group commit's moves share one).
-                                        for line in n.payload().lines() {
+                                        // This server's own notices are skipped before they are read.
+                                        for line in n.payload().lines().filter(|l| {
+                                            l.split_once(' ').is_none_or(|(origin, _)| origin != inner.origin)
+                                        }) {
                                             match Notice::parse(line) {
-                                                Some((origin, _)) if origin == inner.origin => {}
                                                 Some((_, Notice::Game { id, version, action })) => {
                                                     hub.heard(&id, version, action).await;
                                                 }
