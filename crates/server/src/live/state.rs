@@ -86,9 +86,9 @@ pub struct GameState {
     pub hints: bool,
 }
 
-/// What changed from `old` to `new`, as `crate::messages::delta` writes it from the two states' JSON: only
-/// the fields that changed are compared into the message, written straight from the new state without an
-/// intermediate JSON tree.
+/// What changed from `old` to `new`, as `crate::messages::delta` writes it from the two states' JSON: each
+/// field is compared, and those that changed are written straight from the new state, with no JSON tree
+/// built in between.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct StateDelta<'a> {
     pub(crate) old: &'a GameState,
