@@ -568,10 +568,16 @@ pub(super) fn search_weighted(
     let mut depth_done = 0;
     let mut scores = Vec::new();
     for depth in 1..=max_depth {
+        // Scores alternate by about three discs between odd and even depths (the side that moved last at
+        // the horizon looks better), so the window is centred on the last score of the same parity.
+        let centre = match scores[..] {
+            [.., same, _] => same,
+            _ => best.0,
+        };
         let (mut lo, mut hi) = if options.full_window || depth < 5 {
             (-INFINITY, INFINITY)
         } else {
-            (best.0 - 300, best.0 + 300)
+            (centre - 300, centre + 300)
         };
         let result = loop {
             let (score, sq) = s.root(p, o, &ix, &mut order, depth, lo, hi);
@@ -587,8 +593,9 @@ pub(super) fn search_weighted(
             }
         };
         let Some(result) = result else { break };
-        // Unclear: the best move changed, or its score fell by two discs.
-        let unclear = depth > 1 && (result.1 != best.1 || result.0 < best.0 - 200);
+        // Unclear: the best move changed, or its score fell by two discs from the last depth of the same
+        // parity.
+        let unclear = depth > 1 && (result.1 != best.1 || result.0 < centre - 200);
         best = result;
         depth_done = depth;
         scores.push(result.0);
@@ -696,6 +703,40 @@ mod tests {
                 assert_eq!(found.score, minimax(b, depth), "seed {seed} depth {depth}");
                 assert_eq!(-minimax(b.play(found.best.unwrap()), depth - 1), found.score);
             }
+        }
+    }
+
+    #[test]
+    fn aspiration_windows_change_no_score() {
+        // From depth 5 each iteration starts with a window around the last score of its parity and searches
+        // again when the score falls outside; without cuts every iteration's score is the full window's.
+        let windowed = Options {
+            probcut: None,
+            ..Options::default()
+        };
+        let full = Options {
+            full_window: true,
+            ..windowed
+        };
+        for seed in 0..6 {
+            let b = random_board(seed + 20, 14 + (seed as u32 * 7 % 30));
+            if b.moves() == 0 {
+                continue;
+            }
+            let run = |options| {
+                search_with(
+                    b,
+                    Limits::depth(7),
+                    &StopFlag::new(),
+                    options,
+                    &mut Table::new(1),
+                    Instant::now(),
+                )
+                .scores
+            };
+            let scores = run(windowed);
+            assert_eq!(scores.len(), 7, "seed {seed}");
+            assert_eq!(scores, run(full), "seed {seed}");
         }
     }
 
