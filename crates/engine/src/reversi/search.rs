@@ -200,11 +200,12 @@ impl Searcher<'_> {
         depth: u32,
     ) -> ArrayVec<(i32, u8, u64, u64), 64> {
         let mut children: ArrayVec<(i32, u8, u64, u64), 64> = ArrayVec::new();
-        // The shallow search that sorts: none near the horizon, deeper further from it.
+        // The shallow search that sorts: none near the horizon, deeper further from it. Nearer the horizon
+        // it costs more than the order it buys.
         let sort_depth = match depth {
-            0..=3 => None,
-            4..=7 => Some(0),
-            8..=11 => Some(1),
+            0..=6 => None,
+            7..=10 => Some(0),
+            11..=14 => Some(1),
             _ => Some(2),
         };
         while moves != 0 {
