@@ -21,15 +21,29 @@ use crate::Reply;
 pub const SOLVE_EMPTIES: u32 = 18;
 
 /// From how many empty squares down to [`SOLVE_EMPTIES`] + 1 a full-strength search that has `time` and no depth
-/// limit short of the end first tries a win/loss/draw solve ([`wld_reply`]) with half of that time: 22 with a
-/// second or more, else 20 (the solve's times on game positions: `docs/engines.md`).
+/// limit short of the end first tries a win/loss/draw solve ([`wld_reply`]) with three quarters of that time:
+/// 24 with a second or more, 22 with a tenth of a second or more, else 20 (the solve's median times on game
+/// positions, 0.45 s at 24 empties and 0.12 s at 22: `docs/engines.md`).
 #[must_use]
 pub fn wld_empties(time: std::time::Duration) -> u32 {
-    if time >= std::time::Duration::from_secs(1) {
-        22
-    } else {
-        20
+    match time.as_millis() {
+        1000.. => 24,
+        100..1000 => 22,
+        _ => 20,
     }
+}
+
+/// Solvers kept from move to move, as the search keeps its tables: making one (zeroing its 64 MB table)
+/// takes about 25 ms, and what the last move's solve learned helps the next one.
+static SOLVERS: std::sync::Mutex<Vec<endgame::Solver>> = std::sync::Mutex::new(Vec::new());
+
+/// Runs `f` with a solver of the pool (a new one when every kept one is in use).
+fn with_solver<T>(f: impl FnOnce(&mut endgame::Solver) -> T) -> T {
+    let pool = || SOLVERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut solver = pool().pop().unwrap_or_else(|| endgame::Solver::new(64));
+    let result = f(&mut solver);
+    pool().push(solver);
+    result
 }
 
 /// A win/loss/draw solve within `bounds` as an engine reply: `Some` when it finished and found a move that
@@ -38,8 +52,7 @@ pub fn wld_empties(time: std::time::Duration) -> u32 {
 #[must_use]
 pub fn wld_reply(pos: &ReversiPosition, bounds: endgame::Bounds) -> Option<Reply> {
     let started = std::time::Instant::now();
-    let mut solver = endgame::Solver::new(64);
-    let found = solver.solve_wld_within(pos.board(), bounds)?;
+    let found = with_solver(|solver| solver.solve_wld_within(pos.board(), bounds))?;
     let score = match found.outcome {
         endgame::Wld::Win => 200,
         endgame::Wld::Draw => 0,
@@ -60,8 +73,7 @@ pub fn wld_reply(pos: &ReversiPosition, bounds: endgame::Bounds) -> Option<Reply
 #[must_use]
 pub fn solve_reply(pos: &ReversiPosition) -> Reply {
     let started = std::time::Instant::now();
-    let mut solver = endgame::Solver::new(64);
-    let solution = solver.solve(pos.board());
+    let solution = with_solver(|solver| solver.solve(pos.board()));
     let best = solution.best.map_or_else(|| "pass".to_owned(), square_name);
     Reply {
         pv: vec![best.clone()],
