@@ -186,14 +186,18 @@ fn think_reversi(
         }
     }
     // Near the end, with time to spend and no depth limit short of it: a won or drawn position is played
-    // by a win/loss/draw solve when one ends within three quarters of the time (on a game clock, within the
-    // move's share if that is less).
+    // by a win/loss/draw solve when one ends within three quarters of the time (on a game clock, half of the
+    // most the move may take).
     if let Some(time) = limits.time
         && empties <= reversi::wld_empties(time)
         && limits.depth.is_none_or(|d| d >= empties)
     {
         let started = std::time::Instant::now();
-        let budget = options.soft.map_or(time * 3 / 4, |soft| soft.min(time * 3 / 4));
+        let budget = if options.soft.is_some() {
+            time / 2
+        } else {
+            time * 3 / 4
+        };
         let bounds = reversi::endgame::Bounds::within(started, budget, stop);
         if let Some(reply) = reversi::wld_reply(p, bounds) {
             return Some(reply);

@@ -21,7 +21,8 @@ use crate::Reply;
 pub const SOLVE_EMPTIES: u32 = 18;
 
 /// From how many empty squares down to [`SOLVE_EMPTIES`] + 1 a full-strength search that has `time` and no depth
-/// limit short of the end first tries a win/loss/draw solve ([`wld_reply`]) with three quarters of that time:
+/// limit short of the end first tries a win/loss/draw solve ([`wld_reply`]) with three quarters of that time (on
+/// a game clock, half):
 /// 24 with a second or more, 22 with a tenth of a second or more, else 20 (the solve's median times on game
 /// positions, 0.45 s at 24 empties and 0.12 s at 22: `docs/engines.md`).
 #[must_use]
@@ -33,8 +34,8 @@ pub fn wld_empties(time: std::time::Duration) -> u32 {
     }
 }
 
-/// Solvers kept from move to move, as the search keeps its tables: making one (zeroing its 64 MB table)
-/// takes about 25 ms, and what the last move's solve learned helps the next one.
+/// Solvers kept from move to move, as the search keeps its tables (as many as ran at once): making one
+/// (zeroing its 64 MB table) takes about 25 ms, and what the last move's solve learned helps the next one.
 static SOLVERS: std::sync::Mutex<Vec<endgame::Solver>> = std::sync::Mutex::new(Vec::new());
 
 /// Runs `f` with a solver of the pool (a new one when every kept one is in use).
