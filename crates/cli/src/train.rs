@@ -109,6 +109,12 @@ pub(crate) struct TrainArgs {
     /// than from games with random moves.
     #[arg(long)]
     pub(crate) samples_in: Vec<PathBuf>,
+    /// `reversi`: fit on the positions of these WTHOR files' games too (the French Othello Federation's
+    /// database of tournament games, `WTH_YYYY.wtb`), labelled as the self-play games are: exactly from
+    /// `--solve-at` empty squares on, each earlier position with the game's exact score there. Games that
+    /// stop before (resignations) are left out. With `--samples-out`, written there too.
+    #[arg(long)]
+    pub(crate) wthor: Vec<PathBuf>,
     /// Where to write the weights (the shipped file is crates/engine/src/reversi/weights.bin).
     #[arg(long, required_unless_present = "check")]
     pub(crate) out: Option<PathBuf>,
@@ -163,9 +169,12 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
             args.game
         ));
     }
-    if (args.games == 0 && args.samples_in.is_empty()) || args.rounds == 0 || args.depth == 0 {
+    if (args.games == 0 && args.samples_in.is_empty() && args.wthor.is_empty())
+        || args.rounds == 0
+        || args.depth == 0
+    {
         return Err(
-            "--rounds and --depth must be at least 1, and --games too unless --samples-in gives positions"
+            "--rounds and --depth must be at least 1, and --games too unless --samples-in or --wthor gives positions"
                 .into(),
         );
     }
@@ -335,6 +344,20 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
         samples.extend(read);
     }
     let mut played: Vec<Sample> = Vec::new();
+    let mut games = Vec::new();
+    for path in &args.wthor {
+        let read = read_weights(path, gridplay_engine::reversi::wthor::parse)?;
+        writeln!(out, "{}: {} games", path.display(), read.len()).map_err(crate::output_error)?;
+        games.extend(read);
+    }
+    if !games.is_empty() {
+        let progress = bar(games.len() as u64, "labelling WTHOR games");
+        let labelled = train::label_games(&games, args.solve_at, args.threads, &|| progress.inc(1));
+        progress.finish_and_clear();
+        writeln!(out, "WTHOR games: {} positions", labelled.len()).map_err(crate::output_error)?;
+        played.extend_from_slice(&labelled);
+        samples.extend(labelled);
+    }
     let mut weights: Option<Weights> = None;
     for round in 1..=args.rounds {
         let config = GameConfig {
@@ -414,12 +437,13 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
     }
     if args.play != "negamax"
         || !args.samples_in.is_empty()
+        || !args.wthor.is_empty()
         || args.samples_out.is_some()
         || args.fit != Method::Steps
         || !args.holdout.is_empty()
     {
         return Err(
-            "--play, --samples-in, --samples-out, --fit and --holdout are for `reversi`, not `checkers`"
+            "--play, --samples-in, --wthor, --samples-out, --fit and --holdout are for `reversi`, not `checkers`"
                 .into(),
         );
     }

@@ -1,6 +1,6 @@
 //! Where a match's Reversi games turned: reads a `gridplay match --games-out` file and, for each game, judges
 //! player A's position at a few points: exactly (win, draw or loss, by the win/loss/draw solver) at the first
-//! position with `SOLVE` empty squares or fewer, and by the midgame search at `DEPTH` at 44, 36 and 28 empty
+//! position with `SOLVE` empty squares or fewer, and by the midgame search at `DEPTH` at 54 (the end of a six-ply opening), 50, 44, 36 and 28 empty
 //! squares. Prints, per final result, how many games A still held (ahead, or won or drawn) at each point:
 //! a loss that was won or drawn at the solve point was thrown away in the endgame. From the solve point on,
 //! every position is solved, and each move that threw away a win or a draw is listed by its mover and the
@@ -18,7 +18,7 @@ use gridplay_games::reversi::{Reversi, notation::parse_square};
 use gridplay_search::{Limits, StopFlag};
 
 /// Empty squares at which the search judges the position.
-const POINTS: [u32; 3] = [44, 36, 28];
+const POINTS: [u32; 5] = [54, 50, 44, 36, 28];
 
 struct Game1 {
     result: String,

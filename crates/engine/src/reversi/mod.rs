@@ -11,6 +11,7 @@ pub mod probcut;
 pub mod search;
 pub mod stability;
 pub mod train;
+pub mod wthor;
 
 use gridplay_games::reversi::{Move, ReversiPosition, bitboard::get_moves, notation::square_name};
 use gridplay_search::Evaluator;

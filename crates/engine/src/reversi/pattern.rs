@@ -6,7 +6,8 @@
 //! predicts the final disc difference for the side to move, in hundredths of a disc.
 //!
 //! The weights are trained by `gridplay train reversi` (see [`crate::reversi::train`]) from the project's own
-//! self-play games, labelled by the exact endgame solver, and shipped in `weights.bin` next to this file.
+//! self-play games and from people's tournament games (WTHOR files), labelled by the exact endgame solver, and
+//! shipped in `weights.bin` next to this file.
 
 use std::sync::OnceLock;
 

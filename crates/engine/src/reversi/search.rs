@@ -429,7 +429,8 @@ impl Searcher<'_> {
     }
 
     /// The root at `depth` within (`alpha`, `beta`): the score and best move, the moves tried in the order
-    /// `moves` gives and the best moved to its front.
+    /// `moves` gives and the best moved to its front. When the budget runs out inside it, the score is
+    /// `-INFINITY` unless a move searched whole scored better than the first.
     #[allow(clippy::too_many_arguments)]
     fn root(
         &mut self,
@@ -458,6 +459,11 @@ impl Searcher<'_> {
                 s
             };
             if self.aborted {
+                // Stopped inside this move: a move searched whole before it stands only if it beat the
+                // first one.
+                if best_i == 0 {
+                    best = -INFINITY;
+                }
                 break;
             }
             if score > best {
@@ -595,6 +601,11 @@ pub(super) fn search_weighted(
         let result = loop {
             let (score, sq) = s.root(p, o, &ix, &mut order, depth, lo, hi);
             if s.aborted {
+                // A move that a stopped iteration searched whole and found better than the first (the
+                // last iteration's best) is the better move, with a score of this depth.
+                if score > -INFINITY && sq != best.1 {
+                    best = (score, sq);
+                }
                 break None;
             }
             if score <= lo && lo > -INFINITY {

@@ -1,4 +1,5 @@
-//! Training the pattern weights ([`super::pattern`]) from the project's own games: `gridplay train reversi`.
+//! Training the pattern weights ([`super::pattern`]) from the project's own games, and from people's games read
+//! from WTHOR files ([`super::wthor`], labelled the same way by [`game_samples`]): `gridplay train reversi`.
 //!
 //! 1. **Games.** Each game opens with up to `random_plies` random moves, then both sides play a shallow
 //!    negamax with the current evaluation (the previous weights, or the hand-written evaluation for the first
@@ -218,7 +219,19 @@ pub fn play_game(
         side = !side;
         ply += 1;
     }
-    // The exact part: the solver's line from here, each position labelled exactly.
+    label(early, b, side, solver, out)
+}
+
+/// Labels a game whose play reached `b` (with `side` to move there, as in `early`) at the solver's reach:
+/// the positions in `early` with `b`'s exact score (from their own side's view), then `b` and the positions of
+/// the solver's line from it with their exact scores, appended to `out`.
+fn label(
+    early: Vec<(Board, bool, Option<i32>)>,
+    mut b: Board,
+    side: bool,
+    solver: &mut Solver,
+    mut out: Vec<Sample>,
+) -> Vec<Sample> {
     let first = solver.solve(b);
     for (pos, who, searched) in early {
         out.push(sample(
@@ -241,6 +254,40 @@ pub fn play_game(
         solution = solver.solve(b);
     }
     out
+}
+
+/// The labelled positions of a game people played (a WTHOR record), as a self-play game's are labelled:
+/// up to the first position with `solve_at` empty squares or fewer, each with that position's exact score
+/// (from its own side's view); from there, the exact solver's line. A game that stops earlier (a resignation)
+/// gives none, having no exact result.
+pub fn game_samples(game: &super::wthor::Game, solve_at: u32, solver: &mut Solver) -> Vec<Sample> {
+    let mut b = Board::START;
+    let mut side = false;
+    let mut early = Vec::new();
+    let mut moves = game.moves.iter();
+    loop {
+        if b.is_over() {
+            let s = final_discs(b);
+            return early
+                .into_iter()
+                .map(|(pos, who, _)| sample(pos, if who == side { s } else { -s }, None))
+                .collect();
+        }
+        if b.moves() == 0 {
+            b = b.pass();
+            side = !side;
+            continue;
+        }
+        if b.empty().count_ones() <= solve_at {
+            return label(early, b, side, solver, Vec::new());
+        }
+        let Some(&sq) = moves.next() else {
+            return Vec::new();
+        };
+        early.push((b, side, None));
+        b = b.play(sq);
+        side = !side;
+    }
 }
 
 /// A samples file's first bytes: `sm2` records are [`RECORD_BYTES`] (the two bitboards, little-endian, the
@@ -352,6 +399,35 @@ pub fn generate(
     })
 }
 
+/// [`game_samples`] of every game, on `threads` threads; `progress` is told after each game.
+pub fn label_games(
+    games: &[super::wthor::Game],
+    solve_at: u32,
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Vec<Sample> {
+    let threads = threads.max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut solver = Solver::new(16);
+                    let mut out = Vec::new();
+                    for game in games.iter().skip(t).step_by(threads) {
+                        out.extend(game_samples(game, solve_at, &mut solver));
+                        progress();
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a labelling thread panicked"))
+            .collect()
+    })
+}
+
 /// A's result in a match between two evaluations.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Duel {
@@ -452,6 +528,57 @@ pub fn duel(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recorded_games_are_labelled_as_self_play_games_are() {
+        use crate::reversi::wthor::Game;
+        // A whole game of random moves, recorded as a WTHOR file records it (no passes).
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut b = Board::START;
+        let mut moves = Vec::new();
+        while !b.is_over() {
+            if b.moves() == 0 {
+                b = b.pass();
+                continue;
+            }
+            let sq = random_move(b, &mut rng);
+            moves.push(sq);
+            b = b.play(sq);
+        }
+        let mut solver = Solver::new(1);
+        let solve_at = 10;
+        let samples = game_samples(&Game { moves: moves.clone() }, solve_at, &mut solver);
+        // One sample for each position before the solver's reach, then the solver's line.
+        let before = (0..moves.len()).filter(|&i| 60 - i as u32 > solve_at).count();
+        assert!(samples.len() > before, "{} samples", samples.len());
+        // The positions the solver reached are labelled with their exact scores.
+        for s in samples
+            .iter()
+            .filter(|s| (!(s.player | s.opponent)).count_ones() <= solve_at)
+        {
+            let b = Board {
+                player: s.player,
+                opponent: s.opponent,
+            };
+            assert_eq!(i32::from(s.score), solver.solve(b).score);
+        }
+        // Each earlier position carries the first solved position's score, from its own side's view: the
+        // start's label is the same score as the position after the first move, negated, unless a pass
+        // came between (none does in the first plies).
+        assert_eq!(samples[0].score, -samples[1].score);
+        assert_eq!(samples[0].player, Board::START.player);
+        // A game that stops before the solver's reach (a resignation) has no exact result: no samples.
+        assert!(
+            game_samples(
+                &Game {
+                    moves: moves[..20].to_vec()
+                },
+                solve_at,
+                &mut solver
+            )
+            .is_empty()
+        );
+    }
 
     #[test]
     fn games_are_labelled_exactly_from_the_solver_on() {
