@@ -115,6 +115,11 @@ pub(crate) struct TrainArgs {
     /// stop before (resignations) are left out. With `--samples-out`, written there too.
     #[arg(long)]
     pub(crate) wthor: Vec<PathBuf>,
+    /// `reversi`: fit on the positions of these games too, written one game a line as a list of squares
+    /// (`f5d6c3...`, the line's last comma-separated field, so that CSV exports are read as they are; a
+    /// header line is skipped), labelled as `--wthor` games are.
+    #[arg(long)]
+    pub(crate) move_lists: Vec<PathBuf>,
     /// Where to write the weights (the shipped file is crates/engine/src/reversi/weights.bin).
     #[arg(long, required_unless_present = "check")]
     pub(crate) out: Option<PathBuf>,
@@ -169,12 +174,12 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
             args.game
         ));
     }
-    if (args.games == 0 && args.samples_in.is_empty() && args.wthor.is_empty())
+    if (args.games == 0 && args.samples_in.is_empty() && args.wthor.is_empty() && args.move_lists.is_empty())
         || args.rounds == 0
         || args.depth == 0
     {
         return Err(
-            "--rounds and --depth must be at least 1, and --games too unless --samples-in or --wthor gives positions"
+            "--rounds and --depth must be at least 1, and --games too unless --samples-in, --wthor or --move-lists gives positions"
                 .into(),
         );
     }
@@ -350,11 +355,16 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
         writeln!(out, "{}: {} games", path.display(), read.len()).map_err(crate::output_error)?;
         games.extend(read);
     }
+    for path in &args.move_lists {
+        let read = read_weights(path, gridplay_engine::reversi::move_lists::parse)?;
+        writeln!(out, "{}: {} games", path.display(), read.len()).map_err(crate::output_error)?;
+        games.extend(read);
+    }
     if !games.is_empty() {
-        let progress = bar(games.len() as u64, "labelling WTHOR games");
+        let progress = bar(games.len() as u64, "labelling recorded games");
         let labelled = train::label_games(&games, args.solve_at, args.threads, &|| progress.inc(1));
         progress.finish_and_clear();
-        writeln!(out, "WTHOR games: {} positions", labelled.len()).map_err(crate::output_error)?;
+        writeln!(out, "recorded games: {} positions", labelled.len()).map_err(crate::output_error)?;
         played.extend_from_slice(&labelled);
         samples.extend(labelled);
     }
@@ -438,12 +448,13 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
     if args.play != "negamax"
         || !args.samples_in.is_empty()
         || !args.wthor.is_empty()
+        || !args.move_lists.is_empty()
         || args.samples_out.is_some()
         || args.fit != Method::Steps
         || !args.holdout.is_empty()
     {
         return Err(
-            "--play, --samples-in, --wthor, --samples-out, --fit and --holdout are for `reversi`, not `checkers`"
+            "--play, --samples-in, --wthor, --move-lists, --samples-out, --fit and --holdout are for `reversi`, not `checkers`"
                 .into(),
         );
     }

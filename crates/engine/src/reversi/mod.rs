@@ -5,6 +5,7 @@
 pub mod book;
 pub mod clock;
 pub mod endgame;
+pub mod move_lists;
 pub mod obf;
 pub mod pattern;
 pub mod probcut;

@@ -793,4 +793,66 @@ mod tests {
         assert!(found.depth >= 1);
         assert!(found.elapsed < Duration::from_millis(500));
     }
+
+    /// A root that runs out of nodes keeps a move only if it searched that move whole and found it better than
+    /// the first (which it also searched whole); otherwise it gives no score, and the last finished iteration's
+    /// move stands.
+    #[test]
+    fn a_stopped_root_keeps_only_a_move_it_searched_whole_and_found_better() {
+        let stop = StopFlag::new();
+        let root = |moves: &mut [u8], b: Board, node_limit: Option<u64>| {
+            let mut table = Table::new(1);
+            let mut s = Searcher {
+                weights: Weights::shipped(),
+                probcut: None,
+                table: &mut table,
+                stop: &stop,
+                started: Instant::now(),
+                time: None,
+                node_limit,
+                nodes: 0,
+                aborted: false,
+                in_probcut: false,
+            };
+            let (score, sq) = s.root(
+                b.player,
+                b.opponent,
+                &Indices::new(b.player, b.opponent),
+                moves,
+                7,
+                -INFINITY,
+                INFINITY,
+            );
+            (score, sq, s.aborted, s.nodes)
+        };
+        let mut kept = 0;
+        for seed in 1..=6 {
+            let b = random_board(seed, 20);
+            let all: Vec<u8> = (0..64).filter(|&sq| b.moves() & (1 << sq) != 0).collect();
+            if all.len() < 4 {
+                continue;
+            }
+            // Each move alone, searched whole; the worst goes first so that later moves beat it.
+            let alone: Vec<i32> = all.iter().map(|&sq| root(&mut [sq], b, None).0).collect();
+            let worst = (0..all.len()).min_by_key(|&i| alone[i]).unwrap();
+            let mut order = all.clone();
+            order.swap(0, worst);
+            let (_, _, aborted, total) = root(&mut order.clone(), b, None);
+            assert!(!aborted);
+            for limit in (1..).map(|k| k * 1024).take_while(|&n| n < total) {
+                let (score, sq, aborted, _) = root(&mut order.clone(), b, Some(limit));
+                if aborted && score > -INFINITY {
+                    // The first move was searched whole, exactly as alone: a move kept must beat it.
+                    assert_ne!(sq, order[0], "seed {seed}, {limit} nodes");
+                    assert!(
+                        score > alone[worst],
+                        "seed {seed}, {limit} nodes: {score} <= {}",
+                        alone[worst]
+                    );
+                    kept += 1;
+                }
+            }
+        }
+        assert!(kept > 0, "no stopped root kept a move: the test did not test it");
+    }
 }
