@@ -33,10 +33,10 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Game>, MoveListError> {
     })?;
     let mut games = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let field = line.rsplit(',').next().unwrap_or("").trim();
-        if field.is_empty() && line.trim().is_empty() {
+        if line.trim().is_empty() {
             continue;
         }
+        let field = line.rsplit(',').next().unwrap_or("").trim();
         match game(field) {
             Ok(g) => games.push(g),
             // A header names its columns: its last field is a word, not squares.
@@ -90,12 +90,12 @@ mod tests {
     }
 
     #[test]
-    fn a_whole_game_is_read_and_a_pass_is_only_where_forced() {
+    fn a_whole_game_is_read_and_a_pass_where_a_move_is_possible_is_refused() {
         // A game from a public database: 60 moves, no pass needed.
         let line = "f5d6c4d3c3f4c5b3c2e6c6b4b5d2e3a6c7d7c1g4a5a4g3e2f3d1f6b1h4c8e7f8a2f2d8g5g6h2h3h5f1e8h6h7f7a3a7g8b6g2h1g1h8g7b8b7a8e1a1b2";
         let games = parse(line.as_bytes()).unwrap();
         assert_eq!(games[0].moves.len(), 60);
-        // The same game with an explicit pass where none is allowed is refused.
+        // White has moves after f5: a pass there is refused.
         let err = parse(b"f5pa").unwrap_err();
         assert_eq!(err.line, 1);
         assert!(err.reason.contains("a pass where a move is possible"), "{err}");
