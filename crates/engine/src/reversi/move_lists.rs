@@ -90,11 +90,18 @@ mod tests {
     }
 
     #[test]
-    fn a_whole_game_is_read_and_a_pass_where_a_move_is_possible_is_refused() {
+    fn whole_games_are_read_with_passes_left_out_or_written() {
         // A game from a public database: 60 moves, no pass needed.
         let line = "f5d6c4d3c3f4c5b3c2e6c6b4b5d2e3a6c7d7c1g4a5a4g3e2f3d1f6b1h4c8e7f8a2f2d8g5g6h2h3h5f1e8h6h7f7a3a7g8b6g2h1g1h8g7b8b7a8e1a1b2";
         let games = parse(line.as_bytes()).unwrap();
         assert_eq!(games[0].moves.len(), 60);
+        // White has no move after e8 here (move 17): the pass may be left out or written.
+        let before = "e6d6c5f4c6e7f6d7f5g6f7f8c7c4d8c8e8";
+        let after = "h5h6h7g7g5g4h4b6a6b5a5h3g3f2g2b3c3e3f3h1d3h2a3e2g1f1e1d1d2c1c2b1b8a8b2a7b7a4b4a2a1g8h8";
+        let implicit = parse(format!("{before}{after}").as_bytes()).unwrap();
+        let written = parse(format!("{before}pa{after}").as_bytes()).unwrap();
+        assert_eq!(implicit, written);
+        assert_eq!(implicit[0].moves.len(), 60);
         // White has moves after f5: a pass there is refused.
         let err = parse(b"f5pa").unwrap_err();
         assert_eq!(err.line, 1);
