@@ -111,10 +111,17 @@ pub(crate) struct TrainArgs {
     pub(crate) samples_in: Vec<PathBuf>,
     /// `reversi`: fit on the positions of these WTHOR files' games too (the French Othello Federation's
     /// database of tournament games, `WTH_YYYY.wtb`), labelled as the self-play games are: exactly from
-    /// `--solve-at` empty squares on, each earlier position with the game's exact score there. Games that
-    /// stop before (resignations) are left out. With `--samples-out`, written there too.
+    /// `--solve-at` empty squares on, each earlier position with the game's exact score there; with
+    /// `--wthor-labels perfect`, the positions up to the file's depth of its theoretical scores (24 empty
+    /// squares) take the game's perfect-play score from there. Games that stop before (resignations) give
+    /// only the positions a perfect-play score labels. With `--samples-out`, written there too.
     #[arg(long)]
     pub(crate) wthor: Vec<PathBuf>,
+    /// `reversi`: how `--wthor` games' positions before the solver's reach are labelled: `perfect` (with
+    /// the file's theoretical score where a game has one) or `played` (with the exact score where the
+    /// people's moves reached `--solve-at`, as the shipped weights' positions were).
+    #[arg(long, value_enum, default_value_t = WthorLabels::Perfect)]
+    pub(crate) wthor_labels: WthorLabels,
     /// `reversi`: fit on the positions of these games too, written one game a line as a list of squares
     /// (`f5d6c3...`, the line's last comma-separated field, so that CSV exports are read as they are; a
     /// header line is skipped), labelled as `--wthor` games are.
@@ -126,6 +133,15 @@ pub(crate) struct TrainArgs {
     /// Train nothing: play the closing match of this weights file against the hand-written evaluation.
     #[arg(long, conflicts_with = "out")]
     pub(crate) check: Option<PathBuf>,
+}
+
+/// How `--wthor` games' early positions are labelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum WthorLabels {
+    /// With the record's perfect-play score where it has one.
+    Perfect,
+    /// With the exact score where the game as played reached the solver.
+    Played,
 }
 
 /// Reads a weights file with `parse`; errors name the file.
@@ -351,8 +367,11 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
     let mut played: Vec<Sample> = Vec::new();
     let mut games = Vec::new();
     for path in &args.wthor {
-        let read = read_weights(path, gridplay_engine::reversi::wthor::parse)?;
+        let mut read = read_weights(path, gridplay_engine::reversi::wthor::parse)?;
         writeln!(out, "{}: {} games", path.display(), read.len()).map_err(crate::output_error)?;
+        if args.wthor_labels == WthorLabels::Played {
+            read.iter_mut().for_each(|g| g.perfect = None);
+        }
         games.extend(read);
     }
     for path in &args.move_lists {

@@ -450,6 +450,84 @@ fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
 }
 
 #[test]
+fn wthor_games_are_labelled_by_their_perfect_play_score_or_as_played() {
+    use gridplay_games::reversi::bitboard::Board;
+    let dir = std::env::temp_dir().join(format!("gridplay-train-wthor-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    // One whole game, each side taking its lowest legal square, recorded with a theoretical score of 40
+    // of Black's discs (Black ahead by 16) from 24 empties.
+    let mut record = vec![0u8; 68];
+    record[7] = 40;
+    let mut b = Board::START;
+    let mut ply = 0;
+    while !b.is_over() {
+        if b.moves() == 0 {
+            b = b.pass();
+            continue;
+        }
+        let sq = b.moves().trailing_zeros() as u8;
+        record[8 + ply] = 10 * (sq / 8 + 1) + sq % 8 + 1;
+        ply += 1;
+        b = b.play(sq);
+    }
+    let mut file = vec![0u8; 16];
+    file[4] = 1;
+    file[12] = 8;
+    file[14] = 24;
+    file.extend(record);
+    let wthor = path("one.wtb");
+    std::fs::write(&wthor, file).unwrap();
+    let labels = |how: &str| {
+        let samples = path(&format!("{how}.sm"));
+        let (ok, out, err) = gridplay(&[
+            "train",
+            "reversi",
+            "--games",
+            "0",
+            "--rounds",
+            "1",
+            "--wthor",
+            &wthor,
+            "--wthor-labels",
+            how,
+            "--solve-at",
+            "10",
+            "--epochs",
+            "1",
+            "--check-pairs",
+            "0",
+            "--threads",
+            "1",
+            "--samples-out",
+            &samples,
+            "--out",
+            &path(&format!("{how}.bin")),
+        ]);
+        assert!(ok, "{out}{err}");
+        let bytes = std::fs::read(&samples).unwrap();
+        // The start position's label: the 17th byte of its 18-byte record after the 16-byte header.
+        (bytes.len(), bytes[16 + 16] as i8)
+    };
+    let (perfect_len, perfect_start) = labels("perfect");
+    let (played_len, played_start) = labels("played");
+    assert_eq!(perfect_len, played_len);
+    assert_eq!(perfect_start, 16);
+    assert_ne!(played_start, 16, "the game as played ends otherwise");
+    let (ok, _, err) = gridplay(&[
+        "train",
+        "reversi",
+        "--wthor",
+        &wthor,
+        "--wthor-labels",
+        "best",
+        "--out",
+        &path("x"),
+    ]);
+    assert!(!ok && err.contains("best"), "{err}");
+}
+
+#[test]
 fn train_checkers_writes_weights_the_engine_can_read() {
     let out_path = std::env::temp_dir().join(format!("gridplay-train-checkers-{}.bin", std::process::id()));
     let out_text = out_path.to_str().unwrap();

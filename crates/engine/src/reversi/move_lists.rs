@@ -73,7 +73,7 @@ fn game(field: &str) -> Result<Game, String> {
         board = board.play(sq);
         moves.push(sq);
     }
-    Ok(Game { moves })
+    Ok(Game { moves, perfect: None })
 }
 
 #[cfg(test)]

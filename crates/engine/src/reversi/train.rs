@@ -258,33 +258,49 @@ fn label(
 
 /// The labelled positions of a game people played (a WTHOR record), as a self-play game's are labelled:
 /// up to the first position with `solve_at` empty squares or fewer, each with that position's exact score
-/// (from its own side's view); from there, the exact solver's line. A game that stops earlier (a resignation)
-/// gives none, having no exact result.
+/// (from its own side's view); from there, the exact solver's line. Where the record has a perfect-play
+/// score from a position before that ([`super::wthor::Perfect`]), the positions up to that one take it
+/// instead, free of the mistakes played after it. A game that stops earlier (a resignation) gives only the
+/// positions that a perfect-play score labels.
 pub fn game_samples(game: &super::wthor::Game, solve_at: u32, solver: &mut Solver) -> Vec<Sample> {
     let mut b = Board::START;
+    // false: Black to move, as at the start.
     let mut side = false;
     let mut early = Vec::new();
+    let mut out = Vec::new();
+    let mut perfect = game.perfect.filter(|p| p.empties > solve_at);
     let mut moves = game.moves.iter();
     loop {
         if b.is_over() {
             let s = final_discs(b);
-            return early
-                .into_iter()
-                .map(|(pos, who, _)| sample(pos, if who == side { s } else { -s }, None))
-                .collect();
+            out.extend(
+                early
+                    .into_iter()
+                    .map(|(pos, who, _)| sample(pos, if who == side { s } else { -s }, None)),
+            );
+            return out;
         }
         if b.moves() == 0 {
             b = b.pass();
             side = !side;
             continue;
         }
-        if b.empty().count_ones() <= solve_at {
-            return label(early, b, side, solver, Vec::new());
+        let empties = b.empty().count_ones();
+        if empties <= solve_at {
+            return label(early, b, side, solver, out);
+        }
+        early.push((b, side, None));
+        if let Some(p) = perfect.filter(|p| p.empties == empties) {
+            out.extend(
+                early
+                    .drain(..)
+                    .map(|(pos, white, _)| sample(pos, if white { -p.black } else { p.black }, None)),
+            );
+            perfect = None;
         }
         let Some(&sq) = moves.next() else {
-            return Vec::new();
+            return out;
         };
-        early.push((b, side, None));
         b = b.play(sq);
         side = !side;
     }
@@ -547,7 +563,14 @@ mod tests {
         }
         let mut solver = Solver::new(1);
         let solve_at = 10;
-        let samples = game_samples(&Game { moves: moves.clone() }, solve_at, &mut solver);
+        let samples = game_samples(
+            &Game {
+                moves: moves.clone(),
+                perfect: None,
+            },
+            solve_at,
+            &mut solver,
+        );
         // One sample for each position before the solver's reach, then the solver's line.
         let before = (0..moves.len()).filter(|&i| 60 - i as u32 > solve_at).count();
         assert!(samples.len() > before, "{} samples", samples.len());
@@ -571,13 +594,114 @@ mod tests {
         assert!(
             game_samples(
                 &Game {
-                    moves: moves[..20].to_vec()
+                    moves: moves[..20].to_vec(),
+                    perfect: None,
                 },
                 solve_at,
                 &mut solver
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn a_recorded_perfect_play_score_labels_the_positions_before_it() {
+        use crate::reversi::wthor::{Game, Perfect};
+        // A game whose first moves are random and whose moves from 14 empties on are the worst the solver
+        // finds for the side to move: the positions before 14 empties take the perfect-play score there,
+        // not the result of the worse play that followed.
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut solver = Solver::new(1);
+        let mut b = Board::START;
+        let mut white = false;
+        let mut moves = Vec::new();
+        let mut seen = Vec::new();
+        let mut perfect = None;
+        while !b.is_over() {
+            if b.moves() == 0 {
+                b = b.pass();
+                white = !white;
+                continue;
+            }
+            let empties = b.empty().count_ones();
+            if empties == 14 {
+                let score = solver.solve(b).score;
+                perfect = Some(Perfect {
+                    empties,
+                    black: if white { -score } else { score },
+                });
+            }
+            let sq = if empties > 14 {
+                random_move(b, &mut rng)
+            } else {
+                let mut worst = (i32::MIN, 0);
+                let mut left = b.moves();
+                while left != 0 {
+                    let sq = left.trailing_zeros() as u8;
+                    left &= left - 1;
+                    let after = b.play(sq);
+                    // The score for the side that replies.
+                    let score = if after.is_over() {
+                        final_discs(after)
+                    } else if after.moves() == 0 {
+                        -solver.solve(after.pass()).score
+                    } else {
+                        solver.solve(after).score
+                    };
+                    worst = worst.max((score, sq));
+                }
+                worst.1
+            };
+            seen.push((b, white));
+            moves.push(sq);
+            b = b.play(sq);
+            white = !white;
+        }
+        let perfect = perfect.expect("the game reached 14 empties");
+        let solve_at = 8;
+        let played = game_samples(
+            &Game {
+                moves: moves.clone(),
+                perfect: None,
+            },
+            solve_at,
+            &mut solver,
+        );
+        let recorded = game_samples(
+            &Game {
+                moves: moves.clone(),
+                perfect: Some(perfect),
+            },
+            solve_at,
+            &mut solver,
+        );
+        assert_eq!(played.len(), recorded.len());
+        let empties = |s: &Sample| (!(s.player | s.opponent)).count_ones();
+        let mut changed = 0;
+        for (i, (p, r)) in played.iter().zip(&recorded).enumerate() {
+            assert_eq!((p.player, p.opponent), (r.player, r.opponent));
+            if empties(r) >= 14 {
+                let (pos, white) = seen[i];
+                assert_eq!((pos.player, pos.opponent), (r.player, r.opponent));
+                let black = if white { -r.score } else { r.score };
+                assert_eq!(i32::from(black), perfect.black, "position {i}");
+                changed += usize::from(p.score != r.score);
+            } else {
+                assert_eq!(p.score, r.score, "position {i}");
+            }
+        }
+        assert!(changed > 0, "the worse play after 14 empties changed no label");
+        // Resigned after 14 empties: the positions the perfect-play score labels are kept, the rest dropped.
+        let resigned = game_samples(
+            &Game {
+                moves: moves[..50].to_vec(),
+                perfect: Some(perfect),
+            },
+            solve_at,
+            &mut solver,
+        );
+        assert_eq!(resigned.len(), played.iter().filter(|s| empties(s) >= 14).count());
+        assert_eq!(resigned[..], recorded[..resigned.len()]);
     }
 
     #[test]

@@ -7,6 +7,10 @@
 //! 68-byte record a game: the tournament's and both players' numbers (16 bits each), Black's discs at the end
 //! and Black's theoretical score (a byte each), and the 60 moves, one byte each, `10 * rank + file` counted
 //! from 1 (`56` is f5), 0 after the last. Passes are not written: a side with no move passes.
+//!
+//! The theoretical score is Black's discs at the end under perfect play from the game's position with the
+//! header's depth of empty squares (24 in every file of 1977-2020; the federation computes them): an exact
+//! label for every position before it, free of the mistakes people made after it.
 
 use gridplay_games::reversi::bitboard::Board;
 
@@ -17,6 +21,15 @@ const RECORD_BYTES: usize = 68;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     pub moves: Vec<u8>,
+    /// The exact score of the game's position with some number of empty squares, where the record has one.
+    pub perfect: Option<Perfect>,
+}
+
+/// Black's disc difference at the end under perfect play from the position with `empties` empty squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Perfect {
+    pub empties: u32,
+    pub black: i32,
 }
 
 /// Why a file is not a WTHOR games file.
@@ -46,6 +59,12 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Game>, WthorError> {
             header[12]
         )));
     }
+    let depth = u32::from(header[14]);
+    if depth > 60 {
+        return Err(WthorError::Format(format!(
+            "theoretical scores at {depth} empty squares (a board has 60 at most)"
+        )));
+    }
     let body = &bytes[HEADER_BYTES..];
     if body.len() != count * RECORD_BYTES {
         return Err(WthorError::Format(format!(
@@ -57,6 +76,17 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Game>, WthorError> {
     body.chunks_exact(RECORD_BYTES)
         .enumerate()
         .map(|(game, record)| {
+            let theoretical = i32::from(record[7]);
+            if theoretical > 64 {
+                return Err(WthorError::Format(format!(
+                    "game {}: a theoretical score of {theoretical} discs (64 at most)",
+                    game + 1
+                )));
+            }
+            let perfect = (depth > 0).then_some(Perfect {
+                empties: depth,
+                black: 2 * theoretical - 64,
+            });
             let mut board = Board::START;
             let mut moves = Vec::new();
             for (ply, &code) in record[8..].iter().enumerate() {
@@ -82,7 +112,7 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Game>, WthorError> {
                 board = board.play(sq);
                 moves.push(sq);
             }
-            Ok(Game { moves })
+            Ok(Game { moves, perfect })
         })
         .collect()
 }
@@ -96,8 +126,10 @@ mod tests {
         let mut out = vec![0u8; HEADER_BYTES];
         out[4..8].copy_from_slice(&(games.len() as u32).to_le_bytes());
         out[12] = 8;
+        out[14] = 24;
         for moves in games {
             let mut record = vec![0u8; RECORD_BYTES];
+            record[7] = 40;
             record[8..8 + moves.len()].copy_from_slice(moves);
             out.extend(record);
         }
@@ -115,6 +147,17 @@ mod tests {
             .collect();
         assert_eq!(names, ["f5", "d6", "c3", "d3", "c4"]);
         assert!(games[1].moves.is_empty());
+        // 40 of Black's discs under perfect play from 24 empties: Black ahead by 16.
+        assert_eq!(
+            games[0].perfect,
+            Some(Perfect {
+                empties: 24,
+                black: 16
+            })
+        );
+        let mut none = file(&[&[56]]);
+        none[14] = 0;
+        assert_eq!(parse(&none).unwrap()[0].perfect, None);
     }
 
     #[test]
@@ -135,5 +178,11 @@ mod tests {
         assert!(
             matches!(parse(&file(&[&[99]])), Err(WthorError::Move { reason, .. }) if reason.contains("not a square"))
         );
+        let mut deep = file(&[&[56]]);
+        deep[14] = 61;
+        assert!(matches!(parse(&deep), Err(WthorError::Format(m)) if m.contains("61 empty squares")));
+        let mut score = file(&[&[56]]);
+        score[HEADER_BYTES + 7] = 65;
+        assert!(matches!(parse(&score), Err(WthorError::Format(m)) if m.contains("65 discs")));
     }
 }
