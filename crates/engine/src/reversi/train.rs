@@ -545,9 +545,22 @@ pub fn duel(
 mod tests {
     use super::*;
 
+    /// [`game_samples`] of a recorded game of these moves.
+    fn labelled(
+        moves: &[u8],
+        perfect: Option<crate::reversi::wthor::Perfect>,
+        solve_at: u32,
+        solver: &mut Solver,
+    ) -> Vec<Sample> {
+        let game = crate::reversi::wthor::Game {
+            moves: moves.to_vec(),
+            perfect,
+        };
+        game_samples(&game, solve_at, solver)
+    }
+
     #[test]
     fn recorded_games_are_labelled_as_self_play_games_are() {
-        use crate::reversi::wthor::Game;
         // A whole game of random moves, recorded as a WTHOR file records it (no passes).
         let mut rng = SmallRng::seed_from_u64(3);
         let mut b = Board::START;
@@ -563,14 +576,7 @@ mod tests {
         }
         let mut solver = Solver::new(1);
         let solve_at = 10;
-        let samples = game_samples(
-            &Game {
-                moves: moves.clone(),
-                perfect: None,
-            },
-            solve_at,
-            &mut solver,
-        );
+        let samples = labelled(&moves, None, solve_at, &mut solver);
         // One sample for each position before the solver's reach, then the solver's line.
         let before = (0..moves.len()).filter(|&i| 60 - i as u32 > solve_at).count();
         assert!(samples.len() > before, "{} samples", samples.len());
@@ -591,22 +597,12 @@ mod tests {
         assert_eq!(samples[0].score, -samples[1].score);
         assert_eq!(samples[0].player, Board::START.player);
         // A game that stops before the solver's reach (a resignation) has no exact result: no samples.
-        assert!(
-            game_samples(
-                &Game {
-                    moves: moves[..20].to_vec(),
-                    perfect: None,
-                },
-                solve_at,
-                &mut solver
-            )
-            .is_empty()
-        );
+        assert!(labelled(&moves[..20], None, solve_at, &mut solver).is_empty());
     }
 
     #[test]
     fn a_recorded_perfect_play_score_labels_the_positions_before_it() {
-        use crate::reversi::wthor::{Game, Perfect};
+        use crate::reversi::wthor::Perfect;
         // A game whose first moves are random and whose moves from 14 empties on are the worst the solver
         // finds for the side to move: the positions before 14 empties take the perfect-play score there,
         // not the result of the worse play that followed.
@@ -659,22 +655,8 @@ mod tests {
         }
         let perfect = perfect.expect("the game reached 14 empties");
         let solve_at = 8;
-        let played = game_samples(
-            &Game {
-                moves: moves.clone(),
-                perfect: None,
-            },
-            solve_at,
-            &mut solver,
-        );
-        let recorded = game_samples(
-            &Game {
-                moves: moves.clone(),
-                perfect: Some(perfect),
-            },
-            solve_at,
-            &mut solver,
-        );
+        let played = labelled(&moves, None, solve_at, &mut solver);
+        let recorded = labelled(&moves, Some(perfect), solve_at, &mut solver);
         assert_eq!(played.len(), recorded.len());
         let empties = |s: &Sample| (!(s.player | s.opponent)).count_ones();
         let mut changed = 0;
@@ -692,14 +674,7 @@ mod tests {
         }
         assert!(changed > 0, "the worse play after 14 empties changed no label");
         // Resigned after 14 empties: the positions the perfect-play score labels are kept, the rest dropped.
-        let resigned = game_samples(
-            &Game {
-                moves: moves[..50].to_vec(),
-                perfect: Some(perfect),
-            },
-            solve_at,
-            &mut solver,
-        );
+        let resigned = labelled(&moves[..50], Some(perfect), solve_at, &mut solver);
         assert_eq!(resigned.len(), played.iter().filter(|s| empties(s) >= 14).count());
         assert_eq!(resigned[..], recorded[..resigned.len()]);
     }
