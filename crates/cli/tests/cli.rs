@@ -525,6 +525,7 @@ fn wthor_games_are_labelled_by_their_perfect_play_score_or_as_played() {
         &path("x"),
     ]);
     assert!(!ok && err.contains("best"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
