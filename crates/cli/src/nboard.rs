@@ -21,7 +21,7 @@ use gridplay_engine::{
     Clock,
     reversi::{
         SOLVE_EMPTIES, clock,
-        endgame::{Bounds, Solver},
+        endgame::{Bounds, Solver, Wld},
         search,
     },
 };
@@ -114,12 +114,27 @@ impl Job {
             }
             let time = limits.time.unwrap_or(THINK_CAP);
             // A depth that reaches the end asks for the exact score, as in other NBoard engines: solved
-            // within half the time, else searched with the rest.
+            // within half the time, else searched with the rest. On a clock, from the end of the game (and
+            // within 6 empties of the depth, as NTest's selective depths solve) a won or drawn position is
+            // played by a win/loss/draw solve within its share of the clock.
             let solved = (self.depth >= empties && empties <= EXACT_MOST)
                 .then(|| Solver::new(64).solve_within(b, Bounds::within(started, time / 2, stop)))
                 .flatten();
+            let wld = self
+                .clock
+                .filter(|_| solved.is_none() && empties <= clock::END_EMPTIES.min(self.depth + 6))
+                .and_then(|c| {
+                    gridplay_engine::reversi::solve_wld_within(
+                        b,
+                        Bounds::within(started, clock::wld_budget(c), stop),
+                    )
+                })
+                .filter(|w| w.outcome != Wld::Loss)
+                .and_then(|w| Some((w.best?, if w.outcome == Wld::Win { 200 } else { 0 })));
             if let Some(s) = solved {
                 (s.best, s.score * 100, started.elapsed())
+            } else if let Some((best, score)) = wld {
+                (Some(best), score, started.elapsed())
             } else {
                 limits.time = Some(time.saturating_sub(started.elapsed()).max(time / 4));
                 let f = search::search(b, limits, stop, options);
@@ -563,6 +578,19 @@ mod tests {
         s.handle_now("set depth 8");
         let go = s.handle_now("go");
         assert!(go.lines[0].starts_with("=== "), "{go:?}");
+        assert!(!go.lines[0].contains("/2.00/"), "{go:?}");
+        // On a game clock, from 22 empty squares (and 6 beyond the depth) a won position is played by a
+        // win/loss/draw solve, which answers a win as 2 discs.
+        s.handle_now("set depth 14");
+        s.handle_now(&format!(
+            "set game {}",
+            ffo40.replace("PC[ffo]", "PC[ffo]TI[5:00]")
+        ));
+        let go = s.handle_now("go");
+        assert!(
+            go.lines[0].starts_with("=== ") && go.lines[0].contains("/2.00/"),
+            "{go:?}"
+        );
     }
 
     #[test]

@@ -4,17 +4,18 @@
 //! squares. Prints, per final result, how many games A still held (ahead, or won or drawn) at each point:
 //! a loss that was won or drawn at the solve point was thrown away in the endgame. From the solve point on,
 //! every position is solved, and each move that threw away a win or a draw is listed by its mover and the
-//! empty squares before it.
+//! empty squares before it. With `THROWS_FILE`, A's throws are also written there as `.obf` problems (a comment line
+//! naming the move played, then the position before it with the side to move as `X`), to be tried again.
 //!
 //! ```text
-//! cargo run --release -p gridplay-engine --example reversi_turns -- GAMES_FILE [SOLVE] [DEPTH]
+//! cargo run --release -p gridplay-engine --example reversi_turns -- GAMES_FILE [SOLVE] [DEPTH] [THROWS_FILE]
 //! ```
 use gridplay_core::Game;
 use gridplay_engine::reversi::{
     endgame::{Solver, Wld},
     search::{Options, search},
 };
-use gridplay_games::reversi::{Reversi, notation::parse_square};
+use gridplay_games::reversi::{Reversi, bitboard::Board, notation::parse_square};
 use gridplay_search::{Limits, StopFlag};
 
 /// Empty squares at which the search judges the position.
@@ -28,10 +29,28 @@ struct Game1 {
     solved: Option<Wld>,
 }
 
+/// The position as an `.obf` problem's board, the side to move as `X`.
+fn obf_position(b: Board) -> String {
+    let mut s: String = (0..64)
+        .map(|sq| {
+            let bit = 1u64 << sq;
+            if b.player & bit != 0 {
+                'X'
+            } else if b.opponent & bit != 0 {
+                'O'
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    s += " X";
+    s
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: reversi_turns GAMES_FILE [SOLVE] [DEPTH]");
+        eprintln!("usage: reversi_turns GAMES_FILE [SOLVE] [DEPTH] [THROWS_FILE]");
         std::process::exit(2);
     };
     let solve_at: u32 = args.get(1).map_or(Ok(20), |a| a.parse()).unwrap_or_else(|_| {
@@ -51,6 +70,8 @@ fn main() {
     let mut games = Vec::new();
     // Each move that threw away a win or a draw: whether A made it, and the empty squares before it.
     let mut throws: Vec<(bool, u32)> = Vec::new();
+    // A's throws as problem lines: the position before the move and the move.
+    let mut throw_lines = String::new();
     for (n, line) in text.lines().enumerate() {
         let fields: Vec<&str> = line.split('\t').collect();
         let [_, a_side, result, opening, moves] = fields[..] else {
@@ -71,6 +92,8 @@ fn main() {
         };
         // The last solved outcome for A, whether A was to move, and the empty squares then.
         let mut last: Option<(Wld, bool, u32)> = None;
+        // The position before the last move, and the move.
+        let mut before_move = (board, "");
         for mv in moves.split(' ').chain(std::iter::once("")) {
             let empties = board.empty().count_ones();
             let sign = if a_to_move { 1 } else { -1 };
@@ -97,9 +120,14 @@ fn main() {
                     && before != for_a
                 {
                     throws.push((mover_a, at));
+                    if mover_a {
+                        let (b, mv) = before_move;
+                        throw_lines += &format!("% game line {}: played {mv}\n{};\n", n + 1, obf_position(b));
+                    }
                 }
                 last = Some((for_a, a_to_move, empties));
             }
+            before_move = (board, mv);
             match mv {
                 "" => {}
                 "pass" => board = board.pass(),
@@ -140,6 +168,12 @@ fn main() {
             count(Wld::Loss)
         );
         println!("{line}");
+    }
+    if let Some(out) = args.get(3) {
+        std::fs::write(out, &throw_lines).unwrap_or_else(|e| {
+            eprintln!("cannot write {out}: {e}");
+            std::process::exit(1)
+        });
     }
     for (who, is_a) in [("A", true), ("B", false)] {
         let mut at: Vec<u32> = throws.iter().filter(|t| t.0 == is_a).map(|t| t.1).collect();

@@ -520,6 +520,26 @@ mod tests {
     }
 
     #[test]
+    fn on_a_game_clock_the_end_of_a_reversi_game_is_played_by_a_win_loss_draw_solve() {
+        // FFO #40: 20 empty squares, Black to move and win (A2 by 38). On a clock of one minute the exact
+        // solver takes over only at 18 empties, so this move is a win/loss/draw solve's, answered as a win by
+        // 2 discs at the depth of the empties.
+        let game = gridplay_games::registry().game("reversi").unwrap();
+        let ffo40 = game
+            .parse_position("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X")
+            .unwrap();
+        let clock = Request {
+            clock: Some(Clock {
+                left: Duration::from_secs(60),
+                increment: Duration::ZERO,
+            }),
+            ..Request::default()
+        };
+        let reply = think(ffo40.as_ref(), &clock, &StopFlag::new()).unwrap();
+        assert_eq!((reply.score, reply.depth), (200, 20), "{reply:?}");
+    }
+
+    #[test]
     fn refuses_a_finished_game_and_bad_levels() {
         let game = gridplay_games::registry().game("checkers").unwrap();
         let over = game.parse_position("W:W:B1").unwrap();

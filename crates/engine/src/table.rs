@@ -186,18 +186,17 @@ fn think_reversi(
         }
     }
     // Near the end, with time to spend and no depth limit short of it: a won or drawn position is played
-    // by a win/loss/draw solve when one ends within three quarters of the time (on a game clock, half of the
-    // most the move may take).
+    // by a win/loss/draw solve when one ends within three quarters of the time; on a game clock that sets
+    // the time, from the end of the game ([`reversi::clock::END_EMPTIES`]) with a share of the clock.
+    let clock_budget = clock
+        .filter(|_| options.soft.is_some())
+        .map(reversi::clock::wld_budget);
     if let Some(time) = limits.time
-        && empties <= reversi::wld_empties(time)
+        && empties <= clock_budget.map_or(reversi::wld_empties(time), |_| reversi::clock::END_EMPTIES)
         && limits.depth.is_none_or(|d| d >= empties)
     {
         let started = std::time::Instant::now();
-        let budget = if options.soft.is_some() {
-            time / 2
-        } else {
-            time * 3 / 4
-        };
+        let budget = clock_budget.unwrap_or(time * 3 / 4);
         let bounds = reversi::endgame::Bounds::within(started, budget, stop);
         if let Some(reply) = reversi::wld_reply(p, bounds) {
             return Some(reply);

@@ -24,7 +24,7 @@ pub const SOLVE_EMPTIES: u32 = 18;
 
 /// From how many empty squares down to [`SOLVE_EMPTIES`] + 1 a full-strength search that has `time` and no depth
 /// limit short of the end first tries a win/loss/draw solve ([`wld_reply`]) with three quarters of that time (on
-/// a game clock, half):
+/// a game clock that sets the time, from [`clock::END_EMPTIES`] with [`clock::wld_budget`] instead):
 /// 24 with a second or more, 22 with a tenth of a second or more, else 20 (the solve's median times on game
 /// positions, 0.45 s at 24 empties and 0.12 s at 22: `docs/engines.md`).
 #[must_use]
@@ -49,13 +49,22 @@ fn with_solver<T>(f: impl FnOnce(&mut endgame::Solver) -> T) -> T {
     result
 }
 
+/// A win/loss/draw solve of `board` within `bounds` by a solver of the pool; `None` when it gave up.
+#[must_use]
+pub fn solve_wld_within(
+    board: gridplay_games::reversi::bitboard::Board,
+    bounds: endgame::Bounds,
+) -> Option<endgame::WldSolution> {
+    with_solver(|solver| solver.solve_wld_within(board, bounds))
+}
+
 /// A win/loss/draw solve within `bounds` as an engine reply: `Some` when it finished and found a move that
 /// wins or draws, with a score of 2 discs for a win (the least a win can be) and 0 for a draw; `None` when it
 /// gave up or every move loses, where the midgame search picks the move that loses least.
 #[must_use]
 pub fn wld_reply(pos: &ReversiPosition, bounds: endgame::Bounds) -> Option<Reply> {
     let started = std::time::Instant::now();
-    let found = with_solver(|solver| solver.solve_wld_within(pos.board(), bounds))?;
+    let found = solve_wld_within(pos.board(), bounds)?;
     let score = match found.outcome {
         endgame::Wld::Win => 200,
         endgame::Wld::Draw => 0,
