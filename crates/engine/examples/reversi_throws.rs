@@ -16,16 +16,7 @@ use gridplay_engine::reversi::{
     obf,
     search::{Options, search},
 };
-use gridplay_games::reversi::bitboard::{Board, flips};
 use gridplay_search::{Limits, StopFlag};
-
-fn after(b: Board, sq: u8) -> Board {
-    let f = flips(sq, b.player, b.opponent);
-    Board {
-        player: b.opponent ^ f,
-        opponent: b.player ^ f ^ (1 << sq),
-    }
-}
 
 fn flip(w: Wld) -> Wld {
     match w {
@@ -71,7 +62,7 @@ fn main() {
         while moves != 0 {
             let sq = moves.trailing_zeros() as u8;
             moves &= moves - 1;
-            outcome[usize::from(sq)] = Some(flip(truth_solver.solve_wld(after(b, sq)).outcome));
+            outcome[usize::from(sq)] = Some(flip(truth_solver.solve_wld(b.play(sq)).outcome));
         }
         let best = outcome
             .iter()
