@@ -21,7 +21,7 @@ use gridplay_engine::{
     Clock,
     reversi::{
         SOLVE_EMPTIES, clock,
-        endgame::{Bounds, Solver, Wld},
+        endgame::{Bounds, Solver},
         search,
     },
 };
@@ -124,16 +124,11 @@ impl Job {
                 .clock
                 .filter(|_| solved.is_none() && empties <= clock::END_EMPTIES.min(self.depth + 6))
                 .and_then(|c| {
-                    gridplay_engine::reversi::solve_wld_within(
-                        b,
-                        Bounds::within(started, clock::wld_budget(c), stop),
-                    )
-                })
-                .filter(|w| w.outcome != Wld::Loss)
-                .and_then(|w| Some((w.best?, if w.outcome == Wld::Win { 200 } else { 0 })));
+                    gridplay_engine::reversi::wld_move(b, Bounds::within(started, clock::wld_budget(c), stop))
+                });
             if let Some(s) = solved {
                 (s.best, s.score * 100, started.elapsed())
-            } else if let Some((best, score)) = wld {
+            } else if let Some((best, score, _)) = wld {
                 (Some(best), score, started.elapsed())
             } else {
                 limits.time = Some(time.saturating_sub(started.elapsed()).max(time / 4));

@@ -49,34 +49,35 @@ fn with_solver<T>(f: impl FnOnce(&mut endgame::Solver) -> T) -> T {
     result
 }
 
-/// A win/loss/draw solve of `board` within `bounds` by a solver of the pool; `None` when it gave up.
+/// A win/loss/draw solve of `board` within `bounds` by a solver of the pool, as a move to play: the move, its
+/// score in hundredths (2 discs for a win, the least a win can be; 0 for a draw) and the nodes searched;
+/// `None` when it gave up or every move loses, where the midgame search picks the move that loses least.
 #[must_use]
-pub fn solve_wld_within(
+pub fn wld_move(
     board: gridplay_games::reversi::bitboard::Board,
     bounds: endgame::Bounds,
-) -> Option<endgame::WldSolution> {
-    with_solver(|solver| solver.solve_wld_within(board, bounds))
-}
-
-/// A win/loss/draw solve within `bounds` as an engine reply: `Some` when it finished and found a move that
-/// wins or draws, with a score of 2 discs for a win (the least a win can be) and 0 for a draw; `None` when it
-/// gave up or every move loses, where the midgame search picks the move that loses least.
-#[must_use]
-pub fn wld_reply(pos: &ReversiPosition, bounds: endgame::Bounds) -> Option<Reply> {
-    let started = std::time::Instant::now();
-    let found = solve_wld_within(pos.board(), bounds)?;
+) -> Option<(u8, i32, u64)> {
+    let found = with_solver(|solver| solver.solve_wld_within(board, bounds))?;
     let score = match found.outcome {
         endgame::Wld::Win => 200,
         endgame::Wld::Draw => 0,
         endgame::Wld::Loss => return None,
     };
-    let best = square_name(found.best?);
+    Some((found.best?, score, found.nodes))
+}
+
+/// [`wld_move`] as an engine reply.
+#[must_use]
+pub fn wld_reply(pos: &ReversiPosition, bounds: endgame::Bounds) -> Option<Reply> {
+    let started = std::time::Instant::now();
+    let (sq, score, nodes) = wld_move(pos.board(), bounds)?;
+    let best = square_name(sq);
     Some(Reply {
         pv: vec![best.clone()],
         best,
         score,
         depth: pos.board().empty().count_ones(),
-        nodes: found.nodes,
+        nodes,
         elapsed: started.elapsed(),
     })
 }
