@@ -528,6 +528,71 @@ pub fn search(board: Board, limits: Limits, stop: &StopFlag, options: Options) -
     found
 }
 
+/// A probable win/loss/draw solve: the search to the end of the game within a draw's window, with
+/// Multi-ProbCut at `t` hundredths of a standard deviation, as NTest's probable solves before its exact ones.
+/// `Some((move, score, nodes))` with a score of 200 for a win it found and 0 for a draw; `None` for a loss, or
+/// when `limits` ran out or `stop` was raised first. Like any selective search, its cuts may be wrong.
+#[must_use]
+pub fn probable_wld(board: Board, t: u32, limits: Limits, stop: &StopFlag) -> Option<(u8, i32, u64)> {
+    let _ = (Weights::shipped(), ProbCut::shipped());
+    let mut table = TABLES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .pop()
+        .unwrap_or_else(|| Table::new(TABLE_MEGABYTES));
+    table.age = table.age.wrapping_add(1);
+    let found = probable_wld_with(board, t, limits, stop, &mut table);
+    TABLES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(table);
+    found
+}
+
+/// The plies searched before a probable solve, for the order of the root's moves and for the table.
+const PROBABLE_PRE_DEPTH: u32 = 6;
+
+fn probable_wld_with(
+    board: Board,
+    t: u32,
+    limits: Limits,
+    stop: &StopFlag,
+    table: &mut Table,
+) -> Option<(u8, i32, u64)> {
+    let (p, o) = (board.player, board.opponent);
+    let moves = get_moves(p, o);
+    if moves == 0 {
+        return None;
+    }
+    let empties = board.empty().count_ones();
+    let mut s = Searcher {
+        weights: Weights::shipped(),
+        probcut: Some((ProbCut::shipped(), t as i32)),
+        table,
+        stop,
+        started: Instant::now(),
+        time: limits.time,
+        node_limit: limits.nodes,
+        nodes: 0,
+        aborted: false,
+        in_probcut: false,
+    };
+    let ix = Indices::new(p, o);
+    let mut order: Vec<u8> = s.order(p, o, &ix, moves, 0).iter().map(|c| c.1).collect();
+    for depth in 1..=PROBABLE_PRE_DEPTH.min(empties.saturating_sub(1)) {
+        let _ = s.root(p, o, &ix, &mut order, depth, -INFINITY, INFINITY);
+        if s.aborted {
+            return None;
+        }
+    }
+    // Final scores are whole discs, in hundredths: within (-100, 100) only a draw.
+    let (score, sq) = s.root(p, o, &ix, &mut order, empties, -100, 100);
+    if s.aborted || score <= -100 {
+        return None;
+    }
+    Some((sq, if score >= 100 { 200 } else { 0 }, s.nodes))
+}
+
 pub(super) fn search_with(
     board: Board,
     limits: Limits,
@@ -714,6 +779,38 @@ mod tests {
             best = best.max(s);
         }
         best
+    }
+
+    /// With a margin that no shallow search can meet, nothing is cut and a probable solve is the exact
+    /// win/loss/draw solve: the same outcome, and a move that keeps it.
+    #[test]
+    fn a_probable_solve_without_cuts_is_the_exact_win_loss_draw_solve() {
+        use crate::reversi::endgame::{Solver, Wld};
+        let mut solver = Solver::new(4);
+        let mut outcomes = [0; 3];
+        for seed in 0..200 {
+            let b = random_board(seed, 47);
+            if b.is_over() || b.moves() == 0 {
+                continue;
+            }
+            let truth = solver.solve_wld(b).outcome;
+            let mut table = Table::new(1);
+            let found = probable_wld_with(b, 100_000, Limits::default(), &StopFlag::new(), &mut table);
+            let expected = match truth {
+                Wld::Win => Some(200),
+                Wld::Draw => Some(0),
+                Wld::Loss => None,
+            };
+            assert_eq!(found.map(|f| f.1), expected, "seed {seed}");
+            if let Some((sq, _, _)) = found {
+                assert_ne!(b.moves() & (1 << sq), 0, "seed {seed}: an illegal move");
+                let after = solver.solve_wld(b.play(sq)).outcome;
+                let kept = if truth == Wld::Win { Wld::Loss } else { Wld::Draw };
+                assert_eq!(after, kept, "seed {seed}: the move throws the outcome away");
+            }
+            outcomes[truth as usize] += 1;
+        }
+        assert!(outcomes.iter().all(|&n| n > 0), "every outcome met: {outcomes:?}");
     }
 
     #[test]
