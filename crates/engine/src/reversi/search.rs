@@ -76,6 +76,10 @@ impl Default for Options {
     }
 }
 
+/// Enhanced transposition cut-offs from this many plies from the horizon: nearer it, the table's probes cost
+/// more than the nodes they save.
+const ETC_MIN_DEPTH: u32 = 3;
+
 /// The cut's threshold in standard deviations (hundredths), chosen by match (`docs/engines.md`).
 pub const PROBCUT_T: u32 = 100;
 
@@ -244,6 +248,26 @@ impl Searcher<'_> {
         children
     }
 
+    /// Enhanced transposition cut-off: a move whose position the table bounds, at its depth, to a score that
+    /// gives this node at least `beta` ends the node before its moves are ordered.
+    fn etc(&mut self, p: u64, o: u64, mut moves: u64, depth: u32, beta: i32) -> Option<i32> {
+        if depth < ETC_MIN_DEPTH {
+            return None;
+        }
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let f = flips(sq, p, o);
+            if let Some(e) = self.table.probe(o ^ f, p ^ f ^ (1 << sq))
+                && u32::from(e.depth) + 1 >= depth
+                && -i32::from(e.upper) >= beta
+            {
+                return Some(-i32::from(e.upper));
+            }
+        }
+        None
+    }
+
     /// Multi-ProbCut: `Some(bound)` when a shallow search says the deep one falls outside the window.
     fn probcut(&mut self, p: u64, o: u64, ix: &Indices, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
         let (table, t) = self.probcut?;
@@ -356,6 +380,9 @@ impl Searcher<'_> {
         }
         let mut ordered = children.is_empty();
         if ordered {
+            if let Some(cut) = self.etc(p, o, rest, depth, beta) {
+                return cut;
+            }
             children = self.order(p, o, ix, rest, depth);
         }
         let mut n = 0;
@@ -388,6 +415,9 @@ impl Searcher<'_> {
             if !ordered && n == children.len() {
                 ordered = true;
                 if rest != 0 {
+                    if let Some(cut) = self.etc(p, o, rest, depth, beta) {
+                        return cut.max(best);
+                    }
                     let others = self.order(p, o, ix, rest, depth);
                     children.extend(others);
                 }
@@ -894,6 +924,61 @@ mod tests {
     /// A root that runs out of nodes keeps a move only if it searched that move whole and found it better than
     /// the first (which it also searched whole); otherwise it gives no score, and the last finished iteration's
     /// move stands.
+    /// A transposition cut-off ends a node by a move whose position the table bounds, deep enough, to at
+    /// most minus `beta`, with that bound; a bound that is too shallow, not low enough, or a lower bound does not.
+    #[test]
+    fn a_child_bounded_in_the_table_cuts_its_parent() {
+        let stop = StopFlag::new();
+        let b = random_board(3, 20);
+        let moves = b.moves();
+        let sq = moves.trailing_zeros() as u8;
+        let child = b.play(sq);
+        let etc = |entry: Option<Entry>, depth: u32, beta: i32| {
+            let mut table = Table::new(1);
+            if let Some(e) = entry {
+                table.store(e);
+            }
+            let mut s = Searcher {
+                weights: Weights::shipped(),
+                probcut: None,
+                table: &mut table,
+                stop: &stop,
+                started: Instant::now(),
+                time: None,
+                node_limit: None,
+                nodes: 0,
+                aborted: false,
+                in_probcut: false,
+            };
+            s.etc(b.player, b.opponent, moves, depth, beta)
+        };
+        let bound = |lower: i16, upper: i16, depth: u8| Entry {
+            player: child.player,
+            opponent: child.opponent,
+            lower,
+            upper,
+            depth,
+            best: NO_MOVE,
+            age: 0,
+        };
+        // The child scores at most -300 for its mover at depth 5: this node scores at least 300.
+        assert_eq!(etc(Some(bound(-10_000, -300, 5)), 6, 200), Some(300));
+        assert_eq!(etc(Some(bound(-10_000, -300, 7)), 6, 300), Some(300));
+        assert_eq!(etc(Some(bound(-10_000, -300, 4)), 6, 200), None, "too shallow");
+        assert_eq!(etc(Some(bound(-10_000, -300, 5)), 6, 301), None, "short of beta");
+        assert_eq!(
+            etc(Some(bound(300, 10_000, 5)), 6, -300),
+            None,
+            "only a lower bound"
+        );
+        assert_eq!(
+            etc(Some(bound(-10_000, -300, 5)), ETC_MIN_DEPTH - 1, 200),
+            None,
+            "near the horizon"
+        );
+        assert_eq!(etc(None, 6, 200), None);
+    }
+
     #[test]
     fn a_stopped_root_keeps_only_a_move_it_searched_whole_and_found_better() {
         let stop = StopFlag::new();
