@@ -17,52 +17,11 @@ use gridplay_engine::reversi::{
     endgame::{Solver, Wld},
     search::{Options, probable_wld, search},
 };
-use gridplay_games::reversi::bitboard::{Board, flips};
 use gridplay_search::{Limits, StopFlag};
 
-fn next(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
-}
-
-fn position(empties: u32, rng: &mut u64) -> Board {
-    'game: loop {
-        let mut b = Board::START;
-        while b.empty().count_ones() > empties {
-            if b.is_over() {
-                continue 'game;
-            }
-            let moves = b.moves();
-            if moves == 0 {
-                b = b.pass();
-                continue;
-            }
-            let sq = if b.empty().count_ones() > 52 {
-                let n = next(rng) % u64::from(moves.count_ones());
-                let mut m = moves;
-                for _ in 0..n {
-                    m &= m - 1;
-                }
-                m.trailing_zeros() as u8
-            } else {
-                let limits = Limits {
-                    depth: Some(6),
-                    time: None,
-                    nodes: None,
-                };
-                search(b, limits, &StopFlag::new(), Options::default())
-                    .best
-                    .expect("a move")
-            };
-            b = b.play(sq);
-        }
-        if b.moves() != 0 {
-            return b;
-        }
-    }
-}
+#[path = "common/positions.rs"]
+mod positions;
+use positions::position;
 
 fn pct(v: &mut [f64], p: f64) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -103,14 +62,9 @@ fn main() {
         if el >= Duration::from_millis(ms) {
             gave_up += 1;
         }
+        // Whether the move to `sq` keeps the position's outcome.
         let keeps_of = |sq: u8, solver: &mut Solver| {
-            let f = flips(sq, b.player, b.opponent);
-            let after = solver
-                .solve_wld(Board {
-                    player: b.opponent ^ f,
-                    opponent: b.player ^ f ^ (1 << sq),
-                })
-                .outcome;
+            let after = solver.solve_wld(b.play(sq)).outcome;
             match truth {
                 Wld::Win => after == Wld::Loss,
                 _ => after != Wld::Win,
@@ -130,18 +84,7 @@ fn main() {
             }
             decided += 1;
             if let Some((sq, score, _)) = found {
-                let f = flips(sq, b.player, b.opponent);
-                let after = truth_solver
-                    .solve_wld(Board {
-                        player: b.opponent ^ f,
-                        opponent: b.player ^ f ^ (1 << sq),
-                    })
-                    .outcome;
-                let keeps = match truth {
-                    Wld::Win => after == Wld::Loss,
-                    _ => after != Wld::Win,
-                };
-                if keeps {
+                if keeps_of(sq, &mut truth_solver) {
                     kept += 1;
                 }
                 if (score > 0) != (truth == Wld::Win) {

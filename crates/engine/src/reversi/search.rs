@@ -168,7 +168,31 @@ struct Searcher<'a> {
     in_probcut: bool,
 }
 
-impl Searcher<'_> {
+impl<'a> Searcher<'a> {
+    /// A search with `weights` and, at `t` hundredths of a deviation, Multi-ProbCut, within `limits` from
+    /// `started`.
+    fn new(
+        weights: &'a Weights,
+        t: Option<u32>,
+        table: &'a mut Table,
+        stop: &'a StopFlag,
+        limits: Limits,
+        started: Instant,
+    ) -> Searcher<'a> {
+        Searcher {
+            weights,
+            probcut: t.map(|t| (ProbCut::shipped(), t as i32)),
+            table,
+            stop,
+            started,
+            time: limits.time,
+            node_limit: limits.nodes,
+            nodes: 0,
+            aborted: false,
+            in_probcut: false,
+        }
+    }
+
     #[inline]
     fn out_of_budget(&mut self) -> bool {
         if !self.aborted && self.nodes.is_multiple_of(1024) {
@@ -540,22 +564,19 @@ impl Searcher<'_> {
 /// depth 1 is always completed).
 #[must_use]
 pub fn search(board: Board, limits: Limits, stop: &StopFlag, options: Options) -> Found {
-    // The first search of a process reads the weights and the regression and makes a table: not on the
-    // move's time.
+    with_table(|table| search_with(board, limits, stop, options, table, Instant::now()))
+}
+
+/// Runs `f` with a table of the pool (a new one when every kept one is in use), aged by one search. The first
+/// search of a process reads the weights and the regression and makes a table: not on the move's time.
+fn with_table<T>(f: impl FnOnce(&mut Table) -> T) -> T {
     let _ = (Weights::shipped(), ProbCut::shipped());
-    let mut table = TABLES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .pop()
-        .unwrap_or_else(|| Table::new(TABLE_MEGABYTES));
-    let started = Instant::now();
+    let pool = || TABLES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut table = pool().pop().unwrap_or_else(|| Table::new(TABLE_MEGABYTES));
     table.age = table.age.wrapping_add(1);
-    let found = search_with(board, limits, stop, options, &mut table, started);
-    TABLES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .push(table);
-    found
+    let result = f(&mut table);
+    pool().push(table);
+    result
 }
 
 /// A probable win/loss/draw solve: the search to the end of the game within a draw's window, with
@@ -564,19 +585,7 @@ pub fn search(board: Board, limits: Limits, stop: &StopFlag, options: Options) -
 /// when `limits` ran out or `stop` was raised first. Like any selective search, its cuts may be wrong.
 #[must_use]
 pub fn probable_wld(board: Board, t: u32, limits: Limits, stop: &StopFlag) -> Option<(u8, i32, u64)> {
-    let _ = (Weights::shipped(), ProbCut::shipped());
-    let mut table = TABLES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .pop()
-        .unwrap_or_else(|| Table::new(TABLE_MEGABYTES));
-    table.age = table.age.wrapping_add(1);
-    let found = probable_wld_with(board, t, limits, stop, &mut table);
-    TABLES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .push(table);
-    found
+    with_table(|table| probable_wld_with(board, t, limits, stop, table))
 }
 
 /// The plies searched before a probable solve, for the order of the root's moves and for the table.
@@ -595,18 +604,7 @@ fn probable_wld_with(
         return None;
     }
     let empties = board.empty().count_ones();
-    let mut s = Searcher {
-        weights: Weights::shipped(),
-        probcut: Some((ProbCut::shipped(), t as i32)),
-        table,
-        stop,
-        started: Instant::now(),
-        time: limits.time,
-        node_limit: limits.nodes,
-        nodes: 0,
-        aborted: false,
-        in_probcut: false,
-    };
+    let mut s = Searcher::new(Weights::shipped(), Some(t), table, stop, limits, Instant::now());
     let ix = Indices::new(p, o);
     let mut order: Vec<u8> = s.order(p, o, &ix, moves, 0).iter().map(|c| c.1).collect();
     for depth in 1..=PROBABLE_PRE_DEPTH.min(empties.saturating_sub(1)) {
@@ -663,18 +661,7 @@ pub(super) fn search_weighted(
             scores: Vec::new(),
         };
     }
-    let mut s = Searcher {
-        weights,
-        probcut: options.probcut.map(|t| (ProbCut::shipped(), t as i32)),
-        table,
-        stop,
-        started,
-        time: limits.time,
-        node_limit: limits.nodes,
-        nodes: 0,
-        aborted: false,
-        in_probcut: false,
-    };
+    let mut s = Searcher::new(weights, options.probcut, table, stop, limits, started);
     let ix = Indices::new(p, o);
     let mut order: Vec<u8> = s.order(p, o, &ix, moves, 0).iter().map(|c| c.1).collect();
     let max_depth = limits.depth.unwrap_or(64).clamp(1, empties.max(1));
@@ -938,18 +925,15 @@ mod tests {
             if let Some(e) = entry {
                 table.store(e);
             }
-            let mut s = Searcher {
-                weights: Weights::shipped(),
-                probcut: None,
-                table: &mut table,
-                stop: &stop,
-                started: Instant::now(),
-                time: None,
-                node_limit: None,
-                nodes: 0,
-                aborted: false,
-                in_probcut: false,
-            };
+            let limits = Limits::default();
+            let mut s = Searcher::new(
+                Weights::shipped(),
+                None,
+                &mut table,
+                &stop,
+                limits,
+                Instant::now(),
+            );
             s.etc(b.player, b.opponent, moves, depth, beta)
         };
         let bound = |lower: i16, upper: i16, depth: u8| Entry {
@@ -984,18 +968,19 @@ mod tests {
         let stop = StopFlag::new();
         let root = |moves: &mut [u8], b: Board, node_limit: Option<u64>| {
             let mut table = Table::new(1);
-            let mut s = Searcher {
-                weights: Weights::shipped(),
-                probcut: None,
-                table: &mut table,
-                stop: &stop,
-                started: Instant::now(),
+            let limits = Limits {
+                depth: None,
                 time: None,
-                node_limit,
-                nodes: 0,
-                aborted: false,
-                in_probcut: false,
+                nodes: node_limit,
             };
+            let mut s = Searcher::new(
+                Weights::shipped(),
+                None,
+                &mut table,
+                &stop,
+                limits,
+                Instant::now(),
+            );
             let (score, sq) = s.root(
                 b.player,
                 b.opponent,
