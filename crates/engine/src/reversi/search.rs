@@ -908,9 +908,6 @@ mod tests {
         assert!(found.elapsed < Duration::from_millis(500));
     }
 
-    /// A root that runs out of nodes keeps a move only if it searched that move whole and found it better than
-    /// the first (which it also searched whole); otherwise it gives no score, and the last finished iteration's
-    /// move stands.
     /// A transposition cut-off ends a node by a move whose position the table bounds, deep enough, to at
     /// most minus `beta`, with that bound; a bound that is too shallow, not low enough, or a lower bound does not.
     #[test]
@@ -963,6 +960,9 @@ mod tests {
         assert_eq!(etc(None, 6, 200), None);
     }
 
+    /// A root that runs out of nodes keeps a move only if it searched that move whole and found it better than
+    /// the first (which it also searched whole); otherwise it gives no score, and the last finished iteration's
+    /// move stands.
     #[test]
     fn a_stopped_root_keeps_only_a_move_it_searched_whole_and_found_better() {
         let stop = StopFlag::new();
