@@ -9,6 +9,7 @@
 pub mod books;
 pub mod checkers;
 pub mod cornered;
+mod huge;
 mod levels;
 pub mod reversi;
 mod score;

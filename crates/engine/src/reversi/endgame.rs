@@ -315,7 +315,7 @@ impl Solver {
         let wanted = (megabytes * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1024);
         let entries = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Solver {
-            table: vec![Bucket::default(); entries],
+            table: crate::huge::filled(entries, Bucket::default()),
             mask: entries - 1,
             nodes: 0,
             bounds: None,

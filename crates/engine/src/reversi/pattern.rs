@@ -201,8 +201,9 @@ pub struct Layout {
     /// For each square, what a disc of the side to move there adds to each instance's index (the square's
     /// power of three in the instances it is in, 0 in the others), as [`Indices::play`] updates them.
     powers: [Lanes; 64],
-    /// Where each instance's weights start in a stage, as [`Weights::evaluate_indices`] reads them.
-    offsets: [u32; INSTANCES],
+    /// Where each instance's weights start in a stage (zeros past the instances, up to [`LANES`]), as
+    /// [`Weights::evaluate_indices`] reads them.
+    offsets: [u32; LANES],
     groups: Vec<Group>,
     /// Where the table features start in a stage (after the patterns).
     tables: usize,
@@ -340,7 +341,7 @@ impl Layout {
             })
             .collect();
         let mut powers = [[0u16; LANES]; 64];
-        let mut offsets = [0u32; INSTANCES];
+        let mut offsets = [0u32; LANES];
         assert_eq!(
             instances.len(),
             INSTANCES,
@@ -437,6 +438,67 @@ impl Layout {
     }
 }
 
+/// The sum of a stage's pattern weights `w` at each instance's weights `offsets` plus its index in `view`
+/// (`tables`: where the patterns' weights end in `w`).
+#[inline]
+fn pattern_sum(w: &[i16], offsets: &[u32; LANES], tables: usize, view: &Lanes) -> i32 {
+    #[cfg(target_feature = "avx2")]
+    {
+        assert!(w.len() > tables && tables < 1 << 31);
+        // SAFETY: every gathered address is clamped to `tables - 1`, so each 4-byte read covers two
+        // elements of `w`, the second at most `tables`, which `w` holds (asserted above); the masked lanes
+        // read nothing.
+        unsafe { pattern_sum_avx2(w, offsets, tables, view) }
+    }
+    #[cfg(not(target_feature = "avx2"))]
+    {
+        let _ = tables;
+        offsets[..INSTANCES]
+            .iter()
+            .zip(view)
+            .map(|(&offset, &index)| i32::from(w[offset as usize + usize::from(index)]))
+            .sum()
+    }
+}
+
+/// [`pattern_sum`] by eight-lane gathers: each lane's index widened to 32 bits and added to its offset, the
+/// 16-bit weights read as the low halves of 32-bit words; the padding lanes past [`INSTANCES`] read nothing.
+#[cfg(target_feature = "avx2")]
+#[inline]
+unsafe fn pattern_sum_avx2(w: &[i16], offsets: &[u32; LANES], tables: usize, view: &Lanes) -> i32 {
+    use std::arch::x86_64::{
+        __m128i, __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_shuffle_epi32,
+        _mm256_add_epi32, _mm256_castsi256_si128, _mm256_cvtepu16_epi32, _mm256_extracti128_si256,
+        _mm256_loadu_si256, _mm256_mask_i32gather_epi32, _mm256_min_epu32, _mm256_set1_epi32,
+        _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi32, _mm256_srai_epi32,
+    };
+    const _: () = assert!(LANES == 48 && INSTANCES == 46);
+    let base = w.as_ptr().cast::<i32>();
+    // SAFETY: `view` and `offsets` hold 48 numbers each, read as six vectors of eight; the gathers'
+    // addresses are clamped as [`pattern_sum`] says.
+    unsafe {
+        let last = _mm256_set1_epi32((tables - 1) as i32);
+        let all = _mm256_set1_epi32(-1);
+        let mut acc = _mm256_setzero_si256();
+        for k in 0..LANES / 8 {
+            let index = _mm256_cvtepu16_epi32(_mm_loadu_si128(view.as_ptr().add(8 * k).cast::<__m128i>()));
+            let offset = _mm256_loadu_si256(offsets.as_ptr().add(8 * k).cast::<__m256i>());
+            let at = _mm256_min_epu32(_mm256_add_epi32(index, offset), last);
+            let mask = if k + 1 < LANES / 8 {
+                all
+            } else {
+                _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0)
+            };
+            let word = _mm256_mask_i32gather_epi32::<2>(_mm256_setzero_si256(), base, at, mask);
+            acc = _mm256_add_epi32(acc, _mm256_srai_epi32::<16>(_mm256_slli_epi32::<16>(word)));
+        }
+        let half = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256::<1>(acc));
+        let quarter = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
+        let one = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b10_11_00_01>(quarter));
+        _mm_cvtsi128_si32(one)
+    }
+}
+
 /// Trained weights: `STAGES` tables of `Layout::per_stage` values in hundredths of a disc (the scalar
 /// features' weights multiply their values).
 #[derive(Clone, Debug)]
@@ -485,13 +547,21 @@ impl Weights {
     pub fn shipped() -> &'static Weights {
         static SHIPPED: OnceLock<Weights> = OnceLock::new();
         SHIPPED.get_or_init(|| {
-            if let Some(path) = std::env::var_os(WEIGHTS_VAR) {
-                match Weights::read_file(std::path::Path::new(&path)) {
-                    Ok(w) => return w,
-                    Err(e) => eprintln!("{e}; the shipped weights are used"),
-                }
-            }
-            Weights::from_bytes(include_bytes!("weights.bin")).expect("the shipped weights file is valid")
+            let mut w = std::env::var_os(WEIGHTS_VAR)
+                .and_then(|path| match Weights::read_file(std::path::Path::new(&path)) {
+                    Ok(w) => Some(w),
+                    Err(e) => {
+                        eprintln!("{e}; the shipped weights are used");
+                        None
+                    }
+                })
+                .unwrap_or_else(|| {
+                    Weights::from_bytes(include_bytes!("weights.bin"))
+                        .expect("the shipped weights file is valid")
+                });
+            // The search reads them at random: on large pages, fewer reads miss the address cache too.
+            w.values = crate::huge::copied(&w.values);
+            w
         })
     }
 
@@ -504,11 +574,7 @@ impl Weights {
         let (p, o) = (board.player, board.opponent);
         let base = stage(board.empty().count_ones()) * layout.per_stage;
         let w = &self.values[base..base + layout.per_stage];
-        let mut sum = 0i32;
-        for (&offset, &index) in layout.offsets.iter().zip(view) {
-            sum += i32::from(w[offset as usize + usize::from(index)]);
-        }
-        sum + self.tables_and_scalars(w, p, o)
+        pattern_sum(w, &layout.offsets, layout.tables, view) + self.tables_and_scalars(w, p, o)
     }
 
     /// The table features' and the scalars' part of a stage's evaluation.

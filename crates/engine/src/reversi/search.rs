@@ -96,6 +96,21 @@ struct Entry {
 
 const NO_MOVE: u8 = 0xFF;
 
+/// A node's children: (order key, move, the board reached: the side then to move's discs and the other's).
+type Children = ArrayVec<(i32, u8, u64, u64), 64>;
+
+/// Moves the first child of the highest key (the first of equals) to the front.
+#[inline]
+fn pick_best(children: &mut [(i32, u8, u64, u64)]) {
+    let mut best = 0;
+    for (i, c) in children.iter().enumerate().skip(1) {
+        if c.0 > children[best].0 {
+            best = i;
+        }
+    }
+    children[..=best].rotate_right(1);
+}
+
 /// A transposition table of buckets of two entries: the first kept by depth and age, the second always
 /// replaced. An entry holds a lower and an upper bound on the position's score at its depth.
 #[derive(Debug)]
@@ -111,7 +126,7 @@ impl Table {
         let wanted = (megabytes << 20) / std::mem::size_of::<[Entry; 2]>();
         let n = 1usize << (usize::BITS - 1 - wanted.max(1024).leading_zeros());
         Table {
-            buckets: vec![[Entry::default(); 2]; n],
+            buckets: crate::huge::filled(n, [Entry::default(); 2]),
             age: 0,
         }
     }
@@ -121,6 +136,21 @@ impl Table {
         let h =
             (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(31);
         (h ^ (h >> 29)) as usize & (self.buckets.len() - 1)
+    }
+
+    /// Starts reading the bucket of the position into the cache, so that a probe soon after finds it there.
+    #[inline]
+    fn prefetch(&self, p: u64, o: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket = std::ptr::from_ref(&self.buckets[self.index(p, o)]).cast::<i8>();
+            // SAFETY: a prefetch only hints the cache, and the address is of an element of the table.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(bucket);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (p, o);
     }
 
     #[inline]
@@ -227,16 +257,35 @@ impl<'a> Searcher<'a> {
         self.evaluate(p, o, view)
     }
 
-    /// The moves of a node in search order, each with the board it reaches.
-    fn order(
-        &mut self,
-        p: u64,
-        o: u64,
-        ix: &Indices,
-        mut moves: u64,
-        depth: u32,
-    ) -> ArrayVec<(i32, u8, u64, u64), 64> {
-        let mut children: ArrayVec<(i32, u8, u64, u64), 64> = ArrayVec::new();
+    /// The boards the moves `moves` of `p` against `o` reach, in square order, with key 0; their table
+    /// buckets are fetched ahead when the search will look them up (from two plies from the horizon).
+    fn children(&self, p: u64, o: u64, mut moves: u64, depth: u32, children: &mut Children) {
+        children.clear();
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let f = flips(sq, p, o);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            if depth >= 3 {
+                self.table.prefetch(np, no);
+            }
+            // At most one move for each empty square.
+            children.push((0, sq, np, no));
+        }
+    }
+
+    /// The moves `moves` of `p` against `o` in search order, each with the board it reaches.
+    fn ordered(&mut self, p: u64, o: u64, ix: &Indices, moves: u64, depth: u32) -> Children {
+        let mut children = Children::new();
+        self.children(p, o, moves, depth, &mut children);
+        self.order(o, ix, &mut children, depth);
+        children.sort_by_key(|c| std::cmp::Reverse(c.0));
+        children
+    }
+
+    /// Gives `children` of the node where `o` is the opponent their order keys, the highest to be searched
+    /// first.
+    fn order(&mut self, o: u64, ix: &Indices, children: &mut Children, depth: u32) {
         // The shallow search that sorts: none near the horizon, deeper further from it. Nearer the horizon
         // it costs more than the order it buys.
         let sort_depth = match depth {
@@ -245,11 +294,9 @@ impl<'a> Searcher<'a> {
             11..=14 => Some(1),
             _ => Some(2),
         };
-        while moves != 0 {
-            let sq = moves.trailing_zeros() as u8;
-            moves &= moves - 1;
-            let f = flips(sq, p, o);
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        for child in children.iter_mut() {
+            let (_, sq, np, no) = *child;
+            let f = np ^ o;
             let replies = get_moves(np, no);
             let mut key = -(replies.count_ones() as i32) * 64 - (replies & CORNERS).count_ones() as i32 * 256;
             if CORNERS & (1 << sq) != 0 {
@@ -265,31 +312,22 @@ impl<'a> Searcher<'a> {
                 } / 4;
                 self.in_probcut = saved;
             }
-            // At most one move for each empty square.
-            children.push((key, sq, np, no));
+            child.0 = key;
         }
-        children.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
-        children
     }
 
-    /// Enhanced transposition cut-off: a move whose position the table bounds, at its depth, to a score that
-    /// gives this node at least `beta` ends the node before its moves are ordered.
-    fn etc(&mut self, p: u64, o: u64, mut moves: u64, depth: u32, beta: i32) -> Option<i32> {
+    /// Enhanced transposition cut-off: a child whose position the table bounds, at its depth, to a score
+    /// that gives this node at least `beta` ends the node before its moves are ordered.
+    fn etc(&self, children: &Children, depth: u32, beta: i32) -> Option<i32> {
         if depth < ETC_MIN_DEPTH {
             return None;
         }
-        while moves != 0 {
-            let sq = moves.trailing_zeros() as u8;
-            moves &= moves - 1;
-            let f = flips(sq, p, o);
-            if let Some(e) = self.table.probe(o ^ f, p ^ f ^ (1 << sq))
-                && u32::from(e.depth) + 1 >= depth
-                && -i32::from(e.upper) >= beta
-            {
-                return Some(-i32::from(e.upper));
-            }
-        }
-        None
+        children.iter().find_map(|&(_, _, np, no)| {
+            self.table
+                .probe(np, no)
+                .filter(|e| u32::from(e.depth) + 1 >= depth && -i32::from(e.upper) >= beta)
+                .map(|e| -i32::from(e.upper))
+        })
     }
 
     /// Multi-ProbCut: `Some(bound)` when a shallow search says the deep one falls outside the window.
@@ -395,7 +433,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let mut best_sq = NO_MOVE;
         // The table's move first, alone: when it cuts, the others are never ordered.
-        let mut children: ArrayVec<(i32, u8, u64, u64), 64> = ArrayVec::new();
+        let mut children = Children::new();
         let mut rest = moves;
         if tt_move != NO_MOVE && moves & (1 << tt_move) != 0 {
             let f = flips(tt_move, p, o);
@@ -404,13 +442,20 @@ impl<'a> Searcher<'a> {
         }
         let mut ordered = children.is_empty();
         if ordered {
-            if let Some(cut) = self.etc(p, o, rest, depth, beta) {
+            self.children(p, o, rest, depth, &mut children);
+            if let Some(cut) = self.etc(&children, depth, beta) {
                 return cut;
             }
-            children = self.order(p, o, ix, rest, depth);
+            self.order(o, ix, &mut children, depth);
         }
+        // Children from `pick_from` on are keyed but not sorted: each is picked when its turn comes, so that a
+        // cut leaves the rest unsorted.
+        let mut pick_from = if ordered { 0 } else { usize::MAX };
         let mut n = 0;
         while n < children.len() {
+            if n >= pick_from {
+                pick_best(&mut children[n..]);
+            }
             let (_, sq, np, no) = children[n];
             let cix = ix.play(sq, np ^ o);
             let score = if n == 0 {
@@ -439,10 +484,13 @@ impl<'a> Searcher<'a> {
             if !ordered && n == children.len() {
                 ordered = true;
                 if rest != 0 {
-                    if let Some(cut) = self.etc(p, o, rest, depth, beta) {
+                    let mut others = Children::new();
+                    self.children(p, o, rest, depth, &mut others);
+                    if let Some(cut) = self.etc(&others, depth, beta) {
                         return cut.max(best);
                     }
-                    let others = self.order(p, o, ix, rest, depth);
+                    self.order(o, ix, &mut others, depth);
+                    pick_from = children.len();
                     children.extend(others);
                 }
             }
@@ -606,7 +654,7 @@ fn probable_wld_with(
     let empties = board.empty().count_ones();
     let mut s = Searcher::new(Weights::shipped(), Some(t), table, stop, limits, Instant::now());
     let ix = Indices::new(p, o);
-    let mut order: Vec<u8> = s.order(p, o, &ix, moves, 0).iter().map(|c| c.1).collect();
+    let mut order: Vec<u8> = s.ordered(p, o, &ix, moves, 0).iter().map(|c| c.1).collect();
     for depth in 1..=PROBABLE_PRE_DEPTH.min(empties.saturating_sub(1)) {
         let _ = s.root(p, o, &ix, &mut order, depth, -INFINITY, INFINITY);
         if s.aborted {
@@ -663,7 +711,7 @@ pub(super) fn search_weighted(
     }
     let mut s = Searcher::new(weights, options.probcut, table, stop, limits, started);
     let ix = Indices::new(p, o);
-    let mut order: Vec<u8> = s.order(p, o, &ix, moves, 0).iter().map(|c| c.1).collect();
+    let mut order: Vec<u8> = s.ordered(p, o, &ix, moves, 0).iter().map(|c| c.1).collect();
     let max_depth = limits.depth.unwrap_or(64).clamp(1, empties.max(1));
     let mut best = (-INFINITY, order[0]);
     let mut depth_done = 0;

@@ -14,27 +14,37 @@ pub const LANES: usize = 48;
 pub type Lanes = [u16; LANES];
 
 /// `a + b` lane by lane (modulo 2^16: an index read after a whole move is always below 3^10).
-#[inline]
-fn add(a: &Lanes, b: &Lanes) -> Lanes {
-    std::array::from_fn(|l| a[l].wrapping_add(b[l]))
+#[inline(always)]
+fn add(mut a: Lanes, b: &Lanes) -> Lanes {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = x.wrapping_add(*y);
+    }
+    a
 }
 
 /// `a - b` lane by lane (modulo 2^16).
-#[inline]
-fn sub(a: &Lanes, b: &Lanes) -> Lanes {
-    std::array::from_fn(|l| a[l].wrapping_sub(b[l]))
+#[inline(always)]
+fn sub(mut a: Lanes, b: &Lanes) -> Lanes {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = x.wrapping_sub(*y);
+    }
+    a
+}
+
+/// `start` plus what the discs `squares` of the side to move add to each instance's index.
+#[inline(always)]
+fn plus_powers_of(mut start: Lanes, mut squares: u64) -> Lanes {
+    let powers = &Layout::get().powers;
+    while squares != 0 {
+        start = add(start, &powers[squares.trailing_zeros() as usize]);
+        squares &= squares - 1;
+    }
+    start
 }
 
 /// What the discs `squares` of the side to move add to each instance's index.
-#[inline]
-fn powers_of(mut squares: u64) -> Lanes {
-    let powers = &Layout::get().powers;
-    let mut sum = [0; LANES];
-    while squares != 0 {
-        sum = add(&sum, &powers[squares.trailing_zeros() as usize]);
-        squares &= squares - 1;
-    }
-    sum
+fn powers_of(squares: u64) -> Lanes {
+    plus_powers_of([0; LANES], squares)
 }
 
 /// Every pattern instance's index of a position, from the side to move's view (`mine`: its discs count 1,
@@ -52,8 +62,8 @@ impl Indices {
     pub fn new(p: u64, o: u64) -> Indices {
         let (p, o) = (powers_of(p), powers_of(o));
         Indices {
-            mine: add(&add(&p, &o), &o),
-            theirs: add(&add(&o, &p), &p),
+            mine: add(add(p, &o), &o),
+            theirs: add(add(o, &p), &p),
         }
     }
 
@@ -66,10 +76,10 @@ impl Indices {
         // placed disc counts 2 and each flipped one goes from 1 to 2; in this node's view the placed disc
         // counts 1 and each flipped one goes from 2 to 1.
         let placed = &Layout::get().powers[usize::from(sq)];
-        let turned = powers_of(flipped);
+        let turned = plus_powers_of([0; LANES], flipped);
         Indices {
-            mine: add(&add(&self.theirs, &add(placed, placed)), &turned),
-            theirs: sub(&add(&self.mine, placed), &turned),
+            mine: add(add(add(self.theirs, placed), placed), &turned),
+            theirs: sub(add(self.mine, placed), &turned),
         }
     }
 
@@ -79,7 +89,7 @@ impl Indices {
     #[must_use]
     pub fn view_after(&self, sq: u8, flipped: u64) -> Lanes {
         let placed = &Layout::get().powers[usize::from(sq)];
-        add(&add(&self.theirs, &add(placed, placed)), &powers_of(flipped))
+        plus_powers_of(add(add(self.theirs, placed), placed), flipped)
     }
 
     /// The side to move's view: each instance's index with its discs counting 1, the opponent's 2.

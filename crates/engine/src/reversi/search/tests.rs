@@ -191,7 +191,7 @@ fn a_child_bounded_in_the_table_cuts_its_parent() {
             table.store(e);
         }
         let limits = Limits::default();
-        let mut s = Searcher::new(
+        let s = Searcher::new(
             Weights::shipped(),
             None,
             &mut table,
@@ -199,7 +199,9 @@ fn a_child_bounded_in_the_table_cuts_its_parent() {
             limits,
             Instant::now(),
         );
-        s.etc(b.player, b.opponent, moves, depth, beta)
+        let mut children = Children::new();
+        s.children(b.player, b.opponent, moves, depth, &mut children);
+        s.etc(&children, depth, beta)
     };
     let bound = |lower: i16, upper: i16, depth: u8| Entry {
         player: child.player,
