@@ -8,7 +8,7 @@ use gridplay_engine::reversi::{
     HandEval,
     pattern::Weights,
     probcut::Checks,
-    train::{self, FitConfig, GameConfig, Method, Players, Sample},
+    train::{self, FitConfig, GameConfig, Method, Players, Prior, Sample},
 };
 use gridplay_games::reversi::bitboard::Board;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -80,6 +80,10 @@ pub(crate) struct TrainArgs {
     /// were) or `cg` (conjugate gradients, at most `--epochs` iterations, to the ridge penalty's optimum).
     #[arg(long, default_value = "steps", value_parser = Method::parse)]
     pub(crate) fit: Method,
+    /// `reversi`: what the ridge penalty pulls each weight towards: `zero`, or `later-stage` (the same weight
+    /// of the stage with fewer empty squares, the stages fitted from the end of the game back).
+    #[arg(long, default_value = "zero", value_parser = Prior::parse)]
+    pub(crate) prior: Prior,
     /// `reversi`: after fitting, report the weights' rms error on these samples files' positions (kept out
     /// of the fit), per stage.
     #[arg(long)]
@@ -430,6 +434,7 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
             epochs: args.epochs,
             blend: args.search_label,
             l2: args.l2,
+            prior: args.prior,
             method: args.fit,
         };
         let fitted = train::fit(&samples, config, &|f| {
@@ -470,10 +475,11 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
         || !args.move_lists.is_empty()
         || args.samples_out.is_some()
         || args.fit != Method::Steps
+        || args.prior != Prior::Zero
         || !args.holdout.is_empty()
     {
         return Err(
-            "--play, --samples-in, --wthor, --move-lists, --samples-out, --fit and --holdout are for `reversi`, not `checkers`"
+            "--play, --samples-in, --wthor, --move-lists, --samples-out, --fit, --prior and --holdout are for `reversi`, not `checkers`"
                 .into(),
         );
     }

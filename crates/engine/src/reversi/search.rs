@@ -81,7 +81,7 @@ impl Default for Options {
 const ETC_MIN_DEPTH: u32 = 3;
 
 /// The cut's threshold in standard deviations (hundredths), chosen by match (`docs/engines.md`).
-pub const PROBCUT_T: u32 = 100;
+pub const PROBCUT_T: u32 = 125;
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {

@@ -9,7 +9,8 @@
 //!    first solved one (from its own side's view). Each earlier position also keeps the score of the search
 //!    that chose its move ([`Sample::searched`]); the fit's target may blend it in ([`Sample::target`]).
 //! 3. **Fit.** Each stage's weights are fitted by least squares on the positions of that stage and its two
-//!    neighbours, with a ridge penalty (`--l2`) that keeps rarely seen configurations near zero: by gradient
+//!    neighbours, with a ridge penalty (`--l2`) that keeps rarely seen configurations near zero (or near the
+//!    later stage's value, [`Prior::LaterStage`]): by gradient
 //!    steps in which each weight moves by the average error of the positions it appears in (Buro's method,
 //!    [`Method::Steps`]), or by conjugate gradients to the optimum ([`Method::ConjugateGradient`]), in
 //!    `fit.rs`. A configuration and its mirror images under the pattern's symmetries are one weight during
@@ -30,7 +31,7 @@ use super::{
 
 mod fit;
 
-pub use fit::{FitConfig, Method, StageFit, errors, fit};
+pub use fit::{FitConfig, Method, Prior, StageFit, errors, fit};
 
 /// Who plays the self-play games.
 #[derive(Clone, Copy)]
@@ -824,10 +825,15 @@ mod tests {
 
     /// The worst stage's rms error on its own positions, and the weights.
     fn fit_worst(samples: &[Sample], epochs: usize, method: Method) -> (f64, Weights) {
+        fit_worst_with(samples, epochs, method, Prior::Zero)
+    }
+
+    fn fit_worst_with(samples: &[Sample], epochs: usize, method: Method, prior: Prior) -> (f64, Weights) {
         let config = FitConfig {
             epochs,
             blend: 0,
             l2: 0.0,
+            prior,
             method,
         };
         let worst = std::sync::Mutex::new(0f64);
@@ -869,5 +875,37 @@ mod tests {
         assert!(all < 0.1, "{all}");
         let worst = errors.iter().map(|e| e.rmse).fold(0f64, f64::max);
         assert!(worst < 0.1, "{errors:?}");
+    }
+
+    #[test]
+    fn stages_without_positions_keep_the_later_stages_weights_under_that_prior() {
+        // Positions of 30 empty squares or fewer: stages 6-12, and stage 5 fitted on stage 6's positions.
+        let samples: Vec<Sample> = corner_rule_samples()
+            .into_iter()
+            .filter(|s| (!(s.player | s.opponent)).count_ones() <= 30)
+            .collect();
+        let per = crate::reversi::pattern::Layout::get().per_stage;
+        let stage_values = |w: &Weights, st: usize| w.values[st * per..(st + 1) * per].to_vec();
+        for method in [Method::Steps, Method::ConjugateGradient] {
+            let (worst, later) = fit_worst_with(&samples, 60, method, Prior::LaterStage);
+            assert!(worst < 2.0, "{method:?}: rmse {worst}");
+            let fitted = stage_values(&later, 5);
+            assert!(fitted.iter().any(|&v| v != 0), "{method:?}");
+            for st in 0..5 {
+                assert_eq!(stage_values(&later, st), fitted, "{method:?}, stage {st}");
+            }
+            let (_, zero) = fit_worst_with(&samples, 60, method, Prior::Zero);
+            assert!(stage_values(&zero, 0).iter().all(|&v| v == 0), "{method:?}");
+            assert!(stage_values(&zero, 5).iter().any(|&v| v != 0), "{method:?}");
+        }
+    }
+
+    #[test]
+    fn a_stage_pulled_towards_the_later_one_still_fits_its_own_positions() {
+        let samples = corner_rule_samples();
+        let (cg, weights) = fit_worst_with(&samples, 60, Method::ConjugateGradient, Prior::LaterStage);
+        assert!(cg < 0.05, "rmse {cg}");
+        let (_, all) = errors(&weights, &samples, 0);
+        assert!(all < 0.1, "{all}");
     }
 }

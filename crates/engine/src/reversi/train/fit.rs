@@ -1,5 +1,6 @@
 //! Fitting the pattern weights to labelled positions: each stage by least squares with a ridge penalty, on
-//! the stage's positions and its two neighbours', by damped gradient steps or by conjugate gradients.
+//! the stage's positions and its two neighbours', by damped gradient steps or by conjugate gradients. The
+//! penalty pulls each weight towards zero, or towards the weight of the stage after it ([`Prior`]).
 
 use gridplay_games::reversi::bitboard::Board;
 
@@ -68,13 +69,38 @@ impl Method {
     }
 }
 
+/// What the ridge penalty pulls each weight towards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Prior {
+    /// Zero: a configuration seen rarely counts for little.
+    #[default]
+    Zero,
+    /// The same weight of the next stage (one with fewer empty squares), fitted first: the stages are fitted
+    /// from the end of the game back, and a configuration seen rarely at a stage keeps about the value the
+    /// later stage gave it, so that searches whose leaves lie in different stages agree more.
+    LaterStage,
+}
+
+impl Prior {
+    /// Reads `zero` or `later-stage`.
+    pub fn parse(text: &str) -> Result<Prior, String> {
+        match text {
+            "zero" => Ok(Prior::Zero),
+            "later-stage" => Ok(Prior::LaterStage),
+            _ => Err(format!("`{text}`: the prior is `zero` or `later-stage`")),
+        }
+    }
+}
+
 /// How to fit: passes over the positions, the target's blend ([`Sample::target`]), the ridge penalty in
-/// positions (a weight is pulled towards zero as if `l2` positions said it was zero) and the method.
+/// positions (a weight is pulled towards its prior as if `l2` positions said it was that), the prior and the
+/// method.
 #[derive(Clone, Copy, Debug)]
 pub struct FitConfig {
     pub epochs: usize,
     pub blend: u32,
     pub l2: f32,
+    pub prior: Prior,
     pub method: Method,
 }
 
@@ -132,12 +158,20 @@ pub fn fit(samples: &[Sample], config: FitConfig, progress: &dyn Fn(StageFit)) -
     let width = layout.table_and_pattern_features() + SCALARS;
     let canon = layout.canonical();
     let mut features = Vec::with_capacity(width);
-    for (st, own) in buckets.iter().enumerate() {
+    // The weights (canonical) each stage is pulled towards: zero, or the stage fitted before it.
+    let mut prior = vec![0f32; per];
+    for st in (0..STAGES).rev() {
+        let own = &buckets[st];
         // The stage's positions and its neighbours'.
         let lo = st.saturating_sub(1);
         let hi = (st + 1).min(STAGES - 1);
         let set: Vec<&Sample> = buckets[lo..=hi].iter().flatten().copied().collect();
         if set.is_empty() {
+            // Nothing to fit: the stage keeps its prior.
+            for k in 0..per {
+                let x = prior[canon[k] as usize];
+                weights.values[st * per + k] = (x * 100.0).round().clamp(-32_000.0, 32_000.0) as i16;
+            }
             continue;
         }
         let mut design = Design {
@@ -161,8 +195,8 @@ pub fn fit(samples: &[Sample], config: FitConfig, progress: &dyn Fn(StageFit)) -
             }
         }
         let w: Vec<f32> = match config.method {
-            Method::Steps => fit_by_steps(&design, config),
-            Method::ConjugateGradient => fit_by_cg(&design, config),
+            Method::Steps => fit_by_steps(&design, config, &prior),
+            Method::ConjugateGradient => fit_by_cg(&design, config, &prior),
         };
         let own_set: Vec<usize> = (0..design.set.len())
             .filter(|&i| {
@@ -184,16 +218,20 @@ pub fn fit(samples: &[Sample], config: FitConfig, progress: &dyn Fn(StageFit)) -
             samples: own.len(),
             rmse: mse.sqrt(),
         });
+        if config.prior == Prior::LaterStage {
+            prior = w;
+        }
     }
     weights.symmetrize();
     weights
 }
 
-/// [`Method::Steps`] on one stage (in `f32`, as the shipped weights were fitted).
-fn fit_by_steps(design: &Design<'_>, config: FitConfig) -> Vec<f32> {
+/// [`Method::Steps`] on one stage (in `f32`, as the shipped weights were fitted), from `prior` and pulled
+/// towards it.
+fn fit_by_steps(design: &Design<'_>, config: FitConfig, prior: &[f32]) -> Vec<f32> {
     let per = design.seen.len();
     let width = design.width;
-    let mut w = vec![0f32; per];
+    let mut w = prior.to_vec();
     let mut grad = vec![0f32; per];
     let step = 1.5 / width as f32;
     let shrink = 3.0;
@@ -218,9 +256,9 @@ fn fit_by_steps(design: &Design<'_>, config: FitConfig) -> Vec<f32> {
                 grad[base + k] += err * design.scalars[i][k];
             }
         }
-        for ((wi, g), n) in w.iter_mut().zip(&grad).zip(&design.seen) {
+        for (((wi, g), n), w0) in w.iter_mut().zip(&grad).zip(&design.seen).zip(prior) {
             if *n > 0.0 {
-                *wi += step * (g - config.l2 * *wi) / (n + shrink);
+                *wi += step * (g - config.l2 * (*wi - w0)) / (n + shrink);
             }
         }
     }
@@ -228,9 +266,10 @@ fn fit_by_steps(design: &Design<'_>, config: FitConfig) -> Vec<f32> {
 }
 
 /// [`Method::ConjugateGradient`] on one stage: minimises the squared errors plus `l2` times the squared
-/// weights, over the weights seen at least once (the others stay zero), by preconditioned conjugate
-/// gradients from zero, `config.epochs` iterations at most (each one pass over the positions).
-fn fit_by_cg(design: &Design<'_>, config: FitConfig) -> Vec<f32> {
+/// distances of the weights from `prior`, over the weights seen at least once (the others keep the prior),
+/// by preconditioned conjugate gradients from the prior, `config.epochs` iterations at most (each one pass
+/// over the positions).
+fn fit_by_cg(design: &Design<'_>, config: FitConfig, prior: &[f32]) -> Vec<f32> {
     let per = design.seen.len();
     let l2 = f64::from(config.l2);
     let inverse: Vec<f64> = design
@@ -258,10 +297,14 @@ fn fit_by_cg(design: &Design<'_>, config: FitConfig) -> Vec<f32> {
         }
     };
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    // The fit is of the change from the prior, d = w - prior: the same system on the errors the prior
+    // leaves, with the penalty on d.
+    let start_at: Vec<f64> = prior.iter().map(|&x| f64::from(x)).collect();
     let mut w = vec![0f64; per];
     let mut r = vec![0f64; per];
     for (i, s) in design.set.iter().enumerate() {
-        design.scatter(&mut r, i, f64::from(s.target(config.blend)));
+        let left = f64::from(s.target(config.blend)) - design.predict(&start_at, i);
+        design.scatter(&mut r, i, left);
     }
     let mut z: Vec<f64> = r.iter().zip(&inverse).map(|(a, b)| a * b).collect();
     let mut p = z.clone();
@@ -292,5 +335,5 @@ fn fit_by_cg(design: &Design<'_>, config: FitConfig) -> Vec<f32> {
             *pi = zi + beta * *pi;
         }
     }
-    w.into_iter().map(|x| x as f32).collect()
+    w.iter().zip(&start_at).map(|(d, w0)| (d + w0) as f32).collect()
 }
