@@ -25,7 +25,7 @@ pub const BUCKETS: usize = 7;
 pub const PROBCUT_VAR: &str = "GRIDPLAY_REVERSI_PROBCUT";
 
 /// The shallowest and deepest depths that use the cut.
-pub const PROBCUT_MIN_DEPTH: u32 = 3;
+pub const PROBCUT_MIN_DEPTH: u32 = 2;
 pub const PROBCUT_MAX_DEPTH: usize = 24;
 
 /// The regression's bucket of a position with `empties` empty squares.
@@ -329,6 +329,17 @@ pub fn parse_scores(text: &str) -> Result<Vec<(Board, Vec<i32>)>, String> {
 /// The regression fitted to `scored` (positions and their scores at depths 1, 2, ..): for each
 /// bucket and depth from [`PROBCUT_MIN_DEPTH`], the mean and deviation of the deep score less the score at
 /// `checks`' shallow depth, as the text of `probcut.txt`, headed by `header`.
+/// The score at `shallow` of a position whose scores at depths 1, 2, ... are `scores`: depth 0 is the
+/// evaluation as the search's leaves read it.
+fn shallow_score(board: Board, scores: &[i32], shallow: u32) -> i32 {
+    match shallow {
+        0 => super::pattern::Weights::shipped()
+            .evaluate(board)
+            .clamp(-super::search::EVAL_LIMIT, super::search::EVAL_LIMIT),
+        s => scores[s as usize - 1],
+    }
+}
+
 #[must_use]
 pub fn fit(scored: &[(Board, Vec<i32>)], checks: Checks, header: &str) -> String {
     let mut text = String::new();
@@ -343,10 +354,8 @@ pub fn fit(scored: &[(Board, Vec<i32>)], checks: Checks, header: &str) -> String
             let s = checks.shallow(depth);
             let diffs: Vec<f64> = scored
                 .iter()
-                .filter(|(board, v)| {
-                    bucket(board.empty().count_ones()) == b && v.len() >= depth as usize && s >= 1
-                })
-                .map(|(_, v)| f64::from(v[depth as usize - 1] - v[s as usize - 1]))
+                .filter(|(board, v)| bucket(board.empty().count_ones()) == b && v.len() >= depth as usize)
+                .map(|(board, v)| f64::from(v[depth as usize - 1] - shallow_score(*board, v, s)))
                 .collect();
             if diffs.len() < 20 {
                 continue;
@@ -377,13 +386,21 @@ mod tests {
                 .iter()
                 .all(|b| (20..=56).contains(&b.empty().count_ones()) && b.moves() != 0)
         );
-        // Made-up scores: depth 3 is depth 1 plus 100 or minus 100, alternately, in bucket 2.
+        // Made-up scores: depth 3 is depth 1 plus 100 or minus 100, alternately, in bucket 2; depth 2 is
+        // the evaluation plus 70, plus or minus 30.
         let at_33 = Board {
             player: (1u64 << 31) - 1,
             opponent: 0,
         };
+        let limit = super::super::search::EVAL_LIMIT;
+        let eval = super::super::pattern::Weights::shipped()
+            .evaluate(at_33)
+            .clamp(-limit, limit);
         let scored: Vec<(Board, Vec<i32>)> = (0..40)
-            .map(|i| (at_33, vec![i, 0, i + if i % 2 == 0 { 100 } else { -100 }]))
+            .map(|i| {
+                let sign = if i % 2 == 0 { 1 } else { -1 };
+                (at_33, vec![i, eval + 70 + sign * 30, i + sign * 100])
+            })
             .collect();
         let text = fit(&scored, Checks::Half, "test");
         let table = ProbCut::parse(&text).unwrap();
@@ -391,6 +408,10 @@ mod tests {
         assert_eq!((pair.shallow, pair.mean), (1, 0));
         assert!((100..=103).contains(&pair.sigma), "{pair:?}");
         assert!(table.pair(50, 3).is_none());
+        // Depth 2 is predicted by the evaluation itself.
+        let pair = table.pair(33, 2).unwrap();
+        assert_eq!((pair.shallow, pair.mean), (0, 70));
+        assert!((30..=31).contains(&pair.sigma), "{pair:?}");
     }
 
     #[test]
@@ -410,7 +431,7 @@ mod tests {
         for depth in PROBCUT_MIN_DEPTH..=PROBCUT_MAX_DEPTH as u32 {
             for checks in [Checks::Half, Checks::Third] {
                 let s = checks.shallow(depth);
-                assert!(s >= 1 && s < depth, "{checks:?} {depth} from {s}");
+                assert!(s < depth && (s >= 1 || depth == 2), "{checks:?} {depth} from {s}");
                 assert_eq!(s % 2, depth % 2, "{checks:?} {depth} from {s}");
             }
             assert!(Checks::Third.shallow(depth) <= Checks::Half.shallow(depth));

@@ -27,7 +27,7 @@ use super::{
 /// Beyond any score.
 const INFINITY: i32 = 10_000;
 /// Evaluations are kept inside the range of final scores.
-const EVAL_LIMIT: i32 = 6_300;
+pub(super) const EVAL_LIMIT: i32 = 6_300;
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// The squares by how often a move there is good: corners, the edges but the C-squares, the inner squares
 /// but the X-squares, the C-squares, the X-squares (together every square once).
