@@ -326,9 +326,6 @@ pub fn parse_scores(text: &str) -> Result<Vec<(Board, Vec<i32>)>, String> {
     Ok(out)
 }
 
-/// The regression fitted to `scored` (positions and their scores at depths 1, 2, ..): for each
-/// bucket and depth from [`PROBCUT_MIN_DEPTH`], the mean and deviation of the deep score less the score at
-/// `checks`' shallow depth, as the text of `probcut.txt`, headed by `header`.
 /// The score at `shallow` of a position whose scores at depths 1, 2, ... are `scores`: depth 0 is the
 /// evaluation as the search's leaves read it.
 fn shallow_score(board: Board, scores: &[i32], shallow: u32) -> i32 {
@@ -340,6 +337,9 @@ fn shallow_score(board: Board, scores: &[i32], shallow: u32) -> i32 {
     }
 }
 
+/// The regression fitted to `scored` (positions and their scores at depths 1, 2, ..): for each
+/// bucket and depth from [`PROBCUT_MIN_DEPTH`], the mean and deviation of the deep score less the score at
+/// `checks`' shallow depth, as the text of `probcut.txt`, headed by `header`.
 #[must_use]
 pub fn fit(scored: &[(Board, Vec<i32>)], checks: Checks, header: &str) -> String {
     let mut text = String::new();
