@@ -341,10 +341,15 @@ impl<'a> Searcher<'a> {
         let margin = t * pair.sigma / 100;
         self.in_probcut = true;
         let mut cut = None;
+        // At depth 0 the shallow search is the evaluation itself: read once for both tests.
+        let eval = (pair.shallow == 0).then(|| self.leaf(p, o, ix.view()));
         // Fail high: the shallow score predicts at least beta.
         let high = beta + margin - pair.mean;
         if high < INFINITY && beta < INFINITY / 2 {
-            let s = self.pvs(p, o, ix, pair.shallow, high - 1, high, false);
+            let s = match eval {
+                Some(e) => e,
+                None => self.pvs(p, o, ix, pair.shallow, high - 1, high, false),
+            };
             if s >= high {
                 cut = Some(beta);
             }
@@ -352,7 +357,10 @@ impl<'a> Searcher<'a> {
         if cut.is_none() {
             let low = alpha - margin - pair.mean;
             if low > -INFINITY && alpha > -INFINITY / 2 {
-                let s = self.pvs(p, o, ix, pair.shallow, low, low + 1, false);
+                let s = match eval {
+                    Some(e) => e,
+                    None => self.pvs(p, o, ix, pair.shallow, low, low + 1, false),
+                };
                 if s <= low {
                     cut = Some(alpha);
                 }
