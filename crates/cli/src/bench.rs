@@ -70,6 +70,10 @@ struct ServerArgs {
     /// SQLite; for PostgreSQL one per four cores, from 1 to 4].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     db_writers: Option<u32>,
+    /// A live clock of this many seconds a side on every game (no increment), as games between people have;
+    /// by default the games are untimed.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    clock: Option<u32>,
 }
 
 pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
@@ -95,6 +99,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         weigh: a.weigh_events,
         targets: a.targets.clone(),
         db_writers: a.db_writers,
+        clock_s: a.clock,
     }))?;
     println!("{report}");
     if !report.exact {

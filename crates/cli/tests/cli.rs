@@ -74,6 +74,35 @@ fn a_writer_count_that_the_database_cannot_take_is_refused_with_the_reason() {
 }
 
 #[test]
+fn the_load_benchmark_plays_timed_games_and_finds_every_move_stored_once() {
+    let (ok, out, err) = gridplay(&[
+        "bench",
+        "server",
+        "--players",
+        "4",
+        "--seconds",
+        "1",
+        "--clock",
+        "600",
+    ]);
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains("every acknowledged move exactly once: true"),
+        "{out}"
+    );
+    let moves: u64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("moves"))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("a count of moves");
+    assert!(moves > 0, "{out}");
+    let (ok, _, err) = gridplay(&["bench", "server", "--clock", "0"]);
+    assert!(!ok);
+    assert!(err.contains("--clock"), "{err}");
+}
+
+#[test]
 fn solve_checks_a_problem_file() {
     let file = concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -1,6 +1,7 @@
 //! Two `gridplay serve` processes on one PostgreSQL database; one is killed (SIGKILL) while its games have a
 //! live clock running and an engine to move. The other takes both over: the engine's reply comes once, the
-//! clock flags once, and every acknowledged move is stored exactly once. Runs where `GRIDPLAY_TEST_POSTGRES`
+//! clock flags once, and every acknowledged move is stored exactly once. A server stopped gracefully hands
+//! its running clocks over too. Runs where `GRIDPLAY_TEST_POSTGRES`
 //! names a PostgreSQL server (`scripts/test` always sets it).
 
 use std::{
@@ -196,13 +197,14 @@ impl Page {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_killed_server_s_clocks_and_engine_moves_are_taken_over() {
+/// A new database on the PostgreSQL server that `GRIDPLAY_TEST_POSTGRES` names: a connection to that server,
+/// the new database's name and its address; `None` where the variable is not set.
+async fn new_database(tag: &str) -> Option<(sqlx::PgConnection, String, String)> {
     let Ok(admin) = std::env::var("GRIDPLAY_TEST_POSTGRES") else {
         eprintln!("GRIDPLAY_TEST_POSTGRES is not set: skipped");
-        return;
+        return None;
     };
-    let name = format!("gridplay_takeover_{}", std::process::id());
+    let name = format!("gridplay_{tag}_{}", std::process::id());
     let mut conn = sqlx::PgConnection::connect(&admin).await.expect("PostgreSQL");
     for sql in [
         format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
@@ -217,6 +219,23 @@ async fn a_killed_server_s_clocks_and_engine_moves_are_taken_over() {
         "{}/{name}",
         admin.rsplit_once('/').map_or(admin.as_str(), |(b, _)| b)
     );
+    Some((conn, name, url))
+}
+
+async fn drop_database(mut conn: sqlx::PgConnection, name: &str) {
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+    )))
+    .execute(&mut conn)
+    .await
+    .expect("drop the database");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_s_clocks_and_engine_moves_are_taken_over() {
+    let Some((conn, name, url)) = new_database("takeover").await else {
+        return;
+    };
     let mut a = Server::start(&url);
     let b = Server::start(&url);
     let (alice, bob, carol) = (
@@ -318,10 +337,77 @@ async fn a_killed_server_s_clocks_and_engine_moves_are_taken_over() {
         );
     }
     drop(b);
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-    )))
-    .execute(&mut conn)
-    .await
-    .expect("drop the database");
+    drop_database(conn, &name).await;
+}
+
+/// A server stopped as an operator stops it (SIGINT, as Ctrl-C) gives its games' timed work up, and another
+/// server that already holds a copy of the game takes it over at its next sweep: here a live clock that runs
+/// out after the stop flags once, on B, which never heard of the game from a move after the stop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_server_s_clocks_are_taken_over_by_a_server_that_holds_the_game() {
+    let Some((conn, name, url)) = new_database("handover").await else {
+        return;
+    };
+    let mut a = Server::start(&url);
+    let b = Server::start(&url);
+    let (alice, bob) = (signup(a.addr, "alice"), signup(a.addr, "bob"));
+    let (status, body, _) = http(
+        a.addr,
+        "POST",
+        "/api/challenges",
+        Some(&alice),
+        Some(&json!({"spec": "reversi", "color": "first", "opponent": "bob",
+                     "time": {"live": {"initial": 8, "increment": 0}}})),
+    );
+    assert_eq!(status, 200, "{body}");
+    let challenge = body["id"].as_str().unwrap().to_owned();
+    let (status, body, _) = http(
+        a.addr,
+        "POST",
+        &format!("/api/challenges/{challenge}/accept"),
+        Some(&bob),
+        Some(&json!({})),
+    );
+    assert_eq!(status, 200, "{body}");
+    let game = body["game"].as_str().unwrap().to_owned();
+
+    // Both moves through A, so that A holds the lease of Alice's running clock; then Bob watches on B too,
+    // and B holds a copy of the game at its last version.
+    let mut alice_page = Page::watch(a.addr, &alice, &game).await;
+    let mut bob_page = Page::watch(a.addr, &bob, &game).await;
+    let first = alice_page.play(&game).await;
+    bob_page.until_version(1).await;
+    let second = bob_page.play(&game).await;
+    let mut watcher = Page::watch(b.addr, &bob, &game).await;
+    assert_eq!(watcher.version(), 2);
+    drop((alice_page, bob_page));
+
+    let stopped = Command::new("kill")
+        .args(["-INT", &a.child.id().to_string()])
+        .status()
+        .expect("kill -INT");
+    assert!(stopped.success());
+    a.child.wait().expect("the stopped server exits");
+    let stopped = Instant::now();
+
+    // Alice's 8 seconds run out on B's watch.
+    while watcher.state["over"].is_null() {
+        watcher.next().await;
+    }
+    eprintln!(
+        "after the stop: the clock flagged on B in {:?}",
+        stopped.elapsed()
+    );
+    assert_eq!(
+        watcher.state["over"]["termination"], "timeout",
+        "{}",
+        watcher.state
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (status, state, _) = http(b.addr, "GET", &format!("/api/games/{game}"), None, None);
+    assert_eq!(status, 200);
+    assert_eq!(state["version"], 3, "two moves and one flag: {state}");
+    assert_eq!(state["moves"], json!([first, second]), "{state}");
+    drop(b);
+    drop_database(conn, &name).await;
 }

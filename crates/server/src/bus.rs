@@ -30,7 +30,7 @@ use sqlx::postgres::PgListener;
 use tokio::sync::mpsc;
 
 use crate::{
-    db::{ActionKind, ActionRow, Db, kinds, now_ms},
+    db::{ActionKind, ActionRow, Db, Lease, kinds, now_ms},
     live::GameHub,
     lobby::Lobby,
 };
@@ -301,13 +301,15 @@ impl Bus {
 
     /// Takes the lease on `game`'s timed work for this server, if no other server holds it. Always granted on
     /// SQLite; refused if the database cannot be reached.
-    pub async fn claim(&self, game: &str) -> bool {
-        let Some(inner) = &self.0 else { return true };
+    pub async fn claim(&self, game: &str) -> Lease {
+        let Some(inner) = &self.0 else {
+            return Lease::Held;
+        };
         match inner.db.claim_lease(game, &inner.origin, now_ms()).await {
-            Ok(held) => held,
+            Ok(lease) => lease,
             Err(e) => {
                 tracing::warn!("bus: cannot claim the lease on {game}: {e}");
-                false
+                Lease::Elsewhere { until_ms: 0 }
             }
         }
     }

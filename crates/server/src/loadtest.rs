@@ -47,6 +47,10 @@ pub struct LoadOptions {
     pub targets: Vec<String>,
     /// The in-process server's writers of game actions (`Config::db_writers`; `None`: its default).
     pub db_writers: Option<u32>,
+    /// A live clock of this many seconds a side (no increment) on every game, as games between people
+    /// have; `None`: untimed games. A game whose clock runs is timed work, which one server does
+    /// (`bus.rs`): with several servers, the others' copies follow it.
+    pub clock_s: Option<u32>,
 }
 
 /// What was measured.
@@ -255,6 +259,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
             // The two players of a pair on two different servers, when there are several.
             addrs: [addrs[p % addrs.len()], addrs[(p + 1) % addrs.len()]],
             spec: options.spec.clone(),
+            clock_s: options.clock_s,
             stop: stop.clone(),
             moves: moves.clone(),
             finished: finished.clone(),
@@ -340,6 +345,7 @@ struct PairCtx {
     db: Db,
     addrs: [std::net::SocketAddr; 2],
     spec: String,
+    clock_s: Option<u32>,
     stop: Arc<AtomicBool>,
     moves: Arc<AtomicU64>,
     finished: Arc<AtomicU64>,
@@ -489,12 +495,18 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
     };
     let mut n = 0u64;
     while !ctx.stop.load(Ordering::Relaxed) {
-        let game = crate::db::GameRow::new(
+        let mut game = crate::db::GameRow::new(
             ctx.spec.clone(),
             ctx.spec.split(':').next().unwrap_or_default().to_owned(),
             [Some(users[0].clone()), Some(users[1].clone())],
             [None, None],
         );
+        if let Some(s) = ctx.clock_s {
+            game.time = crate::clock::TimeControl::Live {
+                initial_ms: i64::from(s) * 1000,
+                increment_ms: 0,
+            };
+        }
         ctx.db.create_game(&game).await.map_err(|e| e.to_string())?;
         played.games.push((game.id.clone(), 0));
         let mut state = StateMsg::default();

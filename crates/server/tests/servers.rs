@@ -395,3 +395,46 @@ async fn three_servers_play_as_one_site() {
         support::drop_database(pg).await;
     }
 }
+
+/// A game's lease: a server that holds it renews it by claiming again; another server's claim only reads
+/// when the lease is alive, and says until when it lasts; an expired lease goes to whoever claims it; a
+/// stopping server's leases expire at once, so that the sweep of expired leases finds them.
+#[tokio::test]
+async fn a_lease_is_held_by_one_server_until_it_expires_or_is_given_up() {
+    use gridplay_server::db::{Db, Lease};
+    for (url, pg) in support::databases("lease").await {
+        let db = Db::connect(&url, 2, 1).await.expect("database");
+        let now = 1_000_000;
+        assert_eq!(db.claim_lease("g1", "a", now).await.unwrap(), Lease::Held);
+        assert_eq!(
+            db.claim_lease("g1", "b", now + 10).await.unwrap(),
+            Lease::Elsewhere {
+                until_ms: now + 3_000
+            }
+        );
+        assert_eq!(db.claim_lease("g1", "a", now + 1_000).await.unwrap(), Lease::Held);
+        assert_eq!(
+            db.claim_lease("g1", "b", now + 3_500).await.unwrap(),
+            Lease::Elsewhere {
+                until_ms: now + 4_000
+            },
+            "renewed by its holder's claim"
+        );
+        assert_eq!(
+            db.claim_lease("g1", "b", now + 4_001).await.unwrap(),
+            Lease::Held,
+            "expired"
+        );
+        assert_eq!(db.claim_lease("g2", "a", now + 4_001).await.unwrap(), Lease::Held);
+        assert!(db.expired_leases(now + 4_002).await.unwrap().is_empty());
+        db.release_leases("b").await.unwrap();
+        assert_eq!(
+            db.expired_leases(now + 4_002).await.unwrap(),
+            vec!["g1".to_owned()],
+            "a given-up lease is found by the sweep; the other server's is not"
+        );
+        assert_eq!(db.claim_lease("g1", "a", now + 4_002).await.unwrap(), Lease::Held);
+        drop(db);
+        support::drop_database(pg).await;
+    }
+}

@@ -8,10 +8,31 @@ use super::{Db, DbError};
 /// How long a lease lasts unless renewed; the holder renews it every second.
 const LEASE_MS: i64 = 3_000;
 
+/// Who holds a game's lease after a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lease {
+    /// The claiming server.
+    Held,
+    /// Another server, until this time (ms) unless it renews the lease; 0 where the time is not known.
+    Elsewhere { until_ms: i64 },
+}
+
 impl Db {
     /// Takes the lease on `game` for `process` until `now + LEASE_MS`, if it is free, expired or already
-    /// `process`'s. Returns whether `process` holds it.
-    pub async fn claim_lease(&self, game: &str, process: &str, now: i64) -> Result<bool, DbError> {
+    /// `process`'s. A lease that another server holds is only read, not written: a claim that cannot succeed
+    /// takes no lock and waits for no commit, so that the copies of a game on the servers that do not hold it
+    /// cost nothing when they try.
+    pub async fn claim_lease(&self, game: &str, process: &str, now: i64) -> Result<Lease, DbError> {
+        let held = sqlx::query("SELECT process, until_ms FROM leases WHERE game_id = $1")
+            .bind(game)
+            .fetch_optional(&self.pool)
+            .await?;
+        if let Some(row) = held {
+            let (holder, until_ms): (String, i64) = (row.try_get("process")?, row.try_get("until_ms")?);
+            if holder != process && until_ms >= now {
+                return Ok(Lease::Elsewhere { until_ms });
+            }
+        }
         let row = sqlx::query(
             "INSERT INTO leases (game_id, process, until_ms) VALUES ($1, $2, $3) \
              ON CONFLICT (game_id) DO UPDATE SET process = excluded.process, until_ms = excluded.until_ms \
@@ -24,7 +45,12 @@ impl Db {
         .bind(now)
         .fetch_optional(&self.pool)
         .await?;
-        Ok(row.is_some())
+        // None: another server claimed it between the two statements.
+        Ok(if row.is_some() {
+            Lease::Held
+        } else {
+            Lease::Elsewhere { until_ms: 0 }
+        })
     }
 
     /// Gives up `process`'s lease on `game`, if it holds it.
@@ -57,9 +83,11 @@ impl Db {
         Ok(())
     }
 
-    /// Gives up every lease of `process` (it is stopping).
+    /// Gives up every lease of `process` (it is stopping): they expire now, rather than go, so that every
+    /// other server's next sweep ([`Db::expired_leases`]) finds the games and takes them over, also those
+    /// whose copies no move will wake.
     pub async fn release_leases(&self, process: &str) -> Result<(), DbError> {
-        sqlx::query("DELETE FROM leases WHERE process = $1")
+        sqlx::query("UPDATE leases SET until_ms = 0 WHERE process = $1")
             .bind(process)
             .execute(&self.pool)
             .await?;

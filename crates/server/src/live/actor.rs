@@ -13,7 +13,8 @@ use super::{
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
     db::{
-        ActionRow, DbError, EndReason, GameRow, GameStatus, GameUpdate, RateJob, RatingRow, Winner, now_ms,
+        ActionRow, DbError, EndReason, GameRow, GameStatus, GameUpdate, Lease, RateJob, RatingRow, Winner,
+        now_ms,
     },
     engines::Lane,
     messages::{ActionJson, ServerMsg},
@@ -54,6 +55,9 @@ pub(super) struct Actor {
     outdated: bool,
     /// This server holds the game's lease: it flags the clock and runs the engine (`bus.rs`).
     holds: bool,
+    /// Another server holds the lease until this time (ms) unless it renews it: no claim before then (the
+    /// sweep of expired leases takes the game over if that server stops).
+    held_elsewhere_until: i64,
 }
 
 impl Actor {
@@ -176,6 +180,7 @@ impl Actor {
             engine: None,
             rotate,
             holds: false,
+            held_elsewhere_until: 0,
         };
         actor.resume().await;
         Ok(actor)
@@ -251,11 +256,15 @@ impl Actor {
     }
 
     /// Takes the game's lease if it has timed work and this server does not hold it yet (the upkeep task
-    /// renews it), and starts the engine if it is to move.
+    /// renews it), unless another server's lease on it is known to run still, and starts the engine if it is
+    /// to move.
     async fn resume(&mut self) {
         if self.timed_work() {
-            if !self.holds {
-                self.holds = self.hub.0.bus.claim(&self.row.id).await;
+            if !self.holds && now_ms() > self.held_elsewhere_until {
+                match self.hub.0.bus.claim(&self.row.id).await {
+                    Lease::Held => self.holds = true,
+                    Lease::Elsewhere { until_ms } => self.held_elsewhere_until = until_ms,
+                }
             }
             self.maybe_engine();
         }
@@ -378,6 +387,7 @@ impl Actor {
                 if self.timed_work() {
                     // The lease expired: claim it afresh, even if this copy thought it held it.
                     self.holds = false;
+                    self.held_elsewhere_until = 0;
                     self.resume().await;
                 } else if let Err(e) = self.hub.0.db.drop_expired_lease(&self.row.id, now_ms()).await {
                     tracing::warn!("game {}: cannot drop its lease: {e}", self.row.id);
