@@ -113,6 +113,29 @@ fn signup(addr: SocketAddr, name: &str) -> String {
     cookie
 }
 
+/// A game between Alice (first) and Bob with a live clock of `seconds` each, challenged and accepted at `addr`.
+fn game_between(addr: SocketAddr, alice: &str, bob: &str, seconds: u32) -> String {
+    let (status, body, _) = http(
+        addr,
+        "POST",
+        "/api/challenges",
+        Some(alice),
+        Some(&json!({"spec": "reversi", "color": "first", "opponent": "bob",
+                     "time": {"live": {"initial": seconds, "increment": 0}}})),
+    );
+    assert_eq!(status, 200, "{body}");
+    let challenge = body["id"].as_str().unwrap().to_owned();
+    let (status, body, _) = http(
+        addr,
+        "POST",
+        &format!("/api/challenges/{challenge}/accept"),
+        Some(bob),
+        Some(&json!({})),
+    );
+    assert_eq!(status, 200, "{body}");
+    body["game"].as_str().unwrap().to_owned()
+}
+
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// A player's page watching one game.
@@ -255,25 +278,7 @@ async fn a_killed_server_s_clocks_and_engine_moves_are_taken_over() {
     );
     assert_eq!(status, 200, "{body}");
     let engine_game = body["game"].as_str().unwrap().to_owned();
-    let (status, body, _) = http(
-        a.addr,
-        "POST",
-        "/api/challenges",
-        Some(&alice),
-        Some(&json!({"spec": "reversi", "color": "first", "opponent": "bob",
-                     "time": {"live": {"initial": 4, "increment": 0}}})),
-    );
-    assert_eq!(status, 200, "{body}");
-    let challenge = body["id"].as_str().unwrap().to_owned();
-    let (status, body, _) = http(
-        a.addr,
-        "POST",
-        &format!("/api/challenges/{challenge}/accept"),
-        Some(&bob),
-        Some(&json!({})),
-    );
-    assert_eq!(status, 200, "{body}");
-    let clock_game = body["game"].as_str().unwrap().to_owned();
+    let clock_game = game_between(a.addr, &alice, &bob, 4);
 
     // Both players move, so that Alice's clock runs; then Carol moves, and the engine is to move.
     let mut acked = Vec::new();
@@ -351,25 +356,7 @@ async fn a_stopped_server_s_clocks_are_taken_over_by_a_server_that_holds_the_gam
     let mut a = Server::start(&url);
     let b = Server::start(&url);
     let (alice, bob) = (signup(a.addr, "alice"), signup(a.addr, "bob"));
-    let (status, body, _) = http(
-        a.addr,
-        "POST",
-        "/api/challenges",
-        Some(&alice),
-        Some(&json!({"spec": "reversi", "color": "first", "opponent": "bob",
-                     "time": {"live": {"initial": 8, "increment": 0}}})),
-    );
-    assert_eq!(status, 200, "{body}");
-    let challenge = body["id"].as_str().unwrap().to_owned();
-    let (status, body, _) = http(
-        a.addr,
-        "POST",
-        &format!("/api/challenges/{challenge}/accept"),
-        Some(&bob),
-        Some(&json!({})),
-    );
-    assert_eq!(status, 200, "{body}");
-    let game = body["game"].as_str().unwrap().to_owned();
+    let game = game_between(a.addr, &alice, &bob, 8);
 
     // Both moves through A, so that A holds the lease of Alice's running clock; then Bob watches on B too,
     // and B holds a copy of the game at its last version.
@@ -382,8 +369,9 @@ async fn a_stopped_server_s_clocks_are_taken_over_by_a_server_that_holds_the_gam
     assert_eq!(watcher.version(), 2);
     drop((alice_page, bob_page));
 
-    let stopped = Command::new("kill")
-        .args(["-INT", &a.child.id().to_string()])
+    // The shell's own `kill`, which needs no package.
+    let stopped = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", a.child.id())])
         .status()
         .expect("kill -INT");
     assert!(stopped.success());
