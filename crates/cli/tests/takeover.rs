@@ -113,13 +113,14 @@ fn signup(addr: SocketAddr, name: &str) -> String {
     cookie
 }
 
-/// A game between Alice (first) and Bob with a live clock of `seconds` each, challenged and accepted at `addr`.
-fn game_between(addr: SocketAddr, alice: &str, bob: &str, seconds: u32) -> String {
+/// A game between Alice (first) and Bob (signed in with these cookies) with a live clock of `seconds` each,
+/// challenged and accepted at `addr`.
+fn game_between(addr: SocketAddr, alice_cookie: &str, bob_cookie: &str, seconds: u32) -> String {
     let (status, body, _) = http(
         addr,
         "POST",
         "/api/challenges",
-        Some(alice),
+        Some(alice_cookie),
         Some(&json!({"spec": "reversi", "color": "first", "opponent": "bob",
                      "time": {"live": {"initial": seconds, "increment": 0}}})),
     );
@@ -129,7 +130,7 @@ fn game_between(addr: SocketAddr, alice: &str, bob: &str, seconds: u32) -> Strin
         addr,
         "POST",
         &format!("/api/challenges/{challenge}/accept"),
-        Some(bob),
+        Some(bob_cookie),
         Some(&json!({})),
     );
     assert_eq!(status, 200, "{body}");

@@ -20,8 +20,8 @@ pub enum Lease {
 impl Db {
     /// Takes the lease on `game` for `process` until `now + LEASE_MS`, if it is free, expired or already
     /// `process`'s. A lease that another server holds is only read, not written: a claim that cannot succeed
-    /// takes no lock and waits for no commit, so that the copies of a game on the servers that do not hold it
-    /// cost nothing when they try.
+    /// takes no lock and waits for no commit, so that a copy of the game on a server that does not hold it
+    /// costs a read when it tries, not a write.
     pub async fn claim_lease(&self, game: &str, process: &str, now: i64) -> Result<Lease, DbError> {
         let held = sqlx::query("SELECT process, until_ms FROM leases WHERE game_id = $1")
             .bind(game)
