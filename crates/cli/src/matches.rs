@@ -231,6 +231,13 @@ impl Side {
         Ok(Side::Engine { request, left: None })
     }
 
+    /// Stops an external engine's process at once (it may be hung or half dead).
+    fn kill(&mut self) {
+        if let Side::External { engine, .. } | Side::Nboard { engine } | Side::Cake { engine, .. } = self {
+            let _ = engine.child.kill();
+        }
+    }
+
     /// A new game starts: a game clock is set back to its start.
     fn new_game(&mut self) {
         if let Side::Engine { request, left } = self {
@@ -371,6 +378,8 @@ pub(crate) struct Clocks {
     /// The same by the game's stage: plies after the opening 1-20, 21-40 and from 41 on ([`PHASE_PLIES`]).
     pub phase_spent: [[Duration; 3]; 2],
     pub phase_moves: [[u32; 3]; 2],
+    /// Games A (0) and B (1) lost because they could not go on ([`Forfeit`]).
+    pub forfeits: [u32; 2],
 }
 
 /// Plies per stage of [`Clocks`]' breakdown (the last stage takes the rest).
@@ -406,8 +415,16 @@ impl Clocks {
     }
 }
 
-/// Plays one game from `opening`; `a_first` says whether A moves first. Returns the outcome for A and the
-/// moves played.
+/// A game lost because a player could not go on: it failed to answer (an engine that crashed or closed its
+/// output, a clock that ran out) or answered an illegal move.
+struct Forfeit {
+    /// Whether A forfeited.
+    a: bool,
+    reason: String,
+}
+
+/// Plays one game from `opening`; `a_first` says whether A moves first. Returns the outcome for A, the moves
+/// played and, when a player could not go on, its forfeit (the game is lost for it).
 fn play_game(
     opening: &dyn DynPosition,
     a: &mut Side,
@@ -415,7 +432,7 @@ fn play_game(
     a_first: bool,
     seed: u64,
     clocks: &mut Clocks,
-) -> Result<(Option<bool>, Vec<String>), String> {
+) -> (Option<bool>, Vec<String>, Option<Forfeit>) {
     let mut record = GameRecord::new(opening.box_clone());
     a.new_game();
     b.new_game();
@@ -424,23 +441,26 @@ fn play_game(
     while record.outcome().is_none() {
         let a_to_move = (record.position().turn() == Player::First) == a_first;
         let side = if a_to_move { &mut *a } else { &mut *b };
-        // A player that cannot answer loses the game.
+        let forfeit = |reason: String| Some(Forfeit { a: a_to_move, reason });
         let started = Instant::now();
         let chosen = side.choose(&record, &mut rng, seed + ply);
+        // The time of a failed answer counts too (a clock run out spent all of it).
         clocks.add(
             usize::from(!a_to_move),
             record.moves().len() as u64,
             started.elapsed(),
         );
-        let Ok(mv) = chosen else {
-            return Ok((Some(!a_to_move), record.moves().to_vec()));
+        let mv = match chosen {
+            Ok(mv) => mv,
+            Err(reason) => return (Some(!a_to_move), record.moves().to_vec(), forfeit(reason)),
         };
-        if record.play(&mv).is_err() {
-            return Ok((Some(!a_to_move), record.moves().to_vec()));
+        if let Err(e) = record.play(&mv) {
+            let reason = format!("the illegal move `{mv}` ({e})");
+            return (Some(!a_to_move), record.moves().to_vec(), forfeit(reason));
         }
         ply += 1;
         if ply > 100_000 {
-            return Ok((None, record.moves().to_vec()));
+            return (None, record.moves().to_vec(), None);
         }
     }
     let (outcome, _) = record.outcome().expect("the loop ends on an outcome");
@@ -448,7 +468,7 @@ fn play_game(
         Outcome::Draw => None,
         Outcome::Win { winner } => Some((winner == Player::First) == a_first),
     };
-    Ok((result, record.moves().to_vec()))
+    (result, record.moves().to_vec(), None)
 }
 
 /// The openings of a match: `count` positions, one per pair of games.
@@ -519,7 +539,26 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(Ma
     for (pair, opening) in openings(args, game.as_ref(), pairs)?.into_iter().enumerate() {
         let seed = args.seed + pair as u64 * 1000;
         for a_first in [true, false] {
-            let (result, moves) = play_game(opening.as_ref(), &mut a, &mut b, a_first, seed, &mut clocks)?;
+            let (result, moves, forfeit) =
+                play_game(opening.as_ref(), &mut a, &mut b, a_first, seed, &mut clocks);
+            if let Some(Forfeit { a: by_a, reason }) = forfeit {
+                let (text, side) = if by_a {
+                    (&args.a, &mut a)
+                } else {
+                    (&args.b, &mut b)
+                };
+                clocks.forfeits[usize::from(!by_a)] += 1;
+                progress.suspend(|| {
+                    eprintln!(
+                        "game {}: {} ({text}) forfeits: {reason}; scored as its loss, and the player starts afresh",
+                        score.games() + 1,
+                        if by_a { "A" } else { "B" },
+                    );
+                });
+                // A crashed engine would forfeit every game after: the next game gets a new process.
+                side.kill();
+                *side = Side::parse(text, &args.spec, args.move_time, args.nboard_depth)?;
+            }
             let result = match result {
                 Some(true) => {
                     score.wins += 1;
@@ -610,6 +649,16 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), String> {
             p = PHASE_PLIES,
         )
     })
+    .and_then(|()| {
+        if clocks.forfeits == [0, 0] {
+            return Ok(());
+        }
+        writeln!(
+            out,
+            "forfeits (a player that crashed, answered nothing, ran out of its clock or moved illegally; counted as its losses): A {}, B {}",
+            clocks.forfeits[0], clocks.forfeits[1]
+        )
+    })
     .map_err(crate::output_error)
 }
 
@@ -642,6 +691,27 @@ mod tests {
         .unwrap()
         .0;
         assert_eq!(s.games(), 6);
+    }
+
+    #[test]
+    fn a_player_that_fails_forfeits_each_game_and_starts_afresh() {
+        let dir = std::env::temp_dir().join(format!("gridplay-forfeit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let starts = dir.join("starts");
+        // An "engine" that notes its start and exits: each of its games is forfeited when it answers nothing.
+        let b = format!("cake=echo started >> {}", starts.display());
+        let (score, clocks) =
+            play_match(&args("checkers", "depth=1", &b, 4), &ProgressBar::hidden()).unwrap();
+        assert_eq!((score.wins, score.draws, score.losses), (4, 0, 0));
+        assert_eq!(clocks.forfeits, [0, 4]);
+        // Started once for the match and once after each forfeit: every game had a process of its own.
+        let count = std::fs::read_to_string(&starts).unwrap().lines().count();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(count, 5);
+        // A player that plays on is never counted as forfeiting.
+        let (_, clocks) =
+            play_match(&args("checkers", "depth=1", "random", 2), &ProgressBar::hidden()).unwrap();
+        assert_eq!(clocks.forfeits, [0, 0]);
     }
 
     #[test]
