@@ -19,6 +19,26 @@ use gridplay_engine::checkers::{learned, search};
 use gridplay_games::checkers::{Checkers, CheckersPosition, movegen};
 use gridplay_search::{Limits, StopFlag};
 
+/// A search of `pos` to `depth` with the shipped evaluation and no databases.
+fn search_to(
+    table: &mut search::Table,
+    pos: &CheckersPosition,
+    history: &[CheckersPosition],
+    depth: u32,
+    stop: &StopFlag,
+) -> search::Found {
+    search::search_with(
+        table,
+        learned::shipped(),
+        None,
+        pos,
+        history,
+        Limits::depth(depth),
+        stop,
+    )
+    .expect("a quiet position has moves")
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
@@ -64,17 +84,7 @@ fn main() {
         let mut nodes = 0;
         for (pos, history) in &positions {
             let mut table = search::Table::new(8);
-            let found = search::search_with(
-                &mut table,
-                learned::shipped(),
-                None,
-                pos,
-                history,
-                Limits::depth(d),
-                &stop,
-            )
-            .expect("moves");
-            nodes += found.nodes;
+            nodes += search_to(&mut table, pos, history, d, &stop).nodes;
         }
         println!("depth {d}: {nodes} nodes, {:.2} s", t.elapsed().as_secs_f64());
         return;
@@ -85,16 +95,7 @@ fn main() {
         let mut table = search::Table::new(8);
         let mut row = vec![None; max_depth as usize + 1];
         for d in 1..=max_depth {
-            let found = search::search_with(
-                &mut table,
-                learned::shipped(),
-                None,
-                pos,
-                history,
-                Limits::depth(d),
-                &stop,
-            )
-            .expect("a quiet position has moves");
+            let found = search_to(&mut table, pos, history, d, &stop);
             if found.depth == d && found.score.abs() < 10_000 {
                 row[d as usize] = Some(found.score);
             }
