@@ -3,7 +3,9 @@
 
 use std::{
     io::{BufRead, BufReader, Write},
-    process::{Child, ChildStdin, ChildStdout, Command, Stdio},
+    os::unix::process::CommandExt,
+    process::{Child, ChildStdin, Command, Stdio},
+    sync::mpsc::{self, Receiver, RecvTimeoutError},
     time::{Duration, Instant},
 };
 
@@ -51,6 +53,10 @@ pub(crate) struct MatchArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Seconds an external engine (`cmd=`, `nboard=`, `cake=`) may take to answer a line before it forfeits the
+    /// game (as a crashed one does) and is started afresh, so that a hung engine cannot stop a match.
+    #[arg(long, default_value_t = 60.0, value_parser = positive_seconds)]
+    answer_limit: f64,
     /// Write every game to this file as it ends, a line each, tab-separated: the game's number from 1, A's
     /// side (`first` or `second`), A's result (`win`, `loss` or `draw`), the opening position's text, then
     /// the moves played from it, separated by spaces.
@@ -58,26 +64,60 @@ pub(crate) struct MatchArgs {
     games_out: Option<std::path::PathBuf>,
 }
 
-/// An external engine on the gridplay protocol.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds from 0 (not included) to 86400"
+        )),
+    }
+}
+
+/// An external engine's process: lines to its standard input, and its output's lines read by a thread of
+/// their own, so that an answer can be waited for with a limit.
 struct External {
     child: Child,
     input: ChildStdin,
-    output: BufReader<ChildStdout>,
+    lines: Receiver<Result<String, String>>,
+    limit: Duration,
 }
 
 impl External {
-    fn start(command: &str) -> Result<External, String> {
+    /// Starts `command` under `sh -c`, in a process group of its own so that [`External::kill`] stops whatever
+    /// the command started (`cd dir && ./engine` leaves the engine a child of the shell).
+    fn start(command: &str, limit: Duration) -> Result<External, String> {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("starting `{command}`: {e}"))?;
         let input = child.stdin.take().ok_or("no standard input for the engine")?;
-        let output = BufReader::new(child.stdout.take().ok_or("no standard output from the engine")?);
-        Ok(External { child, input, output })
+        let mut output = BufReader::new(child.stdout.take().ok_or("no standard output from the engine")?);
+        let (send, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            loop {
+                let mut line = String::new();
+                let read = match output.read_line(&mut line) {
+                    Ok(0) => Err("the engine closed its output".to_owned()),
+                    Ok(_) => Ok(line.trim().to_owned()),
+                    Err(e) => Err(format!("engine output: {e}")),
+                };
+                let end = read.is_err();
+                if send.send(read).is_err() || end {
+                    return;
+                }
+            }
+        });
+        Ok(External {
+            child,
+            input,
+            lines,
+            limit,
+        })
     }
 
     fn tell(&mut self, line: &str) -> Result<(), String> {
@@ -91,20 +131,46 @@ impl External {
         self.read()
     }
 
+    /// The engine's next line, waited for at most the answer limit.
     fn read(&mut self) -> Result<String, String> {
-        let mut reply = String::new();
-        match self.output.read_line(&mut reply) {
-            Ok(0) => Err("the engine closed its output".into()),
-            Ok(_) => Ok(reply.trim().to_owned()),
-            Err(e) => Err(format!("engine output: {e}")),
+        match self.lines.recv_timeout(self.limit) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => Err(format!(
+                "no answer in {:.1} s (`--answer-limit`)",
+                self.limit.as_secs_f64()
+            )),
+            Err(RecvTimeoutError::Disconnected) => Err("the engine closed its output".into()),
         }
+    }
+
+    /// Stops the engine's whole process group at once (it may be hung or half dead).
+    fn kill(&mut self) {
+        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: `kill` takes plain integers; the group is the one this process started the engine in
+            // (`process_group(0)` makes the shell's pid its group's id), and a group already gone is an error
+            // that is ignored.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
 impl Drop for External {
+    /// Asks the engine to quit and waits a little for it; one that does not quit by then is killed.
     fn drop(&mut self) {
         let _ = writeln!(self.input, "quit");
-        let _ = self.child.wait();
+        let _ = self.input.flush();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_)) | Err(_)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.kill();
     }
 }
 
@@ -135,7 +201,8 @@ enum Side {
 }
 
 impl Side {
-    fn parse(text: &str, spec: &str, move_time: u64, nboard_depth: u32) -> Result<Side, String> {
+    fn parse(text: &str, spec: &str, args: &MatchArgs) -> Result<Side, String> {
+        let limit = Duration::from_secs_f64(args.answer_limit);
         if text == "random" {
             return Ok(Side::Random);
         }
@@ -149,29 +216,32 @@ impl Side {
             if spec.split(':').next() != Some("reversi") {
                 return Err(format!("an NBoard engine plays Reversi only, not `{spec}`"));
             }
-            let mut engine = Box::new(External::start(cmd)?);
+            let mut engine = Box::new(External::start(cmd, limit)?);
             engine.tell("nboard 2")?;
-            engine.tell(&format!("set depth {nboard_depth}"))?;
+            engine.tell(&format!("set depth {}", args.nboard_depth))?;
             return Ok(Side::Nboard { engine });
         }
         if let Some(cmd) = text.strip_prefix("cake=") {
             if spec.split(':').next() != Some("checkers") {
                 return Err(format!("Cake plays checkers only, not `{spec}`"));
             }
-            let engine = Box::new(External::start(cmd)?);
+            let engine = Box::new(External::start(cmd, limit)?);
             return Ok(Side::Cake {
                 engine,
-                seconds: move_time as f64 / 1000.0,
+                seconds: args.move_time as f64 / 1000.0,
                 game: crate::registry().game(spec).map_err(|e| e.to_string())?,
             });
         }
         if let Some(cmd) = text.strip_prefix("cmd=") {
-            let mut engine = Box::new(External::start(cmd)?);
+            let mut engine = Box::new(External::start(cmd, limit)?);
             let reply = engine.ask(&format!("game {spec}"))?;
             if reply != "ok" {
                 return Err(format!("`{cmd}` answered `game {spec}` with `{reply}`"));
             }
-            return Ok(Side::External { engine, move_time });
+            return Ok(Side::External {
+                engine,
+                move_time: args.move_time,
+            });
         }
         let bad = || {
             format!(
@@ -234,7 +304,7 @@ impl Side {
     /// Stops an external engine's process at once (it may be hung or half dead).
     fn kill(&mut self) {
         if let Side::External { engine, .. } | Side::Nboard { engine } | Side::Cake { engine, .. } = self {
-            let _ = engine.child.kill();
+            engine.kill();
         }
     }
 
@@ -524,8 +594,8 @@ fn random_opening(game: &dyn DynGame, plies: usize, seed: u64) -> Box<dyn DynPos
 /// Plays the match and returns A's score and both players' times.
 pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(MatchScore, Clocks), String> {
     let game = crate::registry().game(&args.spec).map_err(|e| e.to_string())?;
-    let mut a = Side::parse(&args.a, &args.spec, args.move_time, args.nboard_depth)?;
-    let mut b = Side::parse(&args.b, &args.spec, args.move_time, args.nboard_depth)?;
+    let mut a = Side::parse(&args.a, &args.spec, args)?;
+    let mut b = Side::parse(&args.b, &args.spec, args)?;
     let pairs = args.games.div_ceil(2);
     let mut score = MatchScore::default();
     let mut clocks = Clocks::default();
@@ -557,7 +627,7 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(Ma
                 });
                 // A crashed engine would forfeit every game after: the next game gets a new process.
                 side.kill();
-                *side = Side::parse(text, &args.spec, args.move_time, args.nboard_depth)?;
+                *side = Side::parse(text, &args.spec, args)?;
             }
             let result = match result {
                 Some(true) => {
@@ -678,8 +748,14 @@ mod tests {
             nboard_depth: 3,
             seed: 1,
             quiet: true,
+            answer_limit: 60.0,
             games_out: None,
         }
+    }
+
+    /// A player as the match's command line would make it.
+    fn parse(text: &str, spec: &str) -> Result<Side, String> {
+        Side::parse(text, spec, &args(spec, "random", "random", 2))
     }
 
     #[test]
@@ -715,6 +791,42 @@ mod tests {
     }
 
     #[test]
+    fn a_hung_engine_forfeits_after_the_answer_limit_and_its_processes_are_killed() {
+        let dir = std::env::temp_dir().join(format!("gridplay-hung-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pids = dir.join("pids");
+        // An "engine" that starts a child which never answers and stays alive, as `cd dir && ./engine` does.
+        let b = format!("cake=sleep 600 & echo $! >> {}; wait", pids.display());
+        let mut a = args("checkers", "depth=1", &b, 2);
+        a.answer_limit = 0.3;
+        let started = Instant::now();
+        let (score, clocks) = play_match(&a, &ProgressBar::hidden()).unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!((score.wins, clocks.forfeits), (2, [0, 2]));
+        // Three starts (the match's and one after each forfeit), and every engine gone: the two that forfeited
+        // were killed, and the last one was asked to quit, ignored it and was killed.
+        let text = std::fs::read_to_string(&pids).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let pids: Vec<&str> = text.lines().collect();
+        assert_eq!(pids.len(), 3, "{text}");
+        let alive = |pid: &str| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                stat.rsplit_once(") ")
+                    .is_some_and(|(_, rest)| !rest.starts_with('Z'))
+            })
+        };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while pids.iter().any(|p| alive(p)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(pids.iter().all(|p| !alive(p)), "still running: {pids:?}");
+    }
+
+    #[test]
     fn search_beats_random_at_checkers() {
         let s = play_match(&args("checkers", "depth=3", "random", 4), &ProgressBar::hidden())
             .unwrap()
@@ -724,21 +836,20 @@ mod tests {
 
     #[test]
     fn players_combine_limits() {
-        let Ok(Side::Engine { request: r, .. }) = Side::parse("depth=3,temp=100", "tactics", 10, 4) else {
+        let Ok(Side::Engine { request: r, .. }) = parse("depth=3,temp=100", "tactics") else {
             panic!("depth=3,temp=100 is a player");
         };
         assert_eq!(
             (r.limits.depth, r.temperature, r.mcts),
             (Some(3), Some(100), false)
         );
-        let Ok(Side::Engine { request: r, .. }) = Side::parse("level=8,book=1", "reversi", 10, 4) else {
+        let Ok(Side::Engine { request: r, .. }) = parse("level=8,book=1", "reversi") else {
             panic!("level=8,book=1 is a player");
         };
         assert_eq!((r.level, r.book), (Some(8), true));
-        assert!(Side::parse("level=8,depth=3", "reversi", 10, 4).is_err());
-        assert!(Side::parse("time=100,book=2", "reversi", 10, 4).is_err());
-        let Ok(Side::Engine { request: r, .. }) = Side::parse("playouts=500,mcts=20", "cornered", 10, 4)
-        else {
+        assert!(parse("level=8,depth=3", "reversi").is_err());
+        assert!(parse("time=100,book=2", "reversi").is_err());
+        let Ok(Side::Engine { request: r, .. }) = parse("playouts=500,mcts=20", "cornered") else {
             panic!("playouts=500,mcts=20 is a player");
         };
         assert_eq!(
@@ -756,7 +867,7 @@ mod tests {
 
     #[test]
     fn a_game_clock_player_spends_its_clock_game_by_game() {
-        let Ok(Side::Engine { request: r, .. }) = Side::parse("clock=3000,inc=20", "reversi", 10, 4) else {
+        let Ok(Side::Engine { request: r, .. }) = parse("clock=3000,inc=20", "reversi") else {
             panic!("clock=3000,inc=20 is a player");
         };
         assert_eq!(
@@ -772,7 +883,7 @@ mod tests {
             "clock=500,mcts=10",
             "clock=500,depth=2,temp=50",
         ] {
-            assert!(Side::parse(bad, "reversi", 10, 4).is_err(), "{bad}");
+            assert!(parse(bad, "reversi").is_err(), "{bad}");
         }
         // Two games of two seconds each: the clock is set back between games, and the engine spends about
         // what it has (on a busy machine it may run out, which loses that game).
@@ -801,7 +912,7 @@ mod tests {
         assert!(openings(&r, reversi.as_ref(), 1).is_err());
         a.openings = "book".into();
         assert!(openings(&a, game.as_ref(), 1).is_err());
-        assert!(Side::parse("cake=true", "reversi", 10, 4).is_err());
+        assert!(parse("cake=true", "reversi").is_err());
     }
 
     #[test]
@@ -833,7 +944,7 @@ mod tests {
             "level=2,depth=3",
             "depth=2,",
         ] {
-            assert!(Side::parse(bad, "reversi", 10, 4).is_err(), "{bad}");
+            assert!(parse(bad, "reversi").is_err(), "{bad}");
         }
     }
 }
