@@ -61,6 +61,11 @@ pub(crate) struct TrainArgs {
     /// with the shipped weights).
     #[arg(long, default_value = "negamax", value_parser = ["negamax", "search"])]
     pub(crate) play: String,
+    /// `checkers`: endgame databases of up to this many pieces (2-5, built in memory first; 0 for none): the
+    /// self-play search probes them, and each game ends at its first position they cover, with their
+    /// result, so that a won ending is labelled won even where the self-play search would not win it.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=5))]
+    pub(crate) egdb: u32,
     /// `reversi`: random plies at the start of each game, 0 to this many.
     #[arg(long, default_value_t = 12)]
     pub(crate) random_plies: u32,
@@ -176,6 +181,9 @@ pub(crate) fn bar(len: u64, what: &str) -> ProgressBar {
 }
 
 pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
+    if args.egdb != 0 && args.game != "checkers" {
+        return Err(format!("--egdb is for `checkers`, not `{}`", args.game));
+    }
     if args.game == "checkers" {
         return run_checkers(args);
     }
@@ -488,12 +496,29 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
     let weights = match (&args.check, &args.out) {
         (Some(path), _) => read_weights(path, Patterns::from_bytes)?,
         (None, Some(path)) => {
+            let db = match args.egdb {
+                0 => None,
+                1 => return Err("--egdb 1: the databases start at 2 pieces (or 0 for none)".into()),
+                n => {
+                    let t = Instant::now();
+                    let db =
+                        gridplay_engine::checkers::egdb::Database::build_with(n, args.threads, |_, _| {});
+                    writeln!(
+                        out,
+                        "databases of up to {n} pieces built in {:.1} s",
+                        t.elapsed().as_secs_f64()
+                    )
+                    .map_err(crate::output_error)?;
+                    Some(db)
+                }
+            };
             let mut samples = Vec::new();
             let mut weights: Option<Patterns> = None;
             for round in 1..=args.rounds {
                 let config = CheckersGames {
                     depth: args.depth,
                     random_plies: 12,
+                    db: db.as_ref(),
                 };
                 let seed = args.seed + u64::from(round) * 1_000_003;
                 let done = std::sync::atomic::AtomicU64::new(0);

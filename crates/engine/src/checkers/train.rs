@@ -4,8 +4,10 @@
 //! The games: each starts from a ballot drawn at random; every move is the search's at a fixed depth, except
 //! that each of the first `random_plies` plies is drawn at random with probability one in four, for variety.
 //! A game ends when a side cannot move (it loses), on the third repetition, after 40 moves each without a
-//! man's move or a capture, or after 300 plies (draws). Every position in which the side to move has no
-//! capture becomes a sample, labelled 1, 1/2 or 0 by the game's result for the side to move.
+//! man's move or a capture, or after 300 plies (draws); with endgame databases, at its first position that
+//! they cover, with their result (so that an ending the search would not know how to win is labelled by what
+//! it is worth, not by the draw that self-play made of it). Every position before the end in which the side
+//! to move has no capture becomes a sample, labelled 1, 1/2 or 0 by the game's result for the side to move.
 //!
 //! The fit: the predicted result is `1 / (1 + exp(-score / 150))` with the score in hundredths of a man;
 //! the cross-entropy to the label is minimized by stochastic gradient steps with AdaGrad step sizes and a
@@ -23,6 +25,7 @@ use gridplay_search::{Limits, StopFlag};
 use rand::{RngExt, SeedableRng, rngs::SmallRng, seq::SliceRandom};
 
 use super::{
+    egdb::{Database, Wld},
     learned::{Features, Patterns, SCALARS, STAGES, STATES},
     search::{Evaluate, Table, search_with},
 };
@@ -37,11 +40,14 @@ pub struct Sample {
 
 /// How the self-play games are played.
 #[derive(Clone, Copy, Debug)]
-pub struct GameConfig {
+pub struct GameConfig<'a> {
     /// The search depth of every move.
     pub depth: u32,
     /// Plies at the start, after the ballot, each played at random with probability 1/4.
     pub random_plies: u32,
+    /// Endgame databases: the search probes them, and a game ends at its first position of
+    /// [`Database::pieces`] pieces or fewer, with the database's result.
+    pub db: Option<&'a Database>,
 }
 
 /// The position after ballot `i` (modulo their number).
@@ -58,12 +64,12 @@ fn ballot(i: usize) -> CheckersPosition {
 /// Plays one self-play game from a random ballot and returns its quiet positions, labelled.
 pub fn play_game<E: Evaluate>(
     eval: &E,
-    config: GameConfig,
+    config: GameConfig<'_>,
     table: &mut Table,
     rng: &mut SmallRng,
 ) -> Vec<Sample> {
     let start = ballot(rng.random_range(0..1000));
-    let (positions, result_first) = play_from(start, (eval, eval), config, table, rng);
+    let (positions, result_first, _) = play_from(start, (eval, eval), config, table, rng);
     positions
         .into_iter()
         .map(|(board, turn)| Sample {
@@ -78,15 +84,15 @@ pub fn play_game<E: Evaluate>(
         .collect()
 }
 
-/// Plays a game from `start` with `players[0]` moving first; returns its quiet positions and the result for
-/// the first player.
+/// Plays a game from `start` with `players[0]` moving first; returns its quiet positions, the result for
+/// the first player and the position it ended in.
 fn play_from<A: Evaluate, B: Evaluate>(
     start: CheckersPosition,
     (first, second): (&A, &B),
-    config: GameConfig,
+    config: GameConfig<'_>,
     table: &mut Table,
     rng: &mut SmallRng,
-) -> (Vec<(Board, Player)>, f32) {
+) -> (Vec<(Board, Player)>, f32, CheckersPosition) {
     let mut pos = start;
     let mut history: Vec<CheckersPosition> = Vec::new();
     let mut seen: HashMap<CheckersPosition, u32> = HashMap::new();
@@ -94,11 +100,31 @@ fn play_from<A: Evaluate, B: Evaluate>(
     let mut positions: Vec<(Board, Player)> = Vec::new();
     let stop = StopFlag::new();
     // The result for the first player, once known.
+    let for_first = |turn: Player, result: f32| {
+        if turn == Player::First {
+            result
+        } else {
+            1.0 - result
+        }
+    };
     let result_first: f32 = loop {
+        if let Some(db) = config.db {
+            let b = pos.board();
+            if (b.pieces[0] | b.pieces[1]).count_ones() <= db.pieces()
+                && let Some(wld) = db.probe(b, pos.turn())
+            {
+                let result = match wld {
+                    Wld::Win => 1.0,
+                    Wld::Draw => 0.5,
+                    Wld::Loss => 0.0,
+                };
+                break for_first(pos.turn(), result);
+            }
+        }
         let mut moves = Moves::new();
         movegen::generate(pos.board(), pos.turn(), &mut moves);
         if moves.is_empty() {
-            break if pos.turn() == Player::First { 0.0 } else { 1.0 };
+            break for_first(pos.turn(), 0.0);
         }
         let count = seen.entry(pos).or_insert(0);
         *count += 1;
@@ -113,9 +139,9 @@ fn play_from<A: Evaluate, B: Evaluate>(
         } else {
             let limits = Limits::depth(config.depth);
             let found = if pos.turn() == Player::First {
-                search_with(table, first, None, &pos, &history, limits, &stop)
+                search_with(table, first, config.db, &pos, &history, limits, &stop)
             } else {
-                search_with(table, second, None, &pos, &history, limits, &stop)
+                search_with(table, second, config.db, &pos, &history, limits, &stop)
             };
             found.expect("the game is not over").best
         };
@@ -129,7 +155,7 @@ fn play_from<A: Evaluate, B: Evaluate>(
         history.push(pos);
         pos.play_unchecked(m);
     };
-    (positions, result_first)
+    (positions, result_first, pos)
 }
 
 /// A match of two evaluations with the same search at `depth`: `pairs` ballots (in a seeded order), each
@@ -146,6 +172,7 @@ pub fn duel<A: Evaluate + Sync, B: Evaluate + Sync>(
     let config = GameConfig {
         depth,
         random_plies: 0,
+        db: None,
     };
     let mut order: Vec<usize> = (0..BALLOTS.lines().count()).collect();
     order.shuffle(&mut SmallRng::seed_from_u64(seed));
@@ -161,8 +188,8 @@ pub fn duel<A: Evaluate + Sync, B: Evaluate + Sync>(
                     let mut i = t;
                     while i < pairs {
                         let start = ballot(order[i as usize % order.len()]);
-                        let (_, r) = play_from(start, (a, b), config, &mut table, &mut rng);
-                        let (_, s) = play_from(start, (b, a), config, &mut table, &mut rng);
+                        let (_, r, _) = play_from(start, (a, b), config, &mut table, &mut rng);
+                        let (_, s, _) = play_from(start, (b, a), config, &mut table, &mut rng);
                         for for_a in [r, 1.0 - s] {
                             tally[if for_a == 1.0 {
                                 0
@@ -190,7 +217,7 @@ pub fn duel<A: Evaluate + Sync, B: Evaluate + Sync>(
 #[must_use]
 pub fn self_play<E: Evaluate + Sync>(
     eval: &E,
-    config: GameConfig,
+    config: GameConfig<'_>,
     games: u64,
     threads: usize,
     seed: u64,
@@ -356,6 +383,7 @@ mod tests {
         let config = GameConfig {
             depth: 2,
             random_plies: 6,
+            db: None,
         };
         let done = AtomicU64::new(0);
         let a = self_play(&Hand, config, 4, 2, 9, &done);
@@ -370,10 +398,53 @@ mod tests {
     }
 
     #[test]
+    fn with_databases_a_game_ends_where_they_begin_with_their_result() {
+        let db = Database::build(4);
+        let config = GameConfig {
+            depth: 2,
+            random_plies: 10,
+            db: Some(&db),
+        };
+        let mut table = Table::new(8);
+        let mut ended_by_db = 0;
+        for seed in 0..24 {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let start = ballot(rng.random_range(0..1000));
+            let (positions, result_first, end) =
+                play_from(start, (&Hand, &Hand), config, &mut table, &mut rng);
+            let pieces = |b: &Board| (b.pieces[0] | b.pieces[1]).count_ones();
+            assert!(
+                positions.iter().all(|(b, _)| pieces(b) > 4),
+                "a sample the databases cover"
+            );
+            if pieces(end.board()) <= 4 {
+                ended_by_db += 1;
+                let value = match db.probe(end.board(), end.turn()).expect("covered") {
+                    Wld::Win => 1.0,
+                    Wld::Draw => 0.5,
+                    Wld::Loss => 0.0,
+                };
+                let expected = if end.turn() == Player::First {
+                    value
+                } else {
+                    1.0 - value
+                };
+                assert_eq!(result_first, expected, "seed {seed}");
+            }
+        }
+        // Most games of weak play come down to a few pieces; the databases must have ended some of them.
+        assert!(
+            ended_by_db >= 6,
+            "{ended_by_db} of 24 games ended by the databases"
+        );
+    }
+
+    #[test]
     fn the_fit_lowers_the_loss_and_learns_that_material_wins() {
         let config = GameConfig {
             depth: 2,
             random_plies: 10,
+            db: None,
         };
         let samples = self_play(&Hand, config, 60, 2, 3, &AtomicU64::new(0));
         let before = loss(&Patterns::material(), &samples);
