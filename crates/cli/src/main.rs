@@ -83,12 +83,19 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // A candidate weights or regression file named for the Reversi engine must be readable.
+    // A candidate weights or regression file named for the Reversi or checkers engine must be readable.
     let weights_var = gridplay_engine::reversi::pattern::WEIGHTS_VAR;
     if let Some(path) = std::env::var_os(weights_var)
         && let Err(e) = gridplay_engine::reversi::pattern::Weights::read_file(std::path::Path::new(&path))
     {
         eprintln!("error: {weights_var}: {e}");
+        return ExitCode::from(2);
+    }
+    let checkers_var = gridplay_engine::checkers::learned::WEIGHTS_VAR;
+    if let Some(path) = std::env::var_os(checkers_var)
+        && let Err(e) = gridplay_engine::checkers::learned::Patterns::read_file(std::path::Path::new(&path))
+    {
+        eprintln!("error: {checkers_var}: {e}");
         return ExitCode::from(2);
     }
     let probcut_var = gridplay_engine::reversi::probcut::PROBCUT_VAR;

@@ -242,13 +242,37 @@ impl Evaluate for Patterns {
     }
 }
 
-/// The shipped weights (`weights.bin`, made by the command in docs/engines.md).
+/// The environment variable that names a weights file to play with instead of the shipped one.
+pub const WEIGHTS_VAR: &str = "GRIDPLAY_CHECKERS_WEIGHTS";
+
+impl Patterns {
+    /// Reads a weights file (as `gridplay train checkers` writes it); an error names the file.
+    pub fn read_file(path: &std::path::Path) -> Result<Patterns, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+        Patterns::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// The weights the engine plays with: the shipped file (`weights.bin`, made by the command in docs/engines.md),
+/// or, to measure a candidate in matches without building it in, the file named by the environment variable
+/// [`WEIGHTS_VAR`] (an unreadable one is reported on standard error and the shipped weights are used;
+/// `gridplay` refuses to start with one).
 #[must_use]
 pub fn shipped() -> &'static Patterns {
     static SHIPPED: OnceLock<Patterns> = OnceLock::new();
     SHIPPED.get_or_init(|| {
-        Patterns::from_bytes(include_bytes!("weights.bin"))
-            .expect("the shipped checkers weights are well formed")
+        std::env::var_os(WEIGHTS_VAR)
+            .and_then(|path| match Patterns::read_file(std::path::Path::new(&path)) {
+                Ok(w) => Some(w),
+                Err(e) => {
+                    eprintln!("{e}; the shipped checkers weights are used");
+                    None
+                }
+            })
+            .unwrap_or_else(|| {
+                Patterns::from_bytes(include_bytes!("weights.bin"))
+                    .expect("the shipped checkers weights are well formed")
+            })
     })
 }
 
