@@ -479,72 +479,6 @@ fn train_plays_games_by_the_search_and_fits_them_again_from_a_samples_file() {
 }
 
 #[test]
-fn checkers_training_ends_games_in_the_databases_and_a_candidate_is_played_by_its_variable() {
-    let dir = std::env::temp_dir().join(format!("gridplay-train-checkers-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
-    let (w, bad) = (path("w.bin"), path("bad.bin"));
-    let run = |egdb: &str, out: &str| {
-        gridplay(&[
-            "train",
-            "checkers",
-            "--games",
-            "30",
-            "--depth",
-            "2",
-            "--rounds",
-            "1",
-            "--epochs",
-            "2",
-            "--check-pairs",
-            "0",
-            "--threads",
-            "1",
-            "--seed",
-            "3",
-            "--egdb",
-            egdb,
-            "--out",
-            out,
-        ])
-    };
-    let positions = |out: &str| -> usize {
-        out.lines()
-            .find_map(|l| {
-                l.strip_prefix("round 1: ")?
-                    .strip_suffix(" positions so far")?
-                    .parse()
-                    .ok()
-            })
-            .unwrap_or_else(|| panic!("no count in {out}"))
-    };
-    let (ok, plain, err) = run("0", &path("plain.bin"));
-    assert!(ok, "{err}");
-    let (ok, out, err) = run("4", &w);
-    assert!(ok, "{err}");
-    assert!(out.contains("databases of up to 4 pieces built"), "{out}");
-    // Each game stops where the databases begin: fewer positions to label.
-    assert!(positions(&out) < positions(&plain), "{out}\n{plain}");
-    for (args, expected) in [
-        (
-            vec!["train", "checkers", "--egdb", "1", "--out", &bad],
-            "start at 2 pieces",
-        ),
-        (vec!["train", "checkers", "--egdb", "6", "--out", &bad], "--egdb"),
-        (
-            vec!["train", "reversi", "--egdb", "4", "--out", &bad],
-            "--egdb is for `checkers`",
-        ),
-    ] {
-        let (ok, _, err) = gridplay(&args);
-        assert!(!ok && err.contains(expected), "{args:?}: {err}");
-    }
-    std::fs::write(&bad, b"GPCHK01\nnot whole").unwrap();
-    candidate_file_is_read_or_refused("GRIDPLAY_CHECKERS_WEIGHTS", &w, &bad);
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
 fn wthor_games_are_labelled_by_their_perfect_play_score_or_as_played() {
     use gridplay_games::reversi::bitboard::Board;
     let dir = std::env::temp_dir().join(format!("gridplay-train-wthor-{}", std::process::id()));
@@ -623,28 +557,21 @@ fn wthor_games_are_labelled_by_their_perfect_play_score_or_as_played() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `gridplay train checkers` on a few games of shallow play, one round, with `extra` arguments.
+fn train_small_checkers(extra: &[&str]) -> (bool, String, String) {
+    let mut args = vec![
+        "train", "checkers", "--games", "30", "--depth", "2", "--rounds", "1", "--epochs", "2",
+    ];
+    args.extend(extra);
+    gridplay(&args)
+}
+
 #[test]
 fn train_checkers_writes_weights_the_engine_can_read() {
     let out_path = std::env::temp_dir().join(format!("gridplay-train-checkers-{}.bin", std::process::id()));
     let out_text = out_path.to_str().unwrap();
-    let (ok, out, err) = gridplay(&[
-        "train",
-        "checkers",
-        "--games",
-        "30",
-        "--depth",
-        "2",
-        "--rounds",
-        "1",
-        "--epochs",
-        "2",
-        "--check-pairs",
-        "2",
-        "--check-depth",
-        "1",
-        "--out",
-        out_text,
-    ]);
+    let (ok, out, err) =
+        train_small_checkers(&["--check-pairs", "2", "--check-depth", "1", "--out", out_text]);
     assert!(ok, "{err}");
     assert!(
         out.contains("trained vs hand-written at depth 1 from the ballots: +"),
@@ -670,6 +597,62 @@ fn train_checkers_writes_weights_the_engine_can_read() {
     assert!(ok, "{err}");
     assert!(out.contains("+"), "{out}");
     std::fs::remove_file(&out_path).ok();
+}
+
+#[test]
+fn checkers_training_ends_games_in_the_databases_and_a_candidate_is_played_by_its_variable() {
+    let dir = std::env::temp_dir().join(format!("gridplay-train-checkers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let (w, bad) = (path("w.bin"), path("bad.bin"));
+    let run = |egdb: &str, out: &str| {
+        train_small_checkers(&[
+            "--check-pairs",
+            "0",
+            "--threads",
+            "1",
+            "--seed",
+            "3",
+            "--egdb",
+            egdb,
+            "--out",
+            out,
+        ])
+    };
+    let positions = |out: &str| -> usize {
+        out.lines()
+            .find_map(|l| {
+                l.strip_prefix("round 1: ")?
+                    .strip_suffix(" positions so far")?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("no count in {out}"))
+    };
+    let (ok, plain, err) = run("0", &path("plain.bin"));
+    assert!(ok, "{err}");
+    let (ok, out, err) = run("4", &w);
+    assert!(ok, "{err}");
+    assert!(out.contains("databases of up to 4 pieces built"), "{out}");
+    // Each game stops where the databases begin: fewer positions to label.
+    assert!(positions(&out) < positions(&plain), "{out}\n{plain}");
+    for (args, expected) in [
+        (
+            vec!["train", "checkers", "--egdb", "1", "--out", &bad],
+            "start at 2 pieces",
+        ),
+        (vec!["train", "checkers", "--egdb", "6", "--out", &bad], "--egdb"),
+        (
+            vec!["train", "reversi", "--egdb", "4", "--out", &bad],
+            "--egdb is for `checkers`",
+        ),
+    ] {
+        let (ok, _, err) = gridplay(&args);
+        assert!(!ok && err.contains(expected), "{args:?}: {err}");
+    }
+    std::fs::write(&bad, b"GPCHK01\nnot whole").unwrap();
+    candidate_file_is_read_or_refused("GRIDPLAY_CHECKERS_WEIGHTS", &w, &bad);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
