@@ -494,7 +494,7 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let weights = match (&args.check, &args.out) {
-        (Some(path), _) => read_weights(path, Patterns::from_bytes)?,
+        (Some(path), _) => Patterns::read_file(path)?,
         (None, Some(path)) => {
             let db = match args.egdb {
                 0 => None,
