@@ -24,19 +24,19 @@ enum BenchWhat {
 #[derive(Args, Debug)]
 struct SoakArgs {
     /// Games against the engine, in all.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one)]
     games: usize,
     /// Games played at once.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, value_parser = at_least_one)]
     parallel: usize,
     /// The game spec.
     #[arg(long, default_value = "reversi")]
     game: String,
     /// The engine's level.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=8))]
     level: u8,
     /// One game in this many asks for a hint, and one in this many for an analysis once over.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = at_least_one)]
     every: usize,
     /// Database (default: a new SQLite file in a temporary directory).
     #[arg(long)]
@@ -49,7 +49,7 @@ struct ServerArgs {
     #[arg(long, default_value_t = 200)]
     players: usize,
     /// Seconds to play.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     seconds: u64,
     /// Database (default: a new SQLite file in a temporary directory); with `--target`, the PostgreSQL
     /// database the servers share.
@@ -74,6 +74,15 @@ struct ServerArgs {
     /// by default the games are untimed.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=86_400))]
     clock: Option<u32>,
+}
+
+/// A count of 1 or more.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        Ok(_) => Err("it must be at least 1".into()),
+        Err(e) => Err(format!("`{text}` is not a count: {e}")),
+    }
 }
 
 pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {

@@ -33,7 +33,7 @@ pub(crate) struct MatchArgs {
     /// Player B, as A.
     b: String,
     /// Games to play (rounded up to an even number: each opening is played with both colours).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Random plies played before each pair of games, for varied openings.
     #[arg(long, default_value_t = 4)]
@@ -43,10 +43,10 @@ pub(crate) struct MatchArgs {
     #[arg(long, default_value = "random")]
     openings: String,
     /// Time per move for `cmd=` and `cake=` players, in milliseconds.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     move_time: u64,
     /// Search depth for `nboard=` players (the NBoard protocol sets a depth, not a time).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=60))]
     nboard_depth: u32,
     /// Seed for openings and for the levels' choices.
     #[arg(long, default_value_t = 1)]
@@ -391,6 +391,8 @@ struct Forfeit {
     /// Whether A forfeited.
     a: bool,
     reason: String,
+    /// Whether the forfeiting player had made a move in the game.
+    moved: bool,
 }
 
 /// Plays one game from `opening`; `a_first` says whether A moves first. Returns the outcome for A, the moves
@@ -408,10 +410,18 @@ fn play_game(
     b.new_game();
     let mut rng = playout::seeded(seed);
     let mut ply = 0u64;
+    // Legal moves made in this game by A (0) and B (1).
+    let mut made = [0_u32; 2];
     while record.outcome().is_none() {
         let a_to_move = (record.position().turn() == Player::First) == a_first;
         let side = if a_to_move { &mut *a } else { &mut *b };
-        let forfeit = |reason: String| Some(Forfeit { a: a_to_move, reason });
+        let forfeit = |reason: String| {
+            Some(Forfeit {
+                a: a_to_move,
+                reason,
+                moved: made[usize::from(!a_to_move)] > 0,
+            })
+        };
         let started = Instant::now();
         let chosen = side.choose(&record, &mut rng, seed + ply);
         // The time of a failed answer counts too (a clock run out spent all of it).
@@ -428,6 +438,7 @@ fn play_game(
             let reason = format!("the illegal move `{mv}` ({e})");
             return (Some(!a_to_move), record.moves().to_vec(), forfeit(reason));
         }
+        made[usize::from(!a_to_move)] += 1;
         ply += 1;
         if ply > 100_000 {
             return (None, record.moves().to_vec(), None);
@@ -491,11 +502,14 @@ fn random_opening(game: &dyn DynGame, plies: usize, seed: u64) -> Box<dyn DynPos
     opening
 }
 
+/// Forfeits in a row, each without a move of the player's own, that stop a match.
+const IDLE_FORFEITS: u32 = 2;
+
 /// Plays the match and returns A's score and both players' times.
 pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(MatchScore, Clocks), String> {
     let game = crate::registry().game(&args.spec).map_err(|e| e.to_string())?;
-    let mut a = Side::parse(&args.a, &args.spec, args)?;
-    let mut b = Side::parse(&args.b, &args.spec, args)?;
+    let mut a = Side::parse(&args.a, &args.spec, args).map_err(|e| format!("player A: {e}"))?;
+    let mut b = Side::parse(&args.b, &args.spec, args).map_err(|e| format!("player B: {e}"))?;
     let pairs = args.games.div_ceil(2);
     let mut score = MatchScore::default();
     let mut clocks = Clocks::default();
@@ -506,18 +520,42 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(Ma
         )),
         None => None,
     };
+    // Games each player has forfeited in a row without a move of its own.
+    let mut idle_forfeits = [0_u32; 2];
     for (pair, opening) in openings(args, game.as_ref(), pairs)?.into_iter().enumerate() {
         let seed = args.seed + pair as u64 * 1000;
         for a_first in [true, false] {
             let (result, moves, forfeit) =
                 play_game(opening.as_ref(), &mut a, &mut b, a_first, seed, &mut clocks);
-            if let Some(Forfeit { a: by_a, reason }) = forfeit {
+            // A player that did not forfeit this game is going.
+            let forfeiter = forfeit.as_ref().map(|f| usize::from(!f.a));
+            for (index, idle) in idle_forfeits.iter_mut().enumerate() {
+                if forfeiter != Some(index) {
+                    *idle = 0;
+                }
+            }
+            if let Some(Forfeit {
+                a: by_a,
+                reason,
+                moved,
+            }) = forfeit
+            {
                 let (text, side) = if by_a {
                     (&args.a, &mut a)
                 } else {
                     (&args.b, &mut b)
                 };
-                clocks.forfeits[usize::from(!by_a)] += 1;
+                let index = usize::from(!by_a);
+                clocks.forfeits[index] += 1;
+                idle_forfeits[index] = if moved { 0 } else { idle_forfeits[index] + 1 };
+                // An engine that cannot make a single move (a wrong command, a missing file) would forfeit
+                // the whole match: stop it and say why.
+                if idle_forfeits[index] == IDLE_FORFEITS {
+                    return Err(format!(
+                        "{} ({text}) forfeited {IDLE_FORFEITS} games in a row without making a move, so the match stops: {reason}",
+                        if by_a { "A" } else { "B" },
+                    ));
+                }
                 progress.suspend(|| {
                     eprintln!(
                         "game {}: {} ({text}) forfeits: {reason}; scored as its loss, and the player starts afresh",
@@ -527,7 +565,12 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(Ma
                 });
                 // A crashed engine would forfeit every game after: the next game gets a new process.
                 side.kill();
-                *side = Side::parse(text, &args.spec, args)?;
+                *side = Side::parse(text, &args.spec, args).map_err(|e| {
+                    format!(
+                        "restarting {} ({text}) after its forfeit: {e}",
+                        if by_a { "A" } else { "B" }
+                    )
+                })?;
             }
             let result = match result {
                 Some(true) => {
@@ -674,10 +717,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("gridplay-forfeit-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let starts = dir.join("starts");
-        // An "engine" that notes its start and exits: each of its games is forfeited when it answers nothing.
-        let b = format!("cake=echo started >> {}", starts.display());
-        let (score, clocks) =
-            play_match(&args("checkers", "depth=1", &b, 4), &ProgressBar::hidden()).unwrap();
+        // An "engine" that notes its start and answers `d3` to its first `go`, then exits: from the start
+        // position, where it moves first, it makes that move and then forfeits; as the second player `d3` is
+        // illegal for it. Each game is forfeited, once with a move made and once without, so the match goes on.
+        let b = format!(
+            "cmd=echo started >> {}; read l; echo ok; while read l; do case \"$l\" in go*) echo bestmove d3; exit;; *) echo ok;; esac; done",
+            starts.display()
+        );
+        let mut a = args("reversi", "depth=1", &b, 4);
+        a.opening_plies = 0;
+        let (score, clocks) = play_match(&a, &ProgressBar::hidden()).unwrap();
         assert_eq!((score.wins, score.draws, score.losses), (4, 0, 0));
         assert_eq!(clocks.forfeits, [0, 4]);
         // Started once for the match and once after each forfeit: every game had a process of its own.
@@ -691,6 +740,38 @@ mod tests {
     }
 
     #[test]
+    fn an_engine_that_cannot_make_a_move_stops_the_match_and_its_last_words_say_why() {
+        let dir = std::env::temp_dir().join(format!("gridplay-idle-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let starts = dir.join("starts");
+        // An "engine" that cannot load what it needs: it says so on its standard error and exits.
+        let b = format!(
+            "cake=echo started >> {}; echo cannot open cake.db >&2; exit 3",
+            starts.display()
+        );
+        let Err(e) = play_match(&args("checkers", "depth=1", &b, 6), &ProgressBar::hidden()) else {
+            panic!("a match against an engine that never moves has no result");
+        };
+        let count = std::fs::read_to_string(&starts).unwrap().lines().count();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            e.starts_with("B (cake=") && e.contains("forfeited 2 games in a row without making a move"),
+            "{e}"
+        );
+        assert!(
+            e.contains("exited with status 3") && e.contains("its standard error ended: cannot open cake.db"),
+            "{e}"
+        );
+        // The match's start and the restart after the first forfeit; none after the second.
+        assert_eq!(count, 2);
+        // A command that cannot be run, for an engine that must answer before the match starts.
+        let Err(e) = parse("cmd=./no-such-engine-here", "reversi") else {
+            panic!("a missing engine is not a player");
+        };
+        assert!(e.contains("could not be run: exit status 127"), "{e}");
+    }
+
+    #[test]
     fn a_hung_engine_forfeits_after_the_answer_limit_and_its_processes_are_killed() {
         let dir = std::env::temp_dir().join(format!("gridplay-hung-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -700,19 +781,25 @@ mod tests {
         let mut a = args("checkers", "depth=1", &b, 2);
         a.answer_limit = 0.3;
         let started = Instant::now();
-        let (score, clocks) = play_match(&a, &ProgressBar::hidden()).unwrap();
+        let Err(e) = play_match(&a, &ProgressBar::hidden()) else {
+            panic!("an engine that never answers stops the match");
+        };
         assert!(
             started.elapsed() < Duration::from_secs(20),
             "{:?}",
             started.elapsed()
         );
-        assert_eq!((score.wins, clocks.forfeits), (2, [0, 2]));
-        // Three starts (the match's and one after each forfeit), and every engine gone: the two that forfeited
-        // were killed, and the last one was asked to quit, ignored it and was killed.
+        assert!(
+            e.contains("forfeited 2 games in a row") && e.contains("no answer in 0.3 s"),
+            "{e}"
+        );
+        // Two starts (the match's and one after the first forfeit), and every engine gone: the first was
+        // killed at its forfeit, and the second was asked to quit as the match stopped, ignored it and was
+        // killed.
         let text = std::fs::read_to_string(&pids).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         let pids: Vec<&str> = text.lines().collect();
-        assert_eq!(pids.len(), 3, "{text}");
+        assert_eq!(pids.len(), 2, "{text}");
         let alive = |pid: &str| {
             std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
                 stat.rsplit_once(") ")

@@ -13,13 +13,13 @@ pub(crate) struct SelfplayArgs {
     /// The game spec, such as `reversi` or `tactics:army=wwwhaa,army2=whhaaa`.
     spec: String,
     /// Games to play.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Who plays both sides.
     #[arg(long, value_enum, default_value_t = Policy::Random)]
     policy: Policy,
     /// Search depth of the `engine` player.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: u32,
     /// Random moves that open each `engine` game, for variety: each side's first N moves. With the default
     /// 2, a game whose sides alternate opens with four random plies; a Grid Tactics game with two random

@@ -5,16 +5,29 @@ use std::{
     io::{BufRead, BufReader, Write},
     os::unix::process::CommandExt,
     process::{Child, ChildStdin, Command, Stdio},
-    sync::mpsc::{self, Receiver, RecvTimeoutError},
+    sync::{
+        Arc, Mutex, PoisonError,
+        mpsc::{self, Receiver, RecvTimeoutError},
+    },
     time::{Duration, Instant},
 };
 
+/// The most lines of an engine's standard error kept, to say why it stopped.
+const LAST_WORDS: usize = 5;
+/// The most characters kept of each of those lines.
+const LINE_CHARS: usize = 200;
+
 /// An external engine's process: lines to its standard input, and its output's lines read by a thread of
-/// their own, so that an answer can be waited for with a limit.
+/// their own, so that an answer can be waited for with a limit. Its standard error is not shown (engines
+/// talk there as they think); its last lines are kept to say why it stopped, should it stop.
 pub(super) struct External {
+    command: String,
     child: Child,
     input: ChildStdin,
     lines: Receiver<Result<String, String>>,
+    last_words: Arc<Mutex<Vec<String>>>,
+    /// Disconnected once the engine's standard error has been read to its end.
+    errors_read: Receiver<()>,
     limit: Duration,
 }
 
@@ -27,11 +40,30 @@ impl External {
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .process_group(0)
             .spawn()
             .map_err(|e| format!("starting `{command}`: {e}"))?;
         let input = child.stdin.take().ok_or("no standard input for the engine")?;
+        let errors = BufReader::new(child.stderr.take().ok_or("no standard error from the engine")?);
+        let last_words = Arc::new(Mutex::new(Vec::new()));
+        let kept = Arc::clone(&last_words);
+        let (reading, errors_read) = mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            let _reading = reading;
+            for line in errors.lines() {
+                let Ok(line) = line else { return };
+                let line: String = line.trim().chars().take(LINE_CHARS).collect();
+                if line.is_empty() {
+                    continue;
+                }
+                let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
+                if kept.len() == LAST_WORDS {
+                    kept.remove(0);
+                }
+                kept.push(line);
+            }
+        });
         let mut output = BufReader::new(child.stdout.take().ok_or("no standard output from the engine")?);
         let (send, lines) = mpsc::channel();
         std::thread::spawn(move || {
@@ -49,9 +81,12 @@ impl External {
             }
         });
         Ok(External {
+            command: command.to_owned(),
             child,
             input,
             lines,
+            last_words,
+            errors_read,
             limit,
         })
     }
@@ -59,7 +94,7 @@ impl External {
     pub(super) fn tell(&mut self, line: &str) -> Result<(), String> {
         writeln!(self.input, "{line}")
             .and_then(|()| self.input.flush())
-            .map_err(|e| format!("engine input: {e}"))
+            .map_err(|e| self.stopped(&format!("engine input: {e}")))
     }
 
     pub(super) fn ask(&mut self, line: &str) -> Result<String, String> {
@@ -70,13 +105,51 @@ impl External {
     /// The engine's next line, waited for at most the answer limit.
     pub(super) fn read(&mut self) -> Result<String, String> {
         match self.lines.recv_timeout(self.limit) {
-            Ok(line) => line,
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(e)) => Err(self.stopped(&e)),
             Err(RecvTimeoutError::Timeout) => Err(format!(
                 "no answer in {:.1} s (`--answer-limit`)",
                 self.limit.as_secs_f64()
             )),
-            Err(RecvTimeoutError::Disconnected) => Err("the engine closed its output".into()),
+            Err(RecvTimeoutError::Disconnected) => Err(self.stopped("the engine closed its output")),
         }
+    }
+
+    /// `what` went wrong with the engine's pipes: it, with how the engine ended if it did (waited for a
+    /// moment) and the last lines it wrote to its standard error.
+    fn stopped(&mut self, what: &str) -> String {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
+                _ => break None,
+            }
+        };
+        let mut text = format!("{what} (`{}`", self.command);
+        match status {
+            Some(status) => {
+                match status.code() {
+                    Some(127) => text.push_str(" could not be run: exit status 127"),
+                    Some(code) => text.push_str(&format!(" exited with status {code}")),
+                    None => text.push_str(&format!(" ended: {status}")),
+                }
+                // Its last lines may still be on their way to the reader.
+                let _ = self.errors_read.recv_timeout(Duration::from_millis(200));
+            }
+            None => text.push_str(" is still running"),
+        }
+        let words = self
+            .last_words
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .join(" | ");
+        if words.is_empty() {
+            text.push_str(", and wrote nothing to its standard error)");
+        } else {
+            text.push_str(&format!("; its standard error ended: {words})"));
+        }
+        text
     }
 
     /// Stops the engine's whole process group at once (it may be hung or half dead).
