@@ -73,9 +73,20 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), String> {
     }
 }
 
-const HELP: &str = "Type a move as listed, or: moves (list them), undo (take back your last move), help, quit.\n\
-    Grid Tactics: from-to, then xSQUARE to attack or * / *SQUARE for the ability (c2-c5xc6, d1-d1*d2); end \
-    ends the turn.";
+const HELP: &str =
+    "Type a move as listed, or: moves (list them), undo (take back your last move), help, quit.";
+/// How a move is typed in a game whose units act (Grid Tactics).
+const HELP_ACTIVATE: &str = "A unit's move: from-to, then xSQUARE to attack or * / *SQUARE for the ability (c2-c5xc6, \
+    d1-d1*d2); end ends the turn.";
+
+/// The help for `game`: how moves are typed in it.
+fn help(game: &dyn DynGame) -> String {
+    let spec = game.spec();
+    match crate::registry().entry(spec.name()).map(|e| e.module.entry) {
+        Some(gridplay_core::MoveEntry::Activate) => format!("{HELP}\n{HELP_ACTIVATE}"),
+        _ => HELP.to_owned(),
+    }
+}
 
 /// The game loop over any input and output, so that tests can drive it.
 fn session(
@@ -89,7 +100,8 @@ fn session(
     let info = game.info();
     let mut rng = playout::seeded(seed);
     let mut history: Vec<Box<dyn DynPosition>> = Vec::new();
-    writeln!(out, "{} ({}). {HELP}", info.title, game.spec())?;
+    let help = help(game);
+    writeln!(out, "{} ({}). {help}", info.title, game.spec())?;
     let mut show = true;
     loop {
         let view = pos.view();
@@ -140,7 +152,7 @@ fn session(
             "" => show = false,
             "quit" | "exit" => return Ok(()),
             "help" => {
-                writeln!(out, "{HELP}")?;
+                writeln!(out, "{help}")?;
                 show = false;
             }
             "moves" => {
@@ -230,6 +242,19 @@ mod tests {
             "11-15\nquit\n",
         );
         assert!(out.contains("White plays "), "{out}");
+    }
+
+    #[test]
+    fn the_help_says_how_this_game_s_moves_are_typed() {
+        let reversi = run_script("reversi", None, "help\nquit\n");
+        assert_eq!(
+            reversi.matches("undo (take back your last move)").count(),
+            2,
+            "{reversi}"
+        );
+        assert!(!reversi.contains("from-to"), "{reversi}");
+        let tactics = run_script("tactics", None, "help\nquit\n");
+        assert_eq!(tactics.matches("A unit's move: from-to").count(), 2, "{tactics}");
     }
 
     #[test]
