@@ -55,7 +55,9 @@ pub(crate) struct MatchArgs {
     #[arg(long)]
     quiet: bool,
     /// Seconds an external engine (`cmd=`, `nboard=`, `cake=`) may take to answer a line before it forfeits the
-    /// game (as a crashed one does) and is started afresh, so that a hung engine cannot stop a match.
+    /// game (as a crashed one does) and is started afresh, so that a hung engine cannot hold a match up. A
+    /// player that forfeits two games in a row without making a move ends the match with an error that says
+    /// why (how the engine ended and the last lines of its standard error).
     #[arg(long, default_value_t = 60.0, value_parser = positive_seconds)]
     answer_limit: f64,
     /// Write every game to this file as it ends, a line each, tab-separated: the game's number from 1, A's
