@@ -161,8 +161,13 @@ fn games_text() -> String {
         ));
         for s in e.module.settings {
             out.push_str(&format!(
-                "{:<10}   {}={} (default {}): {}\n",
-                "", s.key, s.values, s.default, s.about
+                "{:<10}   {}={} (default {}): {}. {}\n",
+                "",
+                s.key,
+                s.values(),
+                s.default_text(),
+                s.label,
+                s.about
             ));
         }
     }

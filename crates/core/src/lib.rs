@@ -28,6 +28,7 @@ mod player;
 mod position;
 mod record;
 mod registry;
+mod setting;
 mod spec;
 mod view;
 
@@ -44,6 +45,7 @@ pub use movelist::MoveList;
 pub use player::{Outcome, Player, Score};
 pub use position::Position;
 pub use record::{GameRecord, HistoryRules, RecordError, Termination};
-pub use registry::{Registry, RegistryEntry, RuleExample, SettingDoc};
+pub use registry::{Registry, RegistryEntry, RuleExample};
+pub use setting::{ArmyCheck, ArmyKind, LayoutKind, LayoutPiece, SettingChoice, SettingDoc, SettingKind};
 pub use spec::{GameSpec, Settings, SpecError};
 pub use view::{BoardView, Cell, Grid, MoveView, Piece, Status, letter_files};

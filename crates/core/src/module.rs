@@ -76,12 +76,12 @@ impl GameModule {
     }
 
     /// Every English text of the module that a page shows as it is: the title, the description, the settings'
-    /// descriptions, the examples' titles and texts, the move kinds' labels and the legend. (The words of board
+    /// labels, help and words, the examples' titles and texts, the move kinds' labels and the legend. (The words of board
     /// views are found by playing: see the games' translation tests.)
     #[must_use]
     pub fn texts(&self) -> Vec<&'static str> {
         let mut out = vec![self.title, self.about];
-        out.extend(self.settings.iter().map(|s| s.about));
+        out.extend(self.settings.iter().flat_map(SettingDoc::texts));
         for x in self.examples {
             out.extend([x.title, x.text]);
         }

@@ -1,15 +1,5 @@
 use crate::{DynGame, Game, GameModule, GameSpec, SpecError};
 
-/// One setting of a game, for help texts and menus.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SettingDoc {
-    pub key: &'static str,
-    /// What the values are, such as "2..25" or "black|white".
-    pub values: &'static str,
-    pub default: &'static str,
-    pub about: &'static str,
-}
-
 /// A game as the registry lists it: its name and its module's description.
 #[derive(Clone, Debug)]
 pub struct RegistryEntry {
@@ -23,6 +13,8 @@ pub struct RegistryEntry {
 /// The board and its legal moves always come from the rules library, so an example cannot disagree with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleExample {
+    /// The name the rules document places it by (`[try: ID]` on a line of its own).
+    pub id: &'static str,
     pub title: &'static str,
     /// What the example shows, and what to try.
     pub text: &'static str,

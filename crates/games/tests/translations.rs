@@ -23,14 +23,6 @@ fn every_module_text_is_translated() {
         let module = entry.module;
         let game = registry.game(entry.name).expect("a registered game builds");
         let mut texts: BTreeSet<String> = module.texts().into_iter().map(str::to_owned).collect();
-        texts.extend(
-            module
-                .settings
-                .iter()
-                .map(|s| s.values)
-                .filter(|v| v.contains(' '))
-                .map(str::to_owned),
-        );
         texts.extend(game.info().sides.iter().map(|s| s.name.clone()));
         let mut rng = gridplay_core::playout::seeded(7);
         for _ in 0..12 {

@@ -30,7 +30,7 @@ pub(crate) struct CatalogGame {
     /// The module's words in the request's language, English to translation (empty in English), for the
     /// texts of a game's state: side names, piece kinds, information lines.
     words: Value,
-    settings: Vec<Value>,
+    settings: Vec<crate::settings::CatalogSetting>,
     sides: [SideInfo; 2],
     /// The engine's levels, 1 to `levels`; 0 where no engine plays the game.
     levels: usize,
@@ -46,6 +46,11 @@ pub(crate) struct CatalogGame {
 
 /// The games and their settings, for the lobby's forms, and how each is shown and played.
 pub(crate) async fn catalog(State(state): State<AppState>, Lang(lang): Lang) -> ApiResult<Json<Value>> {
+    catalog_of(&state, lang).map(Json)
+}
+
+/// The catalog in `lang`, as `GET /api/catalog` answers it and a page's first response carries it.
+pub(crate) fn catalog_of(state: &AppState, lang: &'static str) -> ApiResult<Value> {
     let mut games = Vec::new();
     for e in state.registry.entries() {
         let game = state.registry.game(e.name).map_err(|_| ApiError::internal())?;
@@ -68,7 +73,7 @@ pub(crate) async fn catalog(State(state): State<AppState>, Lang(lang): Lang) -> 
             settings: module
                 .settings
                 .iter()
-                .map(|s| json!({ "key": s.key, "values": word(s.values), "default": s.default, "about": word(s.about) }))
+                .map(|s| crate::settings::catalog_setting(module, s, lang))
                 .collect(),
             sides,
             levels: gridplay_engine::engine(e.name).map_or(0, |g| g.levels.len()),
@@ -84,7 +89,7 @@ pub(crate) async fn catalog(State(state): State<AppState>, Lang(lang): Lang) -> 
             legend: module.legend.iter().map(|(kind, words)| (*kind, word(words))).collect(),
         });
     }
-    Ok(Json(json!({ "games": games, "language": lang })))
+    Ok(json!({ "games": games, "language": lang }))
 }
 
 fn challenge_json(c: &ChallengeRow) -> Value {
@@ -96,6 +101,7 @@ fn challenge_json(c: &ChallengeRow) -> Value {
         "color": c.color,
         "created_at": c.created_at,
         "rated": c.rated,
+        "help": c.help,
         "time": c.time.label(),
     })
 }
@@ -123,6 +129,7 @@ pub(crate) fn game_summary(g: &GameRow, me: Option<&str>) -> Value {
         "version": g.version,
         "updated_at": g.updated_at,
         "rated": g.rated,
+        "help": g.help,
         "time": g.time.label(),
         "tournament": g.tournament.as_ref().map(|t| t.0.clone()),
     })
@@ -162,13 +169,11 @@ pub(crate) fn build_spec(state: &AppState, spec: &str) -> ApiResult<Box<dyn grid
             "a game spec has at most 200 characters",
         ));
     }
-    let parsed: GameSpec = spec
-        .parse()
-        .map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))?;
-    state
-        .registry
-        .build(&parsed)
-        .map_err(|e| ApiError::bad_request("bad-spec", format!("{e}")))
+    let refused = |e: gridplay_core::SpecError| {
+        ApiError::bad_request("bad-spec", crate::settings::spec_sentence(&state.registry, &e))
+    };
+    let parsed: GameSpec = spec.parse().map_err(refused)?;
+    state.registry.build(&parsed).map_err(refused)
 }
 
 /// A game spec from a client, written back in canonical form, with the game's name.
@@ -212,6 +217,9 @@ pub(crate) struct NewChallenge {
     opponent: Option<String>,
     #[serde(default)]
     rated: bool,
+    /// Engine hints for both players: casual challenges only, and the player who accepts agrees to it.
+    #[serde(default)]
+    help: bool,
     /// Correspondence, 3 days per move, when not given.
     time: Option<TimeInput>,
 }
@@ -239,6 +247,12 @@ pub(crate) async fn create_challenge(
 ) -> ApiResult<Json<Value>> {
     let (spec, _) = check_spec(&state, &c.spec)?;
     let time = people_time(c.time)?;
+    if c.help && c.rated {
+        return Err(ApiError::bad_request(
+            "bad-help",
+            "engine hints can be allowed only in casual games: a rated game has none",
+        ));
+    }
     check_open_challenges(&state, &me.id).await?;
     let target = match c.opponent.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
         None => None,
@@ -268,6 +282,7 @@ pub(crate) async fn create_challenge(
         game_id: None,
         created_at: now_ms(),
         rated: c.rated,
+        help: c.help,
         time,
     };
     state.db.create_challenge(&row).await?;
@@ -319,6 +334,7 @@ pub(crate) async fn accept_challenge(
     };
     let mut game = GameRow::new(spec, name, users, [None, None]);
     game.rated = c.rated;
+    game.help = c.help && !c.rated;
     game.time = c.time;
     if !state.db.accept_challenge(&c.id, &game).await? {
         return Err(ApiError::conflict("taken", "the challenge is no longer open"));
@@ -442,6 +458,20 @@ pub(crate) async fn game_ply(
     }
 }
 
+/// The engine's suggested move after `n` moves of a finished game, for replays.
+pub(crate) async fn replay_hint(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    GameId(id): GameId,
+    Path((_, n)): Path<(String, usize)>,
+) -> ApiResult<Json<Value>> {
+    match state.hub.replay_hint(&id, n, &me).await {
+        Ok(Some(mv)) => Ok(Json(json!({ "move": mv }))),
+        Ok(None) => Err(ApiError::not_found("move number")),
+        Err(e) => Err(live_error(&e)),
+    }
+}
+
 /// The game as a file to download, in its game's format.
 pub(crate) async fn game_export(
     State(state): State<AppState>,
@@ -534,6 +564,7 @@ pub(crate) async fn import_game(
         created_at: now,
         updated_at: now,
         rated: false,
+        help: false,
         time: TimeControl::Untimed,
         tournament: None,
     };
@@ -571,7 +602,17 @@ pub(crate) async fn game_analysis(
     Ok(Json(json!(&*a)))
 }
 
-/// The engine's suggested move for the player to move (casual games; every game is casual until ratings come).
+/// A finished game's analysis if one was computed before (anyone may read it), so that a replay shows it
+/// again without asking for a new one: `404` when none is stored.
+pub(crate) async fn stored_analysis(State(state): State<AppState>, GameId(id): GameId) -> ApiResult<Json<Value>> {
+    match state.hub.stored_analysis(&id).await {
+        Ok(Some(a)) => Ok(Json(json!(&*a))),
+        Ok(None) => Err(ApiError::not_found("analysis")),
+        Err(e) => Err(live_error(&e)),
+    }
+}
+
+/// The engine's suggested move for the player to move, where the game allows hints (`live::state::hints_allowed`).
 pub(crate) async fn game_hint(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
@@ -645,6 +686,7 @@ pub(crate) async fn rematch(
         game_id: None,
         created_at: now_ms(),
         rated: g.rated,
+        help: g.help,
         time: g.time,
     };
     state.db.create_challenge(&row).await?;

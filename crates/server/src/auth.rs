@@ -28,8 +28,11 @@ const SESSION_DAYS: i64 = 30;
 /// They are unique without regard to case.
 pub(crate) fn check_name(name: &str) -> Result<(), ApiError> {
     let bad = |m: &str| Err(ApiError::bad_request("bad-name", m));
-    if !(3..=20).contains(&name.len()) {
-        return bad("a name has 3 to 20 characters");
+    if !(3..=20).contains(&name.chars().count()) {
+        return Err(ApiError::bad_request(
+            "bad-name",
+            format!("a name has 3 to 20 characters, and this one has {}", name.chars().count()),
+        ));
     }
     if !name
         .bytes()
@@ -41,7 +44,7 @@ pub(crate) fn check_name(name: &str) -> Result<(), ApiError> {
         return bad("a name starts with a letter or a digit");
     }
     if name.to_ascii_lowercase().starts_with(DELETED) {
-        return bad("names beginning with `deleted-` mark deleted accounts");
+        return bad("names beginning with \u{201c}deleted-\u{201d} mark deleted accounts");
     }
     Ok(())
 }

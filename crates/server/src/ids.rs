@@ -23,7 +23,7 @@ pub(crate) fn token() -> String {
 
 /// Whether `id` can be an id of ours: 1-16 letters and digits. Anything else is answered "not found" before
 /// any lookup.
-fn plausible(id: &str) -> bool {
+pub(crate) fn plausible(id: &str) -> bool {
     (1..=16).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 

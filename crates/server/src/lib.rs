@@ -22,6 +22,7 @@ pub mod lobby;
 mod messages;
 mod players;
 mod rules;
+mod settings;
 pub mod soak;
 mod text;
 pub mod tournament;
@@ -173,6 +174,7 @@ pub fn router(state: AppState) -> Router {
         .route("/account/signout-everywhere", post(auth::signout_everywhere))
         .route("/account/delete", post(auth::delete_account))
         .route("/catalog", get(api::catalog))
+        .route("/specs/check", post(settings::check))
         .route("/lobby", get(api::lobby))
         .route("/challenges", post(api::create_challenge))
         .route("/challenges/{id}/accept", post(api::accept_challenge))
@@ -180,8 +182,10 @@ pub fn router(state: AppState) -> Router {
         .route("/computer", post(api::play_computer))
         .route("/games/{id}", get(api::game_state))
         .route("/games/{id}/ply/{n}", get(api::game_ply))
+        .route("/games/{id}/ply/{n}/hint", get(api::replay_hint))
         .route("/games/{id}/export", get(api::game_export))
         .route("/games/{id}/analysis", get(api::game_analysis))
+        .route("/games/{id}/analysis/stored", get(api::stored_analysis))
         .route("/games/{id}/hint", get(api::game_hint))
         .route("/games/{id}/spectators", get(api::game_spectators))
         .route("/games/{id}/rematch", post(api::rematch))
@@ -204,9 +208,17 @@ pub fn router(state: AppState) -> Router {
             post(api::import_game).layer(DefaultBodyLimit::max(300 * 1024)),
         )
         .fallback(|| async { ApiError::not_found("API route") });
+    // The site's policy on every answer but a page (which sets its own, allowing its import map by hash) and
+    // the browser's files (which are no documents).
+    let csp = SetResponseHeaderLayer::if_not_present(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+        ),
+    );
     Router::new()
-        .nest("/api", api)
-        .route("/ws", get(ws::upgrade))
+        .nest("/api", api.layer(csp.clone()))
+        .route("/ws", get(ws::upgrade).layer(csp))
         .route("/", get(assets::page))
         .route("/game/{id}", get(assets::page))
         .route("/replay/{id}", get(assets::page))
@@ -226,12 +238,6 @@ pub fn router(state: AppState) -> Router {
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
-        ))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(
-                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
-            ),
         ))
         .layer(middleware::from_fn(error::json_errors))
         .layer(CompressionLayer::new().gzip(true).br(true))

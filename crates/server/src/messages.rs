@@ -52,7 +52,17 @@ pub(crate) enum ClientMsg {
         game: String,
         ack: Option<String>,
     },
+    /// Follow these games' boards (the watch page's mini-boards), each from version `v`, replacing what the
+    /// page followed so before; an empty list follows none. At most `players::MAX_BOARDS`.
+    Tv { games: Vec<TvGame> },
     Ping,
+}
+
+/// A game the watch page follows, from the version its mini-board shows.
+#[derive(Debug, Deserialize, PartialEq, Eq)]
+pub(crate) struct TvGame {
+    pub(crate) game: String,
+    pub(crate) v: Option<u64>,
 }
 
 /// An offer of a draw or a takeback, or the answer to one.

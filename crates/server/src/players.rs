@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use axum::{
     Json,
-    extract::{Path, State},
+    extract::{Path, Query, State},
 };
 use serde_json::{Value, json};
 
@@ -82,11 +82,74 @@ async fn with_ratings(state: &AppState, games: &[GameRow], me: Option<&str>) -> 
 }
 
 /// The games in play, for spectators: players, ratings, time control and how many watch.
-pub(crate) async fn live_games(State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    let games = state.db.live_games(50).await?;
-    Ok(Json(
-        json!({ "games": with_ratings(&state, &games, None).await? }),
-    ))
+pub(crate) async fn live_games(
+    State(state): State<AppState>,
+    Query(q): Query<LiveQuery>,
+) -> ApiResult<Json<Value>> {
+    let idle_since = crate::db::now_ms() - IDLE_UNTIMED_MS;
+    let games = state.db.live_games(50, idle_since).await?;
+    let mut out = with_ratings(&state, &games, None).await?;
+    // The first few games with their boards, for the watch page's mini-boards (which the socket's `tv`
+    // message then keeps up to date).
+    for (g, j) in games.iter().zip(out.iter_mut()).take(q.boards.min(MAX_BOARDS)) {
+        match state.hub.state(&g.id).await {
+            Ok(s) => j["board"] = json!(MiniBoard::of(&s)),
+            Err(e) => tracing::warn!("game {}: no board for the live list: {e:?}", g.id),
+        }
+    }
+    Ok(Json(json!({ "games": out })))
+}
+
+/// Untimed games (against the engine) not moved for this long are left out of the games in play.
+const IDLE_UNTIMED_MS: i64 = 10 * 60 * 1000;
+
+/// The most mini-boards the live list sends (and a socket follows with `tv`).
+pub(crate) const MAX_BOARDS: usize = 12;
+
+#[derive(Debug, serde::Deserialize)]
+pub(crate) struct LiveQuery {
+    /// How many of the games come with their board (at most [`MAX_BOARDS`]).
+    #[serde(default)]
+    boards: usize,
+}
+
+/// A game's board as a mini-board draws it: the cells and whose turn, without the legal moves.
+#[derive(Debug, serde::Serialize)]
+struct MiniBoard<'a> {
+    game: &'a str,
+    version: u64,
+    sides: &'a [gridplay_core::SideInfo; 2],
+    view: MiniView<'a>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct MiniView<'a> {
+    width: u32,
+    height: u32,
+    files: &'a [String],
+    ranks: &'a [String],
+    cells: &'a [gridplay_core::Cell],
+    turn: Option<gridplay_core::Player>,
+    score: gridplay_core::Score,
+}
+
+impl<'a> MiniBoard<'a> {
+    fn of(s: &'a crate::live::GameState) -> MiniBoard<'a> {
+        MiniBoard {
+            game: &s.game,
+            version: s.version,
+            sides: &s.sides,
+            view: MiniView {
+                width: s.view.width,
+                height: s.view.height,
+                files: &s.view.files,
+                ranks: &s.view.ranks,
+                cells: &s.view.cells,
+                turn: s.view.turn,
+                score: s.view.score,
+            },
+        }
+    }
 }
 
 /// The signed-in player's games: those in play (marked where it is their turn) and the latest finished.

@@ -17,14 +17,37 @@ use crate::{
     lang::Lang,
 };
 
-/// Markdown to HTML, with any raw HTML in the source shown as text.
+/// The example a line of a rules document places (`[try: ID]` on a line of its own), if it is one.
+fn placed_example(line: &str) -> Option<&str> {
+    let id = line.trim().strip_prefix("[try: ")?.strip_suffix(']')?;
+    id.chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        .then_some(id)
+}
+
+/// A rules document's Markdown as HTML, with any raw HTML in the source shown as text, and each line that
+/// places an example made an empty `<div class="try" data-example="ID">` where the page puts its board.
 fn render(markdown: &str) -> String {
-    let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES).map(|e| match e {
+    const MARK: &str = "TRYEXAMPLEPLACEDHERE-";
+    let marked: Vec<String> = markdown
+        .lines()
+        .map(|l| placed_example(l).map_or_else(|| l.to_owned(), |id| format!("{MARK}{id}")))
+        .collect();
+    let marked = marked.join("\n");
+    let parser = Parser::new_ext(&marked, Options::ENABLE_TABLES).map(|e| match e {
         Event::Html(t) | Event::InlineHtml(t) => Event::Text(t),
         e => e,
     });
     let mut out = String::new();
     html::push_html(&mut out, parser);
+    for line in markdown.lines() {
+        if let Some(id) = placed_example(line) {
+            out = out.replace(
+                &format!("<p>{MARK}{id}</p>"),
+                &format!("<div class=\"try\" data-example=\"{id}\"></div>"),
+            );
+        }
+    }
     out
 }
 
@@ -73,6 +96,7 @@ pub(crate) async fn rules(
     for x in entry.module.examples {
         let moves: Vec<String> = x.moves.iter().map(|m| (*m).to_owned()).collect();
         let mut board = play_out(&state, x.spec, &moves)?;
+        board["id"] = json!(x.id);
         board["title"] = json!(entry.module.word(lang, x.title));
         board["text"] = json!(entry.module.word(lang, x.text));
         examples.push(board);
@@ -105,4 +129,17 @@ pub(crate) async fn try_moves(
         ));
     }
     Ok(Json(play_out(&state, &t.spec, &t.moves)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render;
+
+    #[test]
+    fn a_try_line_becomes_the_place_of_its_example() {
+        let html = render("# Rules\n\nText.\n\n[try: the-start]\n\nMore <b>text</b>.\n");
+        assert!(html.contains(r#"<div class="try" data-example="the-start"></div>"#), "{html}");
+        assert!(html.contains("&lt;b&gt;"), "raw HTML is shown as text: {html}");
+        assert!(!html.contains("TRYEXAMPLE"), "{html}");
+    }
 }

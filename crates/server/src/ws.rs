@@ -1,6 +1,7 @@
 //! The WebSocket: one per page. A page may follow the lobby and watch one game; it sends its actions here.
 //!
-//! Client messages are JSON objects with a `t` field: `lobby`, `watch {game, v?}`, `move {game, move, ack?, v?}`,
+//! Client messages are JSON objects with a `t` field: `lobby`, `watch {game, v?}`, `tv {games: [{game, v?}]}`
+//! (the watch page's mini-boards), `move {game, move, ack?, v?}`,
 //! `resign {game, ack?}`, `draw {game, answer: offer|accept|decline, ack?}` and `ping`. Each action is answered
 //! by `ack {ack, v}` once committed, or `error {ack, code, message}`. docs/protocol.md has the whole list.
 
@@ -16,7 +17,7 @@ use axum::{
 };
 use futures_util::{SinkExt, StreamExt};
 use governor::{Quota, RateLimiter};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use crate::{
     AppState,
@@ -26,7 +27,7 @@ use crate::{
     error::ApiError,
     live::{Action, LiveError, Published},
     lobby::Viewing,
-    messages::{ClientMsg, DrawAnswer, ServerMsg, UserJson},
+    messages::{ClientMsg, DrawAnswer, ServerMsg, TvGame, UserJson},
 };
 
 /// How much a socket reads at once. Each read first zero-fills this much (tungstenite), so the default of
@@ -210,6 +211,8 @@ where
     let limiter = RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst));
     let mut lobby: Option<broadcast::Receiver<Arc<str>>> = None;
     let mut game: Option<Watching> = None;
+    let (tv_tx, mut tv_rx) = mpsc::channel::<String>(256);
+    let mut tv = TvFeeds::new(tv_tx);
     let hello = ServerMsg::Hello {
         user: user.as_ref().map(|u| UserJson {
             id: &u.id,
@@ -229,7 +232,7 @@ where
                     ok = sink.send(error_msg(None, "rate-limited", "too many messages: slow down")).await.is_ok();
                     continue;
                 }
-                let replies = handle(&state, user.as_ref(), &viewer, &msg, &mut lobby, &mut game).await;
+                let replies = handle(&state, user.as_ref(), &viewer, &msg, &mut lobby, &mut game, &mut tv).await;
                 for r in replies {
                     if sink.send(r).await.is_err() {
                         ok = false;
@@ -258,6 +261,9 @@ where
                     }
                 }
             }
+            Some(m) = tv_rx.recv() => {
+                ok = sink.send(text(m)).await.is_ok();
+            }
             ev = next_lobby(&mut lobby) => {
                 match ev {
                     Ok(m) => ok = sink.send(text(m.to_string())).await.is_ok(),
@@ -280,6 +286,82 @@ where
     }
     if let Some(u) = &user {
         state.lobby.leave(u);
+    }
+}
+
+/// The games whose boards a watch page follows (`tv`): one task a game passes its events on, each wrapped as
+/// `{t: "tv", m: EVENT}`, to the socket's loop through one channel. They are not the game's spectators.
+struct TvFeeds {
+    tx: mpsc::Sender<String>,
+    tasks: Vec<tokio::task::AbortHandle>,
+}
+
+impl TvFeeds {
+    fn new(tx: mpsc::Sender<String>) -> TvFeeds {
+        TvFeeds { tx, tasks: Vec::new() }
+    }
+
+    /// Follows `games` instead of those followed so far: what each missed since its `v` first, then its feed.
+    async fn follow(&mut self, state: &AppState, games: Vec<TvGame>) -> Vec<Message> {
+        for t in self.tasks.drain(..) {
+            t.abort();
+        }
+        if games.len() > crate::players::MAX_BOARDS {
+            return vec![error_msg(
+                None,
+                "bad-message",
+                &format!("a page follows at most {} boards", crate::players::MAX_BOARDS),
+            )];
+        }
+        let mut out = Vec::new();
+        for g in games {
+            let w = match state.hub.watch(&g.game, g.v).await {
+                Ok(w) => w,
+                Err(e) => {
+                    out.push(send(&ServerMsg::Error {
+                        ack: None,
+                        game: Some(&g.game),
+                        code: e.code(),
+                        message: &e.message(),
+                        v: None,
+                    }));
+                    continue;
+                }
+            };
+            let tx = self.tx.clone();
+            let task = tokio::spawn(async move {
+                let wrap = |json: &str| format!(r#"{{"t":"tv","m":{json}}}"#);
+                for j in &w.catchup {
+                    if tx.send(wrap(j)).await.is_err() {
+                        return;
+                    }
+                }
+                let mut feed = w.feed;
+                loop {
+                    let m = match feed.recv().await {
+                        Ok(p) => wrap(&p.json),
+                        // Behind: the page asks again from the version it has.
+                        Err(broadcast::error::RecvError::Lagged(_)) => {
+                            format!(r#"{{"t":"tv-gap","game":{}}}"#, serde_json::json!(g.game))
+                        }
+                        Err(broadcast::error::RecvError::Closed) => return,
+                    };
+                    if tx.send(m).await.is_err() {
+                        return;
+                    }
+                }
+            });
+            self.tasks.push(task.abort_handle());
+        }
+        out
+    }
+}
+
+impl Drop for TvFeeds {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
     }
 }
 
@@ -329,6 +411,7 @@ async fn handle(
     msg: &str,
     lobby: &mut Option<broadcast::Receiver<Arc<str>>>,
     game: &mut Option<Watching>,
+    tv: &mut TvFeeds,
 ) -> Vec<Message> {
     let msg: ClientMsg = match serde_json::from_str(msg) {
         Ok(m) => m,
@@ -347,6 +430,7 @@ async fn handle(
             return Vec::new();
         }
         ClientMsg::Watch { game: id, v } => return watch(state, &id, viewer, v, game).await,
+        ClientMsg::Tv { games } => return tv.follow(state, games).await,
         ClientMsg::Move { game, mv, ack, v } => (game, Action::Move(mv), ack, v),
         ClientMsg::Resign { game, ack } => (game, Action::Resign, ack, None),
         ClientMsg::Abort { game, ack } => (game, Action::Abort, ack, None),

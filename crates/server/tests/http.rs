@@ -500,7 +500,7 @@ async fn hints_are_for_the_player_to_move() {
             "POST",
             "/api/challenges",
             Some(&alice),
-            Some(json!({"spec": "reversi", "color": "first"})),
+            Some(json!({"spec": "reversi", "color": "first", "help": true})),
         )
         .await;
     let (_, g, _) = app

@@ -271,7 +271,7 @@ async fn rated_games_move_ratings_and_fill_profiles_leaderboards_and_the_live_li
         // Hints are off in rated games.
         let r = http(addr, "GET", &format!("/api/games/{game}/hint"), Some(&b), None).await;
         assert_eq!(r.status, 409, "{}", r.body);
-        assert!(r.body.contains("hints are off"), "{}", r.body);
+        assert!(r.body.contains("allowed help"), "{}", r.body);
         // My games: Ben is to move.
         let mine = http(addr, "GET", "/api/my-games", Some(&b), None).await.json();
         assert_eq!(mine["waiting"], 1);

@@ -3,7 +3,11 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY, click, drop, marks, backUp, complete, placeKinds } from '../web/entry.js';
+import { EMPTY, click, drop, marks, backUp, complete, placeKinds, dragTargets } from '../web/entry.js';
+import { loadLanguage } from '../web/i18n.js';
+
+// A page loads its language's words before it draws; so do these tests.
+await loadLanguage('en');
 
 const mv = (text, kind, from, path, target = null) => ({ text, kind, from, path, target });
 
@@ -101,4 +105,16 @@ test('a premove names the one legal move its cells describe, or none', async () 
   assert.equal(premoveMatch('activate', acts, [10, 12]).text, 'c2-c5');
   assert.equal(premoveMatch('activate', acts, [10, 12, 13]).text, 'c2-c5xc6');
   assert.equal(premoveMatch('activate', acts, []), null);
+});
+
+test('a dragged piece shows where it may land: the next landings of a path, or where a unit can go', () => {
+  assert.deepEqual([...dragTargets('path', jumps, EMPTY, 10)].sort((a, b) => a - b), [14, 19]);
+  assert.deepEqual([...dragTargets('path', jumps, EMPTY, 11)], [15]);
+  // After the first landing, the piece now on 19 goes on to 26 or 28.
+  const after = { ...EMPTY, sel: 10, entered: [19] };
+  assert.deepEqual([...dragTargets('path', jumps, after, 19)].sort((a, b) => a - b), [26, 28]);
+  assert.deepEqual([...dragTargets('path', jumps, EMPTY, 3)], []);
+  const units = [mv('c2-c4', 'move', 2, [3, 4]), mv('c2-d2', 'move', 2, [5]), mv('c2-c4xc5', 'attack', 2, [3, 4], 9)];
+  assert.deepEqual([...dragTargets('activate', units, EMPTY, 2)].sort((a, b) => a - b), [4, 5]);
+  assert.deepEqual([...dragTargets('activate', units, { ...EMPTY, sel: 2, dest: 4 }, 2)], []);
 });

@@ -4,6 +4,10 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { timeLeft, fmtClock, fmtSpan } from '../web/clock.js';
 import { initial, reduce } from '../web/gamestate.js';
+import { loadLanguage } from '../web/i18n.js';
+
+// A page loads its language's words before it draws; so do these tests.
+await loadLanguage('en');
 
 test('a running clock counts down from when it started; the other stands', () => {
   const clock = { remaining: [60000, 30000], running: 'first', since: 1000 };
@@ -62,7 +66,7 @@ test('events are announced in words: the move, the score, the end', async () => 
   assert.equal(announce({ action: { kind: 'move', side: 'first', text: 'd3' }, state: st }), 'Black plays d3. Black 4, White 1.');
   assert.equal(announce({ action: { kind: 'offer-draw', side: 'second', text: '' }, state: st }), 'White offers a draw.');
   const over = { ...st, over: { winner: 'second', termination: 'resignation' } };
-  assert.equal(announce({ action: { kind: 'resign', side: 'first', text: '' }, state: over }), 'Black resigns. White wins by resignation. Black 4, White 1.');
+  assert.equal(announce({ action: { kind: 'resign', side: 'first', text: '' }, state: over }), 'Black resigns. White wins by resignation.');
 });
 
 test('the move list is numbered by turns', async () => {

@@ -8,7 +8,10 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import en from '../web/lang/en.js';
 import ja from '../web/lang/ja.js';
-import { t, setLang, errorText, timeLabel, playerLabel } from '../web/i18n.js';
+import { t, setLang, errorText, timeLabel, playerLabel, loadLanguage } from '../web/i18n.js';
+// A page loads its own language's words; these tests use both.
+await loadLanguage('en');
+await loadLanguage('ja');
 
 const web = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
 const vars = (s) => new Set([...String(typeof s === 'function' ? s({ n: 2 }) : s).matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
@@ -50,5 +53,7 @@ test('texts fill their variables, and errors are translated by code', () => {
   assert.equal(errorText({ code: 'some-new-code', message: 'a sentence' }), 'a sentence', 'an unknown code shows the server’s sentence');
   assert.equal(timeLabel('3 days'), '3 日');
   assert.equal(playerLabel('Engine level 4'), 'コンピューター レベル 4');
+  assert.equal(errorText({ code: 'refused', message: '`z9` is not a square' }), 'サーバーがその操作を断りました。（「z9」 is not a square）');
   setLang('en');
+  assert.equal(errorText({ code: 'refused', message: '`z9` is not a square; try `d3`' }), '“z9” is not a square; try “d3”', 'code quotes read as quotation marks');
 });

@@ -1,17 +1,32 @@
 // The app shell: who is signed in, the navigation, the page for the current path, and the one WebSocket all
 // pages share. Notices for this user (your turn, a game started, a rematch offer) arrive on every page.
+//
+// The page's first response carries its first data (`boot`: the language, the user, the catalog, and on a
+// game page the game's state) and preloads the modules of its page; other pages' modules load when first
+// visited.
 
 import { h, api, navigate, clearToast } from './util.js';
-import { t, lang, setLang, LANGUAGES } from './i18n.js';
+import { t, lang, setLang, startLanguage, loadLanguage, LANGUAGES } from './i18n.js';
 import { Live } from './live.js';
-import { lobbyPage } from './lobby.js';
-import { gamePage } from './game.js';
-import { replayPage } from './replay.js';
-import { myGamesPage, watchPage, playerPage, leaderboardPage } from './people.js';
-import { tournamentsPage, tournamentPage } from './tournaments.js';
-import { rulesPage } from './rules.js';
-import { accountPage } from './account.js';
-import { allGames, loadCatalog } from './catalog.js';
+import { allGames, loadCatalog, setCatalog } from './catalog.js';
+
+/** Each page's module, loaded when first needed (the server preloads the one a path shows: assets.rs). */
+const PAGES = {
+  lobby: () => import('./lobby.js'),
+  game: () => import('./game.js'),
+  replay: () => import('./replay.js'),
+  people: () => import('./people.js'),
+  watch: () => import('./watch.js'),
+  tournaments: () => import('./tournaments.js'),
+  rules: () => import('./rules.js'),
+  account: () => import('./account.js'),
+};
+
+/** What the page came with from the server. */
+function readBoot() {
+  try { return JSON.parse(document.getElementById('boot').textContent); } catch { return {}; }
+}
+const boot = readBoot();
 
 const root = document.getElementById('main');
 const who = document.getElementById('who');
@@ -23,6 +38,13 @@ const ctx = {
   me: null,
   live: null,
   waiting: 0,
+  /** The game state the page came with, for the game page of that game (used once). */
+  takeBootGame(id) {
+    const g = boot.game;
+    if (!g || g.id !== id) return null;
+    boot.game = null;
+    return { state: g, now: boot.now };
+  },
   setUser(user) {
     ctx.me = user;
     // The socket knows its user from the cookie at connection time: open a new one.
@@ -61,7 +83,7 @@ function header() {
     ...(ctx.me ? [h('a', { href: '/games', 'data-link': true, id: 'nav-games' }, t('nav.myGames'), ctx.waiting ? h('span', { class: 'badge', id: 'waiting-count' }, String(ctx.waiting)) : null)] : []),
   );
   // The language switch: the choice is kept, and the page is loaded again in the new language.
-  const language = h('select', { id: 'lang', class: 'small', 'aria-label': t('nav.language'), onchange: (e) => { setLang(e.target.value); location.reload(); } },
+  const language = h('select', { id: 'lang', class: 'small', 'aria-label': t('nav.language'), onchange: async (e) => { setLang(e.target.value); await loadLanguage(e.target.value); location.reload(); } },
     LANGUAGES.map(([code, name]) => h('option', { value: code, selected: code === lang(), lang: code }, name)));
   if (ctx.me) {
     who.replaceChildren(h('a', { href: `/player/${ctx.me.name}`, 'data-link': true, id: 'me' }, ctx.me.name), h('a', { href: '/account', 'data-link': true, id: 'nav-account' }, t('nav.account')), h('button', { class: 'small secondary', id: 'signout', onclick: async () => {
@@ -90,8 +112,28 @@ function refreshWaiting() {
   }, 200);
 }
 
-function route() {
+/** The page a path shows: its module, the function that draws it, and the path's arguments. */
+function pageOf(p) {
+  const m = (re) => p.match(re);
+  let r;
+  if ((r = m(/^\/game\/([A-Za-z0-9]{1,16})$/))) return ['game', 'gamePage', r[1]];
+  if ((r = m(/^\/replay\/([A-Za-z0-9]{1,16})$/))) return ['replay', 'replayPage', r[1]];
+  if (p === '/games') return ['people', 'myGamesPage'];
+  if (p === '/account') return ['account', 'accountPage'];
+  if (p === '/watch') return ['watch', 'watchPage'];
+  if ((r = m(/^\/player\/([A-Za-z0-9_-]{1,20})$/))) return ['people', 'playerPage', r[1]];
+  if ((r = m(/^\/leaderboard(?:\/([a-z]{1,20}))?$/))) return ['people', 'leaderboardPage', r[1] || firstGame()];
+  if (p === '/tournaments') return ['tournaments', 'tournamentsPage'];
+  if ((r = m(/^\/tournament\/([A-Za-z0-9]{1,16})$/))) return ['tournaments', 'tournamentPage', r[1]];
+  if ((r = m(/^\/rules\/([a-z]{1,20})$/))) return ['rules', 'rulesPage', r[1]];
+  if (p === '/') return ['lobby', 'lobbyPage'];
+  return null;
+}
+
+let routing = 0;
+async function route() {
   if (leave) leave();
+  leave = null;
   nav.classList.remove('open');
   menuToggle.setAttribute('aria-expanded', 'false');
   clearToast();
@@ -100,22 +142,20 @@ function route() {
   const main = h('div', { class: 'page' });
   root.replaceChildren(main);
   const p = location.pathname;
-  const m = (re) => p.match(re);
-  let r;
   ctx.title('gridplay');
-  if ((r = m(/^\/game\/([A-Za-z0-9]{1,16})$/))) leave = gamePage(main, r[1], ctx);
-  else if ((r = m(/^\/replay\/([A-Za-z0-9]{1,16})$/))) leave = replayPage(main, r[1], ctx);
-  else if (p === '/games') leave = myGamesPage(main, ctx);
-  else if (p === '/account') leave = accountPage(main, ctx);
-  else if (p === '/watch') leave = watchPage(main, ctx);
-  else if ((r = m(/^\/player\/([A-Za-z0-9_-]{1,20})$/))) leave = playerPage(main, r[1], ctx);
-  else if ((r = m(/^\/leaderboard(?:\/([a-z]{1,20}))?$/))) leave = leaderboardPage(main, r[1] || firstGame(), ctx);
-  else if (p === '/tournaments') leave = tournamentsPage(main, ctx);
-  else if ((r = m(/^\/tournament\/([A-Za-z0-9]{1,16})$/))) leave = tournamentPage(main, r[1], ctx);
-  else if ((r = m(/^\/rules\/([a-z]{1,20})$/))) leave = rulesPage(main, r[1], ctx);
-  else if (p === '/') leave = lobbyPage(main, ctx);
-  else leave = notFoundPage(main, p, ctx);
   for (const a of nav.querySelectorAll('a')) a.classList.toggle('here', a.getAttribute('href') === p || (p.startsWith('/rules') && a.id === 'nav-rules'));
+  const which = pageOf(p);
+  if (!which) { leave = notFoundPage(main, p, ctx); return; }
+  const [module, fn, ...args] = which;
+  const turn = ++routing;
+  let page;
+  try { page = await PAGES[module](); } catch {
+    main.replaceChildren(h('p', { class: 'error' }, t('error.network')));
+    return;
+  }
+  // Another route started while this page's module loaded: it draws instead.
+  if (turn !== routing) return;
+  leave = page[fn](main, ...args, ctx) || null;
 }
 
 /** An address with no page: the server answered it with status 404 and this shell. */
@@ -136,11 +176,18 @@ document.addEventListener('click', (e) => {
 window.addEventListener('popstate', route);
 
 (async () => {
+  // The page's own module loads while its words do (the server preloaded both).
+  const first = pageOf(location.pathname);
+  if (first) PAGES[first[0]]().catch(() => {});
+  await startLanguage(boot.lang);
   document.documentElement.lang = lang();
   document.getElementById('confirm-cancel').textContent = t('cancel');
   nav.setAttribute('aria-label', t('nav.main'));
-  try { ctx.me = (await api('/me')).user; } catch { ctx.me = null; }
   // Every page learns the games from the catalog; without it a page shows the games it knows by name only.
+  // The page came with it, and with the user, in the language the server chose; another language asks again.
+  if ('me' in boot) ctx.me = boot.me;
+  else { try { ctx.me = (await api('/me')).user; } catch { ctx.me = null; } }
+  if (boot.catalog && boot.catalog.language === lang()) setCatalog(boot.catalog);
   try { await loadCatalog(); } catch { /* the lobby reports a server that does not answer */ }
   live = new Live();
   ctx.live = live;

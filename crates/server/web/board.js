@@ -14,6 +14,7 @@ function s(tag, attrs = {}, ...children) {
 }
 
 const NEUTRAL = '#9b9b9b';
+let drawnOnce = false;
 
 /** A unit: a body in the owner's colour and an emblem. */
 function unit(color, emblem) {
@@ -81,7 +82,7 @@ export class Board {
   /**
    * @param {HTMLElement} container
    * @param {{onCell: (i:number)=>void, onDrop: (from:number, to:number)=>void, onEscape?: ()=>void,
-   *          describe?: (i:number)=>string}} handlers
+   *          describe?: (i:number)=>string, dragTargets?: (i:number)=>Set<number>}} handlers
    * @param {{keys?: boolean}} options `keys: false` for a board that is only shown (replays)
    */
   constructor(container, handlers, { keys = true } = {}) {
@@ -178,6 +179,9 @@ export class Board {
   render(state, rotate, marks, look) {
     this.view = state.view; this.rotate = rotate; this.marks = marks; this.sides = state.sides;
     this.pending = { state, look };
+    // The first drawing is made at once, so that a page shows its board as soon as it can; later ones wait
+    // for the next frame.
+    if (!this.svg) { this.draw(); return; }
     if (this.frame == null) this.frame = requestAnimationFrame(() => { this.frame = null; this.draw(); });
   }
 
@@ -238,6 +242,8 @@ export class Board {
     svg.append(layer);
     this.svg = svg; this.layer = layer;
     this.container.replaceChildren(svg);
+    // When the page's first board appeared, for the browser tests' measure of a page's load.
+    if (!drawnOnce) { drawnOnce = true; performance.mark('gridplay:first-board'); }
     this.prev = cells;
     this.drawCursor();
     this.animateMove(marks.movedFrom, marks.movedTo);
@@ -269,7 +275,14 @@ export class Board {
           ghost.setAttribute('transform', `translate(${x} ${y})`);
           this.layer.append(ghost);
           node.style.opacity = '0.3';
-          this.drag = { from: i, ghost, node, moved: false, x0: e.clientX, y0: e.clientY };
+          // Where it may land, marked while it is dragged (the page says, from the server's moves).
+          const landings = this.handlers.dragTargets ? this.handlers.dragTargets(i) : new Set();
+          const dots = [...landings].map((c) => {
+            const [cx, cy] = this.xy(c);
+            return s('circle', { cx: cx + 0.5, cy: cy + 0.5, r: 0.17, class: 'drag-target', 'data-drag-target': c, 'pointer-events': 'none' });
+          });
+          this.layer.append(...dots);
+          this.drag = { from: i, ghost, node, dots, moved: false, x0: e.clientX, y0: e.clientY };
           return;
         }
       }
@@ -293,6 +306,7 @@ export class Board {
         const d = this.drag;
         this.drag = null;
         d.ghost.remove();
+        for (const dot of d.dots) dot.remove();
         d.node.style.opacity = '';
         const to = this.cellAt(e);
         if (d.moved && to != null && to !== d.from) this.handlers.onDrop(d.from, to);
@@ -305,7 +319,7 @@ export class Board {
     };
     svg.addEventListener('pointerup', end);
     svg.addEventListener('pointercancel', () => {
-      if (this.drag) { this.drag.ghost.remove(); this.drag.node.style.opacity = ''; this.drag = null; }
+      if (this.drag) { this.drag.ghost.remove(); for (const dot of this.drag.dots) dot.remove(); this.drag.node.style.opacity = ''; this.drag = null; }
     });
   }
 

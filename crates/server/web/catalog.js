@@ -8,6 +8,13 @@ import { lang } from './i18n.js';
 let games = [];
 let loading = null;
 
+/** Takes the catalog the page came with (its first response carries it), so that no page waits for it. */
+export function setCatalog(c) {
+  if (!c || !c.games) return;
+  games = c.games;
+  loading = Promise.resolve(c);
+}
+
 /** Loads the catalog (once). */
 export function loadCatalog() {
   if (!loading) {
@@ -28,6 +35,33 @@ export function gameOf(name) {
 }
 
 export const titleOf = (name) => gameOf(name).title;
+
+/**
+ * A game spec as a person reads it: the game's title, then each setting it changes in the catalog's words
+ * ("Cornered Reversi · Board size 11 · Equal crosses at the end: Black wins").
+ */
+export function specTitle(spec) {
+  const [name, rest] = String(spec || '').split(/:(.*)/s);
+  const g = gameOf(name);
+  const parts = [g.title];
+  for (const kv of (rest || '').split(',').filter(Boolean)) {
+    const [key, value] = kv.split('=');
+    const s = (g.settings || []).find((x) => x.key === key);
+    if (!s) { parts.push(kv); continue; }
+    if (s.kind === 'choice') {
+      const o = s.options.find((x) => x.value === value);
+      parts.push(`${s.label}: ${o ? o.label : value}`);
+    } else if (s.kind === 'army') {
+      const counts = s.parts.map((p) => [p, [...value].filter((c) => c === p.letter).length]).filter(([, n]) => n);
+      parts.push(`${s.label}: ${counts.map(([p, n]) => `${n} ${gameWord(name, p.kind)}`).join(', ')}`);
+    } else if (s.kind === 'layout') {
+      parts.push(s.label);
+    } else {
+      parts.push(`${s.label} ${value}`);
+    }
+  }
+  return parts.join(' · ');
+}
 
 /** A game's word (a side's name, a piece kind, an information line) in the page's language. */
 export const gameWord = (name, english) => (gameOf(name).words || {})[english] || english;

@@ -110,6 +110,21 @@ export function drop(how, moves, e, from, to, label) {
   return click(how, moves, { ...e, sel: from }, to, label);
 }
 
+/**
+ * Where a piece picked up from `from` may be dropped now, for the board to mark while it is dragged: the next
+ * landings of a path (after those entered so far), or the squares a unit can reach.
+ */
+export function dragTargets(how, moves, e, from) {
+  const pieces = moves.filter((m) => m.from != null);
+  if (how === 'path') {
+    const at = e.entered.length ? e.entered[e.entered.length - 1] : e.sel;
+    const start = e.sel != null && e.entered.length && from === at ? e : { ...EMPTY, sel: from };
+    return new Set(onward(pieces, start).map((m) => m.path[start.entered.length]));
+  }
+  if (e.dest != null) return new Set();
+  return new Set(pieces.filter((m) => m.from === from).map(final));
+}
+
 /** Steps back one landing of a path. */
 export const backUp = (e) => ({ ...e, entered: e.entered.slice(0, -1) });
 

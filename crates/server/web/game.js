@@ -3,9 +3,8 @@
 // gamestate.js how the socket's messages change what the page shows. This file draws and wires them.
 
 import { Board } from './board.js';
-import { h, api, toast, confirmDialog, navigate } from './util.js';
-import { playerLink } from './people.js';
-import { gameOf, labeller, gameWord } from './catalog.js';
+import { h, api, toast, confirmDialog, navigate, playerLink } from './util.js';
+import { gameOf, labeller, gameWord, specTitle } from './catalog.js';
 import { t, errorText, timeLabel } from './i18n.js';
 import * as entries from './entry.js';
 import { SIDES, timeLeft, fmtClock, fmtSpan } from './clock.js';
@@ -237,6 +236,7 @@ export function gamePage(main, id, ctx) {
       const ms = moves();
       if (ms.length) enter(entries.drop(how(), ms, page.entry, from, to, label));
     },
+    dragTargets(from) { return entries.dragTargets(how(), moves(), page.entry, from); },
   });
 
   /** Applies what a click or a drop meant: a new entry state, a move to send, or a word to the player. */
@@ -327,7 +327,10 @@ export function gamePage(main, id, ctx) {
         out.push(h('button', { id: 'accept-draw', onclick: () => act({ t: 'draw', answer: 'accept' }) }, t('game.acceptDraw')));
         out.push(h('button', { class: 'secondary', id: 'decline-draw', onclick: () => act({ t: 'draw', answer: 'decline' }) }, t('game.declineDraw')));
       } else if (!vsEngine) {
-        out.push(h('button', { class: 'secondary', id: 'offer-draw', disabled: s.draw_offer === side, onclick: () => act({ t: 'draw', answer: 'offer' }) }, s.draw_offer === side ? t('game.drawOffered') : t('game.offerDraw')));
+        // After an offer, a player waits some moves before offering again: the button says how many.
+        const wait = (s.draw_again || [0, 0])[idx(side)];
+        const words = s.draw_offer === side ? t('game.drawOffered') : wait > 0 ? t('game.drawAgainIn', { n: wait }) : t('game.offerDraw');
+        out.push(h('button', { class: 'secondary', id: 'offer-draw', disabled: s.draw_offer === side || wait > 0, onclick: () => act({ t: 'draw', answer: 'offer' }) }, words));
       }
       if (s.takebacks && s.takeback_offer && s.takeback_offer !== side) {
         out.push(h('button', { id: 'takeback-accept', onclick: () => act({ t: 'takeback', answer: 'accept' }) }, t('game.acceptTakeback')));
@@ -345,8 +348,8 @@ export function gamePage(main, id, ctx) {
     const s = state();
     const side = mySide();
     page.claimOpen = canClaim();
-    const tags = [timeLabel(s.time_label), s.rated ? t('game.rated') : t('game.casual')];
-    const meta = h('p', { class: 'muted', id: 'game-meta' }, `${s.spec} · ${tags.join(' · ')}`,
+    const tags = [timeLabel(s.time_label), s.rated ? t('game.rated') : t('game.casual'), s.help ? t('game.helpAllowed') : null].filter(Boolean);
+    const meta = h('p', { class: 'muted', id: 'game-meta' }, `${specTitle(s.spec)} · ${tags.join(' · ')}`,
       page.spectators ? h('span', { id: 'spectators' }, ` · ${t('game.spectators', { n: page.spectators })}`) : null,
       s.tournament ? [' · ', h('a', { href: `/tournament/${s.tournament.id}`, 'data-link': true }, t('game.tournamentRound', { round: s.tournament.round }))] : null,
       side ? null : ` · ${t('game.youWatch')}`);
@@ -473,7 +476,13 @@ export function gamePage(main, id, ctx) {
     if (page.premove.length) { page.premove = []; render(); }
   };
   document.addEventListener('keydown', onKey);
-  live.watch(id);
+  // The page came with the game's state: it is drawn at once, and the socket sends only what follows it.
+  const booted = ctx.takeBootGame(id);
+  if (booted) {
+    page.model = reduce(page.model, { t: 'sync', game: id, state: booted.state, now: booted.now }, { me: me ? me.id : null, now: Date.now() }).model;
+    render();
+  }
+  live.watch(id, booted ? booted.state.version : null);
   return () => {
     clearTimeout(nextTimer);
     clearInterval(ticker);

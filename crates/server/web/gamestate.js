@@ -17,6 +17,8 @@ export function overText(state) {
   if (over.termination === 'aborted') return t('over.aborted');
   const reason = over.termination || 'rules';
   const result = over.winner ? t(`over.win.${reason}`, { side: sideName(state, over.winner === 'first' ? 0 : 1) }) : t(`over.draw.${reason}`);
+  // The score only where the board decided the result (as the server's sentence has it).
+  if (reason !== 'rules') return result;
   const { score } = state.view;
   return `${result} ${t('over.score', { a: sideName(state, 0), sa: score.first, b: sideName(state, 1), sb: score.second })}`;
 }

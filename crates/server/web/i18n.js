@@ -1,39 +1,53 @@
 // The page's languages: every word a page shows comes from one catalogue per language (lang/en.js,
-// lang/ja.js), by key. The language is the one chosen in the menu (kept in localStorage), else the browser's
-// first language the site has, else English. Game words (titles, side names, pieces) come translated from
-// the server's catalog; the server's errors are translated here by their code.
+// lang/ja.js), by key; a page loads only its own language's. The language is the one chosen in the menu (kept
+// in localStorage, and in the gp_lang cookie so that the server sends the page in it), else the one the server
+// chose for the page (from the cookie or Accept-Language), else the browser's first language the site has,
+// else English. Game words (titles, side names, pieces) come translated from the server's catalog; the
+// server's errors are translated here by their code.
 
-import en from './lang/en.js';
-import ja from './lang/ja.js';
-
-export const CATALOGUES = { en, ja };
+/** The catalogues loaded, by language. */
+export const CATALOGUES = {};
+const LOADERS = { en: () => import('./lang/en.js'), ja: () => import('./lang/ja.js') };
 /** The languages in the menu, each named in itself. */
 export const LANGUAGES = [['en', 'English'], ['ja', '日本語']];
 const KEY = 'gridplay.lang';
 
-function pick() {
+function pick(server) {
   try {
     const kept = globalThis.localStorage && localStorage.getItem(KEY);
-    if (kept && CATALOGUES[kept]) return kept;
+    if (kept && LOADERS[kept]) return kept;
   } catch { /* no storage */ }
+  if (server && LOADERS[server]) return server;
   const asked = (globalThis.navigator && navigator.languages) || [];
   for (const tag of asked) {
     const l = String(tag).toLowerCase().split('-')[0];
-    if (CATALOGUES[l]) return l;
+    if (LOADERS[l]) return l;
   }
   return 'en';
 }
 
-let current = pick();
+let current = 'en';
 
 /** The page's language: `en` or `ja`. */
 export const lang = () => current;
 
-/** Chooses a language and keeps the choice. */
+/** Loads a language's catalogue (once). */
+export async function loadLanguage(l) {
+  if (!CATALOGUES[l]) CATALOGUES[l] = (await LOADERS[l]()).default;
+}
+
+/** Picks the page's language (`server`: the one the server chose for the page) and loads its words. */
+export async function startLanguage(server) {
+  current = pick(server);
+  await loadLanguage(current);
+}
+
+/** Chooses a language and keeps the choice (its words must be loaded before t() gives them). */
 export function setLang(l) {
-  if (!CATALOGUES[l]) return;
+  if (!LOADERS[l]) return;
   current = l;
   try { localStorage.setItem(KEY, l); } catch { /* no storage */ }
+  try { document.cookie = `gp_lang=${l}; path=/; max-age=31536000; samesite=lax`; } catch { /* no document */ }
 }
 
 /**
@@ -42,8 +56,8 @@ export function setLang(l) {
  * either catalogue lacks a key.
  */
 export function t(key, vars = {}) {
-  let s = CATALOGUES[current][key];
-  if (s === undefined) s = en[key];
+  let s = (CATALOGUES[current] || {})[key];
+  if (s === undefined) s = (CATALOGUES.en || {})[key];
   if (s === undefined) return key;
   if (typeof s === 'function') s = s(vars);
   return s.replace(/\{(\w+)\}/g, (m, k) => (vars[k] === undefined ? m : String(vars[k])));
@@ -52,6 +66,16 @@ export function t(key, vars = {}) {
 /** A date and time in the page's language. */
 export function fmtDate(ms) {
   return new Intl.DateTimeFormat(current, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
+}
+
+/** A message's code quotes (`z9`) as a sentence's quotation marks (“z9”, 「z9」 in Japanese). */
+export function quoted(text) {
+  let open = true;
+  return String(text).replace(/`/g, () => {
+    const q = current === 'ja' ? (open ? '「' : '」') : (open ? '“' : '”');
+    open = !open;
+    return q;
+  });
 }
 
 /** Codes whose server sentence says more than the code (which setting, which move): shown after the code's words. */
@@ -64,10 +88,10 @@ const DETAILED = new Set(['bad-spec', 'bad-move', 'refused', 'bad-file', 'bad-ti
  * @param {{code?: string, message?: string}} e
  */
 export function errorText(e) {
-  const message = (e && e.message) || '';
+  const message = quoted((e && e.message) || '');
   if (current === 'en' || !e || !e.code) return message || t('error.unknown');
   const key = `error.${e.code}`;
-  const words = CATALOGUES[current][key];
+  const words = (CATALOGUES[current] || {})[key];
   if (words === undefined) return message || t('error.unknown');
   return DETAILED.has(e.code) && message ? `${t(key)}（${message}）` : t(key);
 }

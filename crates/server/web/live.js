@@ -75,9 +75,10 @@ export class Live {
 
   watchLobby() { this.lobby = true; this.raw({ t: 'lobby' }); }
 
-  watch(id) {
-    this.game = { id, v: null };
-    this.raw({ t: 'watch', game: id });
+  /** Watches a game; `v`, the version the page already shows, if it has one. */
+  watch(id, v = null) {
+    this.game = { id, v };
+    this.raw(v == null ? { t: 'watch', game: id } : { t: 'watch', game: id, v });
   }
 
   unwatch() { this.game = null; }

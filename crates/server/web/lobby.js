@@ -3,7 +3,8 @@
 
 import { h, api, toast, navigate, serial } from './util.js';
 import { t, errorText, timeLabel, playerLabel } from './i18n.js';
-import { loadCatalog } from './catalog.js';
+import { loadCatalog, specTitle } from './catalog.js';
+import { settingsControls } from './settings.js';
 
 const COLORS = ['random', 'first', 'second'];
 
@@ -16,7 +17,16 @@ function fillColors(select, game) {
 
 function authForm(kind, ctx) {
   const err = h('p', { class: 'error', role: 'alert' });
-  const name = h('input', { name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 20, pattern: '[A-Za-z0-9][A-Za-z0-9_\\-]*' });
+  // No maxlength: the browser would cut a longer name silently. A name too long is refused with its length.
+  const name = h('input', { name: 'name', autocomplete: 'username', required: true, minlength: 3, pattern: '[A-Za-z0-9][A-Za-z0-9_\\-]*' });
+  if (kind === 'signup') {
+    name.addEventListener('input', () => {
+      const n = [...name.value].length;
+      const why = n > 20 ? t('auth.nameTooLong', { n }) : '';
+      name.setCustomValidity(why);
+      err.textContent = why;
+    });
+  }
   const pass = h('input', { name: 'password', type: 'password', autocomplete: kind === 'signup' ? 'new-password' : 'current-password', required: true, minlength: kind === 'signup' ? 8 : 1 });
   const form = h('form', { class: 'stack', id: kind, onsubmit: async (e) => {
     e.preventDefault();
@@ -63,24 +73,31 @@ export function timePicker(prefix, untimed) {
   return { node: h('div', { class: 'stack tight' }, h('label', {}, t('time.control'), select), custom), value };
 }
 
-/** A game chooser with its settings; returns {node, spec()}. */
+/**
+ * A game chooser with its settings as controls (settings.js); returns {node, spec(), game(), select, guard(button)}:
+ * guard keeps a form's button disabled while the settings are not good.
+ */
 export function specPicker(catalog, prefix) {
   const select = h('select', { name: 'game', id: prefix + '-game' }, catalog.games.map((g) => h('option', { value: g.name }, g.title)));
   const settingsBox = h('div', { class: 'stack' });
-  let inputs = [];
+  const buttons = [];
+  let controls = null;
+  const game = () => catalog.games.find((x) => x.name === select.value);
   const fill = () => {
-    const g = catalog.games.find((x) => x.name === select.value);
-    inputs = g.settings.map((s) => ({ key: s.key, input: h('input', { name: s.key, placeholder: s.default, id: `${prefix}-${s.key}` }), s }));
-    settingsBox.replaceChildren(h('p', { class: 'muted' }, g.about), ...inputs.map(({ input, s }) => h('label', {}, `${s.key} (${s.values})`, input, h('small', {}, s.about))));
+    const g = game();
+    controls = settingsControls(g, prefix);
+    controls.onValidity((ok) => { for (const b of buttons) b.disabled = !ok; });
+    settingsBox.replaceChildren(h('p', { class: 'muted' }, g.about), controls.node);
   };
   select.addEventListener('change', fill);
   fill();
-  const spec = () => {
-    const parts = inputs.filter((i) => i.input.value.trim()).map((i) => `${i.key}=${i.input.value.trim()}`);
-    return select.value + (parts.length ? ':' + parts.join(',') : '');
+  return {
+    node: h('div', { class: 'stack' }, h('label', {}, t('form.game'), select), settingsBox),
+    spec: () => controls.spec(),
+    game,
+    select,
+    guard(button) { buttons.push(button); button.disabled = !controls.valid(); },
   };
-  const game = () => catalog.games.find((x) => x.name === select.value);
-  return { node: h('div', { class: 'stack' }, h('label', {}, t('form.game'), select), settingsBox), spec, game, select };
 }
 
 /** The side a challenge's creator plays, in the game's words. */
@@ -139,7 +156,7 @@ export function lobbyPage(main, ctx) {
     const mine = data.games || [];
     swap('games', h('div', { class: 'card', id: 'my-games' }, h('h2', {}, t('lobby.yourGames')),
       mine.length ? h('ul', { class: 'list' }, mine.map((g) => h('li', {},
-        h('a', { href: `/game/${g.id}`, 'data-link': true }, t('game.versus', { spec: g.spec, a: playerLabel(g.players[0]), b: playerLabel(g.players[1]) })),
+        h('a', { href: `/game/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: playerLabel(g.players[0]), b: playerLabel(g.players[1]) })),
         g.my_turn ? h('span', { class: 'badge' }, t('game.yourTurnBadge')) : h('span', { class: 'muted' }, t('game.waiting'))))) : h('p', { class: 'muted' }, t('lobby.noGame'))));
     swap('open', openList(data, true));
     swap('online', h('div', { class: 'card', id: 'online' }, h('h2', {}, t('lobby.online', { n: data.online.length })),
@@ -147,7 +164,7 @@ export function lobbyPage(main, ctx) {
         : h('button', { class: 'small secondary', onclick: () => { opponent.value = n; opponent.focus(); } }, t('lobby.challenge')))))));
     const finished = data.finished || [];
     swap('recent', h('div', { class: 'card' }, h('h2', {}, t('lobby.recent')), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
-      h('a', { href: `/replay/${g.id}`, 'data-link': true }, t('game.versus', { spec: g.spec, a: playerLabel(g.players[0]), b: playerLabel(g.players[1]) })), h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: playerLabel(g.players[g.winner === 'first' ? 0 : 1]) }) : t(`status.${g.status}`))))) : h('p', { class: 'muted' }, t('list.noneYet'))));
+      h('a', { href: `/replay/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: playerLabel(g.players[0]), b: playerLabel(g.players[1]) })), h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: playerLabel(g.players[g.winner === 'first' ? 0 : 1]) }) : t(`status.${g.status}`))))) : h('p', { class: 'muted' }, t('list.noneYet'))));
   }
 
   /** The three forms of the signed-in lobby, built once. */
@@ -158,18 +175,23 @@ export function lobbyPage(main, ctx) {
     picker.select.addEventListener('change', () => fillColors(color, picker.game()));
     const err = h('p', { class: 'error', role: 'alert' });
     const time = timePicker('challenge', false);
-    const rated = h('input', { type: 'checkbox', id: 'challenge-rated' });
+    // Engine help is for casual games only: a rated game turns it off.
+    const help = h('input', { type: 'checkbox', id: 'challenge-help' });
+    const rated = h('input', { type: 'checkbox', id: 'challenge-rated', onchange: () => { help.disabled = rated.checked; if (rated.checked) help.checked = false; } });
+    const createButton = h('button', { type: 'submit' }, t('lobby.createChallenge'));
+    picker.guard(createButton);
     const create = h('form', { class: 'card stack', id: 'new-challenge', onsubmit: async (e) => {
       e.preventDefault();
       err.textContent = '';
       try {
-        await api('/challenges', { spec: picker.spec(), color: color.value, opponent: opponent.value.trim() || null, time: time.value(), rated: rated.checked });
+        await api('/challenges', { spec: picker.spec(), color: color.value, opponent: opponent.value.trim() || null, time: time.value(), rated: rated.checked, help: help.checked });
         toast(t('lobby.challengeCreated'));
         opponent.value = '';
         load();
       } catch (x) { err.textContent = errorText(x); }
     } }, h('h2', {}, t('lobby.newChallenge')), picker.node, h('label', {}, t('form.youPlay'), color), time.node,
-    h('label', { class: 'toggle' }, rated, t('form.ratedHelp')), h('label', {}, t('form.opponent'), opponent, h('small', {}, t('form.opponentHelp'))), h('button', { type: 'submit' }, t('lobby.createChallenge')), err);
+    h('label', { class: 'toggle' }, rated, t('form.ratedHelp')), h('label', { class: 'toggle' }, help, t('form.help')),
+    h('label', {}, t('form.opponent'), opponent, h('small', {}, t('form.opponentHelp'))), createButton, err);
     const aiPicker = specPicker(catalog, 'computer');
     // The levels the chosen game's engine has.
     const level = h('select', { name: 'level', id: 'computer-level' });
@@ -187,6 +209,8 @@ export function lobbyPage(main, ctx) {
     aiPicker.select.addEventListener('change', () => fillColors(aiColor, aiPicker.game()));
     const aiErr = h('p', { class: 'error', role: 'alert' });
     const aiTime = timePicker('computer', true);
+    const playButton = h('button', { type: 'submit' }, t('lobby.play'));
+    aiPicker.guard(playButton);
     const computer = h('form', { class: 'card stack', id: 'play-computer', onsubmit: async (e) => {
       e.preventDefault();
       aiErr.textContent = '';
@@ -194,7 +218,7 @@ export function lobbyPage(main, ctx) {
         const r = await api('/computer', { spec: aiPicker.spec(), level: Number(level.value), color: aiColor.value, time: aiTime.value() });
         navigate(`/game/${r.game}`);
       } catch (x) { aiErr.textContent = errorText(x); }
-    } }, h('h2', {}, t('lobby.playComputer')), aiPicker.node, h('label', {}, t('form.level'), level, levelHelp), h('label', {}, t('form.youPlay'), aiColor), aiTime.node, h('button', { type: 'submit' }, t('lobby.play')), aiErr);
+    } }, h('h2', {}, t('lobby.playComputer')), aiPicker.node, h('label', {}, t('form.level'), level, levelHelp), h('label', {}, t('form.youPlay'), aiColor), aiTime.node, playButton, aiErr);
     const importText = h('textarea', { id: 'import-text', rows: 5, placeholder: t('import.placeholder'), maxlength: 262144 });
     const importFile = h('input', { type: 'file', id: 'import-file', accept: '.pdn,.txt,text/plain' });
     importFile.addEventListener('change', async () => { if (importFile.files[0]) importText.value = await importFile.files[0].text(); });
@@ -212,7 +236,7 @@ export function lobbyPage(main, ctx) {
 
   function openList(data, signedIn) {
     const items = data.challenges.map((c) => {
-      const what = [c.spec, timeLabel(c.time), c.rated ? t('game.rated') : t('game.casual'), c.creator + (c.target ? ' → ' + c.target : ''), t('lobby.creatorPlays', { side: colorWords(c) })].join(' · ');
+      const what = [specTitle(c.spec), timeLabel(c.time), c.rated ? t('game.rated') : t('game.casual'), c.help ? t('game.helpAllowed') : null, c.creator + (c.target ? ' → ' + c.target : ''), t('lobby.creatorPlays', { side: colorWords(c) })].filter(Boolean).join(' · ');
       const buttons = [];
       if (signedIn && c.mine) buttons.push(h('button', { class: 'small secondary', onclick: () => close(c.id) }, t('cancel')));
       if (signedIn && !c.mine) {

@@ -1,19 +1,9 @@
-// Pages about people and the games they play: my games, games to watch, a player's profile with the rating
-// chart, and the leaderboards. They show what /api returns; the live ones refetch when the server says so.
+// Pages about people and the games they play: my games, a player's profile with the rating chart, and the
+// leaderboards (the games to watch are watch.js). They show what /api returns; the live ones refetch when the server says so.
 
-import { h, api, serial } from './util.js';
-import { allGames, titleOf } from './catalog.js';
+import { h, api, serial, playerLink } from './util.js';
+import { allGames, titleOf, specTitle } from './catalog.js';
 import { t, errorText, timeLabel, playerLabel, isDeleted, fmtDate } from './i18n.js';
-
-/** A player's name linked to the profile, with the rating (a ? when provisional). */
-export function playerLink(name, rating) {
-  if (!name) return h('span', {}, '?');
-  if (isDeleted(name)) return h('span', { class: 'muted deleted' }, t('player.deleted'));
-  // A finished rated game's rating is the one the player had then, with what the game changed.
-  const change = rating && rating.change ? ` ${rating.change > 0 ? '+' : '−'}${Math.abs(rating.change)}` : '';
-  const r = rating ? ` (${rating.rating}${rating.provisional ? '?' : ''}${change})` : '';
-  return h('span', {}, h('a', { href: `/player/${name}`, 'data-link': true, class: 'player-link' }, name), r);
-}
 
 function who(g, i) {
   if (g.names && g.names[i]) return playerLink(g.names[i], g.ratings && g.ratings[i]);
@@ -33,7 +23,7 @@ export function gameItem(g, opts = {}) {
   // When a finished game ended, in the page's language.
   if (g.status !== 'active' && g.updated_at) right.push(h('small', { class: 'muted', 'data-ended': g.updated_at }, fmtDate(g.updated_at)));
   return h('li', { 'data-game': g.id },
-    h('span', {}, h('a', { href, 'data-link': true }, g.spec), ' ', who(g, 0), ` ${t('game.vs')} `, who(g, 1), h('small', { class: 'muted' }, ` ${tags}`)),
+    h('span', {}, h('a', { href, 'data-link': true }, specTitle(g.spec)), ' ', who(g, 0), ` ${t('game.vs')} `, who(g, 1), h('small', { class: 'muted' }, ` ${tags}`)),
     h('span', { class: 'row' }, right));
 }
 
@@ -71,20 +61,6 @@ export function myGamesPage(main, ctx) {
         h('div', { class: 'card', id: 'finished-games' }, h('h2', {}, t('mine.finished')), list(d.finished, {}, t('list.noneYet')))));
   }
   return livePage(ctx, load).stop;
-}
-
-export function watchPage(main, ctx) {
-  ctx.title(`${t('nav.watch')} · gridplay`);
-  async function load() {
-    let d;
-    try { d = await api('/live'); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, errorText(e))); return; }
-    main.replaceChildren(h('h1', {}, t('watch.heading')),
-      h('div', { class: 'card', id: 'live-games' }, list(d.games, { spectators: true }, t('watch.none'))));
-  }
-  const { load: again, stop } = livePage(ctx, load);
-  // Spectator counts change without a lobby notice: look again now and then.
-  const poll = setInterval(again, 5000);
-  return () => { stop(); clearInterval(poll); };
 }
 
 const NS = 'http://www.w3.org/2000/svg';

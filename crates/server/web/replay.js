@@ -1,9 +1,11 @@
 // The replay page: step through a game with the buttons, the arrow keys, autoplay, or the move list. Each
-// position comes from the server (/api/games/{id}/ply/{n}); the page computes no rule.
+// position comes from the server (/api/games/{id}/ply/{n}); the page computes no rule. A finished game can be
+// analysed (the evaluation graph, kept by the server and shown again on a later visit) and the engine asked
+// for its move in any position of it.
 
 import { Board } from './board.js';
 import { h, api, toast } from './util.js';
-import { gameOf } from './catalog.js';
+import { gameOf, specTitle } from './catalog.js';
 import { t, errorText } from './i18n.js';
 import { overText, sideName } from './gamestate.js';
 
@@ -14,13 +16,25 @@ export function replayPage(main, id, ctx) {
   const cache = new Map();
   const boardBox = h('div', { class: 'board-wrap', id: 'board' });
   const panel = h('aside', { class: 'card' });
-  // The evaluation graph goes under the board, at the board's width.
-  const graphBox = h('div', { id: 'graph-box' });
-  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox, graphBox), panel));
+  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox), panel));
   const board = new Board(boardBox, { onCell() {}, onDrop() {} }, { keys: false });
 
   let analysis = null;
   let analysing = false;
+  // The engine's move in each position asked about, by move number.
+  const suggestions = new Map();
+  let suggesting = false;
+
+  async function suggest() {
+    suggesting = true;
+    renderPanel(current);
+    const at = n;
+    try {
+      suggestions.set(at, (await api(`/games/${id}/ply/${at}/hint`)).move);
+    } catch (e) { toast(errorText(e)); }
+    suggesting = false;
+    if (at === n) go(n); else renderPanel(current);
+  }
 
   async function analyse() {
     analysing = true;
@@ -44,7 +58,7 @@ export function replayPage(main, id, ctx) {
       if (text != null) e.textContent = text;
       return e;
     };
-    const left = 34, bottom = 16, w = 600, hgt = 160, pts = analysis.scores, max = analysis.clamp;
+    const left = 30, bottom = 16, w = 300, hgt = 140, pts = analysis.scores, max = analysis.clamp;
     const plot = w - left - 6;
     const x = (i) => left + (pts.length > 1 ? (i / (pts.length - 1)) * plot : 0);
     const y = (v) => (hgt - bottom) / 2 - (v / max) * ((hgt - bottom) / 2 - 6);
@@ -104,7 +118,10 @@ export function replayPage(main, id, ctx) {
     const lm = p.last_move;
     const last = new Set();
     if (lm) { if (lm.from != null) last.add(lm.from); lm.path.forEach((c) => last.add(c)); if (lm.target != null) last.add(lm.target); }
-    board.render({ ...meta, view: p.view }, false, { last, movedFrom: lm ? lm.from : null, movedTo: lm && lm.from != null ? (lm.path.length ? lm.path[lm.path.length - 1] : lm.from) : null }, gameOf(meta.game).look);
+    const marks = { last, movedFrom: lm ? lm.from : null, movedTo: lm && lm.from != null ? (lm.path.length ? lm.path[lm.path.length - 1] : lm.from) : null };
+    const suggested = suggestions.has(k) && p.view.moves.find((m) => m.text === suggestions.get(k));
+    if (suggested) marks.hint = new Set([suggested.from, ...suggested.path, suggested.target].filter((c) => c != null));
+    board.render({ ...meta, view: p.view }, false, marks, gameOf(meta.game).look);
     renderPanel(p);
     if (n < meta.moves.length) ply(n + 1).catch(() => {});
   }
@@ -147,7 +164,7 @@ export function replayPage(main, id, ctx) {
     // replaceChildren writes a null as the text "null": leave the absent parts out.
     panel.replaceChildren(...[
       h('h1', {}, `${t('game.replay')} · ${gameOf(meta.game).title}`),
-      h('p', { class: 'muted' }, meta.spec),
+      h('p', { class: 'muted' }, specTitle(meta.spec)),
       players,
       h('p', { class: 'status', id: 'ply' }, t('replay.ply', { n, of: meta.moves.length })),
       meta.over ? h('p', {}, overText(meta)) : h('p', { class: 'muted' }, t('replay.ongoing')),
@@ -155,12 +172,21 @@ export function replayPage(main, id, ctx) {
       analysis || !meta.over ? null : ctx.me ? h('button', { class: 'secondary', id: 'analyse', disabled: analysing, onclick: analyse }, analysing ? t('replay.analysing') : t('replay.analyse'))
         : h('p', { class: 'muted', id: 'analyse-signin' }, t('replay.signInToAnalyse')),
       analysis ? h('p', { class: 'muted' }, t('replay.score', { score: (analysis.scores[n] / 100).toFixed(1), side: sideName(meta, 0), ms: analysis.per_position_ms })) : null,
+      // The evaluation graph, in the panel, where it is seen without scrolling.
+      analysis ? graph() : null,
+      bestMove(p),
       h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, t('replay.download')), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, t('replay.gamePage'))),
       h('h2', {}, t('game.moves')), list].filter(Boolean));
-    graphBox.replaceChildren(...(analysis ? [graph()] : []));
     renderControls();
     const cur = list.querySelector(`[data-ply="${n}"]`);
     if (cur) cur.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** The engine's move here, for a signed-in user once the game is over: a button, or the move it found. */
+  function bestMove(p) {
+    if (!meta.over || !ctx.me || !p.view.moves.length) return null;
+    if (suggestions.has(n)) return h('p', { id: 'best-move', class: 'notice' }, t('replay.bestIs', { move: suggestions.get(n) }));
+    return h('button', { class: 'secondary', id: 'best-move', disabled: suggesting, onclick: suggest }, suggesting ? t('replay.thinking') : t('replay.best'));
   }
 
   const onKey = (e) => {
@@ -174,6 +200,8 @@ export function replayPage(main, id, ctx) {
     try {
       meta = await api(`/games/${id}`);
       document.title = `${t('game.replay')} · ${gameOf(meta.game).title} · gridplay`;
+      // An analysis made on an earlier visit (by anyone) is shown again.
+      if (meta.over) analysis = await api(`/games/${id}/analysis/stored`).catch(() => null);
       go(meta.moves.length);
     } catch (e) {
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('replay.unavailable')), h('p', {}, errorText(e)), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));

@@ -1,6 +1,6 @@
-// The rules pages: a game's rules (its document, rendered by the server from docs/rules/) and small boards to
-// try. Each board's position and legal moves come from the rules library through /api/rules-try, so the
-// examples cannot disagree with the game.
+// The rules pages: a game's rules, written for players (its module's document, rendered by the server), with
+// small boards to try placed beside the rule each shows. Each board's position and legal moves come from the
+// rules library through /api/rules-try, so the examples cannot disagree with the game.
 
 import { Board } from './board.js';
 import { h, api, toast } from './util.js';
@@ -54,7 +54,7 @@ function example(x) {
   }
   choose.addEventListener('change', () => { if (choose.value) play(choose.value); });
   draw();
-  return h('figure', { class: 'card example' }, h('h3', {}, x.title), h('p', {}, x.text), box,
+  return h('figure', { class: 'example', 'data-example': x.id, lang: lang() }, h('figcaption', {}, h('strong', {}, `${t('rules.tryIt')}: ${x.title}`), h('span', {}, x.text)), box,
     h('div', { class: 'actions' }, choose,
       h('button', { class: 'small secondary', onclick: () => back(cur.moves.slice(0, Math.max(start.length, cur.moves.length - 1))) }, t('rules.takeBack')),
       h('button', { class: 'small secondary', onclick: () => back(start) }, t('rules.reset'))),
@@ -72,12 +72,16 @@ export function rulesPage(main, game, ctx) {
     ctx.title(`${t('rules.title', { game: d.title })} · gridplay`);
     const tabs = h('div', { class: 'tabs' }, allGames().map((g) => h('a', { href: `/rules/${g.name}`, 'data-link': true, class: g.name === game ? 'here' : '' }, g.title)));
     const doc = h('article', { class: 'card rules-doc', id: 'rules-doc' });
-    // The document is the project's own, rendered by the server with any raw HTML escaped.
+    // The document is the project's own, rendered by the server with any raw HTML escaped; each example's
+    // board goes where the document places it, beside the rule it shows.
     doc.innerHTML = d.html;
     doc.lang = d.language;
-    main.replaceChildren(h('h1', {}, t('rules.title', { game: d.title })), tabs, h('p', { class: 'muted' }, d.about),
-      h('h2', {}, t('rules.tryIt')), h('div', { class: 'examples', id: 'examples' }, d.examples.map(example)),
-      h('h2', { style: 'margin-top:1rem' }, t('rules.inFull')), doc);
+    for (const x of d.examples) {
+      const place = doc.querySelector(`.try[data-example="${x.id}"]`);
+      const figure = example(x);
+      if (place) place.replaceWith(figure); else doc.append(figure);
+    }
+    main.replaceChildren(tabs, doc);
   })();
   return () => { alive = false; };
 }

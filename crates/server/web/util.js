@@ -1,6 +1,6 @@
 // Small helpers shared by the pages. Every text from the server or a user goes in with textContent, never as HTML.
 
-import { t } from './i18n.js';
+import { t, isDeleted } from './i18n.js';
 
 /** Creates an element: h('button', {class: 'x', onclick: f}, 'text', child...). */
 export function h(tag, attrs = {}, ...children) {
@@ -106,4 +106,14 @@ export async function api(path, body) {
 export function navigate(path) {
   history.pushState(null, '', path);
   window.dispatchEvent(new Event('popstate'));
+}
+
+/** A player's name linked to the profile, with the rating (a ? when provisional). */
+export function playerLink(name, rating) {
+  if (!name) return h('span', {}, '?');
+  if (isDeleted(name)) return h('span', { class: 'muted deleted' }, t('player.deleted'));
+  // A finished rated game's rating is the one the player had then, with what the game changed.
+  const change = rating && rating.change ? ` ${rating.change > 0 ? '+' : '−'}${Math.abs(rating.change)}` : '';
+  const r = rating ? ` (${rating.rating}${rating.provisional ? '?' : ''}${change})` : '';
+  return h('span', {}, h('a', { href: `/player/${name}`, 'data-link': true, class: 'player-link' }, name), r);
 }

@@ -5,6 +5,17 @@ use gridplay_core::Translation;
 pub(super) const JA: Translation = Translation {
     language: "ja",
     texts: &[
+        ("A multiple jump", "連続ジャンプ"),
+        (
+            "White must capture and may choose: 25x18 takes one man, 26x17x10 jumps twice in one move and takes \
+             two.",
+            "白は取らなければなりませんが、取り方は選べます。25x18 は 1 つ取り、26x17x10 は 1 手で 2 回跳んで 2 つ取ります。",
+        ),
+        ("A new king", "新しい王"),
+        (
+            "Red's double jump 13x22x31 ended on White's back row: the man was crowned and now moves both ways.",
+            "赤の連続ジャンプ 13x22x31 は白の一番奥の列で終わりました。コマは王になり、前にも後ろにも動けます。",
+        ),
         ("Checkers", "チェッカー"),
         (
             "American checkers (ACF rules): captures are compulsory, multi-jumps complete, men crown on the far row.",

@@ -31,8 +31,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     settings: SETTINGS,
     examples: EXAMPLES,
     rules: &[
-        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/checkers.md")),
-        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/checkers.md")),
+        gridplay_core::RulesDocument::english(include_str!("rules/en.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("rules/ja.md")),
     ],
     entry: gridplay_core::MoveEntry::Path,
     look: gridplay_core::Look {
@@ -92,6 +92,7 @@ impl From<Illegal> for Reason {
 
 pub const EXAMPLES: &[RuleExample] = &[
     RuleExample {
+        id: "start",
         title: "The start",
         text: "Red (the men on squares 1-12) moves first: a man steps one square diagonally forward onto a free dark \
                square.",
@@ -99,11 +100,27 @@ pub const EXAMPLES: &[RuleExample] = &[
         moves: &[],
     },
     RuleExample {
+        id: "capture",
         title: "Captures are compulsory",
         text: "After 11-15 22-18, Red has one legal move: the jump 15x22. When a capture exists, a quiet move is \
                not allowed.",
         spec: "checkers",
         moves: &["11-15", "22-18"],
+    },
+    RuleExample {
+        id: "multi",
+        title: "A multiple jump",
+        text: "White must capture and may choose: 25x18 takes one man, 26x17x10 jumps twice in one move and takes \
+               two.",
+        spec: "checkers",
+        moves: &["10-14", "24-20", "11-15", "22-18", "15x22"],
+    },
+    RuleExample {
+        id: "crown",
+        title: "A new king",
+        text: "Red's double jump 13x22x31 ended on White's back row: the man was crowned and now moves both ways.",
+        spec: "checkers",
+        moves: &["10-15", "22-18", "15x22", "26x17", "9-13", "31-26", "13x22x31"],
     },
 ];
 

@@ -13,7 +13,8 @@ mod tests;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
-    Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc, SideInfo, SpecError,
+    Player, Position, PositionError, Reason, RuleExample, Score, SettingChoice, SettingDoc, SettingKind,
+    SideInfo, SpecError,
 };
 
 use self::board::{Board, Cross, MAX_CELLS, MAX_SIZE};
@@ -53,8 +54,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     settings: SETTINGS,
     examples: EXAMPLES,
     rules: &[
-        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/cornered.md")),
-        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/cornered.md")),
+        gridplay_core::RulesDocument::english(include_str!("rules/en.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("rules/ja.md")),
     ],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
@@ -78,26 +79,60 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     translations: &[ja::JA],
 };
 
-pub const EXAMPLES: &[RuleExample] = &[RuleExample {
-    title: "The start",
-    text: "Pieces go on the crosses. Only the marked crosses are legal: a piece never flips, and the lines that \
-           hold pieces decide where the next one may go.",
-    spec: "cornered",
-    moves: &[],
-}];
+pub const EXAMPLES: &[RuleExample] = &[
+    RuleExample {
+        id: "start",
+        title: "The start",
+        text: "Pieces go on the crosses, and White moves first. Every empty cross is a legal move.",
+        spec: "cornered",
+        moves: &[],
+    },
+    RuleExample {
+        id: "occupy",
+        title: "Occupation",
+        text: "On 5x5, White placed a3 and c3 on each side of Black's b2: the row through c3 is active, so White \
+               occupies it from edge to edge, 5 crosses to 1. Black to move: try b4.",
+        spec: "cornered:size=5",
+        moves: &["a3", "b2", "c3"],
+    },
+    RuleExample {
+        id: "overwrite",
+        title: "Occupation changes hands",
+        text: "Black's b4 made the column through its b2 active: the whole column is Black's now, White's \
+               occupied b3 included. White's placed a3 and c3 stay.",
+        spec: "cornered:size=5",
+        moves: &["a3", "b2", "c3", "b4"],
+    },
+];
 
 pub const SETTINGS: &[SettingDoc] = &[
     SettingDoc {
         key: "size",
-        values: "2..25",
-        default: "9",
-        about: "how many crosses each side of the board has, from 2 to 25",
+        label: "Board size",
+        about: "Crosses on each side of the board, from 2 to 25. On an odd size the game cannot end level.",
+        kind: SettingKind::Number {
+            min: 2,
+            max: 25,
+            default: 9,
+        },
     },
     SettingDoc {
         key: "tie",
-        values: "draw|black",
-        default: "draw",
-        about: "who wins when both sides end with as many crosses (it can happen only on even sizes): nobody (a draw), or Black, as the game's author ruled",
+        label: "Equal crosses at the end",
+        about: "Who wins when both sides end with as many crosses, which can happen only on even sizes.",
+        kind: SettingKind::Choice {
+            options: &[
+                SettingChoice {
+                    value: "draw",
+                    label: "A draw",
+                },
+                SettingChoice {
+                    value: "black",
+                    label: "Black wins",
+                },
+            ],
+            default: "draw",
+        },
     },
 ];
 

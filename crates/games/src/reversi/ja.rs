@@ -5,15 +5,24 @@ use gridplay_core::Translation;
 pub(super) const JA: Translation = Translation {
     language: "ja",
     texts: &[
+        ("A forced pass", "パスするしかない"),
+        (
+            "Black has no square where a disc would flank a white line, so its one move is to pass; then White \
+             plays again.",
+            "黒には白の列をはさめるマスがないので、指せる手はパスだけです。そのあと白が続けて打ちます。",
+        ),
         ("Reversi", "リバーシ"),
         (
             "Othello on 8x8: flank a line of the opponent's discs to flip them; most discs wins.",
             "8x8 のオセロ。相手の石の列をはさんで裏返し、石の多いほうが勝ちです。",
         ),
+        ("First to move", "先手"),
         (
-            "who moves first: black (the usual Othello start), or white, with the centre discs set the other way round",
-            "先手: black（ふつうのオセロの始まり）か、white（中央の石を逆向きに置いて白から）",
+            "Black moves first in standard Othello. With White first, the four centre discs are set the other way \
+            round, so the game is the same with the colours swapped.",
+            "ふつうのオセロでは黒が先手です。白を先手にすると中央の 4 つの石が逆向きに置かれ、色を入れ替えただけの同じゲームになります。",
         ),
+        ("Black (standard Othello)", "黒（ふつうのオセロ）"),
         ("The start", "はじめの局面"),
         (
             "Black moves first. A disc must flank a line of white discs between itself and another black disc: \

@@ -13,8 +13,8 @@ mod tests;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveError, MoveView, Outcome,
-    ParseMoveError, Piece, Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc, SideInfo,
-    SpecError,
+    ParseMoveError, Piece, Player, Position, PositionError, Reason, RuleExample, Score, SettingChoice,
+    SettingDoc, SettingKind, SideInfo, SpecError,
 };
 
 use self::bitboard::{Board, Square};
@@ -53,8 +53,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     settings: SETTINGS,
     examples: EXAMPLES,
     rules: &[
-        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/reversi.md")),
-        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/reversi.md")),
+        gridplay_core::RulesDocument::english(include_str!("rules/en.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("rules/ja.md")),
     ],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
@@ -76,6 +76,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
 
 pub const EXAMPLES: &[RuleExample] = &[
     RuleExample {
+        id: "start",
         title: "The start",
         text: "Black moves first. A disc must flank a line of white discs between itself and another black disc: \
                only the four marked squares do. Try one: the flanked disc turns black.",
@@ -83,19 +84,41 @@ pub const EXAMPLES: &[RuleExample] = &[
         moves: &[],
     },
     RuleExample {
+        id: "flip",
         title: "Flipping in several directions",
         text: "After f5 d6 c3 d3 c4 (the Tiger opening), White to move. A disc flips every flanked line at once, \
                in all eight directions: some of White's moves here flip more than one line.",
         spec: "reversi",
         moves: &["f5", "d6", "c3", "d3", "c4"],
     },
+    RuleExample {
+        id: "pass",
+        title: "A forced pass",
+        text: "Black has no square where a disc would flank a white line, so its one move is to pass; then White \
+               plays again.",
+        spec: "reversi",
+        moves: &["d3", "c3", "b3", "b2", "e6", "a3", "a1", "c1"],
+    },
 ];
 
 pub const SETTINGS: &[SettingDoc] = &[SettingDoc {
     key: "first",
-    values: "black|white",
-    default: "black",
-    about: "who moves first: black (the usual Othello start), or white, with the centre discs set the other way round",
+    label: "First to move",
+    about: "Black moves first in standard Othello. With White first, the four centre discs are set the other way \
+            round, so the game is the same with the colours swapped.",
+    kind: SettingKind::Choice {
+        options: &[
+            SettingChoice {
+                value: "black",
+                label: "Black (standard Othello)",
+            },
+            SettingChoice {
+                value: "white",
+                label: "White",
+            },
+        ],
+        default: "black",
+    },
 }];
 
 /// Why a Reversi move is not legal.

@@ -1,7 +1,7 @@
 //! Armies: the default for each board size, the `army` setting, and deployment on the home rows.
 
 use arrayvec::ArrayVec;
-use gridplay_core::Player;
+use gridplay_core::{ArmyCheck, ArmyKind, GameSpec, Player};
 
 use super::{
     MAX_UNITS, MAX_UNITS_ON_BOARD,
@@ -21,6 +21,86 @@ pub fn default_army(size: u8) -> Vec<Class> {
 
 /// The fewest units an army may have: one of each class.
 pub const MIN_UNITS: usize = 3;
+
+/// The clauses of the composition rule, as the army builder shows them ([`clauses_met`] checks them).
+pub const CLAUSES: &[&str] = &[
+    "From 3 to 16 units",
+    "Every class at least once",
+    "Warriors and archers: each at most half of the army",
+    "Healers: at most a third of the army",
+    "Archers: at least a third of the army",
+    "Every class within one unit of a third of the army",
+];
+
+/// The units of an army setting, for a page's army builder, in the order the builder writes them: warriors
+/// first, as the default army does, so that they stand in the front row.
+const PARTS: &[(char, &str)] = &[('w', "warrior"), ('h', "healer"), ('a', "archer")];
+
+/// The first player's army (the `army` setting).
+pub static ARMY: ArmyKind = ArmyKind {
+    parts: PARTS,
+    min: MIN_UNITS as u32,
+    max: MAX_UNITS as u32,
+    default: "6 units on 16x16, 9 on 24x24, 12 on 32x32, a third of each class",
+    same_as: None,
+    clauses: CLAUSES,
+    check: check_setting,
+};
+
+/// The second player's army (`army2`): the first player's unless given.
+pub static ARMY2: ArmyKind = ArmyKind {
+    parts: PARTS,
+    min: MIN_UNITS as u32,
+    max: MAX_UNITS as u32,
+    default: "the first player's army",
+    same_as: Some("army"),
+    clauses: CLAUSES,
+    check: check_setting,
+};
+
+/// The army setting `key` of a spec as it stands: the value in force (`army2` falls back on `army`, and
+/// both on the default for the spec's size) and which clauses of the rule it meets. A value that is not
+/// class letters meets none.
+fn check_setting(spec: &GameSpec, key: &str) -> ArmyCheck {
+    let size = spec
+        .get("size")
+        .and_then(|s| s.parse::<u8>().ok())
+        .filter(|s| (super::MIN_SIZE..=super::MAX_SIZE).contains(s))
+        .unwrap_or(super::MIN_SIZE);
+    let given = spec
+        .get(key)
+        .or_else(|| if key == "army2" { spec.get("army") } else { None });
+    let army = match given {
+        Some(text) => parse_letters(text),
+        None => Ok(default_army(size)),
+    };
+    match army {
+        Ok(army) => ArmyCheck {
+            value: army_text(&army),
+            met: clauses_met(&army).to_vec(),
+        },
+        Err(_) => ArmyCheck {
+            value: String::new(),
+            met: vec![false; CLAUSES.len()],
+        },
+    }
+}
+
+/// For each clause of [`CLAUSES`], whether `army` meets it (halves and thirds rounded down).
+#[must_use]
+pub fn clauses_met(army: &[Class]) -> [bool; 6] {
+    let n = army.len();
+    let [w, a, h] = [Class::Warrior, Class::Archer, Class::Healer].map(|c| units_of(army, c));
+    let (least, most) = (n.saturating_sub(1) / 3, n / 3 + 1);
+    [
+        (MIN_UNITS..=MAX_UNITS).contains(&n),
+        w > 0 && a > 0 && h > 0,
+        w <= n / 2 && a <= n / 2,
+        h <= n / 3,
+        a >= n / 3,
+        [w, a, h].iter().all(|c| (least..=most).contains(c)),
+    ]
+}
 
 /// Reads an army setting such as `wwhhaa` and checks the composition rule (docs/rules/tactics.md, rule 3).
 pub fn parse_army(text: &str) -> Result<Vec<Class>, String> {

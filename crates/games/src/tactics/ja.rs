@@ -5,29 +5,50 @@ use gridplay_core::Translation;
 pub(super) const JA: Translation = Translation {
     language: "ja",
     texts: &[
+        ("The armies meet", "両軍がぶつかる"),
+        (
+            "Orange to move, its units within reach of Blue's: each can step in and attack, and a warrior can \
+             Cleave every enemy next to it.",
+            "オレンジの番で、ユニットは青のユニットに届く距離にいます。どれも近づいて攻撃でき、戦士はとなりのすべての敵を\
+             なぎ払えます。",
+        ),
         ("Grid Tactics", "グリッド・タクティクス"),
         (
             "Units move and fight on a 16x16 to 32x32 grid: warriors cleave, archers shoot, healers heal; eliminate the enemy.",
             "16x16 から 32x32 の盤でユニットが動いて戦います。戦士はなぎ払い、弓兵は射ち、治療師は癒やします。敵を全滅させれば勝ちです。",
         ),
+        ("Grid size", "盤の大きさ"),
         (
-            "how many squares each side of the grid has, from 16 to 32",
-            "盤の一辺のマスの数（16〜32）",
+            "Squares on each side of the grid, from 16 to 32.",
+            "盤の一辺のマスの数（16〜32）。",
+        ),
+        ("First player's army", "先手の軍"),
+        (
+            "The first player's units; the second player fields the same army unless given one of their own.",
+            "先手のユニット。後手の軍を別に決めなければ、後手も同じ軍になります。",
+        ),
+        ("Second player's army", "後手の軍"),
+        (
+            "The second player's units, when they differ from the first player's.",
+            "後手のユニット（先手と違う軍にするとき）。",
+        ),
+        ("From 3 to 16 units", "ユニットは 3〜16"),
+        ("Every class at least once", "どの兵種も 1 つ以上"),
+        (
+            "Warriors and archers: each at most half of the army",
+            "戦士と弓兵: それぞれ軍の半分以下",
         ),
         (
-            "3 to 16 of w a h: every class, none over half, healers at most a third, archers at least a third, \
-             each class within one of a third",
-            "w a h を 3〜16 個。全兵種を含み、どれも半分以下、治療師は 3 分の 1 以下、弓兵は 3 分の 1 以上、\
-             各兵種は 3 分の 1 との差が 1 以内",
+            "Healers: at most a third of the army",
+            "治療師: 軍の 3 分の 1 以下",
         ),
         (
-            "the first player's units, one letter each (w a warrior, a an archer, h a healer), and the second player's too unless army2 is given",
-            "先手のユニットを 1 文字ずつ（w 戦士、a 弓兵、h 治療師）。army2 がなければ後手も同じ",
+            "Archers: at least a third of the army",
+            "弓兵: 軍の 3 分の 1 以上",
         ),
-        ("as army", "army と同じ"),
         (
-            "the second player's units, written as for army",
-            "後手のユニット。書き方は army と同じ",
+            "Every class within one unit of a third of the army",
+            "どの兵種も軍の 3 分の 1 との差が 1 以内",
         ),
         ("The armies", "両軍"),
         (

@@ -16,7 +16,8 @@ pub mod units;
 use arrayvec::ArrayVec;
 use gridplay_core::{
     BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
-    Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc, SideInfo, SpecError,
+    Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc, SettingKind, SideInfo,
+    SpecError,
 };
 
 use self::{
@@ -30,6 +31,9 @@ pub const TURN_LIMIT: u16 = 200;
 pub const QUIET_LIMIT: u16 = 30;
 /// The most units a side may field.
 pub const MAX_UNITS: usize = 16;
+/// The smallest and the largest grid (squares on a side).
+pub const MIN_SIZE: u8 = 16;
+pub const MAX_SIZE: u8 = 32;
 /// The most units a position may hold, both sides together: a position text may describe more than two
 /// armies' worth (rule 10), up to this many.
 pub const MAX_UNITS_ON_BOARD: usize = 64;
@@ -85,7 +89,11 @@ impl Tactics {
         parse_army: fn(&str) -> Result<Vec<Class>, String>,
     ) -> Result<Tactics, SpecError> {
         let mut s = spec.reader();
-        let size = s.int("size", 16, 16..=32)? as u8;
+        let size = s.int(
+            "size",
+            u32::from(MIN_SIZE),
+            u32::from(MIN_SIZE)..=u32::from(MAX_SIZE),
+        )? as u8;
         let default = army::default_army(size);
         let first = s.text("army", default, parse_army)?;
         let second = s.text("army2", first.clone(), parse_army)?;
@@ -104,8 +112,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     settings: SETTINGS,
     examples: EXAMPLES,
     rules: &[
-        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/tactics.md")),
-        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/tactics.md")),
+        gridplay_core::RulesDocument::english(include_str!("rules/en.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("rules/ja.md")),
     ],
     entry: gridplay_core::MoveEntry::Activate,
     look: gridplay_core::Look {
@@ -198,33 +206,50 @@ impl From<Illegal> for Reason {
     }
 }
 
-pub const EXAMPLES: &[RuleExample] = &[RuleExample {
-    title: "The armies",
-    text: "Each side's warriors, archers and healers stand mirrored. One activation moves a unit along a path within \
-           its move budget, then it attacks, uses its ability, or does nothing; end the turn when done.",
-    spec: "tactics:size=16",
-    moves: &[],
-}];
+pub const EXAMPLES: &[RuleExample] = &[
+    RuleExample {
+        id: "armies",
+        title: "The armies",
+        text: "Each side's warriors, archers and healers stand mirrored. One activation moves a unit along a path \
+               within its move budget, then it attacks, uses its ability, or does nothing; end the turn when done.",
+        spec: "tactics:size=16",
+        moves: &[],
+    },
+    RuleExample {
+        id: "fight",
+        title: "The armies meet",
+        text: "Orange to move, its units within reach of Blue's: each can step in and attack, and a warrior can \
+               Cleave every enemy next to it.",
+        spec: "tactics:size=16",
+        moves: &[
+            "n2-n5", "n1-o4", "i1-h4", "i2-i5", "c2-c5", "c1-c4", "i16-j13", "n15-n12", "n16-m13", "i15-i12",
+            "c15-c12", "c16-c13", "o4-o8", "h4-h8", "n5-n8", "c5-c8", "c4-c7", "i5-i8",
+        ],
+    },
+];
 
 pub const SETTINGS: &[SettingDoc] = &[
     SettingDoc {
         key: "size",
-        values: "16..32",
-        default: "16",
-        about: "how many squares each side of the grid has, from 16 to 32",
+        label: "Grid size",
+        about: "Squares on each side of the grid, from 16 to 32.",
+        kind: SettingKind::Number {
+            min: MIN_SIZE as u32,
+            max: MAX_SIZE as u32,
+            default: MIN_SIZE as u32,
+        },
     },
     SettingDoc {
         key: "army",
-        values: "3 to 16 of w a h: every class, none over half, healers at most a third, archers at least a third, \
-                 each class within one of a third",
-        default: "6 units on 16x16, 9 on 24x24, 12 on 32x32, a third of each class",
-        about: "the first player's units, one letter each (w a warrior, a an archer, h a healer), and the second player's too unless army2 is given",
+        label: "First player's army",
+        about: "The first player's units; the second player fields the same army unless given one of their own.",
+        kind: SettingKind::Army(&army::ARMY),
     },
     SettingDoc {
         key: "army2",
-        values: "as army",
-        default: "army",
-        about: "the second player's units, written as for army",
+        label: "Second player's army",
+        about: "The second player's units, when they differ from the first player's.",
+        kind: SettingKind::Army(&army::ARMY2),
     },
 ];
 

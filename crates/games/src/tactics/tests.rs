@@ -652,3 +652,30 @@ fn perft_matches_the_table_and_the_reference_generator() {
         assert_eq!(reference_perft(&start, depth), count, "reference perft {depth}");
     }
 }
+
+/// The army builder's clauses are the composition rule: an army meets every clause exactly when the rule
+/// accepts it, for every count of each class from 0 to 16.
+#[test]
+fn rule_3_the_builders_clauses_are_the_composition_rule() {
+    use super::{army, units::Class};
+    for w in 0..=16 {
+        for a in 0..=16 - w {
+            for h in 0..=16 - w - a {
+                let units: Vec<Class> = std::iter::repeat_n(Class::Warrior, w)
+                    .chain(std::iter::repeat_n(Class::Archer, a))
+                    .chain(std::iter::repeat_n(Class::Healer, h))
+                    .collect();
+                if units.is_empty() {
+                    continue;
+                }
+                let text = army::army_text(&units);
+                let clauses = army::clauses_met(&units);
+                assert_eq!(
+                    clauses.iter().all(|c| *c),
+                    army::parse_army(&text).is_ok(),
+                    "{text}: {clauses:?}"
+                );
+            }
+        }
+    }
+}

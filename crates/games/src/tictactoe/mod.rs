@@ -40,8 +40,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     settings: SETTINGS,
     examples: EXAMPLES,
     rules: &[
-        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/tictactoe.md")),
-        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/tictactoe.md")),
+        gridplay_core::RulesDocument::english(include_str!("rules/en.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("rules/ja.md")),
     ],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
@@ -65,6 +65,7 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
 };
 
 pub const EXAMPLES: &[RuleExample] = &[RuleExample {
+    id: "fork",
     title: "A fork",
     text: "X has two lines to finish and O can block only one.",
     spec: "tictactoe",

@@ -12,8 +12,9 @@ mod tests;
 
 use arrayvec::ArrayVec;
 use gridplay_core::{
-    BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, MoveView, Outcome, ParseMoveError, Piece,
-    Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc, SideInfo, SpecError,
+    BoardView, Cell, Game, GameInfo, GameSpec, Grid, IllegalMove, LayoutKind, LayoutPiece, MoveView, Outcome,
+    ParseMoveError, Piece, Player, Position, PositionError, Reason, RuleExample, Score, SettingDoc,
+    SettingKind, SideInfo, SpecError,
 };
 
 use self::board::{Board, SQUARES, Square};
@@ -40,8 +41,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     settings: SETTINGS,
     examples: EXAMPLES,
     rules: &[
-        gridplay_core::RulesDocument::english(include_str!("../../../../docs/rules/ywf.md")),
-        gridplay_core::RulesDocument::new("ja", include_str!("../../../../docs/rules/ja/ywf.md")),
+        gridplay_core::RulesDocument::english(include_str!("rules/en.md")),
+        gridplay_core::RulesDocument::new("ja", include_str!("rules/ja.md")),
     ],
     entry: gridplay_core::MoveEntry::Place,
     look: gridplay_core::Look {
@@ -56,7 +57,19 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     },
     home: [None, None],
     move_kinds: &[("place", "Place"), ("change", "Change"), ("pass", "Pass")],
-    legend: &[],
+    legend: &[
+        ("warui", "Black pieces are Warui-ko's, white pieces Yoi-ko's."),
+        (
+            "futsu",
+            "Grey pieces with a light centre are Futsu-no-ko: they belong to nobody, and a line of them between your \
+             pieces turns to yours.",
+        ),
+        (
+            "token",
+            "The token, shown beside the board, lies in the centre or on one player's side. You may not Change \
+             while it lies on your opponent's side, and your Change moves it one step towards your opponent.",
+        ),
+    ],
     codec: &gridplay_core::MoveListCodec,
     translations: &[ja::JA],
 };
@@ -86,19 +99,60 @@ impl From<Illegal> for Reason {
     }
 }
 
-pub const EXAMPLES: &[RuleExample] = &[RuleExample {
-    title: "The start",
-    text: "The board starts with Yoi-ko, Warui-ko and Futsu-no-ko pieces in the centre. Play a piece to convert \
+pub const EXAMPLES: &[RuleExample] = &[
+    RuleExample {
+        id: "start",
+        title: "The start",
+        text: "The board starts with Yoi-ko, Warui-ko and Futsu-no-ko pieces in the centre. Play a piece to convert \
            lines of neutral and enemy pieces; the token allows a Change.",
-    spec: "ywf",
-    moves: &[],
-}];
+        spec: "ywf",
+        moves: &[],
+    },
+    RuleExample {
+        id: "change",
+        title: "A Change",
+        text: "Warui-ko changed the Futsu-no-ko on d6 into its own piece and converted from there. The token moved \
+               from the centre to Yoi-ko's side, and Yoi-ko may not Change right after its opponent's Change.",
+        spec: "ywf",
+        moves: &["*d6"],
+    },
+    RuleExample {
+        id: "pass",
+        title: "A forced pass",
+        text: "Yoi-ko cannot Play anywhere, and may not Change while the token lies on Warui-ko's side: its one \
+               move is to pass.",
+        spec: "ywf",
+        moves: &["f7", "*f4", "d3", "f8", "g8", "h8", "f3", "f2", "g4"],
+    },
+];
 
 pub const SETTINGS: &[SettingDoc] = &[SettingDoc {
     key: "layout",
-    values: "9 rows of W Y F and digits, separated by /",
-    default: DEFAULT_LAYOUT,
-    about: "where the pieces start, as rows of the position text; the default is the block of nine in the centre",
+    label: "Starting layout",
+    about: "Where the pieces stand at the start. The usual layout is the block of nine in the centre, with one \
+            piece of each kind in every row and column.",
+    kind: SettingKind::Layout(&LayoutKind {
+        width: 9,
+        height: 9,
+        pieces: &[
+            LayoutPiece {
+                letter: 'W',
+                kind: "warui",
+                owner: Some("first"),
+            },
+            LayoutPiece {
+                letter: 'Y',
+                kind: "yoi",
+                owner: Some("second"),
+            },
+            LayoutPiece {
+                letter: 'F',
+                kind: "futsu",
+                owner: None,
+            },
+        ],
+        default: DEFAULT_LAYOUT,
+    }),
 }];
 
 /// The YWF game variant: its initial layout.

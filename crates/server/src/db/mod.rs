@@ -143,6 +143,8 @@ pub struct GameRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub rated: bool,
+    /// Whether both players agreed to engine hints (a casual game between people; `hints` in the state).
+    pub help: bool,
     pub time: TimeControl,
     /// The tournament and round of a tournament game.
     pub tournament: Option<(String, i64)>,
@@ -168,6 +170,7 @@ impl GameRow {
             created_at: now,
             updated_at: now,
             rated: false,
+            help: false,
             time: TimeControl::Untimed,
             tournament: None,
         }
@@ -208,17 +211,19 @@ pub struct ChallengeRow {
     pub game_id: Option<String>,
     pub created_at: i64,
     pub rated: bool,
+    /// Whether the game allows engine hints to both players (casual challenges only).
+    pub help: bool,
     pub time: TimeControl,
 }
 
 const GAME_COLUMNS: &str = "g.id, g.spec, g.game, g.first_user, u1.name AS first_name, g.second_user, \
      u2.name AS second_name, g.first_level, g.second_level, g.first_label, g.second_label, g.status, g.turn, g.winner, g.termination, g.version, \
-     g.created_at, g.updated_at, g.rated, g.clock_initial, g.clock_increment, g.days_per_move, g.tournament_id, \
+     g.created_at, g.updated_at, g.rated, g.help, g.clock_initial, g.clock_increment, g.days_per_move, g.tournament_id, \
      g.round FROM games g LEFT JOIN users u1 ON u1.id = g.first_user \
      LEFT JOIN users u2 ON u2.id = g.second_user";
 
 const CHALLENGE_COLUMNS: &str = "c.id, c.creator, u1.name AS creator_name, c.target, u2.name AS target_name, \
-     c.spec, c.color, c.status, c.game_id, c.created_at, c.rated, c.clock_initial, c.clock_increment, \
+     c.spec, c.color, c.status, c.game_id, c.created_at, c.rated, c.help, c.clock_initial, c.clock_increment, \
      c.days_per_move FROM challenges c JOIN users u1 ON u1.id = c.creator \
      LEFT JOIN users u2 ON u2.id = c.target";
 
@@ -271,6 +276,7 @@ pub(crate) fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         rated: row.try_get::<i64, _>("rated")? != 0,
+        help: row.try_get::<i64, _>("help")? != 0,
         time: time_of(row)?,
         tournament: tournament.map(|t| (t, round.unwrap_or(0))),
     })
@@ -290,6 +296,7 @@ fn challenge_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
         game_id: row.try_get("game_id")?,
         created_at: row.try_get("created_at")?,
         rated: row.try_get::<i64, _>("rated")? != 0,
+        help: row.try_get::<i64, _>("help")? != 0,
         time: time_of(row)?,
     })
 }
@@ -616,7 +623,8 @@ impl Db {
     pub async fn create_challenge(&self, c: &ChallengeRow) -> Result<(), DbError> {
         sqlx::query(
             "INSERT INTO challenges (id, creator, target, spec, color, status, game_id, created_at, rated, \
-             clock_initial, clock_increment, days_per_move) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+             clock_initial, clock_increment, days_per_move, help) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(&c.id)
         .bind(&c.creator.id)
@@ -630,6 +638,7 @@ impl Db {
         .bind(c.time.columns()[0])
         .bind(c.time.columns()[1])
         .bind(c.time.columns()[2])
+        .bind(i64::from(c.help))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -762,8 +771,9 @@ where
     sqlx::query(
         "INSERT INTO games (id, spec, game, first_user, second_user, first_level, second_level, status, turn, \
          winner, termination, version, created_at, updated_at, first_label, second_label, rated, clock_initial, \
-         clock_increment, days_per_move, tournament_id, round) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)",
+         clock_increment, days_per_move, tournament_id, round, help) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, \
+         $23)",
     )
     .bind(&g.id)
     .bind(&g.spec)
@@ -787,6 +797,7 @@ where
     .bind(g.time.columns()[2])
     .bind(g.tournament.as_ref().map(|t| t.0.clone()))
     .bind(g.tournament.as_ref().map(|t| t.1))
+    .bind(i64::from(g.help))
     .execute(executor)
     .await?;
     Ok(())

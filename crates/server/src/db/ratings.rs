@@ -296,11 +296,15 @@ impl Db {
     }
 
     /// The games in play, the most recently moved first (for spectators).
-    pub async fn live_games(&self, limit: i64) -> Result<Vec<GameRow>, DbError> {
+    pub async fn live_games(&self, limit: i64, idle_since: i64) -> Result<Vec<GameRow>, DbError> {
+        // An untimed game (only games against the engine are untimed) that has not moved since `idle_since`
+        // is left, not in play: it is not listed.
         let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {GAME_COLUMNS} WHERE g.status = 'active' ORDER BY g.updated_at DESC LIMIT $1"
+            "SELECT {GAME_COLUMNS} WHERE g.status = 'active' AND NOT (g.clock_initial IS NULL \
+             AND g.days_per_move IS NULL AND g.updated_at < $2) ORDER BY g.updated_at DESC LIMIT $1"
         )))
         .bind(limit)
+        .bind(idle_since)
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)

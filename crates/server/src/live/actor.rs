@@ -154,6 +154,11 @@ impl Actor {
             ratings: &ratings,
             movers: &movers,
             takeback,
+            draw_waits: draw_waits(
+                &draw_offered,
+                movers.len(),
+                hub.0.limits.draw_offer_plies as usize,
+            ),
             moves: texts.sync(&record),
         };
         let state = Arc::new(build_state(&row, game.as_ref(), &record, view, last_move, &facts));
@@ -216,6 +221,11 @@ impl Actor {
             ratings: &self.ratings,
             movers: &self.movers,
             takeback: self.takeback,
+            draw_waits: draw_waits(
+                &self.draw_offered,
+                self.movers.len(),
+                self.hub.0.limits.draw_offer_plies as usize,
+            ),
             moves: self.texts.sync(&self.record),
         };
         build_state(
@@ -506,7 +516,7 @@ impl Actor {
     /// How many more moves must be played before `side` may offer a draw again.
     fn draw_offer_waits(&self, side: Player) -> usize {
         let plies = self.hub.0.limits.draw_offer_plies as usize;
-        self.draw_offered[side.index()].map_or(0, |at| (at + plies).saturating_sub(self.movers.len()))
+        draw_waits(&self.draw_offered, self.movers.len(), plies)[side.index()]
     }
 
     /// Checks what only the server's clock can tell: aborts, claims and flags.
@@ -803,4 +813,10 @@ fn seed_of(id: &str, version: u64) -> u64 {
     id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     }) ^ version.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// For each side, how many more moves must be played before it may offer a draw again: `plies` moves after
+/// its last offer (made when `offered` moves had been played), and none before its first.
+fn draw_waits(offered: &[Option<usize>; 2], played: usize, plies: usize) -> [usize; 2] {
+    offered.map(|at| at.map_or(0, |at| (at + plies).saturating_sub(played)))
 }

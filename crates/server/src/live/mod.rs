@@ -461,7 +461,8 @@ impl GameHub {
         pending.await
     }
 
-    async fn stored_analysis(&self, id: &str) -> Result<Option<Arc<Analysis>>, LiveError> {
+    /// The analysis stored for a game, if any.
+    pub async fn stored_analysis(&self, id: &str) -> Result<Option<Arc<Analysis>>, LiveError> {
         let Some(body) = self.0.db.stored_analysis(id).await.map_err(|e| internal(&e))? else {
             return Ok(None);
         };
@@ -614,20 +615,63 @@ impl GameHub {
         }
         if !state.hints {
             return Err(LiveError::Refused(
-                "hints are off in rated and tournament games".into(),
+                "the engine gives hints only in games against it, and in casual games whose two players both \
+                 allowed help when the challenge was made and accepted"
+                    .into(),
             ));
         }
         if state.view.turn != Some(Player::BOTH[side]) {
             return Err(LiveError::NotYourTurn);
         }
+        self.count_hint(user)?;
+        let pos = self.ask(id, |reply| Cmd::Current { reply }).await?;
+        self.suggest(pos, state.version).await
+    }
+
+    /// The engine's suggestion in the position after `n` moves of a game that is over (a replay): anyone
+    /// signed in may ask, within the hint quota. An imported game that has the opening moves of a game in play
+    /// is refused while that game is in play, as its analysis is.
+    pub async fn replay_hint(&self, id: &str, n: usize, user: &User) -> Result<Option<String>, LiveError> {
+        let row = self
+            .0
+            .db
+            .game(id)
+            .await
+            .map_err(|e| internal(&e))?
+            .ok_or(LiveError::NotFound)?;
+        if row.status == GameStatus::Active {
+            return Err(LiveError::Refused(
+                "the engine suggests moves in a replay once the game is over".into(),
+            ));
+        }
+        if row.status == GameStatus::Imported {
+            self.check_not_in_play(id, &row.spec).await?;
+        }
+        let (mut positions, _) = self.ask(id, |reply| Cmd::Positions { reply }).await?;
+        if n >= positions.len() {
+            return Ok(None);
+        }
+        self.count_hint(user)?;
+        let pos = positions.swap_remove(n);
+        if pos.outcome().is_some() {
+            return Err(LiveError::Refused("the game is over in this position".into()));
+        }
+        self.suggest(pos, n as u64).await.map(Some)
+    }
+
+    /// Counts a hint against the user's quota, or refuses it.
+    fn count_hint(&self, user: &User) -> Result<(), LiveError> {
         if self.0.hints.check_key(&user.id).is_err() {
             return Err(LiveError::TooMany(format!(
                 "at most {} hints a minute: wait a moment",
                 self.0.limits.hints_per_minute
             )));
         }
-        let pos = self.ask(id, |reply| Cmd::Current { reply }).await?;
-        let seed = state.version;
+        Ok(())
+    }
+
+    /// The engine's move in `pos` at level 6, searched in the analysis lane.
+    async fn suggest(&self, pos: Box<dyn DynPosition>, seed: u64) -> Result<String, LiveError> {
         self.0
             .engines
             .best_move(

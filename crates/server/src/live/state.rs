@@ -61,6 +61,8 @@ pub struct GameState {
     pub last_move: Option<MoveView>,
     pub over: Option<OverJson>,
     pub draw_offer: Option<Player>,
+    /// For each side, how many more moves must be played before it may offer a draw again (0: it may now).
+    pub draw_again: [usize; 2],
     /// The side that asked to take back its last move, until the other answers or a move is played.
     pub takeback_offer: Option<Player>,
     /// Whether takebacks may be asked for (casual games outside tournaments).
@@ -82,8 +84,11 @@ pub struct GameState {
     pub tournament: Option<TournamentRef>,
     /// Whether the game can still be aborted (neither a tournament game nor one where both sides have moved).
     pub abortable: bool,
-    /// Whether players may ask the engine for hints (casual games only).
+    /// Whether the players may ask the engine for hints: in games against the engine, and in casual games
+    /// between people who both agreed to help (`help`). Never in rated or tournament games.
     pub hints: bool,
+    /// Whether this game between people allows hints because both players agreed to it.
+    pub help: bool,
 }
 
 /// What changed from `old` to `new`, as `crate::messages::delta` writes it from the two states' JSON: each
@@ -123,6 +128,7 @@ impl Serialize for StateDelta<'_> {
             last_move,
             over,
             draw_offer,
+            draw_again,
             takeback_offer,
             takebacks,
             rotate,
@@ -134,7 +140,8 @@ impl Serialize for StateDelta<'_> {
             rated,
             tournament,
             abortable,
-            hints
+            hints,
+            help
         );
         out.end()
     }
@@ -240,6 +247,8 @@ pub(super) struct LiveFacts<'a> {
     pub(super) movers: &'a [Player],
     /// The side whose takeback request waits for an answer.
     pub(super) takeback: Option<Player>,
+    /// For each side, the moves still to be played before it may offer a draw again.
+    pub(super) draw_waits: [usize; 2],
     /// The record's moves, as [`MoveTexts`] keeps them.
     pub(super) moves: &'a [Arc<str>],
 }
@@ -284,7 +293,8 @@ pub struct PlyJson {
     pub last_move: Option<MoveView>,
 }
 
-/// How a game ended, in one sentence with the final score: "Black wins by resignation. Black 34, White 30."
+/// How a game ended, in one sentence, with the final score where the board decided it: "Black wins. Black 34,
+/// White 30.", "Red wins by resignation."
 pub(super) fn over_json(
     sides: &[SideInfo; 2],
     score: Score,
@@ -308,10 +318,16 @@ pub(super) fn over_json(
         Some(w) => format!("{} wins{how}", sides[w.index()].name),
         None => format!("Draw{how}"),
     };
-    let text = format!(
-        "{result}. {} {}, {} {}.",
-        sides[0].name, score.first, sides[1].name, score.second
-    );
+    // The score is the result's measure only when the board decided: after a resignation, a flag or an
+    // agreement it would read as if it were ("Red wins by resignation. Red 12, White 12.").
+    let text = if termination == Termination::Rules {
+        format!(
+            "{result}. {} {}, {} {}.",
+            sides[0].name, score.first, sides[1].name, score.second
+        )
+    } else {
+        format!("{result}.")
+    };
     Some(OverJson {
         winner,
         termination: EndReason::from(termination),
@@ -369,6 +385,7 @@ pub(super) fn build_state(
         view,
         last_move,
         draw_offer: record.draw_offer(),
+        draw_again: facts.draw_waits,
         takeback_offer: facts.takeback,
         takebacks: takebacks_allowed(row) && over_is_none,
         rotate: facts.rotate,
@@ -383,8 +400,17 @@ pub(super) fn build_state(
             round: *round,
         }),
         abortable,
-        hints: !row.rated && row.tournament.is_none(),
+        hints: hints_allowed(row),
+        help: row.help && hints_allowed(row),
     }
+}
+
+/// Whether a game's players may ask the engine for a move: against the engine, or between people who agreed
+/// to it in a casual game (the challenge allowed help, and the other player accepted it). Never in a rated or
+/// tournament game, whatever the row says.
+pub(crate) fn hints_allowed(row: &GameRow) -> bool {
+    let vs_engine = row.levels.iter().any(Option::is_some);
+    !row.rated && row.tournament.is_none() && (vs_engine || row.help)
 }
 
 /// Whether a game's players may take moves back: casual games outside tournaments.
@@ -438,6 +464,7 @@ mod tests {
             ratings: &[None, None],
             movers,
             takeback: None,
+            draw_waits: [movers.len() % 3, 0],
             moves: texts.sync(record),
         };
         build_state(row, game, record, view, last_move, &facts)
