@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
+import { firstHour } from './first-hour.mjs';
+
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -288,18 +290,29 @@ await test('a checkers challenge is accepted and played to the end, with a multi
   await shot(bob, 'checkers-over.png');
 });
 
-await test('a reversi game ends by resignation, confirmed in a dialog', async () => {
+await test('a reversi game with engine help allowed by both ends by resignation, confirmed in a dialog', async () => {
   await alice.goto(BASE + '/');
   await alice.selectOption('#challenge-game', 'reversi');
   await alice.selectOption('#challenge-color', 'first');
   await alice.fill('#opponent', '');
+  // Help is for casual games: a rated challenge cannot allow it.
+  await alice.check('#challenge-rated');
+  assert.equal(await alice.isDisabled('#challenge-help'), true);
+  await alice.uncheck('#challenge-rated');
+  await alice.check('#challenge-help');
   await alice.click('#new-challenge button[type=submit]');
   await bob.goto(BASE + '/');
   const accept = bob.locator('#challenges button[data-accept]');
   await accept.waitFor({ timeout: 10000 });
+  // The player who accepts sees that the challenge allows hints, and both game pages say so.
+  assert.match(await bob.textContent('#challenges'), /Reversi · .*hints allowed/);
   await accept.click();
   await bob.waitForURL(/\/game\//);
   await alice.waitForURL(/\/game\//, { timeout: 10000 });
+  await alice.waitForSelector('#game-meta');
+  await bob.waitForSelector('#game-meta');
+  assert.match(await alice.textContent('#game-meta'), /hints allowed/);
+  assert.match(await bob.textContent('#game-meta'), /hints allowed/);
   // A hint rings the engine's move; the legal-move toggle hides the dots.
   await alice.click('#hint');
   await alice.waitForSelector('#board [data-hint]');
@@ -320,6 +333,9 @@ await test('a reversi game ends by resignation, confirmed in a dialog', async ()
   await alice.waitForFunction(() => /You offered a draw/.test(document.querySelector('#draw-offer')?.textContent || ''));
   await bob.click('button:has-text("Decline draw")');
   await alice.waitForFunction(() => !document.querySelector('#draw-offer'));
+  // The button says when Alice may offer again, and cannot be pressed until then.
+  await alice.waitForFunction(() => /Offer a draw again in 10 moves/.test(document.querySelector('#offer-draw')?.textContent || ''));
+  assert.equal(await alice.isDisabled('#offer-draw'), true);
   // Cancel first: nothing happens.
   await bob.click('#resign');
   await bob.click('#confirm button[value=no]');
@@ -359,8 +375,24 @@ await test('a finished game is replayed step by step, exported, and imported aga
   await drawn(alice);
   assert.equal(await alice.locator('#board .piece').count(), 4, 'the start position after two quick presses');
   await alice.keyboard.press('End');
+  // The engine's move in a position of a finished game, rung on the board.
+  await alice.click('#first');
+  await alice.waitForFunction(() => document.querySelector('#ply')?.textContent === 'Move 0 of 2');
+  await alice.click('#best-move');
+  await alice.waitForFunction(() => /The engine would play (d3|c4|f5|e6) here/.test(document.querySelector('#best-move')?.textContent || ''), null, { timeout: 30000 });
+  await alice.waitForSelector('#board [data-hint]');
+  await alice.keyboard.press('End');
+  // At 1280x800 the graph appears where it is seen, with no scrolling.
+  await alice.setViewportSize({ width: 1280, height: 800 });
   await alice.click('#analyse');
   await alice.waitForSelector('#eval-graph', { timeout: 30000 });
+  const seen = await alice.locator('#eval-graph').boundingBox();
+  assert.ok(seen.y >= 0 && seen.y + seen.height <= 800, `the graph is in view (${seen.y}-${seen.y + seen.height})`);
+  // Coming back to the replay, the analysis is there already.
+  await alice.reload();
+  await alice.waitForSelector('#eval-graph', { timeout: 10000 });
+  assert.equal(await alice.locator('#analyse').count(), 0, 'no button to analyse again');
+  await alice.setViewportSize({ width: 1200, height: 860 });
   // The graph has its axes, and tells the score under the pointer.
   assert.ok(await alice.locator('#eval-graph text.axis').count() >= 4, 'score and move labels');
   await alice.locator('#eval-graph').scrollIntoViewIfNeeded();
@@ -595,18 +627,27 @@ async function challengeBob(time, { minutes, rated = false, game = 'reversi' } =
 await test('a spectator finds a live game in the list, watches the moves arrive, and cannot move', async () => {
   await challengeBob('10+5');
   const gameUrl = alice.url();
+  const gameId = new URL(gameUrl).pathname.split('/').pop();
+  // A live game between people without help allowed: no hint, though it is Alice's turn.
+  await alice.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn');
+  assert.equal(await alice.locator('#hint').count(), 0, 'no engine help against a person');
   const visitor = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
   await visitor.goto(BASE + '/watch');
   const link = visitor.locator(`#live-games a[href="${new URL(gameUrl).pathname}"]`);
   await link.waitFor({ timeout: 10000 });
+  // Its mini-board follows the moves as they are played.
+  const mini = visitor.locator(`[data-mini="${gameId}"]`);
+  await mini.locator('svg').waitFor();
+  assert.equal(await mini.locator('.piece').count(), 4);
+  await move(alice, 'd3');
+  await visitor.waitForFunction((id) => document.querySelectorAll(`[data-mini="${id}"] .piece`).length === 5, gameId, { timeout: 10000 });
+  await move(bob, 'c3');
+  await visitor.waitForFunction((id) => document.querySelectorAll(`[data-mini="${id}"] .piece`).length === 6, gameId, { timeout: 10000 });
   await shot(visitor, 'watch.png');
   await link.click();
   await visitor.waitForSelector('#board svg');
   assert.match(await visitor.textContent('#game-meta'), /you are watching/);
   assert.equal(await visitor.locator('#resign, #abort, #hint').count(), 0, 'no action for a spectator');
-  await move(alice, 'd3');
-  await waitVersion(visitor, 1);
-  await move(bob, 'c3');
   await waitVersion(visitor, 2);
   // The clocks run once both have moved; the spectator sees them.
   await visitor.waitForSelector('aside .clock.running');
@@ -738,22 +779,38 @@ await test('a four-player rated Swiss runs to its end; the profile shows the rat
   await dave.context().close();
 });
 
-await test('a rules page shows the library’s examples, and a reader tries the forced capture', async () => {
+/** The words of the project's specification, which a player's rules page never shows. */
+const SPEC_WORDS = /seed|ruling|test|perft|crates\/|implementation|bitboard|could not be recovered/i;
+
+await test('a rules page is written for players, with each example beside its rule, and a reader tries the forced capture', async () => {
   await alice.goto(BASE + '/rules/checkers');
-  await alice.waitForSelector('#examples .example svg');
-  assert.ok((await alice.textContent('#rules-doc')).length > 500, 'the rules text is shown');
-  const forced = alice.locator('#examples .example').nth(1);
+  await alice.waitForSelector('#rules-doc figure.example svg');
+  const doc = await alice.textContent('#rules-doc');
+  assert.ok(doc.length > 500, 'the rules text is shown');
+  assert.doesNotMatch(doc, SPEC_WORDS);
+  // The capture example stands in the section on captures.
+  const section = await alice.evaluate(() => {
+    let e = document.querySelector('figure[data-example="capture"]');
+    while (e && e.tagName !== 'H2') e = e.previousElementSibling;
+    return e && e.textContent;
+  });
+  assert.equal(section, 'Captures');
+  const forced = alice.locator('figure[data-example="capture"]');
   const options = await forced.locator('select.example-moves option').allTextContents();
   assert.deepEqual(options.slice(1), ['15x22'], 'only the capture is legal');
   await forced.locator('select.example-moves').selectOption('15x22');
-  await alice.waitForFunction(() => document.querySelectorAll('#examples .example-status')[1]?.textContent.includes('15x22'));
-  await shot(alice, 'rules.png');
-  // Every game's rules page, the list taken from the catalog.
+  await alice.waitForFunction(() => document.querySelector('figure[data-example="capture"] .example-status')?.textContent.includes('15x22'));
+  await shot(alice, 'rules.png', true);
+  // Every game's rules page, the list taken from the catalog: every example placed in the document, and no
+  // word of the specification.
   const games = await alice.evaluate(async () => (await (await fetch('/api/catalog')).json()).games.map((g) => g.name));
   assert.ok(games.length >= 6, `the catalog lists the games, the test game too: ${games}`);
   for (const game of games) {
     await alice.goto(`${BASE}/rules/${game}`);
-    await alice.waitForSelector('#examples .example svg');
+    await alice.waitForSelector('#rules-doc figure.example svg');
+    assert.doesNotMatch(await alice.textContent('#rules-doc'), SPEC_WORDS, game);
+    const examples = await alice.evaluate(async (g) => (await (await fetch(`/api/rules/${g}`)).json()).examples.length, game);
+    assert.equal(await alice.locator('#rules-doc figure.example').count(), examples, `${game}: every example is on the page`);
   }
   await shot(alice, 'rules-tactics.png');
 });
@@ -800,10 +857,28 @@ await test('Japanese: the browser’s language is followed, every word is Japane
   await ja.press('#move-input', 'Enter');
   await ja.waitForFunction(() => document.querySelector('#toast.show')?.textContent.length > 0);
   assert.match(await ja.textContent('#toast'), /[ぁ-んァ-ン一-龥]/);
-  // The rules in Japanese, with the module's words.
+  // The lobby lists the game by its title in Japanese, never by its code name.
+  await ja.goto(BASE + '/');
+  await ja.waitForSelector('#my-games li');
+  assert.match(await ja.textContent('#my-games'), /リバーシ/);
+  assert.doesNotMatch(await ja.textContent('#my-games'), /reversi/);
+  // Settings are controls with Japanese labels and help: no English word in them.
+  for (const game of ['reversi', 'cornered', 'ywf', 'tactics']) {
+    await ja.selectOption('#challenge-game', game);
+    const box = ja.locator('#new-challenge .settings');
+    await box.waitFor();
+    // The words, without a board's coordinates (a-i, 1-9) and the name of the Enter key.
+    const words = (await box.evaluate((b) => { const c = b.cloneNode(true); c.querySelectorAll('svg').forEach((s) => s.remove()); return c.textContent; })).replace(/Enter/g, '');
+    assert.doesNotMatch(words, /[A-Za-z]{3,}/, `${game}: ${words}`);
+  }
+  await ja.check('#challenge-army-custom');
+  await ja.waitForSelector('#challenge-army-clauses li');
+  assert.match(await ja.textContent('#challenge-army-clauses'), /どの兵種も 1 つ以上/);
+  // The rules in Japanese, written for players, with the module's words.
   await ja.goto(BASE + '/rules/ywf');
-  await ja.waitForSelector('#examples .example svg');
+  await ja.waitForSelector('#rules-doc figure.example svg');
   assert.match(await ja.textContent('#rules-doc'), /良い子/);
+  assert.doesNotMatch(await ja.textContent('#rules-doc'), /テスト|シード|実装/);
   assert.equal(await ja.getAttribute('#rules-doc', 'lang'), 'ja');
   await shot(ja, 'rules-ja.png');
   // The switch in the menu: English, kept across a reload.
@@ -980,6 +1055,14 @@ await test('a phone: the menu folds away, the players sit above and below the bo
   await drawn(p);
   const cell = await p.locator('#board [data-cell="0"] rect').first().boundingBox();
   assert.ok(cell.width >= 40, `a square is ${cell.width} px wide once zoomed`);
+  // The zoomed board scrolls in its frame: the page stays as wide as the screen, the players' bars and their
+  // scores in view.
+  const zoomedWidth = await p.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(zoomedWidth <= 390, `no horizontal scrolling once zoomed (page is ${zoomedWidth}px wide)`);
+  for (const bar of ['#bar-top .score', '#bar-bottom .score']) {
+    const b = await p.locator(bar).boundingBox();
+    assert.ok(b.x >= 0 && b.x + b.width <= 390, `${bar} is on the screen (${b.x}-${b.x + b.width})`);
+  }
   await shot(p, 'phone-tactics-zoomed.png');
   await ctx.close();
 });
@@ -1087,6 +1170,8 @@ await test('two players on two servers: a challenge across them, moves both ways
     await psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
   }
 });
+
+await firstHour({ test, browser, BASE, ART, signUp, playComputer, state, enter, move, drawn, cellCenter, waitVersion, shot });
 
 await browser.close();
 await stopServer();

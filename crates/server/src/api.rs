@@ -45,12 +45,27 @@ pub(crate) struct CatalogGame {
 }
 
 /// The games and their settings, for the lobby's forms, and how each is shown and played.
-pub(crate) async fn catalog(State(state): State<AppState>, Lang(lang): Lang) -> ApiResult<Json<Value>> {
-    catalog_of(&state, lang).map(Json)
+pub(crate) async fn catalog(
+    State(state): State<AppState>,
+    Lang(lang): Lang,
+) -> ApiResult<([(axum::http::HeaderName, &'static str); 1], String)> {
+    let text = catalog_text(&state, lang)?;
+    Ok(([(axum::http::header::CONTENT_TYPE, "application/json")], text.to_string()))
 }
 
-/// The catalog in `lang`, as `GET /api/catalog` answers it and a page's first response carries it.
-pub(crate) fn catalog_of(state: &AppState, lang: &'static str) -> ApiResult<Value> {
+/// The catalog in `lang` as JSON text, made once per language: `GET /api/catalog` answers it and every
+/// page's first response carries it.
+pub(crate) fn catalog_text(state: &AppState, lang: &'static str) -> ApiResult<std::sync::Arc<str>> {
+    let cell = state.catalogs.get(lang).ok_or_else(ApiError::internal)?;
+    if let Some(t) = cell.get() {
+        return Ok(t.clone());
+    }
+    let text: std::sync::Arc<str> = catalog_of(state, lang)?.to_string().into();
+    Ok(cell.get_or_init(|| text).clone())
+}
+
+/// The catalog in `lang`.
+fn catalog_of(state: &AppState, lang: &'static str) -> ApiResult<Value> {
     let mut games = Vec::new();
     for e in state.registry.entries() {
         let game = state.registry.game(e.name).map_err(|_| ApiError::internal())?;

@@ -28,7 +28,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use rust_embed::Embed;
-use serde_json::{Value, json};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::{AppState, auth::MaybeUser, error::ApiError, lang::Lang};
@@ -313,7 +313,7 @@ fn page_module(path: &str) -> Option<&'static str> {
 }
 
 /// The shell with what this page needs in its head and its first data in `boot`.
-fn shell(lang: &str, page: Option<&str>, boot: &Value) -> String {
+fn shell(lang: &str, page: Option<&str>, boot: &str) -> String {
     let files = &*FILES;
     let mut modules = BTreeSet::new();
     files.closure("app.js", &mut modules);
@@ -329,7 +329,7 @@ fn shell(lang: &str, page: Option<&str>, boot: &Value) -> String {
     }
     head.push_str(&format!(r#"<script type="module" src="{}"></script>"#, files.url("app.js")));
     // JSON in HTML: no `<` can close the script element.
-    let boot = boot.to_string().replace('<', "\\u003c");
+    let boot = boot.replace('<', "\\u003c");
     files
         .shell
         .replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)
@@ -368,21 +368,21 @@ fn html(status: StatusCode, body: String) -> Response {
 
 /// The first data of a page: its language, the signed-in user, the catalog, the time, and on a game's page
 /// the game's state.
-async fn boot(state: &AppState, lang: &'static str, user: Option<&crate::db::User>, game: Option<&str>) -> Value {
-    let catalog = crate::api::catalog_of(state, lang).unwrap_or(Value::Null);
-    let mut b = json!({
-        "lang": lang,
-        "me": user.map(|u| json!({ "id": u.id, "name": u.name })),
-        "catalog": catalog,
-        "now": crate::db::now_ms(),
-    });
+async fn boot(state: &AppState, lang: &'static str, user: Option<&crate::db::User>, game: Option<&str>) -> String {
+    let catalog = crate::api::catalog_text(state, lang).unwrap_or_else(|_| "null".into());
+    let me = user.map(|u| json!({ "id": u.id, "name": u.name }));
+    let mut game_json = String::from("null");
     if let Some(id) = game
         && crate::ids::plausible(id)
         && let Ok(s) = state.hub.state(id).await
     {
-        b["game"] = json!(&*s);
+        game_json = serde_json::to_string(&*s).unwrap_or(game_json);
     }
-    b
+    format!(
+        r#"{{"lang":"{lang}","me":{},"now":{},"game":{game_json},"catalog":{catalog}}}"#,
+        json!(me),
+        crate::db::now_ms()
+    )
 }
 
 /// A page of the site: the shell, what its page needs, and its first data.
@@ -420,7 +420,7 @@ pub(crate) async fn not_found(
 /// The hashed URLs of the modules a page preloads, for tests.
 #[cfg(test)]
 fn preloads(lang: &str, page: Option<&str>) -> Vec<String> {
-    let html = shell(lang, page, &json!({}));
+    let html = shell(lang, page, "{}");
     html.split(r#"<link rel="modulepreload" href=""#)
         .skip(1)
         .filter_map(|s| s.split('"').next().map(str::to_owned))

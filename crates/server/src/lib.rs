@@ -29,7 +29,7 @@ pub mod tournament;
 pub mod transcript;
 mod ws;
 
-use std::{net::SocketAddr, num::NonZeroU32, ops::Deref, sync::Arc, time::Duration};
+use std::{collections::HashMap, net::SocketAddr, num::NonZeroU32, ops::Deref, sync::Arc, time::Duration};
 
 use axum::serve::ListenerExt;
 use axum::{
@@ -70,6 +70,8 @@ pub struct Shared {
     pub process: String,
     /// The other servers on the same database (PostgreSQL), or none (SQLite).
     pub bus: bus::Bus,
+    /// The catalog in each language, made once: every page carries it.
+    catalogs: HashMap<&'static str, std::sync::OnceLock<Arc<str>>>,
 }
 
 impl Deref for AppState {
@@ -151,6 +153,7 @@ impl AppState {
             process,
             bus,
             config,
+            catalogs: lang::LANGUAGES.iter().map(|l| (*l, std::sync::OnceLock::new())).collect(),
         })))
     }
 }

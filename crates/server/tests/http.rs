@@ -5,7 +5,7 @@ mod support;
 
 use axum::{
     body::Body,
-    http::{Request, StatusCode, header},
+    http::{HeaderValue, Request, StatusCode, header},
 };
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
@@ -392,43 +392,48 @@ async fn guards_refuse_cross_origin_large_and_repeated_requests() {
             "{path}"
         );
     }
-    for path in [
-        "/",
-        "/game/abc",
-        "/assets/app.js",
-        "/assets/board.js",
-        "/assets/style.css",
-    ] {
-        let res = app
-            .router
+    let get = async |path: &str, extra: Option<(header::HeaderName, HeaderValue)>| {
+        let mut req = Request::builder().uri(path).header(header::HOST, "localhost");
+        if let Some((k, v)) = extra {
+            req = req.header(k, v);
+        }
+        app.router
             .clone()
-            .oneshot(
-                Request::builder()
-                    .uri(path)
-                    .header(header::HOST, "localhost")
-                    .body(Body::empty())
-                    .unwrap(),
-            )
+            .oneshot(req.body(Body::empty()).unwrap())
             .await
-            .unwrap();
+            .unwrap()
+    };
+    // Pages carry who is signed in: asked for afresh each time, kept by no shared cache, with a policy
+    // that allows their import map by its hash and forbids framing.
+    for path in ["/", "/game/abc"] {
+        let res = get(path, None).await;
         assert_eq!(res.status(), StatusCode::OK, "{path}");
-        // A page that has the file already gets 304.
-        let etag = res.headers().get(header::ETAG).expect("an ETag").clone();
-        let res = app
-            .router
-            .clone()
-            .oneshot(
-                Request::builder()
-                    .uri(path)
-                    .header(header::HOST, "localhost")
-                    .header(header::IF_NONE_MATCH, etag)
-                    .body(Body::empty())
-                    .unwrap(),
-            )
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::NOT_MODIFIED, "{path}");
+        assert_eq!(res.headers()[header::CACHE_CONTROL], "private, no-cache", "{path}");
+        let csp = res.headers()[header::CONTENT_SECURITY_POLICY].to_str().unwrap().to_owned();
+        assert!(csp.contains("script-src 'self' 'sha256-") && csp.contains("frame-ancestors 'none'"), "{csp}");
+        let body = res.into_body().collect().await.unwrap().to_bytes();
+        let html = String::from_utf8_lossy(&body);
+        assert!(html.contains(r#"<script type="importmap">"#) && html.contains(r#"id="boot""#), "{path}");
     }
+    // A file by its plain name is revalidated (304 with its ETag); by its hashed name it is cached for good.
+    for path in ["/assets/app.js", "/assets/board.js", "/assets/style.css"] {
+        let res = get(path, None).await;
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        let etag = res.headers().get(header::ETAG).expect("an ETag").clone();
+        assert_eq!(get(path, Some((header::IF_NONE_MATCH, etag))).await.status(), StatusCode::NOT_MODIFIED, "{path}");
+    }
+    let page = get("/", None).await.into_body().collect().await.unwrap().to_bytes();
+    let page = String::from_utf8_lossy(&page).into_owned();
+    let hashed = page
+        .split(r#"<link rel="modulepreload" href=""#)
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("a preloaded module")
+        .to_owned();
+    let res = get(&hashed, Some((header::ACCEPT_ENCODING, HeaderValue::from_static("br, gzip")))).await;
+    assert_eq!(res.status(), StatusCode::OK, "{hashed}");
+    assert_eq!(res.headers()[header::CACHE_CONTROL], "public, max-age=31536000, immutable");
+    assert_eq!(res.headers()[header::CONTENT_ENCODING], "br");
 }
 
 #[tokio::test]

@@ -53,7 +53,7 @@ export function specTitle(spec) {
       parts.push(`${s.label}: ${o ? o.label : value}`);
     } else if (s.kind === 'army') {
       const counts = s.parts.map((p) => [p, [...value].filter((c) => c === p.letter).length]).filter(([, n]) => n);
-      parts.push(`${s.label}: ${counts.map(([p, n]) => `${n} ${gameWord(name, p.kind)}`).join(', ')}`);
+      parts.push(`${s.label}: ${counts.map(([p, n]) => `${gameWord(name, p.kind)} ×${n}`).join(', ')}`);
     } else if (s.kind === 'layout') {
       parts.push(s.label);
     } else {

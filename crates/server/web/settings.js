@@ -151,7 +151,8 @@ export function settingsControls(game, prefix) {
   const error = h('p', { class: 'error', role: 'alert', id: `${prefix}-settings-error` });
   const needsCheck = game.settings.some((s) => s.kind === 'army' || s.kind === 'layout');
   let serverOk = true;
-  let checking = 0;
+  // A check asked and not answered yet for the spec the controls make now.
+  let pending = false;
   const controls = [];
   const tell = () => { const v = valid(); for (const f of listeners) f(v); };
   const changed = () => { if (needsCheck) check(); else tell(); };
@@ -165,27 +166,28 @@ export function settingsControls(game, prefix) {
     const parts = controls.map(({ s, c }) => [s.key, c.value()]).filter(([, v]) => v != null).map(([k, v]) => `${k}=${v}`);
     return game.name + (parts.length ? ':' + parts.join(',') : '');
   }
-  function valid() { return checking === 0 && serverOk && controls.every(({ c }) => c.valid()); }
+  function valid() { return !pending && serverOk && controls.every(({ c }) => c.valid()); }
   let timer = null;
   function check() {
     clearTimeout(timer);
-    checking += 1;
+    pending = true;
     tell();
     timer = setTimeout(async () => {
       const asked = spec();
       try {
         const r = await api('/specs/check', { spec: asked });
-        if (asked !== spec()) return; // a newer check is on its way
+        // A newer check is on its way for what the controls make now: its answer counts.
+        if (asked !== spec()) return;
         serverOk = r.ok;
         error.textContent = r.ok ? '' : r.error;
         for (const { s, c } of controls) if (c.checked) c.checked(r.armies[s.key]);
       } catch (e) {
+        if (asked !== spec()) return;
         serverOk = false;
         error.textContent = errorText(e);
-      } finally {
-        checking -= 1;
-        tell();
       }
+      pending = false;
+      tell();
     }, 120);
   }
   // A choice or a number is one labelled control; an army or a layout is a group under a legend.

@@ -41,7 +41,7 @@ export function watchPage(main, ctx) {
     const names = [0, 1].map((i) => (g.names && g.names[i]) || playerLabel(g.players[i]));
     const turn = h('small', { class: 'muted mini-turn' });
     const sides = g.board.sides.map((s) => (gameOf(g.game).words || {})[s.name] || s.name);
-    const node = h('a', { href: `/game/${g.id}`, 'data-link': true, class: 'card mini', 'data-mini': g.id, 'aria-label': t('watch.miniLabel', { a: names[0], b: names[1], game: gameOf(g.game).title }) },
+    const node = h('a', { href: `/game/${g.id}`, 'data-link': true, class: 'card mini', 'data-mini': g.id },
       h('span', { class: 'mini-players' }, h('strong', {}, names[0]), ` ${t('game.vs')} `, h('strong', {}, names[1])),
       box,
       h('small', { class: 'muted' }, [specTitle(g.spec), timeLabel(g.time)].filter(Boolean).join(' · ')), turn);

@@ -198,7 +198,6 @@ export default {
   'mine.finished': 'Finished',
   'watch.heading': 'Games in play',
   'watch.all': 'All games in play',
-  'watch.miniLabel': '{a} against {b}, {game}: watch the game',
   'watch.none': 'No game is being played right now.',
   'player.chartLabel': '{game} rating history',
   'player.ratedGames': (v) => `${v.n} rated ${plural(v.n, 'game', 'games')}`,

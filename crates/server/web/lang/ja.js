@@ -195,7 +195,6 @@ export default {
   'mine.finished': '終わった対局',
   'watch.heading': '対局中のゲーム',
   'watch.all': '対局中のすべてのゲーム',
-  'watch.miniLabel': '{a} 対 {b}（{game}）を観戦する',
   'watch.none': 'いま対局中のゲームはありません。',
   'player.chartLabel': '{game}のレーティングの推移',
   'player.ratedGames': 'レーティング対局 {n} 局',
