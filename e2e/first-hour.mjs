@@ -59,6 +59,25 @@ export async function firstHour({ test, browser, BASE, ART, signUp, playComputer
     assert.equal(st.view.cells.filter((c) => c.piece && c.piece.owner === 'first').length, 7);
     // The game is named by its title and its army in words, not by its spec.
     assert.match(await p.textContent('#game-meta'), /^Grid Tactics · First player's army: warrior ×3, healer ×2, archer ×2/);
+    // YWF's starting layout on a board: a click puts a piece on a square, the next kind on a second click.
+    await p.goto(BASE + '/');
+    await p.selectOption('#computer-game', 'ywf');
+    await p.waitForSelector('#computer-layout svg');
+    const corner = async () => {
+      const box = await p.locator('#computer-layout [data-cell="0"] rect').first().boundingBox();
+      await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await p.waitForFunction(() => !document.querySelector('#play-computer button[type=submit]').disabled);
+    };
+    await corner();
+    await corner();
+    assert.equal(await p.locator('#computer-layout [data-cell="0"] .piece').count(), 1);
+    await p.selectOption('#computer-color', 'first');
+    await p.click('#play-computer button[type=submit]');
+    await p.waitForURL(/\/game\//);
+    await p.waitForSelector('#board svg');
+    const ywf = await state(p);
+    assert.equal(ywf.spec, 'ywf:layout=Y8/9/9/3YWF3/3WFY3/3FYW3/9/9/9');
+    assert.equal(ywf.view.cells[0].piece.kind, 'yoi');
     await p.context().close();
   });
 
@@ -121,10 +140,17 @@ export async function firstHour({ test, browser, BASE, ART, signUp, playComputer
     const url = p.url();
     const storage = await p.context().storageState();
     await p.context().close();
-    const runs = { first: [], repeat: [], firstBytes: [], repeatBytes: [] };
+    const runs = { first: [], repeat: [], firstDrawn: [], repeatDrawn: [], firstBytes: [], repeatBytes: [] };
     const N = 11;
     for (let k = 0; k < N; k++) {
       const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, storageState: storage });
+      // When the board's cells are first in the document, seen from navigation start.
+      await ctx.addInitScript(() => {
+        const seen = new MutationObserver(() => {
+          if (!window.boardAt && document.querySelector('#board svg [data-cell]')) { window.boardAt = performance.now(); seen.disconnect(); }
+        });
+        seen.observe(document, { childList: true, subtree: true });
+      });
       const q = await ctx.newPage();
       const cdp = await ctx.newCDPSession(q);
       await cdp.send('Network.enable');
@@ -138,6 +164,7 @@ export async function firstHour({ test, browser, BASE, ART, signUp, playComputer
         await q.waitForTimeout(600);
         const t = await q.evaluate(() => performance.getEntriesByName('gridplay:first-board')[0].startTime);
         runs[visit].push(Math.round(t));
+        runs[`${visit}Drawn`].push(Math.round(await q.evaluate(() => window.boardAt)));
         runs[`${visit}Bytes`].push(bytes);
         if (k === 0 && visit === 'first') {
           // The board needs no API call before it, and every module was asked for at once by the page's
@@ -169,14 +196,18 @@ export async function firstHour({ test, browser, BASE, ART, signUp, playComputer
     }
     const report = {
       runs: N,
+      // After the frame that drew the board (the page's `gridplay:first-board` mark), and when its cells were
+      // first in the document.
       first_visit_ms: median(runs.first),
       repeat_visit_ms: median(runs.repeat),
+      first_visit_in_document_ms: median(runs.firstDrawn),
+      repeat_visit_in_document_ms: median(runs.repeatDrawn),
       first_visit_bytes: median(runs.firstBytes),
       repeat_visit_bytes: median(runs.repeatBytes),
       all: runs,
     };
     writeFileSync(join(ART, 'first-board.json'), JSON.stringify(report, null, 2));
-    console.log(`  first board of a game page (median of ${N}): first visit ${report.first_visit_ms} ms, ${report.first_visit_bytes} bytes; repeat visit ${report.repeat_visit_ms} ms, ${report.repeat_visit_bytes} bytes`);
+    console.log(`  first board of a game page (median of ${N}; in the document / after its frame): first visit ${report.first_visit_in_document_ms} / ${report.first_visit_ms} ms, ${report.first_visit_bytes} bytes; repeat visit ${report.repeat_visit_in_document_ms} / ${report.repeat_visit_ms} ms, ${report.repeat_visit_bytes} bytes`);
     assert.ok(report.repeat_visit_bytes < report.first_visit_bytes / 2, 'a repeat visit takes the modules from the cache');
   });
 }

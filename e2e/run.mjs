@@ -874,6 +874,12 @@ await test('Japanese: the browser’s language is followed, every word is Japane
   await ja.check('#challenge-army-custom');
   await ja.waitForSelector('#challenge-army-clauses li');
   assert.match(await ja.textContent('#challenge-army-clauses'), /どの兵種も 1 つ以上/);
+  assert.match(await ja.textContent('label:has(#challenge-help)'), /ヒント/);
+  // The games in play, with their mini-boards (the game against the computer above is one), in Japanese.
+  await ja.goto(BASE + '/watch');
+  await ja.waitForSelector('[data-mini] svg');
+  assert.equal(await ja.textContent('main h1'), '対局中のゲーム');
+  assert.doesNotMatch(await ja.textContent('#minis'), /reversi|engine level/);
   // The rules in Japanese, written for players, with the module's words.
   await ja.goto(BASE + '/rules/ywf');
   await ja.waitForSelector('#rules-doc figure.example svg');

@@ -11,8 +11,19 @@ const LANGUAGES: &[&str] = &["en", "ja"];
 
 /// Words of the developers' specification that a player's document never uses.
 const DEVELOPER_WORDS: &[&str] = &[
-    "seed", "ruling", "test", "perft", "crates/", ".rs", "implementation", "bitboard", "could not be recovered",
-    "spec ", "テスト", "シード", "実装",
+    "seed",
+    "ruling",
+    "test",
+    "perft",
+    "crates/",
+    ".rs",
+    "implementation",
+    "bitboard",
+    "could not be recovered",
+    "spec ",
+    "テスト",
+    "シード",
+    "実装",
 ];
 
 fn placed(markdown: &str) -> Vec<&str> {
@@ -37,18 +48,27 @@ fn every_rules_document_places_each_example_once_and_speaks_to_players() {
             for id in placed(doc.markdown) {
                 match counts.get_mut(id) {
                     Some(n) => *n += 1,
-                    None => faults.push(format!("{} ({language}): [try: {id}] names no example", entry.name)),
+                    None => faults.push(format!(
+                        "{} ({language}): [try: {id}] names no example",
+                        entry.name
+                    )),
                 }
             }
             for (id, n) in counts {
                 if n != 1 {
-                    faults.push(format!("{} ({language}): example {id} is placed {n} times", entry.name));
+                    faults.push(format!(
+                        "{} ({language}): example {id} is placed {n} times",
+                        entry.name
+                    ));
                 }
             }
             let lower = doc.markdown.to_lowercase();
             for word in DEVELOPER_WORDS {
                 if lower.contains(word) {
-                    faults.push(format!("{} ({language}): the document says \"{word}\"", entry.name));
+                    faults.push(format!(
+                        "{} ({language}): the document says \"{word}\"",
+                        entry.name
+                    ));
                 }
             }
         }

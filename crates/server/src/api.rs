@@ -50,7 +50,10 @@ pub(crate) async fn catalog(
     Lang(lang): Lang,
 ) -> ApiResult<([(axum::http::HeaderName, &'static str); 1], String)> {
     let text = catalog_text(&state, lang)?;
-    Ok(([(axum::http::header::CONTENT_TYPE, "application/json")], text.to_string()))
+    Ok((
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        text.to_string(),
+    ))
 }
 
 /// The catalog in `lang` as JSON text, made once per language: `GET /api/catalog` answers it and every
@@ -101,7 +104,11 @@ fn catalog_of(state: &AppState, lang: &'static str) -> ApiResult<Value> {
                 .collect::<serde_json::Map<String, Value>>()
                 .into(),
             rules: module.rules.iter().map(|d| d.language).collect(),
-            legend: module.legend.iter().map(|(kind, words)| (*kind, word(words))).collect(),
+            legend: module
+                .legend
+                .iter()
+                .map(|(kind, words)| (*kind, word(words)))
+                .collect(),
         });
     }
     Ok(json!({ "games": games, "language": lang }))
@@ -185,7 +192,7 @@ pub(crate) fn build_spec(state: &AppState, spec: &str) -> ApiResult<Box<dyn grid
         ));
     }
     let refused = |e: gridplay_core::SpecError| {
-        ApiError::bad_request("bad-spec", crate::settings::spec_sentence(&state.registry, &e))
+        ApiError::bad_request("bad-spec", crate::settings::spec_sentence(state.registry, &e))
     };
     let parsed: GameSpec = spec.parse().map_err(refused)?;
     state.registry.build(&parsed).map_err(refused)
@@ -619,7 +626,10 @@ pub(crate) async fn game_analysis(
 
 /// A finished game's analysis if one was computed before (anyone may read it), so that a replay shows it
 /// again without asking for a new one: `404` when none is stored.
-pub(crate) async fn stored_analysis(State(state): State<AppState>, GameId(id): GameId) -> ApiResult<Json<Value>> {
+pub(crate) async fn stored_analysis(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+) -> ApiResult<Json<Value>> {
     match state.hub.stored_analysis(&id).await {
         Ok(Some(a)) => Ok(Json(json!(&*a))),
         Ok(None) => Err(ApiError::not_found("analysis")),

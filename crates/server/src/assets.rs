@@ -131,7 +131,11 @@ impl Files {
                 }
                 imports.insert(path.to_string(), deps);
             }
-            let hash: String = Sha256::digest(&data).iter().take(5).map(|b| format!("{b:02x}")).collect();
+            let hash: String = Sha256::digest(&data)
+                .iter()
+                .take(5)
+                .map(|b| format!("{b:02x}"))
+                .collect();
             let hashed = hashed_name(&path, &hash);
             if path.ends_with(".js") {
                 map.insert(format!("/assets/{path}"), format!("/assets/{hashed}"));
@@ -323,11 +327,17 @@ fn shell(lang: &str, page: Option<&str>, boot: &str) -> String {
     files.closure(&format!("lang/{lang}.js"), &mut modules);
     let mut head = String::new();
     head.push_str(&files.import_map);
-    head.push_str(&format!(r#"<link rel="stylesheet" href="{}">"#, files.url("style.css")));
+    head.push_str(&format!(
+        r#"<link rel="stylesheet" href="{}">"#,
+        files.url("style.css")
+    ));
     for m in &modules {
         head.push_str(&format!(r#"<link rel="modulepreload" href="{}">"#, files.url(m)));
     }
-    head.push_str(&format!(r#"<script type="module" src="{}"></script>"#, files.url("app.js")));
+    head.push_str(&format!(
+        r#"<script type="module" src="{}"></script>"#,
+        files.url("app.js")
+    ));
     // JSON in HTML: no `<` can close the script element.
     let boot = boot.replace('<', "\\u003c");
     files
@@ -356,9 +366,15 @@ fn html(status: StatusCode, body: String) -> Response {
     (
         status,
         [
-            (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
             // The page holds who is signed in: kept by no shared cache, and asked for afresh each time.
-            (header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache")),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("private, no-cache"),
+            ),
             (header::CONTENT_SECURITY_POLICY, page_csp()),
         ],
         body,
@@ -368,7 +384,12 @@ fn html(status: StatusCode, body: String) -> Response {
 
 /// The first data of a page: its language, the signed-in user, the catalog, the time, and on a game's page
 /// the game's state.
-async fn boot(state: &AppState, lang: &'static str, user: Option<&crate::db::User>, game: Option<&str>) -> String {
+async fn boot(
+    state: &AppState,
+    lang: &'static str,
+    user: Option<&crate::db::User>,
+    game: Option<&str>,
+) -> String {
     let catalog = crate::api::catalog_text(state, lang).unwrap_or_else(|_| "null".into());
     let me = user.map(|u| json!({ "id": u.id, "name": u.name }));
     let mut game_json = String::from("null");
@@ -439,10 +460,20 @@ mod tests {
         let (minified, imports) = module("lang/en.js", src);
         assert_eq!(imports, ["lang/entry.js", "lang/side.js", "lang/util.js", "x.js"]);
         let minified = minified.expect("it parses");
-        assert!(!minified.contains("comment") && !minified.contains("Doc."), "{minified}");
-        assert!(minified.contains("import y from ./no.js") && minified.contains("./later.js"), "{minified}");
+        assert!(
+            !minified.contains("comment") && !minified.contains("Doc."),
+            "{minified}"
+        );
+        assert!(
+            minified.contains("import y from ./no.js") && minified.contains("./later.js"),
+            "{minified}"
+        );
         assert!(minified.len() < src.len());
-        assert_eq!(module("x.js", "const = ;").0, None, "a module that does not parse is served as it is");
+        assert_eq!(
+            module("x.js", "const = ;").0,
+            None,
+            "a module that does not parse is served as it is"
+        );
         assert_eq!(resolve("", "./app.js"), "app.js");
     }
 
@@ -451,7 +482,10 @@ mod tests {
     fn every_module_of_the_site_parses() {
         for path in Web::iter().filter(|p| p.ends_with(".js")) {
             let f = Web::get(&path).expect("embedded");
-            assert!(module(&path, &String::from_utf8_lossy(&f.data)).0.is_some(), "web/{path}");
+            assert!(
+                module(&path, &String::from_utf8_lossy(&f.data)).0.is_some(),
+                "web/{path}"
+            );
         }
     }
 
@@ -476,16 +510,45 @@ mod tests {
     fn a_page_preloads_its_whole_module_graph_and_nothing_else() {
         let game = preloads("en", Some("game.js"));
         let has = |name: &str| game.iter().any(|u| u.starts_with(&format!("/assets/{name}.")));
-        for m in ["app", "util", "i18n", "live", "game", "board", "entry", "gamestate", "clock", "lang/en"] {
+        for m in [
+            "app",
+            "util",
+            "i18n",
+            "live",
+            "game",
+            "board",
+            "entry",
+            "gamestate",
+            "clock",
+            "lang/en",
+        ] {
             assert!(has(m), "{m} in {game:?}");
         }
-        for m in ["lang/ja", "lobby", "tournaments", "replay", "rules", "account", "watch", "people"] {
+        for m in [
+            "lang/ja",
+            "lobby",
+            "tournaments",
+            "replay",
+            "rules",
+            "account",
+            "watch",
+            "people",
+        ] {
             assert!(!has(m), "{m} in {game:?}");
         }
         let files = &*FILES;
         for p in [
-            "/", "/game/x", "/replay/x", "/games", "/player/a", "/leaderboard", "/account", "/watch", "/rules/x",
-            "/tournaments", "/tournament/x",
+            "/",
+            "/game/x",
+            "/replay/x",
+            "/games",
+            "/player/a",
+            "/leaderboard",
+            "/account",
+            "/watch",
+            "/rules/x",
+            "/tournaments",
+            "/tournament/x",
         ] {
             let m = page_module(p).expect("a page");
             assert!(files.by_path.contains_key(m), "{p}: {m}");

@@ -31,7 +31,10 @@ pub(crate) fn check_name(name: &str) -> Result<(), ApiError> {
     if !(3..=20).contains(&name.chars().count()) {
         return Err(ApiError::bad_request(
             "bad-name",
-            format!("a name has 3 to 20 characters, and this one has {}", name.chars().count()),
+            format!(
+                "a name has 3 to 20 characters, and this one has {}",
+                name.chars().count()
+            ),
         ));
     }
     if !name

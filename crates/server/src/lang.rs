@@ -74,14 +74,23 @@ mod tests {
     #[test]
     fn the_query_wins_then_the_kept_choice_then_the_best_weighted_accepted_language() {
         assert_eq!(Lang::of(Some("lang=ja"), None, Some("en")), Lang("ja"));
-        assert_eq!(Lang::of(Some("x=1&lang=en"), Some("gp_lang=ja"), Some("ja")), Lang("en"));
+        assert_eq!(
+            Lang::of(Some("x=1&lang=en"), Some("gp_lang=ja"), Some("ja")),
+            Lang("en")
+        );
         assert_eq!(
             Lang::of(Some("lang=fr"), None, Some("ja-JP,ja;q=0.9,en;q=0.8")),
             Lang("ja")
         );
-        assert_eq!(Lang::of(None, Some("gp_session=x; gp_lang=ja"), Some("en")), Lang("ja"));
+        assert_eq!(
+            Lang::of(None, Some("gp_session=x; gp_lang=ja"), Some("en")),
+            Lang("ja")
+        );
         assert_eq!(Lang::of(None, Some("gp_lang=xx"), Some("ja")), Lang("ja"));
-        assert_eq!(Lang::of(None, None, Some("fr-FR, en;q=0.5, ja;q=0.7")), Lang("ja"));
+        assert_eq!(
+            Lang::of(None, None, Some("fr-FR, en;q=0.5, ja;q=0.7")),
+            Lang("ja")
+        );
         assert_eq!(Lang::of(None, None, Some("ja;q=0, en-GB")), Lang("en"));
         assert_eq!(Lang::of(None, None, Some("de")), Lang("en"));
         assert_eq!(Lang::of(None, None, None), Lang("en"));

@@ -153,7 +153,10 @@ impl AppState {
             process,
             bus,
             config,
-            catalogs: lang::LANGUAGES.iter().map(|l| (*l, std::sync::OnceLock::new())).collect(),
+            catalogs: lang::LANGUAGES
+                .iter()
+                .map(|l| (*l, std::sync::OnceLock::new()))
+                .collect(),
         })))
     }
 }

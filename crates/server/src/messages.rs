@@ -54,7 +54,9 @@ pub(crate) enum ClientMsg {
     },
     /// Follow these games' boards (the watch page's mini-boards), each from version `v`, replacing what the
     /// page followed so before; an empty list follows none. At most `players::MAX_BOARDS`.
-    Tv { games: Vec<TvGame> },
+    Tv {
+        games: Vec<TvGame>,
+    },
     Ping,
 }
 

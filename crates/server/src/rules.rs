@@ -138,7 +138,10 @@ mod tests {
     #[test]
     fn a_try_line_becomes_the_place_of_its_example() {
         let html = render("# Rules\n\nText.\n\n[try: the-start]\n\nMore <b>text</b>.\n");
-        assert!(html.contains(r#"<div class="try" data-example="the-start"></div>"#), "{html}");
+        assert!(
+            html.contains(r#"<div class="try" data-example="the-start"></div>"#),
+            "{html}"
+        );
         assert!(html.contains("&lt;b&gt;"), "raw HTML is shown as text: {html}");
         assert!(!html.contains("TRYEXAMPLE"), "{html}");
     }

@@ -3,7 +3,9 @@
 //! clause by clause), and a refused spec explained in a sentence that names the setting as the form does.
 
 use axum::{Json, extract::State};
-use gridplay_core::{GameModule, GameSpec, LayoutPiece, Registry, SettingChoice, SettingDoc, SettingKind, SpecError};
+use gridplay_core::{
+    GameModule, GameSpec, LayoutPiece, Registry, SettingChoice, SettingDoc, SettingKind, SpecError,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::{
@@ -102,7 +104,10 @@ pub(crate) fn spec_sentence(registry: &Registry, e: &SpecError) -> String {
     let module = |name: &str| registry.entry(name).map(|e| e.module);
     match e {
         SpecError::Syntax { spec, reason } => {
-            format!("The game spec \u{201c}{spec}\u{201d} cannot be read: {}.", curly_quotes(reason))
+            format!(
+                "The game spec \u{201c}{spec}\u{201d} cannot be read: {}.",
+                curly_quotes(reason)
+            )
         }
         SpecError::UnknownGame { name, .. } => {
             let games: Vec<String> = registry
@@ -110,7 +115,10 @@ pub(crate) fn spec_sentence(registry: &Registry, e: &SpecError) -> String {
                 .iter()
                 .map(|e| format!("{} ({})", e.module.title, e.name))
                 .collect();
-            format!("There is no game \u{201c}{name}\u{201d}; the games are {}.", games.join(", "))
+            format!(
+                "There is no game \u{201c}{name}\u{201d}; the games are {}.",
+                games.join(", ")
+            )
         }
         SpecError::UnknownSetting { game, key, .. } => {
             let Some(m) = module(game) else {
@@ -134,7 +142,8 @@ pub(crate) fn spec_sentence(registry: &Registry, e: &SpecError) -> String {
             value,
             expected,
         } => {
-            let Some((m, s)) = module(game).and_then(|m| m.settings.iter().find(|s| s.key == key).map(|s| (m, s)))
+            let Some((m, s)) =
+                module(game).and_then(|m| m.settings.iter().find(|s| s.key == key).map(|s| (m, s)))
             else {
                 return curly_quotes(&e.to_string());
             };
@@ -147,7 +156,9 @@ pub(crate) fn spec_sentence(registry: &Registry, e: &SpecError) -> String {
                     format!("choose {}", words.join(" or "))
                 }
                 SettingKind::Number { min, max, .. } => format!("choose a whole number from {min} to {max}"),
-                SettingKind::Army(_) | SettingKind::Layout(_) => format!("it needs {}", curly_quotes(expected)),
+                SettingKind::Army(_) | SettingKind::Layout(_) => {
+                    format!("it needs {}", curly_quotes(expected))
+                }
             };
             format!(
                 "{}: {} cannot be \u{201c}{value}\u{201d}; {what}.",
@@ -205,12 +216,12 @@ pub(crate) async fn check(
     let parsed: GameSpec = body
         .spec
         .parse()
-        .map_err(|e| ApiError::bad_request("bad-spec", spec_sentence(&state.registry, &e)))?;
+        .map_err(|e| ApiError::bad_request("bad-spec", spec_sentence(state.registry, &e)))?;
     let entry = state.registry.entry(parsed.name()).ok_or_else(|| {
         ApiError::bad_request(
             "bad-spec",
             spec_sentence(
-                &state.registry,
+                state.registry,
                 &SpecError::UnknownGame {
                     name: parsed.name().to_owned(),
                     known: Vec::new(),
@@ -231,7 +242,7 @@ pub(crate) async fn check(
     Ok(Json(CheckedSpec {
         ok: built.is_ok(),
         spec: built.as_ref().ok().map(|g| g.spec().to_string()),
-        error: built.err().map(|e| spec_sentence(&state.registry, &e)),
+        error: built.err().map(|e| spec_sentence(state.registry, &e)),
         armies,
     }))
 }
@@ -242,7 +253,10 @@ mod tests {
 
     #[test]
     fn code_quotes_become_quotation_marks() {
-        assert_eq!(curly_quotes("`z9` is not a square"), "\u{201c}z9\u{201d} is not a square");
+        assert_eq!(
+            curly_quotes("`z9` is not a square"),
+            "\u{201c}z9\u{201d} is not a square"
+        );
         assert_eq!(curly_quotes("no quotes"), "no quotes");
     }
 }

@@ -298,7 +298,10 @@ struct TvFeeds {
 
 impl TvFeeds {
     fn new(tx: mpsc::Sender<String>) -> TvFeeds {
-        TvFeeds { tx, tasks: Vec::new() }
+        TvFeeds {
+            tx,
+            tasks: Vec::new(),
+        }
     }
 
     /// Follows `games` instead of those followed so far: what each missed since its `v` first, then its feed.

@@ -28,7 +28,9 @@ fn code(body: &Value) -> &str {
 /// The hint asked by `cookie` in game `id`: the status and the move or error code.
 async fn hint(addr: SocketAddr, id: &str, cookie: Option<&str>) -> (u16, String) {
     let (s, j) = get(addr, &format!("/api/games/{id}/hint"), cookie).await;
-    let what = j["move"].as_str().map_or_else(|| code(&j).to_owned(), str::to_owned);
+    let what = j["move"]
+        .as_str()
+        .map_or_else(|| code(&j).to_owned(), str::to_owned);
     (s, what)
 }
 
@@ -72,7 +74,10 @@ async fn the_engine_helps_only_where_both_sides_may_ask_it() {
         assert_eq!(s, 200, "{g}");
         let vs_engine = g["game"].as_str().unwrap().to_owned();
         let (_, st) = get(addr, &format!("/api/games/{vs_engine}"), None).await;
-        assert_eq!((st["hints"].as_bool(), st["help"].as_bool()), (Some(true), Some(false)));
+        assert_eq!(
+            (st["hints"].as_bool(), st["help"].as_bool()),
+            (Some(true), Some(false))
+        );
         let (s, mv) = hint(addr, &vs_engine, Some(&ann)).await;
         assert_eq!(s, 200, "{mv}");
         assert!(opening.contains(&mv.as_str()), "{mv}");
@@ -81,7 +86,10 @@ async fn the_engine_helps_only_where_both_sides_may_ask_it() {
         let live = json!({"live": {"initial": 180, "increment": 2}});
         let plain = support::game_between(addr, &ann, &ben, &reversi(json!({"time": live}))).await;
         let (_, st) = get(addr, &format!("/api/games/{plain}"), None).await;
-        assert_eq!((st["hints"].as_bool(), st["help"].as_bool()), (Some(false), Some(false)));
+        assert_eq!(
+            (st["hints"].as_bool(), st["help"].as_bool()),
+            (Some(false), Some(false))
+        );
         for who in [&ann, &ben] {
             let (s, what) = hint(addr, &plain, Some(who)).await;
             assert_eq!((s, what.as_str()), (409, "refused"), "a casual game without help");
@@ -89,26 +97,62 @@ async fn the_engine_helps_only_where_both_sides_may_ask_it() {
 
         // Between people, casual, with help allowed by the challenge and accepted: both see it, the player to
         // move may ask, the other is told it is not their turn, and an outsider is not a player.
-        let (s, c) = post(addr, "/api/challenges", &ann, &reversi(json!({"help": true, "time": live}))).await;
+        let (s, c) = post(
+            addr,
+            "/api/challenges",
+            &ann,
+            &reversi(json!({"help": true, "time": live})),
+        )
+        .await;
         assert_eq!(s, 200, "{c}");
         assert_eq!(c["help"], true);
         let (_, lobby) = get(addr, "/api/lobby", Some(&ben)).await;
-        let listed = lobby["challenges"].as_array().unwrap().iter().find(|x| x["id"] == c["id"]).cloned();
-        assert_eq!(listed.expect("the challenge in Ben's lobby")["help"], true, "the accepting player sees it");
-        let (s, g) = post(addr, &format!("/api/challenges/{}/accept", c["id"].as_str().unwrap()), &ben, &json!({})).await;
+        let listed = lobby["challenges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == c["id"])
+            .cloned();
+        assert_eq!(
+            listed.expect("the challenge in Ben's lobby")["help"],
+            true,
+            "the accepting player sees it"
+        );
+        let (s, g) = post(
+            addr,
+            &format!("/api/challenges/{}/accept", c["id"].as_str().unwrap()),
+            &ben,
+            &json!({}),
+        )
+        .await;
         assert_eq!(s, 200, "{g}");
         let helped = g["game"].as_str().unwrap().to_owned();
         let (_, st) = get(addr, &format!("/api/games/{helped}"), None).await;
-        assert_eq!((st["hints"].as_bool(), st["help"].as_bool()), (Some(true), Some(true)));
+        assert_eq!(
+            (st["hints"].as_bool(), st["help"].as_bool()),
+            (Some(true), Some(true))
+        );
         let (s, mv) = hint(addr, &helped, Some(&ann)).await;
         assert_eq!(s, 200, "{mv}");
         assert!(opening.contains(&mv.as_str()), "{mv}");
-        assert_eq!(hint(addr, &helped, Some(&ben)).await, (409, "not-your-turn".to_owned()));
-        assert_eq!(hint(addr, &helped, Some(&cat)).await, (409, "not-a-player".to_owned()));
+        assert_eq!(
+            hint(addr, &helped, Some(&ben)).await,
+            (409, "not-your-turn".to_owned())
+        );
+        assert_eq!(
+            hint(addr, &helped, Some(&cat)).await,
+            (409, "not-a-player".to_owned())
+        );
         assert_eq!(hint(addr, &helped, None).await.0, 401);
 
         // Rated: help cannot be asked for, and a rated game gives no hint.
-        let (s, j) = post(addr, "/api/challenges", &ann, &reversi(json!({"help": true, "rated": true}))).await;
+        let (s, j) = post(
+            addr,
+            "/api/challenges",
+            &ann,
+            &reversi(json!({"help": true, "rated": true})),
+        )
+        .await;
         assert_eq!((s, code(&j)), (400, "bad-help"), "{j}");
         let rated = support::game_between(addr, &ann, &ben, &reversi(json!({"rated": true}))).await;
         let (_, st) = get(addr, &format!("/api/games/{rated}"), None).await;
@@ -125,13 +169,30 @@ async fn the_engine_helps_only_where_both_sides_may_ask_it() {
         .await;
         assert_eq!(s, 200, "{t}");
         let tid = t["id"].as_str().unwrap().to_owned();
-        assert_eq!(post(addr, &format!("/api/tournaments/{tid}/join"), &ben, &json!({})).await.0, 200);
-        assert_eq!(post(addr, &format!("/api/tournaments/{tid}/start"), &ann, &json!({})).await.0, 200);
+        assert_eq!(
+            post(addr, &format!("/api/tournaments/{tid}/join"), &ben, &json!({}))
+                .await
+                .0,
+            200
+        );
+        assert_eq!(
+            post(addr, &format!("/api/tournaments/{tid}/start"), &ann, &json!({}))
+                .await
+                .0,
+            200
+        );
         let (_, t) = get(addr, &format!("/api/tournaments/{tid}"), None).await;
-        let tgame = t["rounds_played"][0]["games"][0]["id"].as_str().expect("a round-one game").to_owned();
+        let tgame = t["rounds_played"][0]["games"][0]["id"]
+            .as_str()
+            .expect("a round-one game")
+            .to_owned();
         let (_, st) = get(addr, &format!("/api/games/{tgame}"), None).await;
         assert_eq!(st["hints"], false);
-        let first = if st["players"][0]["name"] == "ann" { &ann } else { &ben };
+        let first = if st["players"][0]["name"] == "ann" {
+            &ann
+        } else {
+            &ben
+        };
         assert_eq!(hint(addr, &tgame, Some(first)).await, (409, "refused".to_owned()));
 
         // A rematch of the helped game keeps its agreement.
@@ -139,7 +200,12 @@ async fn the_engine_helps_only_where_both_sides_may_ask_it() {
         let (s, r) = post(addr, &format!("/api/games/{helped}/rematch"), &ann, &json!({})).await;
         assert_eq!(s, 200, "{r}");
         let (_, lobby) = get(addr, "/api/lobby", Some(&ben)).await;
-        let again = lobby["challenges"].as_array().unwrap().iter().find(|x| x["id"] == r["challenge"]).cloned();
+        let again = lobby["challenges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == r["challenge"])
+            .cloned();
         assert_eq!(again.expect("the rematch offer")["help"], true);
 
         // Replays: no suggestion while the game is in play, for anyone; once it is over, any signed-in user
@@ -148,7 +214,11 @@ async fn the_engine_helps_only_where_both_sides_may_ask_it() {
         let (s, j) = get(addr, &ply(&plain, 0), Some(&cat)).await;
         assert_eq!((s, code(&j)), (409, "refused"), "{j}");
         let (s, j) = get(addr, &ply(&plain, 0), Some(&ann)).await;
-        assert_eq!((s, code(&j)), (409, "refused"), "not even a player of a game in play: {j}");
+        assert_eq!(
+            (s, code(&j)),
+            (409, "refused"),
+            "not even a player of a game in play: {j}"
+        );
         resign(addr, &ann, &plain).await;
         let (s, j) = get(addr, &ply(&plain, 0), Some(&cat)).await;
         assert_eq!(s, 200, "{j}");
@@ -167,7 +237,8 @@ async fn a_replay_of_an_imported_copy_of_a_game_in_play_gets_no_suggestion() {
         let server = gridplay_server::start(config(&url)).await.expect("server");
         let addr = server.addr;
         let (ann, ben) = (signup(addr, "ann").await, signup(addr, "ben").await);
-        let game = support::game_between(addr, &ann, &ben, &json!({"spec": "reversi", "color": "first"})).await;
+        let game =
+            support::game_between(addr, &ann, &ben, &json!({"spec": "reversi", "color": "first"})).await;
         // Ten moves in the game, then the same ten imported as a file.
         let line = ["f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3", "c2", "e6"];
         let cookies = [&ann, &ben];
@@ -178,7 +249,11 @@ async fn a_replay_of_an_imported_copy_of_a_game_in_play_gets_no_suggestion() {
             let v = sync["state"]["version"].clone();
             // Ack ids are the game's: each move has its own, or the actor takes it for a resend.
             let ack = format!("m{i}");
-            send(&mut ws, json!({"t": "move", "game": game, "move": mv, "ack": ack, "v": v})).await;
+            send(
+                &mut ws,
+                json!({"t": "move", "game": game, "move": mv, "ack": ack, "v": v}),
+            )
+            .await;
             loop {
                 let m = recv(&mut ws).await;
                 if m["ack"] == ack.as_str() {

@@ -121,26 +121,30 @@ async fn challenges_make_games_once() {
             app.signup("bob").await,
             app.signup("carol").await,
         );
-        // A bad spec is refused with the rules library's reason.
-        let (s, j, _) = app
-            .call(
-                "POST",
-                "/api/challenges",
-                Some(&alice),
-                Some(json!({"spec": "cornered:size=99", "color": "first"})),
-            )
-            .await;
-        assert_eq!(s, StatusCode::BAD_REQUEST);
-        assert!(j["error"]["message"].as_str().unwrap().contains("size"), "{j}");
-        let (s, j, _) = app
-            .call(
-                "POST",
-                "/api/challenges",
-                Some(&alice),
-                Some(json!({"spec": "chess", "color": "first"})),
-            )
-            .await;
-        assert_eq!(s, StatusCode::BAD_REQUEST, "{j}");
+        // A bad spec is refused with the rules library's reason. The refusal reads as a sentence that names the game and the setting as the form does.
+        let refusal = async |spec: &str| {
+            let (s, j, _) = app
+                .call("POST", "/api/challenges", Some(&alice), Some(json!({"spec": spec, "color": "first"})))
+                .await;
+            assert_eq!((s, j["error"]["code"].as_str()), (StatusCode::BAD_REQUEST, Some("bad-spec")), "{j}");
+            j["error"]["message"].as_str().unwrap().to_owned()
+        };
+        assert_eq!(
+            refusal("cornered:size=99").await,
+            "Cornered Reversi: Board size cannot be \u{201c}99\u{201d}; choose a whole number from 2 to 25."
+        );
+        assert_eq!(
+            refusal("reversi:first=blue").await,
+            "Reversi: First to move cannot be \u{201c}blue\u{201d}; choose \u{201c}black\u{201d} or \u{201c}white\u{201d}."
+        );
+        assert_eq!(
+            refusal("reversi:colour=blue").await,
+            "Reversi has no setting \u{201c}colour\u{201d}: its settings are First to move (first)."
+        );
+        assert!(refusal("chess").await.starts_with("There is no game \u{201c}chess\u{201d}; the games are Reversi (reversi), "));
+        assert!(
+            refusal("tactics:army=wwww").await.starts_with("Grid Tactics: First player's army cannot be \u{201c}wwww\u{201d}; it needs "),
+        );
         // Visitors cannot challenge.
         let (s, _, _) = app
             .call(
@@ -408,21 +412,44 @@ async fn guards_refuse_cross_origin_large_and_repeated_requests() {
     for path in ["/", "/game/abc"] {
         let res = get(path, None).await;
         assert_eq!(res.status(), StatusCode::OK, "{path}");
-        assert_eq!(res.headers()[header::CACHE_CONTROL], "private, no-cache", "{path}");
-        let csp = res.headers()[header::CONTENT_SECURITY_POLICY].to_str().unwrap().to_owned();
-        assert!(csp.contains("script-src 'self' 'sha256-") && csp.contains("frame-ancestors 'none'"), "{csp}");
+        assert_eq!(
+            res.headers()[header::CACHE_CONTROL],
+            "private, no-cache",
+            "{path}"
+        );
+        let csp = res.headers()[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            csp.contains("script-src 'self' 'sha256-") && csp.contains("frame-ancestors 'none'"),
+            "{csp}"
+        );
         let body = res.into_body().collect().await.unwrap().to_bytes();
         let html = String::from_utf8_lossy(&body);
-        assert!(html.contains(r#"<script type="importmap">"#) && html.contains(r#"id="boot""#), "{path}");
+        assert!(
+            html.contains(r#"<script type="importmap">"#) && html.contains(r#"id="boot""#),
+            "{path}"
+        );
     }
     // A file by its plain name is revalidated (304 with its ETag); by its hashed name it is cached for good.
     for path in ["/assets/app.js", "/assets/board.js", "/assets/style.css"] {
         let res = get(path, None).await;
         assert_eq!(res.status(), StatusCode::OK, "{path}");
         let etag = res.headers().get(header::ETAG).expect("an ETag").clone();
-        assert_eq!(get(path, Some((header::IF_NONE_MATCH, etag))).await.status(), StatusCode::NOT_MODIFIED, "{path}");
+        assert_eq!(
+            get(path, Some((header::IF_NONE_MATCH, etag))).await.status(),
+            StatusCode::NOT_MODIFIED,
+            "{path}"
+        );
     }
-    let page = get("/", None).await.into_body().collect().await.unwrap().to_bytes();
+    let page = get("/", None)
+        .await
+        .into_body()
+        .collect()
+        .await
+        .unwrap()
+        .to_bytes();
     let page = String::from_utf8_lossy(&page).into_owned();
     let hashed = page
         .split(r#"<link rel="modulepreload" href=""#)
@@ -430,9 +457,16 @@ async fn guards_refuse_cross_origin_large_and_repeated_requests() {
         .and_then(|s| s.split('"').next())
         .expect("a preloaded module")
         .to_owned();
-    let res = get(&hashed, Some((header::ACCEPT_ENCODING, HeaderValue::from_static("br, gzip")))).await;
+    let res = get(
+        &hashed,
+        Some((header::ACCEPT_ENCODING, HeaderValue::from_static("br, gzip"))),
+    )
+    .await;
     assert_eq!(res.status(), StatusCode::OK, "{hashed}");
-    assert_eq!(res.headers()[header::CACHE_CONTROL], "public, max-age=31536000, immutable");
+    assert_eq!(
+        res.headers()[header::CACHE_CONTROL],
+        "public, max-age=31536000, immutable"
+    );
     assert_eq!(res.headers()[header::CONTENT_ENCODING], "br");
 }
 
@@ -680,4 +714,63 @@ async fn account_password_change_signout_everywhere_and_deletion() {
         );
     })
     .await;
+}
+
+/// The army builder's question: whether a spec makes a game, and each army setting clause by clause (the
+/// army in force, the default where none is given, and the second army copying the first).
+#[tokio::test]
+async fn a_spec_is_checked_clause_by_clause_as_it_is_edited() {
+    let app = App::new("sqlite::memory:", 1000).await;
+    let check = async |spec: &str| {
+        app.call("POST", "/api/specs/check", None, Some(json!({"spec": spec})))
+            .await
+    };
+    let (s, j, _) = check("tactics:size=24").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        (j["ok"].as_bool(), j["spec"].as_str()),
+        (Some(true), Some("tactics:size=24")),
+        "{j}"
+    );
+    assert_eq!(
+        j["armies"]["army"]["value"], "wwwhhhaaa",
+        "the default army of 24x24"
+    );
+    assert_eq!(
+        j["armies"]["army"]["met"],
+        json!([true, true, true, true, true, true])
+    );
+    let (_, j, _) = check("tactics:army=wwwwhhaa").await;
+    assert_eq!(j["ok"], false);
+    assert!(
+        j["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Grid Tactics: First player's army cannot be"),
+        "{j}"
+    );
+    // Eight units, four warriors: every clause met but the last.
+    assert_eq!(
+        j["armies"]["army"]["met"],
+        json!([true, true, true, true, true, false])
+    );
+    assert_eq!(
+        j["armies"]["army2"]["value"], "wwwwhhaa",
+        "the second army copies the first"
+    );
+    let (_, j, _) = check("tactics:army=xyz").await;
+    assert_eq!(
+        (j["armies"]["army"]["value"].as_str(), j["ok"].as_bool()),
+        (Some(""), Some(false))
+    );
+    let (_, j, _) = check("reversi").await;
+    assert_eq!(
+        (j["ok"].as_bool(), j["armies"].as_object().map(|a| a.len())),
+        (Some(true), Some(0))
+    );
+    let (s, j, _) = check("re versi").await;
+    assert_eq!(
+        (s, j["error"]["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad-spec"))
+    );
 }

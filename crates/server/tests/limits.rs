@@ -123,8 +123,13 @@ async fn quotas_answer_too_many_with_the_limit() {
         let r = http(addr, "POST", "/api/tournaments", Some(&bob), post(&t).as_deref()).await;
         assert_too_many(&r, "1 new tournaments a day");
         // Hints per minute.
-        let game =
-            support::game_between(addr, &bob, &carol, &json!({"spec": "reversi", "color": "first", "help": true})).await;
+        let game = support::game_between(
+            addr,
+            &bob,
+            &carol,
+            &json!({"spec": "reversi", "color": "first", "help": true}),
+        )
+        .await;
         for _ in 0..2 {
             let r = http(addr, "GET", &format!("/api/games/{game}/hint"), Some(&bob), None).await;
             assert_eq!(r.status, 200, "{}", r.body);

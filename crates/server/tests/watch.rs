@@ -21,7 +21,14 @@ async fn computer_game(addr: SocketAddr, cookie: &str, time: Value) -> String {
     if !time.is_null() {
         body["time"] = time;
     }
-    let r = http(addr, "POST", "/api/computer", Some(cookie), Some(&body.to_string())).await;
+    let r = http(
+        addr,
+        "POST",
+        "/api/computer",
+        Some(cookie),
+        Some(&body.to_string()),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.body);
     r.json()["game"].as_str().unwrap().to_owned()
 }
@@ -39,7 +46,9 @@ fn listed(live: &Value) -> Vec<String> {
 async fn age(url: &str, game: &str) {
     use sqlx::{Connection, Executor};
     sqlx::any::install_default_drivers();
-    let mut conn = sqlx::AnyConnection::connect(url).await.expect("the test database");
+    let mut conn = sqlx::AnyConnection::connect(url)
+        .await
+        .expect("the test database");
     conn.execute(sqlx::AssertSqlSafe(format!(
         "UPDATE games SET updated_at = 1000 WHERE id = '{game}'"
     )))
@@ -64,21 +73,36 @@ async fn the_live_list_leaves_out_idle_untimed_engine_games_and_gives_bounded_bo
         age(&url, &idle).await;
         age(&url, &timed).await;
         let live = get(addr, "/api/live").await;
-        assert!(!listed(&live).contains(&idle), "an idle untimed engine game is not listed");
+        assert!(
+            !listed(&live).contains(&idle),
+            "an idle untimed engine game is not listed"
+        );
         assert!(listed(&live).contains(&timed) && listed(&live).contains(&fresh));
         // Boards for the first games asked for, without their legal moves; none unless asked.
         assert!(live["games"][0].get("board").is_none());
         let live = get(addr, "/api/live?boards=1").await;
         let board = &live["games"][0]["board"];
-        assert_eq!(board["view"]["cells"].as_array().map(Vec::len), Some(64), "{board}");
-        assert!(board["view"].get("moves").is_none(), "a mini-board needs no legal moves");
+        assert_eq!(
+            board["view"]["cells"].as_array().map(Vec::len),
+            Some(64),
+            "{board}"
+        );
+        assert!(
+            board["view"].get("moves").is_none(),
+            "a mini-board needs no legal moves"
+        );
         assert!(live["games"][1].get("board").is_none());
         // However many are asked for, at most twelve.
         for _ in 0..12 {
             computer_game(addr, &ann, Value::Null).await;
         }
         let live = get(addr, "/api/live?boards=100").await;
-        let boards = live["games"].as_array().unwrap().iter().filter(|g| g.get("board").is_some()).count();
+        let boards = live["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g.get("board").is_some())
+            .count();
         assert_eq!(boards, 12);
         server.stop().await;
         support::drop_database(pg).await;
@@ -99,12 +123,20 @@ async fn a_watch_page_follows_its_boards_over_the_socket() {
         let mut ws = socket(addr, Some(&ann)).await;
         send(&mut ws, json!({"t": "watch", "game": game})).await;
         recv_until(&mut ws, "sync").await;
-        send(&mut ws, json!({"t": "move", "game": game, "move": "d3", "ack": "a1"})).await;
+        send(
+            &mut ws,
+            json!({"t": "move", "game": game, "move": "d3", "ack": "a1"}),
+        )
+        .await;
         let mut seen = Vec::new();
         while seen.len() < 2 {
             let m = recv(&mut tv).await;
             assert_eq!(m["t"], "tv", "{m}");
-            assert_eq!((m["m"]["t"].as_str(), m["m"]["game"].as_str()), (Some("event"), Some(game.as_str())), "{m}");
+            assert_eq!(
+                (m["m"]["t"].as_str(), m["m"]["game"].as_str()),
+                (Some("event"), Some(game.as_str())),
+                "{m}"
+            );
             seen.push(m["m"]["v"].as_u64().unwrap());
         }
         assert_eq!(seen, [1, 2]);
@@ -115,7 +147,13 @@ async fn a_watch_page_follows_its_boards_over_the_socket() {
         assert_eq!(e["code"], "bad-message", "{e}");
         // A follower is not a spectator.
         let live = get(addr, "/api/live").await;
-        let row = live["games"].as_array().unwrap().iter().find(|g| g["id"] == game.as_str()).cloned().unwrap();
+        let row = live["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == game.as_str())
+            .cloned()
+            .unwrap();
         assert_eq!(row["spectators"], 0, "{row}");
         server.stop().await;
         support::drop_database(pg).await;

@@ -1,9 +1,8 @@
-// Unit tests of the game page's clocks (web/clock.js) and model (web/gamestate.js).
+// Unit tests of the game page's model and clocks (web/gamestate.js).
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { timeLeft, fmtClock, fmtSpan } from '../web/clock.js';
-import { initial, reduce } from '../web/gamestate.js';
+import { initial, reduce, timeLeft, fmtClock, fmtSpan } from '../web/gamestate.js';
 import { loadLanguage } from '../web/i18n.js';
 
 // A page loads its language's words before it draws; so do these tests.

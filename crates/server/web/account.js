@@ -1,9 +1,8 @@
 // The account page: this browser's preferences (move sounds, move confirmation), changing the password,
 // signing out everywhere, and deleting the account. The server checks the password for the last two kinds.
 
-import { h, api, toast, confirmDialog, navigate } from './util.js';
+import { h, api, toast, confirmDialog, navigate, pref, setPref } from './util.js';
 import { t, errorText } from './i18n.js';
-import { pref, setPref } from './prefs.js';
 
 export function accountPage(main, ctx) {
   ctx.title(`${t('nav.account')} · gridplay`);

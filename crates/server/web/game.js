@@ -3,13 +3,11 @@
 // gamestate.js how the socket's messages change what the page shows. This file draws and wires them.
 
 import { Board } from './board.js';
-import { h, api, toast, confirmDialog, navigate, playerLink } from './util.js';
+import { h, api, toast, confirmDialog, navigate, playerLink, pref, moveSound } from './util.js';
 import { gameOf, labeller, gameWord, specTitle } from './catalog.js';
 import { t, errorText, timeLabel } from './i18n.js';
 import * as entries from './entry.js';
-import { SIDES, timeLeft, fmtClock, fmtSpan } from './clock.js';
-import { initial, reduce, announce, moveLines, overText, sideName } from './gamestate.js';
-import { pref, moveSound } from './prefs.js';
+import { initial, reduce, announce, moveLines, overText, sideName, SIDES, timeLeft, fmtClock, fmtSpan } from './gamestate.js';
 
 const idx = (side) => (side === 'first' ? 0 : 1);
 
@@ -403,11 +401,18 @@ export function gamePage(main, id, ctx) {
     const below = side ? idx(side) : (turned ? 1 : 0);
     barTop.replaceChildren(playerBar(s, 1 - below, side, serverNow()));
     barBottom.replaceChildren(playerBar(s, below, side, serverNow()));
-    fitZoom();
+    // Whether the board needs a zoom depends on its size and the screen's, not on the move: measured once
+    // it is on screen (a measure forces the page's layout), and again when the window changes.
+    if (!page.fitted) { page.fitted = true; requestAnimationFrame(fitZoom); }
     board.render(s, turned, boardMarks(page, moves()), gameOf(s.game).look);
     page.lastRendered = s.version;
     ctx.title((myTurn() ? `● ${t('game.yourTurn')} · ` : '') + `${gameOf(s.game).title} · gridplay`);
-    renderPanel();
+    // The board comes first: the page's first frame shows it, and the panel follows in the next.
+    if (page.panelDrawn) renderPanel();
+    else if (!page.panelSoon) {
+      page.panelSoon = true;
+      requestAnimationFrame(() => { page.panelDrawn = true; if (state()) renderPanel(); });
+    }
   }
 
   /** Updates the clocks in place, several times a second, without redrawing the page. */

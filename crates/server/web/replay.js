@@ -164,7 +164,8 @@ export function replayPage(main, id, ctx) {
     // replaceChildren writes a null as the text "null": leave the absent parts out.
     panel.replaceChildren(...[
       h('h1', {}, `${t('game.replay')} · ${gameOf(meta.game).title}`),
-      h('p', { class: 'muted' }, specTitle(meta.spec)),
+      // The settings, where the game has some of its own (the title is above).
+      meta.spec.includes(':') ? h('p', { class: 'muted' }, specTitle(meta.spec)) : null,
       players,
       h('p', { class: 'status', id: 'ply' }, t('replay.ply', { n, of: meta.moves.length })),
       meta.over ? h('p', {}, overText(meta)) : h('p', { class: 'muted' }, t('replay.ongoing')),

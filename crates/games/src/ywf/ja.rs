@@ -5,7 +5,10 @@ use gridplay_core::Translation;
 pub(super) const JA: Translation = Translation {
     language: "ja",
     texts: &[
-        ("Black pieces are Warui-ko's, white pieces Yoi-ko's.", "黒い駒は悪い子、白い駒は良い子のものです。"),
+        (
+            "Black pieces are Warui-ko's, white pieces Yoi-ko's.",
+            "黒い駒は悪い子、白い駒は良い子のものです。",
+        ),
         (
             "Grey pieces with a light centre are Futsu-no-ko: they belong to nobody, and a line of them between your \
              pieces turns to yours.",
