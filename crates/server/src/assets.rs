@@ -519,7 +519,7 @@ mod tests {
             "board",
             "entry",
             "gamestate",
-            "clock",
+            "catalog",
             "lang/en",
         ] {
             assert!(has(m), "{m} in {game:?}");
