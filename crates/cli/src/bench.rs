@@ -32,8 +32,8 @@ struct SoakArgs {
     /// The game spec.
     #[arg(long, default_value = "reversi")]
     game: String,
-    /// The engine's level.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=8))]
+    /// The engine's level, from 1 to the game's top level.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..))]
     level: u8,
     /// One game in this many asks for a hint, and one in this many for an analysis once over.
     #[arg(long, default_value_t = 10, value_parser = at_least_one)]
@@ -121,6 +121,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
 }
 
 fn soak(a: &SoakArgs) -> Result<(), String> {
+    crate::check_level(&a.game, a.level)?;
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
     let report = runtime.block_on(gridplay_server::soak::run(gridplay_server::soak::SoakOptions {
         games: a.games,

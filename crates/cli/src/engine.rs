@@ -172,7 +172,7 @@ impl Session {
         let mut increment = None;
         for arg in args.split_whitespace() {
             let (key, value) = arg.split_once('=').ok_or_else(|| {
-                format!("`{arg}` is not a limit: write depth=N, time=MS, nodes=N, level=1..8 or seed=S")
+                format!("`{arg}` is not a limit: write depth=N, time=MS, nodes=N, level=L or seed=S")
             })?;
             let number: u64 = value
                 .parse()
@@ -181,7 +181,8 @@ impl Session {
                 "depth" if (1..=64).contains(&number) => request.limits.depth = Some(number as u32),
                 "time" if number >= 1 => request.limits.time = Some(Duration::from_millis(number)),
                 "nodes" if number >= 1 => request.limits.nodes = Some(number),
-                "level" if (1..=8).contains(&number) => request.level = Some(number as u8),
+                // The game's engine refuses a level past its top, naming it.
+                "level" if (1..=255).contains(&number) => request.level = Some(number as u8),
                 "seed" => request.seed = number,
                 "mcts" => request.mcts = number != 0,
                 "book" => request.book = number != 0,
@@ -194,7 +195,8 @@ impl Session {
                 "inc" => increment = Some(Duration::from_millis(number)),
                 "depth" | "time" | "nodes" | "level" | "left" => {
                     return Err(format!(
-                        "`{arg}` is out of range: depth 1-64, time, nodes and left 1 or more, level 1-8"
+                        "`{arg}` is out of range: depth 1-64, time, nodes and left 1 or more, level 1 to the game's top \
+                         level"
                     ));
                 }
                 other => {

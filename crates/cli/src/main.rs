@@ -181,6 +181,18 @@ fn games_text() -> String {
 type Loaded = (Box<dyn DynGame>, Box<dyn DynPosition>);
 
 /// Builds a game and its position from a spec and an optional position text.
+/// `level` if the engine of the game named in `spec` has it: levels run from 1 to the engine table's top.
+fn check_level(spec: &str, level: u8) -> Result<u8, String> {
+    let name = spec.split(':').next().unwrap_or(spec);
+    let top = gridplay_engine::top_level(name).ok_or_else(|| format!("no engine plays `{name}`"))?;
+    let title = registry().entry(name).map_or(name, |e| e.module.title);
+    if (1..=top).contains(&level) {
+        Ok(level)
+    } else {
+        Err(format!("{title}'s engine has levels 1 to {top}, not {level}"))
+    }
+}
+
 fn load(spec: &str, position: Option<&str>) -> Result<Loaded, String> {
     let game = registry().game(spec).map_err(|e| e.to_string())?;
     let pos = match position {

@@ -20,7 +20,7 @@ use external::External;
 pub(crate) struct MatchArgs {
     /// The game spec.
     spec: String,
-    /// Player A: `level=1..8`, `depth=N`, `time=MS` (alpha-beta), `clock=MS` (alpha-beta with a game clock of MS
+    /// Player A: `level=L` (1 to the game's top level), `depth=N`, `time=MS` (alpha-beta), `clock=MS` (alpha-beta with a game clock of MS
     /// for each game, `inc=MS` added after each move; the engine spends it by stage and loses if it runs
     /// out), `mcts=MS` or `playouts=N` (Monte Carlo tree
     /// search by time or playouts), `random`, `greedy` (the Grid Tactics reference player); `depth`, `time` and
@@ -147,7 +147,7 @@ impl Side {
         }
         let bad = || {
             format!(
-                "`{text}` is not a player: use level=1..8, depth=N, time=MS, clock=MS[,inc=MS], mcts=MS, playouts=N, random, greedy (Grid \
+                "`{text}` is not a player: use level=L (1 to the game's top), depth=N, time=MS, clock=MS[,inc=MS], mcts=MS, playouts=N, random, greedy (Grid \
                  Tactics), cmd=PROGRAM, nboard=PROGRAM or cake=PROGRAM; depth, time and temp=T combine (depth=3,temp=100), and so \
                  do mcts and playouts; book=1 adds the opening book (Reversi, checkers) to any of them"
             )
@@ -159,7 +159,9 @@ impl Side {
             let (key, value) = part.split_once('=').ok_or_else(bad)?;
             let n: u64 = value.parse().map_err(|_| bad())?;
             match key {
-                "level" if (1..=8).contains(&n) && parts == 1 => request.level = Some(n as u8),
+                "level" if (1..=255).contains(&n) && parts == 1 => {
+                    request.level = Some(crate::check_level(spec, n as u8)?);
+                }
                 "book" if n <= 1 => request.book = n == 1,
                 "depth" if (1..=64).contains(&n) => request.limits.depth = Some(n as u32),
                 "time" if n > 0 => request.limits.time = Some(Duration::from_millis(n)),

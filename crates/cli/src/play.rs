@@ -15,8 +15,9 @@ pub(crate) struct PlayArgs {
     /// The side you play against the computer: first or second.
     #[arg(long, value_enum, default_value_t = Side::First)]
     side: Side,
-    /// The engine's level, 1 (beginner) to 8 (full strength), with `--opponent engine`.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
+    /// The engine's level, from 1 (beginner) to the game's top level (full strength: 8 in every game but
+    /// tic-tac-toe; `gridplay games` lists them), with `--opponent engine`.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..))]
     level: u8,
     /// Seed for the random mover (the same seed replays the same game); random by default.
     #[arg(long)]
@@ -58,7 +59,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), String> {
     let computer = match args.opponent {
         Opponent::Human => None,
         Opponent::Random => Some((side, Mover::Random)),
-        Opponent::Engine => Some((side, Mover::Engine(args.level))),
+        Opponent::Engine => Some((side, Mover::Engine(crate::check_level(&args.spec, args.level)?))),
     };
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()

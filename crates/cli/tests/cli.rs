@@ -759,3 +759,63 @@ fn a_ping_stops_an_nboard_search_and_is_answered_at_once() {
     writeln!(input, "quit").unwrap();
     assert!(child.wait().unwrap().success());
 }
+
+/// Every level range comes from the engine table: past a game's top level, `play`, `match` and the protocol's
+/// `go` each refuse with the top named, for every game.
+#[test]
+fn a_level_past_the_games_top_is_refused_by_every_command() {
+    for engine in gridplay_engine::ENGINES {
+        let game = engine.game;
+        let top = engine.levels.len();
+        let past = (top + 1).to_string();
+        let (ok, _, err) = gridplay(&[
+            "--with-test-games",
+            "play",
+            game,
+            "--opponent",
+            "engine",
+            "--level",
+            &past,
+        ]);
+        assert!(!ok, "{game}");
+        assert!(
+            err.contains(&format!("engine has levels 1 to {top}, not {past}")),
+            "{game}: {err}"
+        );
+        let (ok, _, err) = gridplay(&[
+            "--with-test-games",
+            "match",
+            game,
+            "random",
+            &format!("level={past}"),
+            "--games",
+            "1",
+        ]);
+        assert!(!ok, "{game}");
+        assert!(
+            err.contains(&format!("engine has levels 1 to {top}, not {past}")),
+            "{game}: {err}"
+        );
+        // The protocol: the top level answers with a move, the one past it with the top.
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gridplay"))
+            .args(["--with-test-games", "engine"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("gridplay engine runs");
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().expect("stdin");
+            writeln!(stdin, "game {game}\ngo level={past}\ngo level=1\nquit").expect("write");
+        }
+        let out = child.wait_with_output().expect("it ends");
+        let out = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.contains(&format!(
+                "level {past} does not exist: this game's levels are 1 to {top}"
+            )),
+            "{game}: {out}"
+        );
+        assert!(out.contains("bestmove "), "{game}: {out}");
+    }
+}

@@ -83,12 +83,26 @@ impl Clock {
     }
 }
 
+/// Level `level` of a game's table `levels` (1 is the first); a level beyond the table plays as its top level,
+/// and 0 as its first, so that no level number can index past the table.
+pub(crate) fn level_entry(levels: &[Level], level: u8) -> Level {
+    let top = u8::try_from(levels.len()).unwrap_or(u8::MAX);
+    levels[usize::from(level.clamp(1, top)) - 1]
+}
+
+/// The levels of the engine of the game named `game`: 1 to the returned number (`None` where no engine plays
+/// it). The server, the command line and the protocols take their level ranges from here.
+#[must_use]
+pub fn top_level(game: &str) -> Option<u8> {
+    table::engine(game).map(|e| u8::try_from(e.levels.len()).unwrap_or(u8::MAX))
+}
+
 impl Request {
     /// The level this request plays at from the game's table `levels`, or the softmax player its temperature
     /// asks for. A level beyond the table plays as its top level.
     fn level(&self, levels: &[Level]) -> Option<Level> {
         match (self.level, self.temperature) {
-            (Some(level), _) => Some(levels[usize::from(level.clamp(1, levels.len() as u8)) - 1]),
+            (Some(level), _) => Some(level_entry(levels, level)),
             (None, Some(temperature)) => Some(Level {
                 depth: self.limits.depth.unwrap_or(64),
                 temperature,

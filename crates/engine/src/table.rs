@@ -17,7 +17,8 @@ use gridplay_search::{Limits, StopFlag};
 
 use crate::{
     CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, REVERSI_LEVELS, Reply, Request, TACTICS_LEVELS,
-    TICTACTOE_LEVELS, checkers, cornered, reversi, score_typed, tactics, think_typed, tictactoe, ywf,
+    TICTACTOE_LEVELS, checkers, cornered, level_entry, reversi, score_typed, tactics, think_typed, tictactoe,
+    ywf,
 };
 
 /// Thinks about a position of the entry's game reached after the given earlier positions; `None` when the
@@ -169,7 +170,7 @@ fn think_reversi(
         return Some(reversi::solve_reply(p));
     }
     let mut limits = request.level.map_or(request.limits, |l| {
-        let level = REVERSI_LEVELS[usize::from(l.min(REVERSI_LEVELS.len() as u8)) - 1];
+        let level = level_entry(&REVERSI_LEVELS, l);
         Limits {
             depth: Some(level.depth),
             time: level.time,
@@ -245,7 +246,7 @@ fn think_checkers(
         return Some(Reply::from_book(p.move_text(m), score));
     }
     let limits = request.level.map_or(request.limits, |l| {
-        let level = CHECKERS_LEVELS[usize::from(l) - 1];
+        let level = level_entry(&CHECKERS_LEVELS, l);
         Limits {
             depth: Some(level.depth),
             time: level.time,
