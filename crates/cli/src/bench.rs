@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use gridplay_server::loadtest::{LoadOptions, run as run_load};
+use gridplay_bench::load::{LoadOptions, run as run_load};
 
 #[derive(Args, Debug)]
 pub(crate) struct BenchArgs {
@@ -123,7 +123,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
 fn soak(a: &SoakArgs) -> Result<(), String> {
     crate::check_level(&a.game, a.level)?;
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let report = runtime.block_on(gridplay_server::soak::run(gridplay_server::soak::SoakOptions {
+    let report = runtime.block_on(gridplay_bench::soak::run(gridplay_bench::soak::SoakOptions {
         games: a.games,
         parallel: a.parallel,
         spec: a.game.clone(),

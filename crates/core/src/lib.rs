@@ -17,6 +17,8 @@
 //! assert_eq!(spec.to_string(), "cornered:size=11,tie=black");
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod codec;
 mod dynamic;
 mod error;

@@ -1,10 +1,15 @@
 //! The fuzz targets' bodies. Each reads arbitrary bytes and panics only on a fault: a crash in a reader, or an
-//! accepted input that does not read back the same. `fuzz/` runs them under libFuzzer (cargo-fuzz);
+//! accepted input that does not read back the same. `fuzz/` (in this crate, outside the workspace) runs them under
+//! libFuzzer (cargo-fuzz, run from `crates/fuzzing`);
 //! `tests/fuzz.rs` runs each for a fixed time on every test run, on mutations of the seeds given here.
 
 use gridplay_core::GameRecord;
 use gridplay_games::{checkers::pdn, registry};
-use gridplay_server::{fuzzing::socket_session, transcript};
+use gridplay_server::transcript;
+
+mod socket;
+
+use socket::socket_session;
 
 /// A fuzz target: its name (as in `fuzz/fuzz_targets/`), its body, and valid inputs to start from.
 #[derive(Clone, Copy, Debug)]

@@ -21,7 +21,7 @@ use crate::{
     ids,
 };
 
-pub(crate) const COOKIE: &str = "gp_session";
+pub const COOKIE: &str = "gp_session";
 const SESSION_DAYS: i64 = 30;
 
 /// Names are 3 to 20 characters: ASCII letters, digits, `_` and `-`, starting with a letter or a digit.

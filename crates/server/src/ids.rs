@@ -7,7 +7,7 @@ const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ234567
 
 /// `len` characters from a 56-letter alphabet without look-alikes (0/O, 1/l/I).
 #[must_use]
-pub(crate) fn short(len: usize) -> String {
+pub fn short(len: usize) -> String {
     let mut rng = rand::rng();
     (0..len)
         .map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())]))
@@ -16,7 +16,7 @@ pub(crate) fn short(len: usize) -> String {
 
 /// A session token: 256 random bits in hex.
 #[must_use]
-pub(crate) fn token() -> String {
+pub fn token() -> String {
     let bytes: [u8; 32] = rand::random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -4,6 +4,8 @@
 //! The server knows the rules only through `gridplay-core`'s interface: it asks the rules library for the board
 //! view, with the legal moves, and the browser draws what it is sent.
 
+#![forbid(unsafe_code)]
+
 mod api;
 mod assets;
 mod auth;
@@ -13,21 +15,18 @@ pub mod config;
 pub mod db;
 pub mod engines;
 mod error;
-pub mod fuzzing;
-mod ids;
+pub mod ids;
 mod lang;
 pub mod live;
-pub mod loadtest;
 pub mod lobby;
 mod messages;
 mod players;
 mod rules;
 mod settings;
-pub mod soak;
 mod text;
 pub mod tournament;
 pub mod transcript;
-mod ws;
+pub mod ws;
 
 use std::{collections::HashMap, net::SocketAddr, num::NonZeroU32, ops::Deref, sync::Arc, time::Duration};
 
@@ -45,6 +44,7 @@ use gridplay_core::Registry;
 use tower_http::{compression::CompressionLayer, set_header::SetResponseHeaderLayer};
 
 pub use crate::{
+    auth::COOKIE as SESSION_COOKIE,
     config::Config,
     db::Db,
     messages::{apply_delta, delta},

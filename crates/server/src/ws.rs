@@ -7,10 +7,11 @@
 
 use std::{collections::HashMap, net::IpAddr, num::NonZeroU32, sync::Arc};
 
+pub use axum::extract::ws::Message;
 use axum::{
     extract::{
         State, WebSocketUpgrade,
-        ws::{Message, Utf8Bytes, WebSocket},
+        ws::{Utf8Bytes, WebSocket},
     },
     http::{HeaderMap, header},
     response::{IntoResponse, Response},
@@ -196,7 +197,7 @@ async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
 
 /// The socket loop: the page's messages from `stream`, the answers and the feeds it follows to `sink`. Generic
 /// over both, so that tests drive it with channels.
-pub(crate) async fn serve<S, R, E>(state: AppState, user: Option<User>, mut sink: S, mut stream: R)
+pub async fn serve<S, R, E>(state: AppState, user: Option<User>, mut sink: S, mut stream: R)
 where
     S: futures_util::Sink<Message> + Unpin,
     R: futures_util::Stream<Item = Result<Message, E>> + Unpin,

@@ -20,12 +20,13 @@ use tokio::{
 };
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::{
+use gridplay_server::{
     Config,
     db::{User, now_ms},
     ids,
-    loadtest::resident_bytes,
 };
+
+use crate::load::resident_bytes;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -124,7 +125,7 @@ pub async fn run(options: SoakOptions) -> Result<SoakReport, String> {
         database,
         ..Config::default()
     };
-    let server = crate::start(config).await.map_err(|e| e.to_string())?;
+    let server = gridplay_server::start(config).await.map_err(|e| e.to_string())?;
     let rss_start = resident_bytes();
     let ctx = Arc::new(Ctx {
         addr: server.addr,
@@ -148,7 +149,7 @@ pub async fn run(options: SoakOptions) -> Result<SoakReport, String> {
         db.create_session(&token, &user.id, now_ms() + 86_400_000)
             .await
             .map_err(|e| e.to_string())?;
-        cookies.push(format!("{}={token}", crate::auth::COOKIE));
+        cookies.push(format!("{}={token}", gridplay_server::SESSION_COOKIE));
     }
     let seats = Arc::new(Semaphore::new(options.parallel.max(1)));
     let free = Arc::new(Mutex::new(cookies));
@@ -212,7 +213,7 @@ pub async fn run(options: SoakOptions) -> Result<SoakReport, String> {
     })
 }
 
-use crate::loadtest::Ws;
+use crate::load::Ws;
 
 async fn next_json(ws: &mut Ws) -> Result<Value, String> {
     loop {
@@ -264,7 +265,7 @@ async fn play(ctx: &Ctx, cookie: &str, n: usize) -> Result<(), String> {
     }
     let game: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let id = game["game"].as_str().ok_or("no game id")?.to_owned();
-    let mut ws = crate::loadtest::connect(ctx.addr, cookie).await?;
+    let mut ws = crate::load::connect(ctx.addr, cookie).await?;
     ws.send(Message::Text(
         json!({"t": "watch", "game": id}).to_string().into(),
     ))
@@ -316,7 +317,7 @@ async fn play(ctx: &Ctx, cookie: &str, n: usize) -> Result<(), String> {
                     if m["v"].as_u64() != Some(state["version"].as_u64().unwrap_or(0) + 1) {
                         return Err(format!("event {} after version {}", m["v"], state["version"]));
                     }
-                    crate::apply_delta(&mut state, &m["delta"]);
+                    gridplay_server::apply_delta(&mut state, &m["delta"]);
                     break;
                 }
                 Some("sync") if m["game"] == id.as_str() => {

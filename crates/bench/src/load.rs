@@ -23,11 +23,15 @@ use tokio_tungstenite::{
     tungstenite::{Message, client::IntoClientRequest, http::HeaderValue},
 };
 
-use crate::{
+use gridplay_server::{
     Config,
     db::{Db, User, now_ms},
     ids,
 };
+
+/// How much a simulated page's socket reads at once: a page's messages are small (the server reads its own
+/// sockets with the same size).
+const READ_BUFFER: usize = 4 * 1024;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -87,7 +91,7 @@ pub struct LoadReport {
     pub servers: usize,
     /// The in-process server's database writers during the run, all together (none when driving other
     /// servers)...
-    pub writer: Option<crate::db::WriterCounts>,
+    pub writer: Option<gridplay_server::db::WriterCounts>,
     /// ...and how many there were.
     pub writers: u32,
 }
@@ -205,11 +209,11 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
             database: database.clone(),
             ws_per_second: 100_000,
             ws_burst: 100_000,
-            limits: crate::config::Limits::lenient(),
+            limits: gridplay_server::config::Limits::lenient(),
             db_writers: options.db_writers,
             ..Config::default()
         };
-        let server = crate::start(config).await.map_err(|e| e.to_string())?;
+        let server = gridplay_server::start(config).await.map_err(|e| e.to_string())?;
         let db = server.state.db.clone();
         let addr = server.addr;
         (Some(server), db, vec![addr])
@@ -238,7 +242,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         db.create_session(&token, &user.id, now_ms() + 3_600_000)
             .await
             .map_err(|e| e.to_string())?;
-        cookies.push(format!("{}={token}", crate::auth::COOKIE));
+        cookies.push(format!("{}={token}", gridplay_server::SESSION_COOKIE));
         users.push(user);
     }
     let stop = Arc::new(AtomicBool::new(false));
@@ -377,8 +381,8 @@ pub(crate) async fn connect(addr: std::net::SocketAddr, cookie: &str) -> Result<
         "cookie",
         HeaderValue::from_str(cookie).map_err(|e| e.to_string())?,
     );
-    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-        .read_buffer_size(crate::ws::READ_BUFFER);
+    let config =
+        tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(READ_BUFFER);
     // Thousands of players connect at once: a connection the kernel turned away (its queue of new
     // connections was full) is tried again a few times before the run fails.
     let mut tries = 0;
@@ -495,14 +499,14 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
     };
     let mut n = 0u64;
     while !ctx.stop.load(Ordering::Relaxed) {
-        let mut game = crate::db::GameRow::new(
+        let mut game = gridplay_server::db::GameRow::new(
             ctx.spec.clone(),
             ctx.spec.split(':').next().unwrap_or_default().to_owned(),
             [Some(users[0].clone()), Some(users[1].clone())],
             [None, None],
         );
         if let Some(s) = ctx.clock_s {
-            game.time = crate::clock::TimeControl::Live {
+            game.time = gridplay_server::clock::TimeControl::Live {
                 initial_ms: i64::from(s) * 1000,
                 increment_ms: 0,
             };
@@ -566,7 +570,7 @@ async fn play_pair(ctx: PairCtx, users: [User; 2], cookies: [String; 2]) -> Resu
                         ctx.event_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
                         if ctx.weigh {
                             let event: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-                            crate::apply_delta(&mut whole, &event["delta"]);
+                            gridplay_server::apply_delta(&mut whole, &event["delta"]);
                             let size = bytes + whole.to_string().len() - event["delta"].to_string().len()
                                 + r#""state""#.len()
                                 - r#""delta""#.len();

@@ -1,16 +1,15 @@
-//! Entry points for the fuzz targets (`crates/fuzzing`): the WebSocket reader, driven with arbitrary messages on
-//! an in-memory server. Not used by the server itself.
+//! The WebSocket session the `socket_messages` target drives: the server's socket loop
+//! (`gridplay_server::ws::serve`), fed arbitrary messages on an in-memory server with one game.
 
 use std::sync::OnceLock;
 
-use axum::extract::ws::Message;
-use tokio::{runtime::Runtime, sync::mpsc};
-
-use crate::{
+use gridplay_server::{
     AppState, Config,
     config::Limits,
     db::{GameRow, User},
+    ws::Message,
 };
+use tokio::{runtime::Runtime, sync::mpsc};
 
 struct Bench {
     runtime: Runtime,
@@ -73,7 +72,7 @@ fn bench() -> &'static Bench {
 ///
 /// When the server sends anything but JSON text with a `t` field: that is a fault the fuzz targets look for.
 #[must_use]
-pub fn socket_session(messages: &[String]) -> Vec<String> {
+pub(crate) fn socket_session(messages: &[String]) -> Vec<String> {
     let b = bench();
     b.runtime.block_on(async {
         let (to_server, from_page) = mpsc::unbounded_channel::<Message>();
@@ -88,7 +87,7 @@ pub fn socket_session(messages: &[String]) -> Vec<String> {
             let _ = to_server.send(Message::Text(m.replace("GAME", &b.game).into()));
         }
         drop(to_server);
-        crate::ws::serve(b.state.clone(), Some(b.user.clone()), sink, stream).await;
+        gridplay_server::ws::serve(b.state.clone(), Some(b.user.clone()), sink, stream).await;
         let mut out = Vec::new();
         while let Ok(m) = from_server.try_recv() {
             let Message::Text(t) = m else {
