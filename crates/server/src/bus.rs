@@ -29,13 +29,32 @@ use std::{
 use sqlx::postgres::PgListener;
 use tokio::sync::mpsc;
 
-use crate::{
-    db::{ActionKind, ActionRow, Db, Lease, kinds, now_ms},
-    live::GameHub,
-    lobby::Lobby,
-};
+use crate::db::{ActionKind, ActionRow, CHANNEL, Db, Lease, kinds, now_ms, pack};
 
-pub(crate) const CHANNEL: &str = "gridplay";
+/// What the bus hears of the other servers, for the game layer to act on (`game::follow_bus`): the bus knows
+/// nothing of games in memory or of pages.
+#[derive(Debug)]
+pub enum Heard {
+    /// Another server committed action `version` of a game (with the action when the notice carried it).
+    Game {
+        id: String,
+        version: u64,
+        action: Option<ActionRow>,
+    },
+    /// Something in the lobby changed on another server.
+    Lobby,
+    /// Who is online and who watches which game on the other servers, read afresh: (id, name) and (game,
+    /// viewer).
+    Others {
+        online: Vec<(String, String)>,
+        viewers: Vec<(String, String)>,
+    },
+    /// A message for one user's pages here.
+    Tell { user: String, msg: String },
+    /// The listening connection was lost: whatever was sent meanwhile is unknown.
+    Lost,
+}
+
 /// A server whose last heartbeat is older than this is taken for gone: its users and viewers are not shown.
 const ALIVE_MS: i64 = 6_000;
 
@@ -128,29 +147,6 @@ impl Notice {
         };
         Some((origin, notice))
     }
-}
-
-/// The most bytes of notices sent in one `pg_notify` (PostgreSQL takes payloads under 8,000 bytes).
-const NOTICE_BYTES: usize = 7_000;
-
-/// Notices (each one or more whole lines) joined one a line into as few payloads as fit in [`NOTICE_BYTES`];
-/// a notice is never split, so one longer than that goes alone (and PostgreSQL refuses it if it is too long).
-pub(crate) fn pack<S: AsRef<str>>(notices: &[S]) -> Vec<String> {
-    let mut payloads = Vec::new();
-    let mut payload = String::new();
-    for notice in notices.iter().map(AsRef::as_ref) {
-        if !payload.is_empty() && payload.len() + 1 + notice.len() > NOTICE_BYTES {
-            payloads.push(std::mem::take(&mut payload));
-        }
-        if !payload.is_empty() {
-            payload.push('\n');
-        }
-        payload.push_str(notice);
-    }
-    if !payload.is_empty() {
-        payloads.push(payload);
-    }
-    payloads
 }
 
 /// This server's end of the bus: `None` inside on SQLite.
@@ -330,35 +326,40 @@ impl Bus {
         }
     }
 
-    /// Once a second: renews this server's leases and takes over the games whose lease expired.
-    pub async fn tick(&self, hub: &GameHub) {
-        let Some(inner) = &self.0 else { return };
+    /// Once a second: renews this server's leases, and returns the games whose lease expired, for this server
+    /// to take over.
+    pub async fn tick(&self) -> Vec<String> {
+        let Some(inner) = &self.0 else {
+            return Vec::new();
+        };
         let now = now_ms();
         if let Err(e) = inner.db.renew_leases(&inner.origin, now).await {
             tracing::warn!("bus: cannot renew the leases: {e}");
         }
-        match inner.db.expired_leases(now).await {
-            Ok(games) => {
-                for id in games {
-                    hub.take_over(&id).await;
-                }
-            }
-            Err(e) => tracing::warn!("bus: cannot read the expired leases: {e}"),
-        }
+        inner.db.expired_leases(now).await.unwrap_or_else(|e| {
+            tracing::warn!("bus: cannot read the expired leases: {e}");
+            Vec::new()
+        })
     }
 
-    /// Reads who is online and watching on the other servers that are alive.
-    pub async fn reload(&self, lobby: &Lobby) {
-        let Some(inner) = &self.0 else { return };
+    /// Reads who is online and watching on the other servers that are alive (`None` on SQLite, or where
+    /// the database cannot say).
+    pub async fn reload(&self) -> Option<Heard> {
+        let inner = self.0.as_ref()?;
         let alive_after = now_ms() - ALIVE_MS;
-        match inner.db.remote_presence(&inner.origin, alive_after).await {
-            Ok(users) => lobby.set_remote_online(users),
-            Err(e) => tracing::warn!("bus: cannot read who is online: {e}"),
-        }
-        match inner.db.remote_viewers(&inner.origin, alive_after, None).await {
-            Ok(viewers) => lobby.set_remote_viewers(viewers),
-            Err(e) => tracing::warn!("bus: cannot read who is watching: {e}"),
-        }
+        let online = inner
+            .db
+            .remote_presence(&inner.origin, alive_after)
+            .await
+            .map_err(|e| tracing::warn!("bus: cannot read who is online: {e}"))
+            .ok()?;
+        let viewers = inner
+            .db
+            .remote_viewers(&inner.origin, alive_after, None)
+            .await
+            .map_err(|e| tracing::warn!("bus: cannot read who is watching: {e}"))
+            .ok()?;
+        Some(Heard::Others { online, viewers })
     }
 
     /// Removes the presence rows of servers gone this long.
@@ -369,9 +370,13 @@ impl Bus {
         }
     }
 
-    /// Listens for the other servers' notices until the process ends, reconnecting after a lost connection.
-    pub fn listen(&self, url: String, hub: GameHub, lobby: Lobby) {
-        let Some(inner) = self.0.clone() else { return };
+    /// Listens for the other servers' notices until the process ends, reconnecting after a lost connection,
+    /// and passes on what it hears, in order (nothing on SQLite).
+    pub fn listen(&self, url: String) -> mpsc::UnboundedReceiver<Heard> {
+        let (heard, rx) = mpsc::unbounded_channel();
+        let Some(inner) = self.0.clone() else {
+            return rx;
+        };
         let bus = self.clone();
         tokio::spawn(async move {
             loop {
@@ -381,7 +386,7 @@ impl Bus {
                             tracing::warn!("bus: cannot listen: {e}");
                         } else {
                             // Whatever was sent before this connection listened is unknown.
-                            bus.reload_soon(&lobby);
+                            bus.reload_soon(&heard);
                             loop {
                                 match listener.recv().await {
                                     Ok(n) => {
@@ -390,25 +395,36 @@ impl Bus {
                                         for line in n.payload().lines().filter(|l| {
                                             l.split_once(' ').is_none_or(|(origin, _)| origin != inner.origin)
                                         }) {
-                                            match Notice::parse(line) {
+                                            let told = match Notice::parse(line) {
                                                 Some((_, Notice::Game { id, version, action })) => {
-                                                    hub.heard(&id, version, action).await;
+                                                    Some(Heard::Game { id, version, action })
                                                 }
-                                                Some((_, Notice::Lobby)) => lobby.changed_here(),
-                                                Some((_, Notice::Presence)) => bus.reload_soon(&lobby),
+                                                Some((_, Notice::Lobby)) => Some(Heard::Lobby),
+                                                Some((_, Notice::Presence)) => {
+                                                    bus.reload_soon(&heard);
+                                                    None
+                                                }
                                                 Some((_, Notice::Tell { user, msg })) => {
-                                                    lobby.tell_here(&user, &msg);
+                                                    Some(Heard::Tell { user, msg })
                                                 }
-                                                None => tracing::warn!("bus: unreadable notice {line:?}"),
+                                                None => {
+                                                    tracing::warn!("bus: unreadable notice {line:?}");
+                                                    None
+                                                }
+                                            };
+                                            if let Some(h) = told
+                                                && heard.send(h).is_err()
+                                            {
+                                                return;
                                             }
                                         }
                                     }
                                     Err(e) => {
-                                        // Notices sent while the connection was down are lost: every copy
-                                        // of a game may be out of date, and pages fetch the lobby again.
+                                        // Notices sent while the connection was down are lost.
                                         tracing::warn!("bus: {e}");
-                                        hub.heard_nothing().await;
-                                        lobby.changed_here();
+                                        if heard.send(Heard::Lost).is_err() {
+                                            return;
+                                        }
                                         break;
                                     }
                                 }
@@ -420,24 +436,25 @@ impl Bus {
                 tokio::time::sleep(Duration::from_secs(1)).await;
             }
         });
+        rx
     }
 
-    /// Reloads the other servers' users shortly (one reload for a burst of notices), then tells this server's
-    /// lobby pages.
-    fn reload_soon(&self, lobby: &Lobby) {
+    /// Reloads the other servers' users shortly (one reload for a burst of notices), and passes them on.
+    fn reload_soon(&self, heard: &mpsc::UnboundedSender<Heard>) {
         let Some(inner) = &self.0 else { return };
         if inner.reloading.swap(true, Ordering::AcqRel) {
             return;
         }
         let bus = self.clone();
-        let lobby = lobby.clone();
+        let heard = heard.clone();
         tokio::spawn(async move {
             tokio::time::sleep(Duration::from_millis(50)).await;
             if let Some(inner) = &bus.0 {
                 inner.reloading.store(false, Ordering::Release);
             }
-            bus.reload(&lobby).await;
-            lobby.changed_here();
+            if let Some(others) = bus.reload().await {
+                let _ = heard.send(others);
+            }
         });
     }
 }
@@ -506,17 +523,5 @@ mod tests {
         assert_eq!(Notice::parse("srv game x 1 2"), None);
         assert_eq!(Notice::parse("srv tell u1"), None);
         assert_eq!(Notice::parse("srv"), None);
-    }
-
-    #[test]
-    fn notices_are_packed_whole_into_payloads_that_fit() {
-        assert!(pack::<&str>(&[]).is_empty());
-        assert_eq!(pack(&["a", "b\nc", "d"]), ["a\nb\nc\nd"]);
-        let long = "x".repeat(4_000);
-        let payloads = pack(&[long.as_str(), "y", long.as_str(), long.as_str()]);
-        assert_eq!(payloads, [format!("{long}\ny"), long.clone(), long]);
-        assert!(payloads.iter().all(|p| p.len() <= NOTICE_BYTES));
-        let huge = "z".repeat(NOTICE_BYTES + 1);
-        assert_eq!(pack(&["a", huge.as_str(), "b"]), ["a", huge.as_str(), "b"]);
     }
 }

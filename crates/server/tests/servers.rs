@@ -6,7 +6,7 @@ mod support;
 
 use gridplay_server::{
     db::GameRow,
-    live::{Action, LiveError},
+    game::live::{Action, LiveError},
 };
 use support::{config, signup};
 

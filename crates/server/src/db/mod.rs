@@ -34,7 +34,7 @@ pub use writer::{WriterCounts, WriterStats};
 
 pub use kinds::{ActionKind, EndReason, GameStatus, Winner};
 pub use ratings::{RateJob, RatingRow, StatsRow};
-pub use servers::Lease;
+pub use servers::{CHANNEL, Lease, pack};
 pub use tournaments::{TournamentBye, TournamentPlayer, TournamentRow};
 
 /// A database failure. Its text goes to the log, never to a client.

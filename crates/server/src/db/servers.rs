@@ -208,3 +208,47 @@ impl Db {
         Ok(n)
     }
 }
+
+/// The PostgreSQL channel on which the servers of one database tell each other what they committed (the
+/// notices' format is the bus's, `bus.rs`; the writer sends them in the transactions they tell of).
+pub const CHANNEL: &str = "gridplay";
+
+/// The most bytes of notices sent in one `pg_notify` (PostgreSQL takes payloads under 8,000 bytes).
+const NOTICE_BYTES: usize = 7_000;
+
+/// Notices (each one or more whole lines) joined one a line into as few payloads as fit in [`NOTICE_BYTES`];
+/// a notice is never split, so one longer than that goes alone (and PostgreSQL refuses it if it is too long).
+pub fn pack<S: AsRef<str>>(notices: &[S]) -> Vec<String> {
+    let mut payloads = Vec::new();
+    let mut payload = String::new();
+    for notice in notices.iter().map(AsRef::as_ref) {
+        if !payload.is_empty() && payload.len() + 1 + notice.len() > NOTICE_BYTES {
+            payloads.push(std::mem::take(&mut payload));
+        }
+        if !payload.is_empty() {
+            payload.push('\n');
+        }
+        payload.push_str(notice);
+    }
+    if !payload.is_empty() {
+        payloads.push(payload);
+    }
+    payloads
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{NOTICE_BYTES, pack};
+
+    #[test]
+    fn notices_are_packed_whole_into_payloads_that_fit() {
+        assert!(pack::<&str>(&[]).is_empty());
+        assert_eq!(pack(&["a", "b\nc", "d"]), ["a\nb\nc\nd"]);
+        let long = "x".repeat(4_000);
+        let payloads = pack(&[long.as_str(), "y", long.as_str(), long.as_str()]);
+        assert_eq!(payloads, [format!("{long}\ny"), long.clone(), long]);
+        assert!(payloads.iter().all(|p| p.len() <= NOTICE_BYTES));
+        let huge = "z".repeat(NOTICE_BYTES + 1);
+        assert_eq!(pack(&["a", huge.as_str(), "b"]), ["a", huge.as_str(), "b"]);
+    }
+}

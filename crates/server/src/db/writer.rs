@@ -56,7 +56,7 @@ pub(super) struct WriteJob {
     pub(super) termination: Option<EndReason>,
     /// The game ended rated: the players' ratings change in the same transaction.
     pub(super) rate: Option<RateJob>,
-    /// A notice for the other servers (`bus.rs`), sent by the same transaction, so that it is delivered when
+    /// A notice for the other servers (its text made by the bus), sent by the same transaction, so that it is delivered when
     /// the action is committed and only then.
     pub(super) notice: Option<String>,
     pub(super) done: oneshot::Sender<Result<(), WriteError>>,
@@ -225,7 +225,7 @@ async fn write_in_one_statement(
     );
     let mut q = bind_updates(bind_inserts(sqlx::query(sqlx::AssertSqlSafe(sql)), jobs), &last);
     if let Some(p) = payload {
-        q = q.bind(crate::bus::CHANNEL).bind(p);
+        q = q.bind(super::CHANNEL).bind(p);
     }
     q.execute(conn).await?;
     Ok(())
@@ -238,7 +238,7 @@ async fn write_group(
 ) -> Result<(), sqlx::Error> {
     // The group's notices, one a line, in as few payloads as fit.
     let notices: Vec<&str> = jobs.iter().filter_map(|j| j.notice.as_deref()).collect();
-    let payloads = crate::bus::pack(&notices);
+    let payloads = super::pack(&notices);
     if backend == Backend::Postgres
         && jobs.len() <= ROWS_MAX
         && payloads.len() <= 1
@@ -262,7 +262,7 @@ async fn write_group(
 
 pub(super) async fn notify(conn: &mut sqlx::AnyConnection, payload: &str) -> Result<(), sqlx::Error> {
     sqlx::query("SELECT pg_notify($1, $2)")
-        .bind(crate::bus::CHANNEL)
+        .bind(super::CHANNEL)
         .bind(payload)
         .execute(conn)
         .await?;

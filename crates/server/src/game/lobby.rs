@@ -12,7 +12,7 @@ use std::{
 
 use tokio::sync::broadcast;
 
-use crate::{db::User, messages::ServerMsg};
+use crate::{db::User, game::messages::ServerMsg};
 
 #[derive(Clone, Debug)]
 pub struct Lobby(Arc<LobbyInner>);

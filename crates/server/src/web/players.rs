@@ -10,14 +10,14 @@ use axum::{
 use serde_json::{Value, json};
 
 use crate::{
-    AppState,
-    api::game_summary,
-    auth::SignedIn,
     db::{
         GameRow, GameStatus, RatingRow,
         ratings::{PROVISIONAL_DEVIATION, RatingsAfter, START},
     },
-    error::{ApiError, ApiResult},
+    web::AppState,
+    web::api::game_summary,
+    web::auth::SignedIn,
+    web::error::{ApiError, ApiResult},
 };
 
 fn rating_json(r: Option<&RatingRow>) -> Value {
@@ -134,7 +134,7 @@ struct MiniView<'a> {
 }
 
 impl<'a> MiniBoard<'a> {
-    fn of(s: &'a crate::live::GameState) -> MiniBoard<'a> {
+    fn of(s: &'a crate::game::live::GameState) -> MiniBoard<'a> {
         MiniBoard {
             game: &s.game,
             version: s.version,

@@ -91,7 +91,7 @@ pub struct GameState {
     pub help: bool,
 }
 
-/// What changed from `old` to `new`, as `crate::messages::delta` writes it from the two states' JSON: each
+/// What changed from `old` to `new`, as `crate::game::messages::delta` writes it from the two states' JSON: each
 /// field is compared, and those that changed are written straight from the new state, with no JSON tree
 /// built in between.
 #[derive(Clone, Copy, Debug)]
@@ -442,7 +442,7 @@ mod tests {
     use rand::RngExt;
 
     use super::*;
-    use crate::messages::{apply_delta, delta};
+    use crate::game::messages::{apply_delta, delta};
 
     /// The state of `record` as the actor builds it, with a live clock that moves on with the moves.
     fn state_of(

@@ -8,7 +8,9 @@ use tokio::sync::{broadcast, mpsc};
 use super::{
     Action, Cmd, ENGINE_MIN, GameHub, IDLE, IDLE_OVER, KEEP_ACKS, KEEP_EVENTS, LiveError, PlyJson, Published,
     Watch,
-    state::{GameState, LiveFacts, MoveTexts, StateDelta, build_state, rotation, takebacks_allowed},
+};
+use crate::game::state::{
+    GameState, LiveFacts, MoveTexts, StateDelta, build_state, rotation, takebacks_allowed,
 };
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
@@ -16,8 +18,8 @@ use crate::{
         ActionRow, DbError, EndReason, GameRow, GameStatus, GameUpdate, Lease, RateJob, RatingRow, Winner,
         now_ms,
     },
-    engines::Lane,
-    messages::{ActionJson, ServerMsg},
+    game::engine_pool::Lane,
+    game::messages::{ActionJson, ServerMsg},
 };
 
 mod record;
@@ -743,7 +745,7 @@ impl Actor {
         };
         debug_assert_eq!(
             serde_json::to_value(delta).unwrap_or_default(),
-            crate::messages::delta(
+            crate::game::messages::delta(
                 &serde_json::to_value(&*before).unwrap_or_default(),
                 &serde_json::to_value(&*self.state).unwrap_or_default()
             ),

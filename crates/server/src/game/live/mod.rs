@@ -17,18 +17,19 @@ use gridplay_core::{DynPosition, Player, RecordError, Registry};
 use tokio::sync::{Mutex, OnceCell, broadcast, mpsc, oneshot};
 
 mod actor;
-mod state;
 
 use actor::Actor;
 
-pub(crate) use state::StateDelta;
-pub use state::{Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson, TournamentRef};
+pub(crate) use crate::game::state::StateDelta;
+pub use crate::game::state::{
+    Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson, TournamentRef,
+};
 
 use crate::{
     config::Limits,
     db::{ActionKind, Db, GameStatus, User},
-    engines::{EnginePool, Lane},
-    lobby::Lobby,
+    game::engine_pool::{EnginePool, Lane},
+    game::lobby::Lobby,
 };
 
 /// An analysis under way, which every request for it awaits.
@@ -248,6 +249,10 @@ struct HubInner {
     limits: Limits,
     /// Pairs tournament rounds one at a time.
     director: Mutex<()>,
+    /// Tournaments whose game ended or whose player withdrew, for the director (`game::tournament::direct`),
+    /// which takes the receiving end once.
+    tournaments: mpsc::UnboundedSender<String>,
+    tournament_feed: std::sync::Mutex<Option<mpsc::UnboundedReceiver<String>>>,
 }
 
 impl HubInner {
@@ -271,6 +276,7 @@ impl GameHub {
         limits: Limits,
     ) -> GameHub {
         let per_minute = NonZeroU32::new(limits.hints_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
+        let (tournaments, feed) = mpsc::unbounded_channel();
         GameHub(Arc::new(HubInner {
             db,
             registry,
@@ -283,6 +289,8 @@ impl GameHub {
             hints: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
             limits,
             director: Mutex::new(()),
+            tournaments,
+            tournament_feed: std::sync::Mutex::new(Some(feed)),
         }))
     }
 
@@ -301,11 +309,19 @@ impl GameHub {
         self.0.director.lock().await
     }
 
-    /// A tournament game ended, or a player withdrew: pair the next round if the current one is over.
+    /// A tournament game ended, or a player withdrew: the director pairs the next round if the current one is
+    /// over.
     pub fn tournament_changed(&self, id: &str) {
-        let hub = self.clone();
-        let id = id.to_owned();
-        tokio::spawn(async move { crate::tournament::advance(&hub, &id).await });
+        let _ = self.0.tournaments.send(id.to_owned());
+    }
+
+    /// The tournaments the director is told of, once (`None` after the first call).
+    pub(crate) fn tournament_feed(&self) -> Option<mpsc::UnboundedReceiver<String>> {
+        self.0
+            .tournament_feed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
     }
 
     async fn sender(&self, id: &str) -> Result<mpsc::Sender<Cmd>, LiveError> {
@@ -695,17 +711,8 @@ impl GameHub {
         self.sender(id).await.map(drop)
     }
 
-    /// Wakes every active game with an engine side or a live clock (after a restart), and looks at every
-    /// running tournament for a round to pair.
+    /// Wakes every active game with an engine side or a live clock (after a restart).
     pub async fn wake_engine_games(&self) {
-        match self.0.db.running_tournaments().await {
-            Ok(ids) => {
-                for id in ids {
-                    crate::tournament::advance(self, &id).await;
-                }
-            }
-            Err(e) => tracing::error!("cannot list the running tournaments: {e}"),
-        }
         match self.0.db.active_engine_games().await {
             Ok(ids) => {
                 for id in ids {

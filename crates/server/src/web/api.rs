@@ -11,14 +11,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::{
-    AppState,
-    auth::{MaybeUser, SignedIn},
     clock::{TimeControl, TimeInput},
     db::{ActionKind, ChallengeRow, GameRow, GameStatus, Winner, now_ms},
-    error::{ApiError, ApiResult},
-    ids::{self, GameId},
-    lang::Lang,
-    live::LiveError,
+    game::live::LiveError,
+    ids,
+    web::AppState,
+    web::auth::{MaybeUser, SignedIn},
+    web::error::{ApiError, ApiResult},
+    web::extract::GameId,
+    web::lang::Lang,
 };
 
 /// A game as the pages learn it: everything they show about a game comes from here.
@@ -30,7 +31,7 @@ pub(crate) struct CatalogGame {
     /// The module's words in the request's language, English to translation (empty in English), for the
     /// texts of a game's state: side names, piece kinds, information lines.
     words: Value,
-    settings: Vec<crate::settings::CatalogSetting>,
+    settings: Vec<crate::web::settings::CatalogSetting>,
     sides: [SideInfo; 2],
     /// The engine's levels, 1 to `levels`; 0 where no engine plays the game.
     levels: usize,
@@ -91,7 +92,7 @@ fn catalog_of(state: &AppState, lang: &'static str) -> ApiResult<Value> {
             settings: module
                 .settings
                 .iter()
-                .map(|s| crate::settings::catalog_setting(module, s, lang))
+                .map(|s| crate::web::settings::catalog_setting(module, s, lang))
                 .collect(),
             sides,
             levels: gridplay_engine::engine(e.name).map_or(0, |g| g.levels.len()),
@@ -192,7 +193,10 @@ pub(crate) fn build_spec(state: &AppState, spec: &str) -> ApiResult<Box<dyn grid
         ));
     }
     let refused = |e: gridplay_core::SpecError| {
-        ApiError::bad_request("bad-spec", crate::settings::spec_sentence(state.registry, &e))
+        ApiError::bad_request(
+            "bad-spec",
+            crate::web::settings::spec_sentence(state.registry, &e),
+        )
     };
     let parsed: GameSpec = spec.parse().map_err(refused)?;
     state.registry.build(&parsed).map_err(refused)

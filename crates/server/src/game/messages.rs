@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::{
     db::ActionKind,
-    live::{GameState, StateDelta},
+    game::live::{GameState, StateDelta},
 };
 
 /// What a page sends.

@@ -31,7 +31,7 @@ use rust_embed::Embed;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::{AppState, auth::MaybeUser, error::ApiError, lang::Lang};
+use crate::{web::AppState, web::auth::MaybeUser, web::error::ApiError, web::lang::Lang};
 
 #[derive(Embed)]
 #[folder = "web/"]
@@ -390,7 +390,7 @@ async fn boot(
     user: Option<&crate::db::User>,
     game: Option<&str>,
 ) -> String {
-    let catalog = crate::api::catalog_text(state, lang).unwrap_or_else(|_| "null".into());
+    let catalog = crate::web::api::catalog_text(state, lang).unwrap_or_else(|_| "null".into());
     let me = user.map(|u| json!({ "id": u.id, "name": u.name }));
     let mut game_json = String::from("null");
     if let Some(id) = game

@@ -15,10 +15,10 @@ use axum_extra::extract::{
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    AppState,
     db::{User, now_ms},
-    error::{ApiError, ApiResult},
     ids,
+    web::AppState,
+    web::error::{ApiError, ApiResult},
 };
 
 pub const COOKIE: &str = "gp_session";

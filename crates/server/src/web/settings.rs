@@ -9,8 +9,8 @@ use gridplay_core::{
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    AppState,
-    error::{ApiError, ApiResult},
+    web::AppState,
+    web::error::{ApiError, ApiResult},
 };
 
 /// A setting as a page builds its control: the label, the help and the kind, in the request's language.

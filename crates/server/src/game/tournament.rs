@@ -10,15 +10,13 @@
 //!   points) and Sonneborn-Berger (the points of the opponents beaten, plus half those of the opponents drawn);
 //!   Swiss ranks by Buchholz first, round-robin by Sonneborn-Berger first.
 
-pub(crate) mod api;
-
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
 use crate::{
     db::{GameRow, GameStatus, TournamentBye, TournamentPlayer, TournamentRow, User, Winner},
-    live::GameHub,
+    game::live::GameHub,
 };
 
 /// One player's line in the standings.
@@ -326,6 +324,28 @@ fn pair_round(
         });
     }
     (pairs, out_byes)
+}
+
+/// The director: pairs the rounds of the tournaments the hub tells of (a game ended, a player withdrew), one
+/// after another, after looking at every running tournament once (a restart may have left a round to pair).
+pub fn direct(hub: &GameHub) {
+    let Some(mut told) = hub.tournament_feed() else {
+        return;
+    };
+    let hub = hub.clone();
+    tokio::spawn(async move {
+        match hub.db().running_tournaments().await {
+            Ok(ids) => {
+                for id in ids {
+                    advance(&hub, &id).await;
+                }
+            }
+            Err(e) => tracing::error!("cannot list the running tournaments: {e}"),
+        }
+        while let Some(id) = told.recv().await {
+            advance(&hub, &id).await;
+        }
+    });
 }
 
 /// Pairs the next round when the current one is over, or ends the tournament after the last. Runs one at a

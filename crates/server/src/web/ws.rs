@@ -21,14 +21,14 @@ use governor::{Quota, RateLimiter};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::{
-    AppState,
-    auth::{ClientIp, MaybeUser},
     config::Limits,
     db::User,
-    error::ApiError,
-    live::{Action, LiveError, Published},
-    lobby::Viewing,
-    messages::{ClientMsg, DrawAnswer, ServerMsg, TvGame, UserJson},
+    game::live::{Action, LiveError, Published},
+    game::lobby::Viewing,
+    game::messages::{ClientMsg, DrawAnswer, ServerMsg, TvGame, UserJson},
+    web::AppState,
+    web::auth::{ClientIp, MaybeUser},
+    web::error::ApiError,
 };
 
 /// How much a socket reads at once. Each read first zero-fills this much (tungstenite), so the default of
@@ -310,11 +310,14 @@ impl TvFeeds {
         for t in self.tasks.drain(..) {
             t.abort();
         }
-        if games.len() > crate::players::MAX_BOARDS {
+        if games.len() > crate::web::players::MAX_BOARDS {
             return vec![error_msg(
                 None,
                 "bad-message",
-                &format!("a page follows at most {} boards", crate::players::MAX_BOARDS),
+                &format!(
+                    "a page follows at most {} boards",
+                    crate::web::players::MAX_BOARDS
+                ),
             )];
         }
         let mut out = Vec::new();

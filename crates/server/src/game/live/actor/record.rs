@@ -3,7 +3,7 @@
 
 use gridplay_core::{GameRecord, MoveView, Player, RecordError, Termination};
 
-use crate::live::{Action, LiveError};
+use crate::game::live::{Action, LiveError};
 
 /// The record with the moves back to and including `asker`'s last one taken back.
 fn take_back(record: &GameRecord, movers: &[Player], asker: Player) -> Result<GameRecord, LiveError> {

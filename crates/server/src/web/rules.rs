@@ -12,9 +12,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::{
-    AppState,
-    error::{ApiError, ApiResult},
-    lang::Lang,
+    web::AppState,
+    web::error::{ApiError, ApiResult},
+    web::lang::Lang,
 };
 
 /// The example a line of a rules document places (`[try: ID]` on a line of its own), if it is one.
@@ -53,7 +53,7 @@ fn render(markdown: &str) -> String {
 
 /// The position after `moves` from the start of `spec`, as the board view with its legal moves.
 fn play_out(state: &AppState, spec: &str, moves: &[String]) -> ApiResult<Value> {
-    let game = crate::api::build_spec(state, spec)?;
+    let game = crate::web::api::build_spec(state, spec)?;
     let mut pos = game.start();
     let mut last_move: Option<MoveView> = None;
     let mut played = Vec::with_capacity(moves.len());

@@ -4,16 +4,17 @@ use axum::{Json, extract::State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{round_robin_rounds, standings};
+use crate::game::tournament::{round_robin_rounds, standings};
 use crate::{
-    AppState,
-    api::{check_spec, game_summary, people_time},
-    auth::{MaybeUser, SignedIn},
     clock::TimeInput,
     db::{GameStatus, TournamentRow, now_ms},
-    error::{ApiError, ApiResult},
-    ids::{self, TournamentId},
-    live::Action,
+    game::live::Action,
+    ids,
+    web::AppState,
+    web::api::{check_spec, game_summary, people_time},
+    web::auth::{MaybeUser, SignedIn},
+    web::error::{ApiError, ApiResult},
+    web::extract::TournamentId,
 };
 
 #[derive(Debug, Deserialize)]
@@ -262,7 +263,7 @@ pub(crate) async fn start(
             "the tournament has started already",
         ));
     }
-    super::advance(&state.hub, &id).await;
+    crate::game::tournament::advance(&state.hub, &id).await;
     state.lobby.changed();
     Ok(Json(json!({ "started": true })))
 }

@@ -1,7 +1,7 @@
 //! Actions another server committed: an actor applies them to its copy as if they had been committed here.
 
 use super::{Actor, record::apply};
-use crate::{db::ActionRow, live::Action};
+use crate::{db::ActionRow, game::live::Action};
 
 impl Actor {
     /// Another server committed this game's actions up to `version`: applies them from the database as if

@@ -1,0 +1,250 @@
+//! The web edge: the HTTP API and the pages, the socket, sign-in, and errors as HTTP. It is the top layer: it
+//! uses the game layer, the bus and the storage, and nothing uses it but the crate's root, which starts it.
+//!
+//! - `api`: the JSON API of the lobby, challenges, games and their files; `players`, `rules`, `settings` and
+//!   `tournaments`: the API of the other pages;
+//! - `assets`: the browser's files and the page every route answers;
+//! - `auth`: accounts and sessions; `extract`: ids checked before any lookup; `lang`: a request's language;
+//! - `ws`: a page's socket; `error`: the one JSON error and its HTTP status.
+
+pub mod api;
+pub mod assets;
+pub mod auth;
+pub mod error;
+pub mod extract;
+pub mod lang;
+pub mod players;
+pub mod rules;
+pub mod settings;
+pub mod tournaments;
+pub mod ws;
+
+use std::{collections::HashMap, net::SocketAddr, num::NonZeroU32, ops::Deref, sync::Arc};
+
+use axum::{
+    Router,
+    extract::{DefaultBodyLimit, Request},
+    http::{HeaderValue, Method, header},
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use governor::{DefaultKeyedRateLimiter, Quota};
+use gridplay_core::Registry;
+use tower_http::{compression::CompressionLayer, set_header::SetResponseHeaderLayer};
+
+use crate::{
+    bus,
+    config::Config,
+    db::{self, Db},
+    game::{self, engine_pool::EnginePool, live::GameHub, lobby::Lobby},
+};
+use error::ApiError;
+
+/// Everything the handlers share.
+#[derive(Clone, Debug)]
+pub struct AppState(Arc<Shared>);
+
+#[derive(Debug)]
+pub struct Shared {
+    pub db: Db,
+    pub registry: &'static Registry,
+    pub hub: GameHub,
+    pub lobby: Lobby,
+    pub config: Config,
+    auth_limiter: DefaultKeyedRateLimiter<std::net::IpAddr>,
+    signup_limiter: DefaultKeyedRateLimiter<std::net::IpAddr>,
+    /// Open WebSockets per client address and per signed-in user.
+    sockets: ws::SocketCounts,
+    /// This server's id among the servers on the same database (its heartbeat, its leases).
+    pub process: String,
+    /// The other servers on the same database (PostgreSQL), or none (SQLite).
+    pub bus: bus::Bus,
+    /// The catalog in each language, made once: every page carries it.
+    catalogs: HashMap<&'static str, std::sync::OnceLock<Arc<str>>>,
+}
+
+impl AppState {
+    /// Lets the rate limiters forget the addresses and users they no longer limit.
+    pub fn forget_limits(&self) {
+        for limiter in [&self.auth_limiter, &self.signup_limiter] {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+        self.hub.forget_limits();
+    }
+}
+
+impl Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Db(#[from] db::DbError),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("server: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Writers of game actions when none are asked for: one for SQLite (the only number it takes); on
+/// PostgreSQL one per four cores, from one to four (on 16 cores four writers made 2.1-2.7 times one's moves;
+/// on 2 cores they cost 5-15%: `docs/lab/2026-11-28-many-cores.md`).
+fn default_writers(database: &str) -> u32 {
+    if database.starts_with("sqlite:") {
+        return 1;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    u32::try_from(cores / 4).unwrap_or(4).clamp(1, 4)
+}
+
+impl AppState {
+    /// Connects the database (running the migrations) and builds the shared state.
+    pub async fn new(config: Config) -> Result<AppState, ServeError> {
+        let connections = config
+            .db_connections
+            .unwrap_or(if config.database.starts_with("sqlite:") {
+                1
+            } else {
+                8
+            });
+        let writers = config
+            .db_writers
+            .unwrap_or_else(|| default_writers(&config.database));
+        let db = Db::connect(&config.database, connections, writers).await?;
+        let registry = if config.with_test_games {
+            gridplay_games::registry_with_test_games()
+        } else {
+            gridplay_games::registry()
+        };
+        let lobby = Lobby::default();
+        let process = crate::ids::short(12);
+        let bus = bus::Bus::new(&config.database, &db, &process);
+        lobby.set_bus(bus.clone());
+        let hub = GameHub::new(
+            db.clone(),
+            registry,
+            EnginePool::new(config.engine_threads, config.limits.analysis_threads)
+                .with_book(config.engine_book),
+            lobby.clone(),
+            bus.clone(),
+            config.limits.clone(),
+        );
+        game::follow_bus(&hub, &lobby, bus.listen(config.database.clone()));
+        game::tournament::direct(&hub);
+        let per_minute = NonZeroU32::new(config.auth_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
+        Ok(AppState(Arc::new(Shared {
+            db,
+            registry,
+            hub,
+            lobby,
+            auth_limiter: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
+            signup_limiter: DefaultKeyedRateLimiter::keyed(Quota::per_hour(
+                NonZeroU32::new(config.limits.signups_per_hour.max(1)).unwrap_or(NonZeroU32::MIN),
+            )),
+            sockets: ws::SocketCounts::default(),
+            process,
+            bus,
+            config,
+            catalogs: lang::LANGUAGES
+                .iter()
+                .map(|l| (*l, std::sync::OnceLock::new()))
+                .collect(),
+        })))
+    }
+}
+
+/// Refuses a state-changing request whose `Origin` is another site's (with SameSite cookies, this closes CSRF).
+async fn check_origin(req: Request, next: Next) -> Response {
+    if req.method() != Method::GET && req.method() != Method::HEAD && !ws::same_origin(req.headers()) {
+        return ApiError::forbidden("cross-origin request refused").into_response();
+    }
+    next.run(req).await
+}
+
+/// The whole application.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/me", get(auth::me))
+        .route("/signup", post(auth::signup))
+        .route("/signin", post(auth::signin))
+        .route("/signout", post(auth::signout))
+        .route("/account/password", post(auth::change_password))
+        .route("/account/signout-everywhere", post(auth::signout_everywhere))
+        .route("/account/delete", post(auth::delete_account))
+        .route("/catalog", get(api::catalog))
+        .route("/specs/check", post(settings::check))
+        .route("/lobby", get(api::lobby))
+        .route("/challenges", post(api::create_challenge))
+        .route("/challenges/{id}/accept", post(api::accept_challenge))
+        .route("/challenges/{id}/decline", post(api::decline_challenge))
+        .route("/computer", post(api::play_computer))
+        .route("/games/{id}", get(api::game_state))
+        .route("/games/{id}/ply/{n}", get(api::game_ply))
+        .route("/games/{id}/ply/{n}/hint", get(api::replay_hint))
+        .route("/games/{id}/export", get(api::game_export))
+        .route("/games/{id}/analysis", get(api::game_analysis))
+        .route("/games/{id}/analysis/stored", get(api::stored_analysis))
+        .route("/games/{id}/hint", get(api::game_hint))
+        .route("/games/{id}/spectators", get(api::game_spectators))
+        .route("/games/{id}/rematch", post(api::rematch))
+        .route("/live", get(players::live_games))
+        .route("/my-games", get(players::my_games))
+        .route("/players/{name}", get(players::profile))
+        .route("/leaderboard/{game}", get(players::leaderboard))
+        .route("/rules/{game}", get(rules::rules))
+        .route("/rules-try", post(rules::try_moves))
+        .route("/tournaments", get(tournaments::list).post(tournaments::create))
+        .route("/tournaments/{id}", get(tournaments::show))
+        .route("/tournaments/{id}/join", post(tournaments::join))
+        .route("/tournaments/{id}/withdraw", post(tournaments::withdraw))
+        .route("/tournaments/{id}/start", post(tournaments::start))
+        .route(
+            "/import",
+            post(api::import_game).layer(DefaultBodyLimit::max(300 * 1024)),
+        )
+        .fallback(|| async { ApiError::not_found("API route") });
+    // The site's policy on every answer but a page (which sets its own, allowing its import map by hash) and
+    // the browser's files (which are no documents).
+    let csp = SetResponseHeaderLayer::if_not_present(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+        ),
+    );
+    Router::new()
+        .nest("/api", api.layer(csp.clone()))
+        .route("/ws", get(ws::upgrade).layer(csp))
+        .route("/", get(assets::page))
+        .route("/game/{id}", get(assets::page))
+        .route("/replay/{id}", get(assets::page))
+        .route("/games", get(assets::page))
+        .route("/account", get(assets::page))
+        .route("/watch", get(assets::page))
+        .route("/player/{name}", get(assets::page))
+        .route("/leaderboard", get(assets::page))
+        .route("/leaderboard/{game}", get(assets::page))
+        .route("/rules/{game}", get(assets::page))
+        .route("/tournaments", get(assets::page))
+        .route("/tournament/{id}", get(assets::page))
+        .route("/assets/{*path}", get(assets::asset))
+        .fallback(assets::not_found)
+        .layer(middleware::from_fn(check_origin))
+        .layer(DefaultBodyLimit::max(16 * 1024))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(middleware::from_fn(error::json_errors))
+        .layer(CompressionLayer::new().gzip(true).br(true))
+        .with_state(state)
+}
