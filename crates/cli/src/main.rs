@@ -1,13 +1,12 @@
 //! The `gridplay` command. Each subcommand lives in its own module; this file only parses arguments.
 
 mod bench;
-mod book;
 mod egdb;
-mod engine;
 mod matches;
 mod nboard;
 mod perft;
 mod play;
+mod protocol;
 mod render;
 mod selfplay;
 mod serve;
@@ -59,7 +58,7 @@ enum Command {
     /// Play a game in the terminal, against another person at the same keyboard or a random mover.
     Play(play::PlayArgs),
     /// Speak the gridplay engine protocol on standard input and output (see docs/protocol.md).
-    Engine(engine::EngineArgs),
+    Engine(protocol::EngineArgs),
     /// Play many games between two copies of one player (random, or greedy for Grid Tactics) and report
     /// who wins: first-move advantage and balance.
     Selfplay(selfplay::SelfplayArgs),
@@ -109,7 +108,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Play(args) => play::run(&args),
-        Command::Engine(args) => engine::run(&args),
+        Command::Engine(args) => protocol::run(&args),
         Command::Selfplay(args) => selfplay::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Match(args) => matches::run(&args),

@@ -1,6 +1,8 @@
 //! `gridplay train reversi`: trains the Reversi pattern weights from self-play games labelled by the exact
 //! solver, and measures the new weights against the evaluation that played the games.
 
+mod book;
+
 use std::{io::Write, path::PathBuf, time::Instant};
 
 use clap::Args;
@@ -191,10 +193,10 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
         return run_probcut(args);
     }
     if args.game == "reversi-book" {
-        return crate::book::run_reversi(args);
+        return book::run_reversi(args);
     }
     if args.game == "checkers-book" {
-        return crate::book::run_checkers(args);
+        return book::run_checkers(args);
     }
     if args.game != "reversi" {
         return Err(format!(

@@ -148,27 +148,6 @@ fn rule_3_army_settings() {
 }
 
 #[test]
-fn rule_3_stored_games_load_without_the_composition_rule() {
-    // A game accepted before the composition rule existed is never lost: the server restores it.
-    let registry = crate::registry();
-    let err = registry.game("tactics:army=whhhaa").unwrap_err().to_string();
-    assert!(err.contains("not 3"), "{err}");
-    let stored = registry.restore("tactics:army=whhhaa,army2=aa").unwrap();
-    assert_eq!(stored.spec().to_string(), "tactics:army=whhhaa,army2=aa");
-    let pieces = stored
-        .start()
-        .view()
-        .cells
-        .iter()
-        .filter(|c| c.piece.is_some())
-        .count();
-    assert_eq!(pieces, 8);
-    for bad in ["tactics:army=wxz", "tactics:army=", "tactics:size=40", "chess"] {
-        assert!(registry.restore(bad).is_err(), "{bad}");
-    }
-}
-
-#[test]
 fn rule_4_steps_are_orthogonal_into_empty_squares() {
     // An archer (4 moves) walled in on three sides reaches squares only through the open side.
     let p = pos("0.Ah8:7,1.Wg8:10,2.Wi8:10,3.Wh7:10,4.wa16:10");

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::{
     db::ActionKind,
-    game::live::{GameState, StateDelta},
+    game::state::{GameState, StateDelta},
 };
 
 /// What a page sends.

@@ -18,6 +18,9 @@ pub mod messages;
 pub mod state;
 pub mod tournament;
 
+#[cfg(test)]
+mod delta_tests;
+
 use tokio::sync::mpsc;
 
 use crate::bus::Heard;

@@ -494,7 +494,7 @@ mod tests {
     use tokio::sync::mpsc;
 
     use super::*;
-    use crate::Config;
+    use crate::config::Config;
 
     /// A socket loop on an in-memory server, with the page's end as two channels.
     async fn page(

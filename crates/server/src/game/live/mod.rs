@@ -20,7 +20,6 @@ mod actor;
 
 use actor::Actor;
 
-pub(crate) use crate::game::state::StateDelta;
 pub use crate::game::state::{
     Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson, TournamentRef,
 };

@@ -7,7 +7,7 @@ use std::{io::Write, time::Instant};
 
 use indicatif::ProgressBar;
 
-use crate::train::{TrainArgs, write_weights};
+use super::{TrainArgs, write_weights};
 
 fn check(args: &TrainArgs, game: &str) -> Result<std::path::PathBuf, String> {
     if args.depth < 2 || args.depth > 24 || args.plies == 0 || args.plies > 30 || args.width == 0 {
