@@ -2,30 +2,24 @@
 
 use std::{collections::VecDeque, sync::Arc, time::Duration};
 
-use gridplay_core::{BoardView, DynGame, GameRecord, MoveView, Outcome, Player, RecordError};
+use gridplay_core::{BoardView, DynGame, GameRecord, MoveView, Player, RecordError};
 use tokio::sync::{broadcast, mpsc};
 
 use super::{
     Action, Cmd, ENGINE_MIN, GameHub, IDLE, IDLE_OVER, KEEP_ACKS, KEEP_EVENTS, LiveError, PlyJson, Published,
     Watch,
 };
-use crate::game::state::{
-    GameState, LiveFacts, MoveTexts, StateDelta, build_state, rotation, takebacks_allowed,
-};
+use crate::game::state::{GameState, LiveFacts, MoveTexts, build_state, takebacks_allowed};
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
-    db::{
-        ActionRow, DbError, EndReason, GameRow, GameStatus, GameUpdate, Lease, RateJob, RatingRow, Winner,
-        now_ms,
-    },
-    game::engine_pool::Lane,
-    game::messages::{ActionJson, ServerMsg},
+    db::{GameRow, Lease, RatingRow, now_ms},
+    game::{engine_pool::Lane, messages::ServerMsg},
 };
 
+mod commit;
+mod load;
 mod record;
 mod remote;
-
-use record::{apply, last_move_of};
 
 pub(super) struct Actor {
     hub: GameHub,
@@ -63,136 +57,6 @@ pub(super) struct Actor {
 }
 
 impl Actor {
-    pub(super) async fn load(hub: GameHub, id: &str, me: mpsc::WeakSender<Cmd>) -> Result<Actor, LiveError> {
-        let internal = |what: String| {
-            tracing::error!("game {id}: {what}");
-            LiveError::Internal
-        };
-        let db = &hub.0.db;
-        let row = db
-            .game(id)
-            .await
-            .map_err(|e| internal(e.to_string()))?
-            .ok_or(LiveError::NotFound)?;
-        let game = hub
-            .0
-            .registry
-            .restore(&row.spec)
-            .map_err(|e| internal(format!("bad spec {}: {e}", row.spec)))?;
-        let actions = db.actions(id).await.map_err(|e| internal(e.to_string()))?;
-        let rotate = rotation(hub.0.registry.entry(&game.info().name).map(|e| e.module));
-        let mut record = GameRecord::new(game.start());
-        let mut last_move = None;
-        let mut clocks = Clocks::new(row.time, row.created_at);
-        let mut moved = [false; 2];
-        let mut movers = Vec::with_capacity(actions.len());
-        let mut aborted = false;
-        let mut takeback = None;
-        let mut draw_offered = [None; 2];
-        for a in &actions {
-            let side = a.side;
-            let action = Action::from_row(a.kind, &a.body);
-            let before = matches!(action, Action::Move(_)).then(|| record.position().view());
-            let text = apply(&mut record, side, &action, &movers)
-                .map_err(|e| internal(format!("action {} does not replay: {e:?}", a.seq)))?;
-            match action {
-                Action::OfferDraw => draw_offered[side.index()] = Some(movers.len()),
-                Action::OfferTakeback => takeback = Some(side),
-                Action::Move(_) | Action::DeclineTakeback => takeback = None,
-                Action::AcceptTakeback => {
-                    takeback = None;
-                    movers.truncate(record.moves().len());
-                    last_move = last_move_of(&record);
-                    clocks.on_takeback(a.at, record.position().turn(), moved[0] && moved[1]);
-                }
-                _ => {}
-            }
-            if let Some(view) = before {
-                last_move = view.moves.into_iter().find(|m| m.text == text);
-                moved[side.index()] = true;
-                movers.push(side);
-                let next = record.outcome().is_none().then(|| record.position().turn());
-                clocks.replay_move(side, a.clock, a.at, next, moved[0] && moved[1]);
-            } else if action == Action::Abort {
-                aborted = true;
-                clocks.running = None;
-            } else if record.outcome().is_some() {
-                clocks.stop(a.at);
-            }
-        }
-        if row.status == GameStatus::Active && record.outcome().is_none() && !aborted {
-            // Time while no server ran is charged to no one: the running clock (and a correspondence
-            // deadline) starts again as if the last move had been made that much later.
-            let away = db
-                .downtime_between(clocks.since, now_ms())
-                .await
-                .map_err(|e| internal(e.to_string()))?;
-            clocks.since += away;
-        }
-        let users: Vec<Option<String>> = row
-            .users
-            .iter()
-            .map(|u| u.as_ref().map(|u| u.id.clone()))
-            .collect();
-        let mut ratings = [None, None];
-        for (i, u) in users.iter().enumerate() {
-            if let Some(u) = u {
-                ratings[i] = db
-                    .rating(u, &row.game)
-                    .await
-                    .map_err(|e| internal(e.to_string()))?;
-            }
-        }
-        let version = actions.len() as u64;
-        let view = record.position().view();
-        let (feed, _) = broadcast::channel(64);
-        let mut texts = MoveTexts::default();
-        let facts = LiveFacts {
-            version,
-            rotate,
-            aborted,
-            clocks: &clocks,
-            both_moved: moved[0] && moved[1],
-            ratings: &ratings,
-            movers: &movers,
-            takeback,
-            draw_waits: draw_waits(
-                &draw_offered,
-                movers.len(),
-                hub.0.limits.draw_offer_plies as usize,
-            ),
-            moves: texts.sync(&record),
-        };
-        let state = Arc::new(build_state(&row, game.as_ref(), &record, view, last_move, &facts));
-        let mut actor = Actor {
-            state,
-            clocks,
-            moved,
-            movers,
-            texts,
-            aborted,
-            ratings,
-            takeback,
-            draw_offered,
-            outdated: false,
-            hub,
-            me,
-            row,
-            game,
-            record,
-            version,
-            events: VecDeque::new(),
-            feed,
-            acks: VecDeque::new(),
-            engine: None,
-            rotate,
-            holds: false,
-            held_elsewhere_until: 0,
-        };
-        actor.resume().await;
-        Ok(actor)
-    }
-
     fn ply(&self, n: usize) -> Option<PlyJson> {
         let moves = self.record.moves();
         if n > moves.len() {
@@ -579,196 +443,6 @@ impl Actor {
             ),
             _ => Ok(()),
         }
-    }
-
-    /// Checks, commits, publishes.
-    async fn commit(&mut self, side: Player, action: Action) -> Result<u64, LiveError> {
-        let now = now_ms();
-        if self.aborted {
-            return Err(RecordError::GameOver.into());
-        }
-        self.check_timing(side, &action, now)?;
-        let mut next = self.record.clone();
-        let text = apply(&mut next, side, &action, &self.movers)?;
-        let version = self.version + 1;
-        let aborted = action == Action::Abort;
-        let end = next.outcome();
-        let turn = (end.is_none() && !aborted).then(|| next.position().turn());
-        let mut clocks = self.clocks;
-        let mut moved = self.moved;
-        let mut clock = None;
-        if let Action::Move(_) = action {
-            moved[side.index()] = true;
-            let left = clocks.on_move(self.row.time, side, now, turn, moved[0] && moved[1]);
-            clock = matches!(self.row.time, TimeControl::Live { .. }).then_some(left);
-        } else if action == Action::AcceptTakeback {
-            clocks.on_takeback(now, next.position().turn(), moved[0] && moved[1]);
-        } else if aborted || end.is_some() {
-            clocks.stop(now);
-        }
-        let row = ActionRow {
-            seq: version as i64,
-            side,
-            kind: action.kind(),
-            body: text.clone(),
-            at: now,
-            clock,
-        };
-        let update = GameUpdate {
-            status: if aborted {
-                GameStatus::Aborted
-            } else if end.is_some() {
-                GameStatus::Finished
-            } else {
-                GameStatus::Active
-            },
-            turn,
-            winner: end.map(|(o, _)| Winner::from(o)),
-            termination: if aborted {
-                Some(EndReason::Aborted)
-            } else {
-                end.map(|(_, t)| EndReason::from(t))
-            },
-        };
-        let rate = match (&self.row.users, end) {
-            ([Some(a), Some(b)], Some((outcome, _))) if self.row.rated && a.id != b.id => Some(RateJob {
-                game: self.row.game.clone(),
-                users: [a.id.clone(), b.id.clone()],
-                first_score: match outcome {
-                    Outcome::Win {
-                        winner: Player::First,
-                    } => 1.0,
-                    Outcome::Win {
-                        winner: Player::Second,
-                    } => 0.0,
-                    Outcome::Draw => 0.5,
-                },
-            }),
-            _ => None,
-        };
-        let rated = rate.is_some();
-        // The player to move hears of it on every page (the "your turn" marks); the other servers with the
-        // move's own notice.
-        let to_tell = match (turn, &action) {
-            (Some(turn), Action::Move(_)) if turn != side => self.row.users[turn.index()].as_ref(),
-            _ => None,
-        }
-        .map(|u| u.id.clone());
-        let with = to_tell
-            .as_deref()
-            .and_then(|u| self.hub.0.lobby.turn_notice(u, &self.row.id));
-        let notice = self.hub.0.bus.game_notice(&self.row.id, &row, with);
-        match self
-            .hub
-            .0
-            .db
-            .append_action(&self.row.id, &row, &update, rate, notice)
-            .await
-        {
-            Ok(()) => {}
-            Err(DbError::Conflict) => {
-                // Another server moved this game on first: this copy catches up from the database (or, if it
-                // cannot, stops once it has answered, and the next request loads the game afresh).
-                self.catch_up(u64::MAX, None).await;
-                let version = if self.outdated {
-                    match self.hub.0.db.game(&self.row.id).await {
-                        Ok(Some(g)) => u64::try_from(g.version).unwrap_or(version),
-                        _ => version,
-                    }
-                } else {
-                    self.version
-                };
-                return Err(LiveError::Stale { version });
-            }
-            Err(e) => {
-                tracing::error!("game {}: cannot store action {version}: {e}", self.row.id);
-                return Err(LiveError::Internal);
-            }
-        }
-        self.clocks = clocks;
-        self.moved = moved;
-        self.aborted = aborted;
-        if rated {
-            self.reload_ratings().await;
-        }
-        self.record = next;
-        self.advance(side, &action, &text, version, now);
-        if let Some((_, stop)) = self.engine.take() {
-            stop.stop();
-        }
-        if end.is_some() || aborted {
-            if self.holds {
-                self.holds = false;
-                self.hub.0.bus.release(&self.row.id).await;
-            }
-            self.hub.0.lobby.changed();
-            if let Some((t, _)) = &self.row.tournament {
-                self.hub.tournament_changed(t);
-            }
-        } else {
-            self.resume().await;
-            if let Some(u) = &to_tell {
-                self.hub.0.lobby.turn_here(u, &self.row.id);
-            }
-        }
-        Ok(version)
-    }
-
-    /// Makes action `version` (already stored, and already applied to `self.record`) this copy's state, and
-    /// sends its event to the watching pages.
-    fn advance(&mut self, side: Player, action: &Action, text: &str, version: u64, now: i64) {
-        let last_move = match action {
-            Action::Move(_) => self.state.view.moves.iter().find(|m| m.text == text).cloned(),
-            Action::AcceptTakeback => last_move_of(&self.record),
-            _ => self.state.last_move.clone(),
-        };
-        match action {
-            Action::Move(_) => {
-                self.movers.push(side);
-                self.takeback = None;
-            }
-            Action::OfferTakeback => self.takeback = Some(side),
-            Action::OfferDraw => self.draw_offered[side.index()] = Some(self.movers.len()),
-            Action::DeclineTakeback => self.takeback = None,
-            Action::AcceptTakeback => {
-                self.takeback = None;
-                self.movers.truncate(self.record.moves().len());
-            }
-            _ => {}
-        }
-        self.version = version;
-        let before = self.state.clone();
-        self.state = Arc::new(self.make_state(self.record.position().view(), last_move));
-        let delta = StateDelta {
-            old: &before,
-            new: &self.state,
-        };
-        debug_assert_eq!(
-            serde_json::to_value(delta).unwrap_or_default(),
-            crate::game::messages::delta(
-                &serde_json::to_value(&*before).unwrap_or_default(),
-                &serde_json::to_value(&*self.state).unwrap_or_default()
-            ),
-            "the typed delta is the JSON delta"
-        );
-        let json = ServerMsg::Event {
-            game: &self.row.id,
-            now,
-            v: version,
-            action: ActionJson {
-                kind: action.kind(),
-                side,
-                text,
-            },
-            delta,
-        }
-        .text();
-        let published = Published { version, json };
-        if self.events.len() == KEEP_EVENTS {
-            self.events.pop_front();
-        }
-        self.events.push_back(published.clone());
-        let _ = self.feed.send(published);
     }
 
     /// Reads the players' ratings again (a rated game ended).
