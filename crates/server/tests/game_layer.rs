@@ -46,10 +46,18 @@ async fn a_game_is_played_through_the_hub_alone() {
         let mut watch = hub.watch(&id, None).await.expect("a watcher").feed;
 
         // Two moves, each stored before its answer, and heard in order.
-        let v = hub.act(&id, &ann, Action::Move("d3".into()), Some("a1".into()), Some(0)).await;
+        let v = hub
+            .act(&id, &ann, Action::Move("d3".into()), Some("a1".into()), Some(0))
+            .await;
         assert_eq!(v.expect("a legal move"), 1);
-        assert_eq!(db.actions(&id).await.expect("actions").len(), 1, "stored before the answer");
-        let v = hub.act(&id, &ben, Action::Move("c3".into()), Some("b1".into()), Some(1)).await;
+        assert_eq!(
+            db.actions(&id).await.expect("actions").len(),
+            1,
+            "stored before the answer"
+        );
+        let v = hub
+            .act(&id, &ben, Action::Move("c3".into()), Some("b1".into()), Some(1))
+            .await;
         assert_eq!(v.expect("a legal move"), 2);
         for expected in [1, 2] {
             let event = watch.recv().await.expect("an event");
@@ -59,25 +67,47 @@ async fn a_game_is_played_through_the_hub_alone() {
 
         // Refusals change nothing: out of turn, at an old version, an illegal move.
         let err = |r: Result<u64, LiveError>| r.expect_err("refused").code();
-        assert_eq!(err(hub.act(&id, &ben, Action::Move("c4".into()), None, Some(2)).await), "not-your-turn");
-        assert_eq!(err(hub.act(&id, &ann, Action::Move("c4".into()), None, Some(1)).await), "stale");
-        assert_eq!(err(hub.act(&id, &ann, Action::Move("a1".into()), None, Some(2)).await), "refused");
+        assert_eq!(
+            err(hub.act(&id, &ben, Action::Move("c4".into()), None, Some(2)).await),
+            "not-your-turn"
+        );
+        assert_eq!(
+            err(hub.act(&id, &ann, Action::Move("c4".into()), None, Some(1)).await),
+            "stale"
+        );
+        assert_eq!(
+            err(hub.act(&id, &ann, Action::Move("a1".into()), None, Some(2)).await),
+            "refused"
+        );
         let outsider = User {
             id: "cat-id".into(),
             name: "cat".into(),
         };
-        assert_eq!(err(hub.act(&id, &outsider, Action::Resign, None, None).await), "not-a-player");
+        assert_eq!(
+            err(hub.act(&id, &outsider, Action::Resign, None, None).await),
+            "not-a-player"
+        );
         assert_eq!(db.actions(&id).await.expect("actions").len(), 2);
         // A resent action is answered again, not played twice.
-        let again = hub.act(&id, &ben, Action::Move("c3".into()), Some("b1".into()), Some(1)).await;
+        let again = hub
+            .act(&id, &ben, Action::Move("c3".into()), Some("b1".into()), Some(1))
+            .await;
         assert_eq!(again.expect("the same answer"), 2);
 
         // A resignation ends the game, in the database too.
-        assert_eq!(hub.act(&id, &ben, Action::Resign, None, None).await.expect("resigned"), 3);
+        assert_eq!(
+            hub.act(&id, &ben, Action::Resign, None, None)
+                .await
+                .expect("resigned"),
+            3
+        );
         let stored = db.game(&id).await.expect("the row").expect("the game");
         assert_eq!((stored.status, stored.version), (GameStatus::Finished, 3));
         let state = hub.state(&id).await.expect("the state");
-        assert_eq!(state.over.as_ref().map(|o| o.text.as_str()), Some("Black wins by resignation."));
+        assert_eq!(
+            state.over.as_ref().map(|o| o.text.as_str()),
+            Some("Black wins by resignation.")
+        );
         support::drop_database(pg).await;
     }
 }

@@ -1,0 +1,140 @@
+//! Challenges: made, listed, accepted into a game, declined or cancelled.
+
+use sqlx::{AssertSqlSafe, Row, any::AnyRow};
+
+use super::{Db, DbError, GameRow, User, games::insert_game, time_of, user_of};
+use crate::clock::TimeControl;
+
+/// A row of `challenges`, with names.
+#[derive(Clone, Debug)]
+pub struct ChallengeRow {
+    pub id: String,
+    pub creator: User,
+    pub target: Option<User>,
+    pub spec: String,
+    pub color: String,
+    pub status: String,
+    pub game_id: Option<String>,
+    pub created_at: i64,
+    pub rated: bool,
+    /// Whether the game allows engine hints to both players (casual challenges only).
+    pub help: bool,
+    pub time: TimeControl,
+}
+
+const CHALLENGE_COLUMNS: &str = "c.id, c.creator, u1.name AS creator_name, c.target, u2.name AS target_name, \
+     c.spec, c.color, c.status, c.game_id, c.created_at, c.rated, c.help, c.clock_initial, c.clock_increment, \
+     c.days_per_move FROM challenges c JOIN users u1 ON u1.id = c.creator \
+     LEFT JOIN users u2 ON u2.id = c.target";
+
+fn challenge_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
+    Ok(ChallengeRow {
+        id: row.try_get("id")?,
+        creator: User {
+            id: row.try_get("creator")?,
+            name: row.try_get("creator_name")?,
+        },
+        target: user_of(row, "target", "target_name")?,
+        spec: row.try_get("spec")?,
+        color: row.try_get("color")?,
+        status: row.try_get("status")?,
+        game_id: row.try_get("game_id")?,
+        created_at: row.try_get("created_at")?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        help: row.try_get::<i64, _>("help")? != 0,
+        time: time_of(row)?,
+    })
+}
+
+impl Db {
+    pub async fn create_challenge(&self, c: &ChallengeRow) -> Result<(), DbError> {
+        sqlx::query(
+            "INSERT INTO challenges (id, creator, target, spec, color, status, game_id, created_at, rated, \
+             clock_initial, clock_increment, days_per_move, help) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        )
+        .bind(&c.id)
+        .bind(&c.creator.id)
+        .bind(c.target.as_ref().map(|t| t.id.clone()))
+        .bind(&c.spec)
+        .bind(&c.color)
+        .bind(&c.status)
+        .bind(c.game_id.clone())
+        .bind(c.created_at)
+        .bind(i64::from(c.rated))
+        .bind(c.time.columns()[0])
+        .bind(c.time.columns()[1])
+        .bind(c.time.columns()[2])
+        .bind(i64::from(c.help))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, DbError> {
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {CHALLENGE_COLUMNS} WHERE c.id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(challenge_row).transpose()?)
+    }
+
+    /// The open challenges a user may see: open to all, or from or to them. Visitors see the public ones.
+    pub async fn open_challenges(&self, user_id: Option<&str>) -> Result<Vec<ChallengeRow>, DbError> {
+        // The user's own challenges and those addressed to the user always come, whatever else is open; of
+        // the open challenges to anyone, the newest 200.
+        let mut rows = Vec::new();
+        if let Some(me) = user_id {
+            rows = sqlx::query(AssertSqlSafe(format!(
+                "SELECT {CHALLENGE_COLUMNS} WHERE c.status = 'open' AND (c.creator = $1 OR c.target = $1) \
+                 ORDER BY c.created_at DESC LIMIT 500"
+            )))
+            .bind(me)
+            .fetch_all(&self.pool)
+            .await?;
+        }
+        rows.extend(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {CHALLENGE_COLUMNS} WHERE c.status = 'open' AND c.target IS NULL AND c.creator <> $1 \
+                 ORDER BY c.created_at DESC LIMIT 200"
+            )))
+            .bind(user_id.unwrap_or(""))
+            .fetch_all(&self.pool)
+            .await?,
+        );
+        let mut challenges = rows.iter().map(challenge_row).collect::<Result<Vec<_>, _>>()?;
+        challenges.sort_by_key(|c| std::cmp::Reverse(c.created_at));
+        Ok(challenges)
+    }
+
+    /// Closes an open challenge with a new status. Returns `false` if it was no longer open.
+    pub async fn close_challenge(&self, id: &str, status: &str) -> Result<bool, DbError> {
+        let r = sqlx::query("UPDATE challenges SET status = $1 WHERE id = $2 AND status = 'open'")
+            .bind(status)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// Accepts an open challenge and creates its game, in one transaction. Returns `false` if the challenge
+    /// was no longer open (someone else accepted it, or its creator cancelled it).
+    pub async fn accept_challenge(&self, id: &str, game: &GameRow) -> Result<bool, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let r = sqlx::query(
+            "UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2 AND status = 'open'",
+        )
+        .bind(&game.id)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if r.rows_affected() != 1 {
+            return Ok(false);
+        }
+        insert_game(&mut *tx, game).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+}

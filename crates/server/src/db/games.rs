@@ -1,0 +1,345 @@
+//! Games and their actions: a game's row, the actions in order, and the writer's way in.
+
+use sqlx::{AssertSqlSafe, Row, any::AnyRow};
+use tokio::sync::{mpsc, oneshot};
+
+use super::{
+    ActionKind, Db, DbError, EndReason, GameStatus, RateJob, User, Winner, kinds, level_of, now_ms, time_of,
+    user_of,
+    writer::{WriteError, WriteJob},
+};
+use gridplay_core::Player;
+
+use crate::clock::TimeControl;
+
+/// A row of `games`, with the players' names.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    pub id: String,
+    pub spec: String,
+    pub game: String,
+    pub users: [Option<User>; 2],
+    pub levels: [Option<u8>; 2],
+    /// Names for sides without a user (imported games).
+    pub labels: [Option<String>; 2],
+    pub status: GameStatus,
+    /// The side to move; `None` once the game is over.
+    pub turn: Option<Player>,
+    pub winner: Option<Winner>,
+    pub termination: Option<EndReason>,
+    pub version: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub rated: bool,
+    /// Whether both players agreed to engine hints (a casual game between people; `hints` in the state).
+    pub help: bool,
+    pub time: TimeControl,
+    /// The tournament and round of a tournament game.
+    pub tournament: Option<(String, i64)>,
+}
+
+impl GameRow {
+    /// A new game in play, untimed and casual until the caller says otherwise, with a fresh id.
+    #[must_use]
+    pub fn new(spec: String, game: String, users: [Option<User>; 2], levels: [Option<u8>; 2]) -> GameRow {
+        let now = now_ms();
+        GameRow {
+            id: crate::ids::short(8),
+            spec,
+            game,
+            users,
+            levels,
+            labels: [None, None],
+            status: GameStatus::Active,
+            turn: Some(Player::First),
+            winner: None,
+            termination: None,
+            version: 0,
+            created_at: now,
+            updated_at: now,
+            rated: false,
+            help: false,
+            time: TimeControl::Untimed,
+            tournament: None,
+        }
+    }
+}
+
+/// A row of `actions`: one move or one decision of a player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionRow {
+    pub seq: i64,
+    pub side: Player,
+    pub kind: ActionKind,
+    pub body: String,
+    /// When it was played, in Unix ms.
+    pub at: i64,
+    /// The mover's time left after a move, with a live clock.
+    pub clock: Option<i64>,
+}
+
+/// What an action changes in its game's row.
+#[derive(Clone, Debug)]
+pub struct GameUpdate {
+    pub status: GameStatus,
+    pub turn: Option<Player>,
+    pub winner: Option<Winner>,
+    pub termination: Option<EndReason>,
+}
+
+pub(crate) const GAME_COLUMNS: &str = "g.id, g.spec, g.game, g.first_user, u1.name AS first_name, g.second_user, \
+     u2.name AS second_name, g.first_level, g.second_level, g.first_label, g.second_label, g.status, g.turn, g.winner, g.termination, g.version, \
+     g.created_at, g.updated_at, g.rated, g.help, g.clock_initial, g.clock_increment, g.days_per_move, g.tournament_id, \
+     g.round FROM games g LEFT JOIN users u1 ON u1.id = g.first_user \
+     LEFT JOIN users u2 ON u2.id = g.second_user";
+
+pub(crate) fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+    let tournament: Option<String> = row.try_get("tournament_id")?;
+    let round: Option<i64> = row.try_get("round")?;
+    Ok(GameRow {
+        id: row.try_get("id")?,
+        spec: row.try_get("spec")?,
+        game: row.try_get("game")?,
+        users: [
+            user_of(row, "first_user", "first_name")?,
+            user_of(row, "second_user", "second_name")?,
+        ],
+        levels: [level_of(row, "first_level")?, level_of(row, "second_level")?],
+        labels: [row.try_get("first_label")?, row.try_get("second_label")?],
+        status: GameStatus::parse(row.try_get("status")?)?,
+        turn: row
+            .try_get::<Option<&str>, _>("turn")?
+            .map(kinds::side)
+            .transpose()?,
+        winner: row
+            .try_get::<Option<&str>, _>("winner")?
+            .map(Winner::parse)
+            .transpose()?,
+        termination: row
+            .try_get::<Option<&str>, _>("termination")?
+            .map(EndReason::parse)
+            .transpose()?,
+        version: row.try_get("version")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        help: row.try_get::<i64, _>("help")? != 0,
+        time: time_of(row)?,
+        tournament: tournament.map(|t| (t, round.unwrap_or(0))),
+    })
+}
+
+impl Db {
+    /// Inserts a new game with version 0.
+    pub async fn create_game(&self, g: &GameRow) -> Result<(), DbError> {
+        insert_game(&self.pool, g).await
+    }
+
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, DbError> {
+        let row = sqlx::query(AssertSqlSafe(format!("SELECT {GAME_COLUMNS} WHERE g.id = $1")))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(game_row).transpose()?)
+    }
+
+    /// The games of a user in a status (`active` or `finished`), the latest first.
+    pub async fn games_of(
+        &self,
+        user_id: &str,
+        status: GameStatus,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, DbError> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {GAME_COLUMNS} WHERE (g.first_user = $1 OR g.second_user = $1) AND g.status = $2 \
+             ORDER BY g.updated_at DESC LIMIT $3"
+        )))
+        .bind(user_id)
+        .bind(status.as_str())
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    /// A game's actions in order.
+    pub async fn actions(&self, game_id: &str) -> Result<Vec<ActionRow>, DbError> {
+        self.actions_after(game_id, 0).await
+    }
+
+    /// A game's actions numbered above `seq`, in order.
+    pub async fn actions_after(&self, game_id: &str, seq: i64) -> Result<Vec<ActionRow>, DbError> {
+        let rows = sqlx::query(
+            "SELECT seq, side, kind, body, created_at, clock FROM actions WHERE game_id = $1 AND seq > $2 \
+             ORDER BY seq",
+        )
+        .bind(game_id)
+        .bind(seq)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ActionRow {
+                    seq: r.try_get("seq")?,
+                    side: kinds::side(r.try_get("side")?)?,
+                    kind: ActionKind::parse(r.try_get("kind")?)?,
+                    body: r.try_get("body")?,
+                    at: r.try_get("created_at")?,
+                    clock: r.try_get("clock")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Appends action number `action.seq` (the game's new version) and updates the game, in one transaction
+    /// (shared with other games' actions waiting at the same moment). Fails if another writer got there first:
+    /// the primary key forbids two actions with one number.
+    pub async fn append_action(
+        &self,
+        game_id: &str,
+        action: &ActionRow,
+        update: &GameUpdate,
+        rate: Option<RateJob>,
+        notice: Option<String>,
+    ) -> Result<(), DbError> {
+        let (done, result) = oneshot::channel();
+        let job = WriteJob {
+            game_id: game_id.to_owned(),
+            action: action.clone(),
+            status: update.status,
+            turn: update.turn,
+            winner: update.winner,
+            termination: update.termination,
+            rate,
+            notice,
+            done,
+        };
+        self.writer_of(game_id)
+            .send(job)
+            .await
+            .map_err(|_| DbError::Writer("the writer has stopped".into()))?;
+        result
+            .await
+            .map_err(|_| DbError::Writer("the writer has stopped".into()))?
+            .map_err(|e| match e {
+                WriteError::Conflict => DbError::Conflict,
+                WriteError::Other(e) => DbError::Writer(e),
+            })
+    }
+
+    /// The writer of a game's actions: always the same one for one game.
+    fn writer_of(&self, game_id: &str) -> &mpsc::Sender<WriteJob> {
+        let lane = if self.writers.len() == 1 {
+            0
+        } else {
+            // Any hash that stays the same within the process would do; this one needs no state.
+            let hash = std::hash::BuildHasher::hash_one(
+                &std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default(),
+                game_id,
+            );
+            usize::try_from(hash % self.writers.len() as u64).unwrap_or(0)
+        };
+        &self.writers[lane]
+    }
+
+    /// Stores an imported game and its actions in one transaction.
+    pub async fn create_imported(&self, g: &GameRow, actions: &[ActionRow]) -> Result<(), DbError> {
+        let mut tx = self.pool.begin().await?;
+        insert_game(&mut *tx, g).await?;
+        for a in actions {
+            insert_action(&mut *tx, &g.id, a).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Active games with an engine on one side or a live clock: at start the server wakes them so that
+    /// engines to move move and clocks flag.
+    pub async fn active_engine_games(&self) -> Result<Vec<String>, DbError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'active' AND (first_level IS NOT NULL OR second_level IS NOT NULL \
+             OR clock_initial IS NOT NULL)",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>()?)
+    }
+
+    /// How many moves all games hold (the load benchmark checks that none was lost).
+    pub async fn count_moves(&self) -> Result<u64, DbError> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM actions WHERE kind = 'move'")
+            .fetch_one(&self.pool)
+            .await?;
+        let n: i64 = row.try_get("n")?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// How many moves one game holds.
+    pub async fn count_game_moves(&self, game_id: &str) -> Result<u64, DbError> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM actions WHERE game_id = $1 AND kind = 'move'")
+            .bind(game_id)
+            .fetch_one(&self.pool)
+            .await?;
+        let n: i64 = row.try_get("n")?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+}
+
+pub(crate) async fn insert_game<'e, E>(executor: E, g: &GameRow) -> Result<(), DbError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "INSERT INTO games (id, spec, game, first_user, second_user, first_level, second_level, status, turn, \
+         winner, termination, version, created_at, updated_at, first_label, second_label, rated, clock_initial, \
+         clock_increment, days_per_move, tournament_id, round, help) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, \
+         $23)",
+    )
+    .bind(&g.id)
+    .bind(&g.spec)
+    .bind(&g.game)
+    .bind(g.users[0].as_ref().map(|u| u.id.clone()))
+    .bind(g.users[1].as_ref().map(|u| u.id.clone()))
+    .bind(g.levels[0].map(i64::from))
+    .bind(g.levels[1].map(i64::from))
+    .bind(g.status.as_str())
+    .bind(g.turn.map(Player::as_str))
+    .bind(g.winner.map(Winner::as_str))
+    .bind(g.termination.map(EndReason::as_str))
+    .bind(g.version)
+    .bind(g.created_at)
+    .bind(g.updated_at)
+    .bind(g.labels[0].clone())
+    .bind(g.labels[1].clone())
+    .bind(i64::from(g.rated))
+    .bind(g.time.columns()[0])
+    .bind(g.time.columns()[1])
+    .bind(g.time.columns()[2])
+    .bind(g.tournament.as_ref().map(|t| t.0.clone()))
+    .bind(g.tournament.as_ref().map(|t| t.1))
+    .bind(i64::from(g.help))
+    .execute(executor)
+    .await?;
+    Ok(())
+}
+
+pub(super) async fn insert_action<'e, E>(executor: E, game_id: &str, a: &ActionRow) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "INSERT INTO actions (game_id, seq, side, kind, body, created_at, clock) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(game_id)
+    .bind(a.seq)
+    .bind(a.side.as_str())
+    .bind(a.kind.as_str())
+    .bind(&a.body)
+    .bind(a.at)
+    .bind(a.clock)
+    .execute(executor)
+    .await?;
+    Ok(())
+}

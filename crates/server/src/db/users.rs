@@ -1,0 +1,151 @@
+//! Accounts and their sessions.
+
+use sqlx::Row;
+
+use super::{Db, DbError, is_unique_violation, now_ms};
+
+/// A user as the other parts of the server see one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct User {
+    pub id: String,
+    pub name: String,
+}
+
+/// What the database keeps of a session token: its SHA-256, in hex. The token itself lives only in the user's
+/// cookie, so a copy of the database hands over no session.
+#[must_use]
+pub fn session_key(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl Db {
+    /// Creates a user. Returns `false` if the name (in any case) is taken.
+    pub async fn create_user(&self, user: &User, hash: &str) -> Result<bool, DbError> {
+        let r = sqlx::query(
+            "INSERT INTO users (id, name, name_key, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&user.id)
+        .bind(&user.name)
+        .bind(user.name.to_lowercase())
+        .bind(hash)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await;
+        match r {
+            Ok(_) => Ok(true),
+            Err(e) if is_unique_violation(&e) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The user of that name (in any case) with the password hash.
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<(User, String)>, DbError> {
+        let row = sqlx::query("SELECT id, name, password_hash FROM users WHERE name_key = $1")
+            .bind(name.to_lowercase())
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            Ok((
+                User {
+                    id: r.try_get("id")?,
+                    name: r.try_get("name")?,
+                },
+                r.try_get("password_hash")?,
+            ))
+        })
+        .transpose()
+    }
+
+    /// Stores a session under the hash of its token (`session_key`).
+    pub async fn create_session(&self, token: &str, user_id: &str, expires_at: i64) -> Result<(), DbError> {
+        sqlx::query("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+            .bind(session_key(token))
+            .bind(user_id)
+            .bind(now_ms())
+            .bind(expires_at)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The user of a session that has not expired.
+    pub async fn session_user(&self, token: &str) -> Result<Option<User>, DbError> {
+        let row = sqlx::query(
+            "SELECT u.id, u.name FROM sessions s JOIN users u ON u.id = s.user_id \
+             WHERE s.id = $1 AND s.expires_at > $2",
+        )
+        .bind(session_key(token))
+        .bind(now_ms())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(User {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Sets a user's password hash.
+    pub async fn set_password(&self, user_id: &str, hash: &str) -> Result<(), DbError> {
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+            .bind(hash)
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Ends every session of a user but `keep` (the one making the request, where it stays signed in).
+    pub async fn delete_sessions_of(&self, user_id: &str, keep: Option<&str>) -> Result<u64, DbError> {
+        let r = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
+            .bind(user_id)
+            .bind(keep.map(session_key).unwrap_or_default())
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected())
+    }
+
+    /// Deletes an account: the user can no longer sign in, every session ends, open challenges made by or to
+    /// the user are cancelled, and the name becomes `tombstone` (`deleted-…`, a name no one can sign up
+    /// with), so that the user's games stay, shown as a deleted player's, and the old name is free again.
+    pub async fn delete_account(&self, user_id: &str, tombstone: &str) -> Result<(), DbError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE users SET name = $1, name_key = $2, password_hash = '' WHERE id = $3")
+            .bind(tombstone)
+            .bind(tombstone.to_lowercase())
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "UPDATE challenges SET status = 'cancelled' WHERE status = 'open' AND (creator = $1 OR target = $1)",
+        )
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn delete_session(&self, token: &str) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM sessions WHERE id = $1")
+            .bind(session_key(token))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// A user by exact name in any case.
+    pub async fn user_named(&self, name: &str) -> Result<Option<User>, DbError> {
+        Ok(self.user_by_name(name).await?.map(|(u, _)| u))
+    }
+}
