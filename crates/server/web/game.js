@@ -131,368 +131,447 @@ function boardMarks(page, ms) {
   return m;
 }
 
+/** The game page: `gamePage` makes one and returns its leaving. */
 export function gamePage(main, id, ctx) {
-  const { live, me } = ctx;
-  // Everything the page knows: the model from the socket, and what the player is doing here.
-  const page = {
-    model: initial(id),
-    entry: entries.EMPTY,
-    busy: false,
-    hint: null, // the engine's suggested move text, until the position changes
-    showLegal: localStorage.getItem('gridplay.showLegal') !== 'off',
-    nextGame: null, // another game of mine where it is my turn
-    lastRendered: -1,
-    claimOpen: false,
-    pending: null, // a move waiting for the player's confirmation
-    premove: [], // cells clicked during the opponent's turn in a live game
-    spectators: 0,
-  };
-  let nextTimer = null;
-  const serverNow = () => Date.now() + page.model.offset;
-  const state = () => page.model.state;
-  const mySide = () => {
-    const s = state();
+  const page = new GamePage(main, id, ctx);
+  return () => page.leave();
+}
+
+/**
+ * One game page. Its model (`this.model`: what the socket said) and what the player is doing here (the entry,
+ * a hint, a premove...) are fields; each method has one job: build the page, answer the board, send a move,
+ * draw the panel's parts, follow the socket and the clocks.
+ */
+class GamePage {
+  constructor(main, id, ctx) {
+    this.main = main;
+    this.id = id;
+    this.ctx = ctx;
+    this.model = initial(id);
+    this.entry = entries.EMPTY;
+    this.busy = false;
+    this.hint = null; // the engine's suggested move text, until the position changes
+    this.showLegal = localStorage.getItem('gridplay.showLegal') !== 'off';
+    this.nextGame = null; // another game of mine where it is my turn
+    this.lastRendered = -1;
+    this.claimOpen = false;
+    this.pending = null; // a move waiting for the player's confirmation
+    this.premove = []; // cells clicked during the opponent's turn in a live game
+    this.spectators = 0;
+    this.lowWarned = false;
+    this.build();
+    this.board = this.makeBoard();
+    this.listen();
+    this.start();
+  }
+
+  // The model, as the page reads it.
+  state() { return this.model.state; }
+  serverNow() { return Date.now() + this.model.offset; }
+  mySide() {
+    const s = this.state();
+    const me = this.ctx.me;
     if (!s || !me) return null;
     const i = s.players.findIndex((p) => p.id === me.id);
     return i < 0 ? null : SIDES[i];
-  };
-  const myTurn = () => { const s = state(); return !!(s && !s.over && s.view.turn && s.view.turn === mySide()); };
-  const moves = () => (myTurn() && !page.busy ? state().view.moves : []);
-  const how = () => gameOf(state().game).entry;
-  const label = (kind) => labeller(state().game)(kind);
-  const cellName = (i) => { const v = state().view; return `${v.files[i % v.width]}${v.ranks[Math.floor(i / v.width)]}`; };
-  // Premoves are for live games: cells clicked while the opponent thinks, played if legal when the turn comes.
-  const canPremove = () => { const s = state(); return !!(s && !s.over && s.clock && mySide() && !myTurn()); };
-  const canClaim = () => { const s = state(); return !!(s && !s.over && s.claimable && mySide() && s.view.turn !== mySide() && s.deadline != null && serverNow() >= s.deadline); };
-
-  const boardBox = h('div', { class: 'board-wrap', id: 'board', 'aria-label': t('board.keys') });
-  const panel = h('aside', { class: 'card' });
-  // What a screen reader hears: every move, draw offers, the end, and a clock under ten seconds.
-  const announcer = h('div', { class: 'sr-only', id: 'announce', 'aria-live': 'polite', role: 'status' });
-  const say = (text) => { if (text) announcer.textContent = text; };
-  // A move typed in the game's notation, completed from the legal moves.
-  const legalList = h('datalist', { id: `legal-${id}` });
-  const moveInput = h('input', { id: 'move-input', list: `legal-${id}`, autocomplete: 'off', 'aria-label': t('game.typeMove'), placeholder: t('game.typeMove') });
-  const moveBox = h('form', { class: 'move-box', id: 'move-box', onsubmit: (e) => {
-    e.preventDefault();
-    const text = moveInput.value.trim();
-    if (!text) return;
-    const known = moves().find((m) => m.text.toLowerCase() === text.toLowerCase());
-    // The server reads any spelling the game accepts, and says why a move is refused.
-    send(known || { text });
-    moveInput.value = '';
-  } }, moveInput, legalList, h('button', { type: 'submit' }, t('lobby.play')));
-  const legendBox = h('div', { class: 'legend muted', id: 'legend' });
-  const barTop = h('div', { class: 'phone-bar', id: 'bar-top' });
-  const barBottom = h('div', { class: 'phone-bar', id: 'bar-bottom' });
-  // A board whose squares would be under 40 px (Grid Tactics on a phone) can be zoomed, then panned by scrolling.
-  const scroller = h('div', { class: 'board-scroll' }, boardBox);
-  const zoomButton = h('button', { class: 'small secondary', id: 'zoom', hidden: true, 'aria-pressed': 'false', onclick: () => {
-    const on = !scroller.classList.contains('zoomed');
-    scroller.classList.toggle('zoomed', on);
-    zoomButton.setAttribute('aria-pressed', String(on));
-    zoomButton.textContent = on ? t('game.zoomOut') : t('game.zoomIn');
-    fitZoom();
-  } }, t('game.zoomIn'));
-  function fitZoom() {
-    const s = state();
-    if (!s) return;
-    const zoomed = scroller.classList.contains('zoomed');
-    boardBox.style.width = zoomed ? `${(s.view.width + 1) * 44}px` : '';
-    boardBox.style.maxWidth = zoomed ? 'none' : '';
-    const square = scroller.clientWidth / (s.view.width + 1);
-    zoomButton.hidden = !zoomed && square >= 40;
   }
-  window.addEventListener('resize', fitZoom);
-  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, barTop, scroller, barBottom, h('div', { class: 'row board-tools' }, moveBox, zoomButton), legendBox), panel), announcer);
-  let lowWarned = false;
-  const board = new Board(boardBox, {
-    describe(i) {
-      const s = state();
-      if (!s) return '';
-      const cell = s.view.cells[i];
-      const piece = cell.piece ? `${cell.piece.owner ? sideName(s, idx(cell.piece.owner)) + ' ' : ''}${gameWord(s.game, cell.piece.kind)}` : t('board.empty');
-      const m = boardMarks(page, moves());
-      const can = m.legal.has(i) || m.reach.has(i) || m.targets.has(i) ? t('board.canPlay') : '';
-      return piece + can;
-    },
-    onCell(i) {
-      const ms = moves();
-      if (!ms.length) {
-        if (canPremove()) {
-          const pre = page.premove;
-          if (pre.length && pre[0] === i) page.premove = [];
-          else if (how() === 'place' || pre.length >= entries.PREMOVE_CELLS[how()]) page.premove = [i];
-          else page.premove = [...pre, i];
-          render();
-        } else if (state() && !state().over && mySide() && !myTurn()) toast(t('game.notYourTurn'));
-        return;
-      }
-      enter(entries.click(how(), ms, page.entry, i, label));
-    },
-    onDrop(from, to) {
-      const ms = moves();
-      if (ms.length) enter(entries.drop(how(), ms, page.entry, from, to, label));
-    },
-    dragTargets(from) { return entries.dragTargets(how(), moves(), page.entry, from); },
-  });
+  myTurn() { const s = this.state(); return !!(s && !s.over && s.view.turn && s.view.turn === this.mySide()); }
+  moves() { return this.myTurn() && !this.busy ? this.state().view.moves : []; }
+  how() { return gameOf(this.state().game).entry; }
+  label(kind) { return labeller(this.state().game)(kind); }
+  cellName(i) { const v = this.state().view; return `${v.files[i % v.width]}${v.ranks[Math.floor(i / v.width)]}`; }
+  // Premoves are for live games: cells clicked while the opponent thinks, played if legal when the turn comes.
+  canPremove() { const s = this.state(); return !!(s && !s.over && s.clock && this.mySide() && !this.myTurn()); }
+  canClaim() {
+    const s = this.state();
+    return !!(s && !s.over && s.claimable && this.mySide() && s.view.turn !== this.mySide() && s.deadline != null && this.serverNow() >= s.deadline);
+  }
+
+  /** The page's elements: the board and its tools, the phone's bars, the panel, the announcer. */
+  build() {
+    const { id } = this;
+    this.boardBox = h('div', { class: 'board-wrap', id: 'board', 'aria-label': t('board.keys') });
+    this.panel = h('aside', { class: 'card' });
+    // What a screen reader hears: every move, draw offers, the end, and a clock under ten seconds.
+    this.announcer = h('div', { class: 'sr-only', id: 'announce', 'aria-live': 'polite', role: 'status' });
+    // A move typed in the game's notation, completed from the legal moves.
+    this.legalList = h('datalist', { id: `legal-${id}` });
+    this.moveInput = h('input', { id: 'move-input', list: `legal-${id}`, autocomplete: 'off', 'aria-label': t('game.typeMove'), placeholder: t('game.typeMove') });
+    this.moveBox = h('form', { class: 'move-box', id: 'move-box', onsubmit: (e) => { e.preventDefault(); this.typed(); } },
+      this.moveInput, this.legalList, h('button', { type: 'submit' }, t('lobby.play')));
+    this.legendBox = h('div', { class: 'legend muted', id: 'legend' });
+    this.barTop = h('div', { class: 'phone-bar', id: 'bar-top' });
+    this.barBottom = h('div', { class: 'phone-bar', id: 'bar-bottom' });
+    // A board whose squares would be under 40 px (Grid Tactics on a phone) can be zoomed, then panned by scrolling.
+    this.scroller = h('div', { class: 'board-scroll' }, this.boardBox);
+    this.zoomButton = h('button', { class: 'small secondary', id: 'zoom', hidden: true, 'aria-pressed': 'false', onclick: () => this.toggleZoom() }, t('game.zoomIn'));
+    this.main.replaceChildren(h('div', { class: 'game' },
+      h('section', {}, this.barTop, this.scroller, this.barBottom, h('div', { class: 'row board-tools' }, this.moveBox, this.zoomButton), this.legendBox),
+      this.panel), this.announcer);
+  }
+
+  say(text) { if (text) this.announcer.textContent = text; }
+
+  /** A move typed in the move box: a legal move's spelling, or any the server reads (it says why not). */
+  typed() {
+    const text = this.moveInput.value.trim();
+    if (!text) return;
+    const known = this.moves().find((m) => m.text.toLowerCase() === text.toLowerCase());
+    this.send(known || { text });
+    this.moveInput.value = '';
+  }
+
+  toggleZoom() {
+    const on = !this.scroller.classList.contains('zoomed');
+    this.scroller.classList.toggle('zoomed', on);
+    this.zoomButton.setAttribute('aria-pressed', String(on));
+    this.zoomButton.textContent = on ? t('game.zoomOut') : t('game.zoomIn');
+    this.fitZoom();
+  }
+
+  fitZoom() {
+    const s = this.state();
+    if (!s) return;
+    const zoomed = this.scroller.classList.contains('zoomed');
+    this.boardBox.style.width = zoomed ? `${(s.view.width + 1) * 44}px` : '';
+    this.boardBox.style.maxWidth = zoomed ? 'none' : '';
+    const square = this.scroller.clientWidth / (s.view.width + 1);
+    this.zoomButton.hidden = !zoomed && square >= 40;
+  }
+
+  /** The board, which tells the page what the player did on it. */
+  makeBoard() {
+    return new Board(this.boardBox, {
+      describe: (i) => this.describe(i),
+      onCell: (i) => this.onCell(i),
+      onDrop: (from, to) => {
+        const ms = this.moves();
+        if (ms.length) this.enter(entries.drop(this.how(), ms, this.entry, from, to, (k) => this.label(k)));
+      },
+      dragTargets: (from) => entries.dragTargets(this.how(), this.moves(), this.entry, from),
+    });
+  }
+
+  /** What a screen reader hears of cell i: its piece, and whether a move can be played there. */
+  describe(i) {
+    const s = this.state();
+    if (!s) return '';
+    const cell = s.view.cells[i];
+    const piece = cell.piece ? `${cell.piece.owner ? sideName(s, idx(cell.piece.owner)) + ' ' : ''}${gameWord(s.game, cell.piece.kind)}` : t('board.empty');
+    const m = boardMarks(this, this.moves());
+    const can = m.legal.has(i) || m.reach.has(i) || m.targets.has(i) ? t('board.canPlay') : '';
+    return piece + can;
+  }
+
+  /** A click on cell i: part of a move on the player's turn, a premove on the opponent's in a live game. */
+  onCell(i) {
+    const ms = this.moves();
+    if (ms.length) { this.enter(entries.click(this.how(), ms, this.entry, i, (k) => this.label(k))); return; }
+    if (this.canPremove()) {
+      const pre = this.premove;
+      if (pre.length && pre[0] === i) this.premove = [];
+      else if (this.how() === 'place' || pre.length >= entries.PREMOVE_CELLS[this.how()]) this.premove = [i];
+      else this.premove = [...pre, i];
+      this.render();
+    } else if (this.state() && !this.state().over && this.mySide() && !this.myTurn()) toast(t('game.notYourTurn'));
+  }
 
   /** Applies what a click or a drop meant: a new entry state, a move to send, or a word to the player. */
-  function enter(r) {
-    page.entry = r.entry;
+  enter(r) {
+    this.entry = r.entry;
     if (r.say) toast(r.say);
-    if (r.send) return send(r.send);
-    render();
+    if (r.send) return this.send(r.send);
+    this.render();
   }
 
-  async function send(m, confirmed = false) {
+  async send(m, confirmed = false) {
     // With confirmation on, a move waits for the player's yes in the panel.
-    if (pref('confirm') && !confirmed) { page.pending = m; render(); return; }
-    page.pending = null;
-    page.busy = true;
-    render();
+    if (pref('confirm') && !confirmed) { this.pending = m; this.render(); return; }
+    this.pending = null;
+    this.busy = true;
+    this.render();
     try {
-      await live.act({ t: 'move', game: id, move: m.text, v: state().version });
-      page.entry = { ...entries.EMPTY, mode: page.entry.mode };
+      await this.ctx.live.act({ t: 'move', game: this.id, move: m.text, v: this.state().version });
+      this.entry = { ...entries.EMPTY, mode: this.entry.mode };
     } catch (e) {
       toast(errorText(e) || t('game.moveRefused'));
-      if (e.code === 'stale') page.entry = { ...entries.EMPTY, mode: page.entry.mode };
+      if (e.code === 'stale') this.entry = { ...entries.EMPTY, mode: this.entry.mode };
     } finally {
-      page.busy = false;
-      render();
+      this.busy = false;
+      this.render();
     }
   }
 
-  async function act(msg, question) {
+  async act(msg, question) {
     if (question && !(await confirmDialog(question, t('yes')))) return;
-    try { await live.act({ ...msg, game: id }); } catch (e) { toast(errorText(e)); }
+    try { await this.ctx.live.act({ ...msg, game: this.id }); } catch (e) { toast(errorText(e)); }
   }
 
-  async function askHint() {
-    try { page.hint = (await api(`/games/${id}/hint`)).move; render(); } catch (e) { toast(errorText(e)); }
+  async askHint() {
+    try { this.hint = (await api(`/games/${this.id}/hint`)).move; this.render(); } catch (e) { toast(errorText(e)); }
   }
 
-  function refreshNext() {
-    clearTimeout(nextTimer);
-    nextTimer = setTimeout(async () => {
+  /** Looks, a little later, for another game where it is the player's turn. */
+  refreshNext() {
+    clearTimeout(this.nextTimer);
+    this.nextTimer = setTimeout(async () => {
       try {
         const lobby = await api('/lobby');
-        const g = (lobby.games || []).find((x) => x.my_turn && x.id !== id);
+        const g = (lobby.games || []).find((x) => x.my_turn && x.id !== this.id);
         const found = g ? g.id : null;
-        if (found !== page.nextGame) { page.nextGame = found; if (state()) renderPanel(); }
+        if (found !== this.nextGame) { this.nextGame = found; if (this.state()) this.renderPanel(); }
       } catch { /* the next render tries again */ }
     }, 300);
   }
 
-  const rematches = {
-    async rematch() {
-      try {
-        const r = await api(`/games/${id}/rematch`, {});
-        if (r.game) navigate(`/game/${r.game}`);
-        else toast(t('game.rematchOffered'));
-      } catch (e) { toast(errorText(e)); }
-    },
-    async acceptRematch() {
-      try {
-        const r = await api(`/challenges/${page.model.rematchOffer.challenge}/accept`, {});
-        navigate(`/game/${r.game}`);
-      } catch (e) { toast(errorText(e)); page.model = { ...page.model, rematchOffer: null }; renderPanel(); }
-    },
-    async declineRematch() {
-      try { await api(`/challenges/${page.model.rematchOffer.challenge}/decline`, {}); } catch (e) { toast(errorText(e)); }
-      page.model = { ...page.model, rematchOffer: null };
-      renderPanel();
-    },
-  };
+  async rematch() {
+    try {
+      const r = await api(`/games/${this.id}/rematch`, {});
+      if (r.game) navigate(`/game/${r.game}`);
+      else toast(t('game.rematchOffered'));
+    } catch (e) { toast(errorText(e)); }
+  }
 
-  /** The actions of a player or a watcher besides entering moves. */
-  function gameButtons(side) {
-    const s = state();
+  async answerRematch(accept) {
+    const challenge = this.model.rematchOffer.challenge;
+    try {
+      const r = await api(`/challenges/${challenge}/${accept ? 'accept' : 'decline'}`, {});
+      if (accept) { navigate(`/game/${r.game}`); return; }
+    } catch (e) { toast(errorText(e)); }
+    this.model = { ...this.model, rematchOffer: null };
+    this.renderPanel();
+  }
+
+  /** The help a player has: the hint where allowed, the legal moves' display, the next game waiting. */
+  helpButtons(side) {
+    const s = this.state();
     const out = [];
-    if (myTurn() && !page.busy && s.hints) out.push(h('button', { class: 'secondary', id: 'hint', onclick: askHint }, page.hint ? t('game.hintIs', { move: page.hint }) : t('game.hint')));
-    if (page.claimOpen) out.push(h('button', { id: 'claim', onclick: () => act({ t: 'claim' }, t('game.claimQuestion')) }, t('game.claim')));
+    if (this.myTurn() && !this.busy && s.hints) out.push(h('button', { class: 'secondary', id: 'hint', onclick: () => this.askHint() }, this.hint ? t('game.hintIs', { move: this.hint }) : t('game.hint')));
+    if (this.claimOpen) out.push(h('button', { id: 'claim', onclick: () => this.act({ t: 'claim' }, t('game.claimQuestion')) }, t('game.claim')));
     if (side && !s.over) {
-      out.push(h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'show-legal', checked: page.showLegal, onchange: (e) => {
-        page.showLegal = e.target.checked;
-        localStorage.setItem('gridplay.showLegal', page.showLegal ? 'on' : 'off');
-        render();
+      out.push(h('label', { class: 'toggle' }, h('input', { type: 'checkbox', id: 'show-legal', checked: this.showLegal, onchange: (e) => {
+        this.showLegal = e.target.checked;
+        localStorage.setItem('gridplay.showLegal', this.showLegal ? 'on' : 'off');
+        this.render();
       } }), t('game.showLegal')));
     }
-    if (page.nextGame && !myTurn()) out.push(h('button', { id: 'next-game', onclick: () => navigate(`/game/${page.nextGame}`) }, t('game.next')));
-    if (side && !s.over) {
-      const vsEngine = s.players.some((p) => p.level && !p.name);
-      if (s.draw_offer && s.draw_offer !== side) {
-        out.push(h('button', { id: 'accept-draw', onclick: () => act({ t: 'draw', answer: 'accept' }) }, t('game.acceptDraw')));
-        out.push(h('button', { class: 'secondary', id: 'decline-draw', onclick: () => act({ t: 'draw', answer: 'decline' }) }, t('game.declineDraw')));
-      } else if (!vsEngine) {
-        // After an offer, a player waits some moves before offering again: the button says how many.
-        const wait = (s.draw_again || [0, 0])[idx(side)];
-        const words = s.draw_offer === side ? t('game.drawOffered') : wait > 0 ? t('game.drawAgainIn', { n: wait }) : t('game.offerDraw');
-        out.push(h('button', { class: 'secondary', id: 'offer-draw', disabled: s.draw_offer === side || wait > 0, onclick: () => act({ t: 'draw', answer: 'offer' }) }, words));
-      }
-      if (s.takebacks && s.takeback_offer && s.takeback_offer !== side) {
-        out.push(h('button', { id: 'takeback-accept', onclick: () => act({ t: 'takeback', answer: 'accept' }) }, t('game.acceptTakeback')));
-        out.push(h('button', { class: 'secondary', id: 'takeback-decline', onclick: () => act({ t: 'takeback', answer: 'decline' }) }, t('game.declineTakeback')));
-      } else if (s.takebacks && (s.movers || '').includes(side === 'first' ? 'f' : 's')) {
-        out.push(h('button', { class: 'secondary', id: 'takeback', disabled: s.takeback_offer === side, onclick: () => act({ t: 'takeback', answer: 'offer' }) }, s.takeback_offer === side ? t('game.takebackAsked') : t('game.takeback')));
-      }
-      if (s.abortable) out.push(h('button', { class: 'secondary', id: 'abort', onclick: () => act({ t: 'abort' }, t('game.abortQuestion')) }, t('game.abort')));
-      else out.push(h('button', { class: 'danger', id: 'resign', onclick: () => act({ t: 'resign' }, t('game.resignQuestion')) }, t('game.resign')));
+    if (this.nextGame && !this.myTurn()) out.push(h('button', { id: 'next-game', onclick: () => navigate(`/game/${this.nextGame}`) }, t('game.next')));
+    return out;
+  }
+
+  /** A player's offers and answers: draws, takebacks, and abort or resign. */
+  playerButtons(side) {
+    const s = this.state();
+    const out = [];
+    const act = (msg, question) => () => this.act(msg, question);
+    const vsEngine = s.players.some((p) => p.level && !p.name);
+    if (s.draw_offer && s.draw_offer !== side) {
+      out.push(h('button', { id: 'accept-draw', onclick: act({ t: 'draw', answer: 'accept' }) }, t('game.acceptDraw')));
+      out.push(h('button', { class: 'secondary', id: 'decline-draw', onclick: act({ t: 'draw', answer: 'decline' }) }, t('game.declineDraw')));
+    } else if (!vsEngine) {
+      // After an offer, a player waits some moves before offering again: the button says how many.
+      const wait = (s.draw_again || [0, 0])[idx(side)];
+      const words = s.draw_offer === side ? t('game.drawOffered') : wait > 0 ? t('game.drawAgainIn', { n: wait }) : t('game.offerDraw');
+      out.push(h('button', { class: 'secondary', id: 'offer-draw', disabled: s.draw_offer === side || wait > 0, onclick: act({ t: 'draw', answer: 'offer' }) }, words));
+    }
+    if (s.takebacks && s.takeback_offer && s.takeback_offer !== side) {
+      out.push(h('button', { id: 'takeback-accept', onclick: act({ t: 'takeback', answer: 'accept' }) }, t('game.acceptTakeback')));
+      out.push(h('button', { class: 'secondary', id: 'takeback-decline', onclick: act({ t: 'takeback', answer: 'decline' }) }, t('game.declineTakeback')));
+    } else if (s.takebacks && (s.movers || '').includes(side === 'first' ? 'f' : 's')) {
+      out.push(h('button', { class: 'secondary', id: 'takeback', disabled: s.takeback_offer === side, onclick: act({ t: 'takeback', answer: 'offer' }) }, s.takeback_offer === side ? t('game.takebackAsked') : t('game.takeback')));
+    }
+    if (s.abortable) out.push(h('button', { class: 'secondary', id: 'abort', onclick: act({ t: 'abort' }, t('game.abortQuestion')) }, t('game.abort')));
+    else out.push(h('button', { class: 'danger', id: 'resign', onclick: act({ t: 'resign' }, t('game.resignQuestion')) }, t('game.resign')));
+    return out;
+  }
+
+  /** The panel's head: the title, the game's settings and tags, the players and the status. */
+  panelHead(s, side) {
+    const tags = [timeLabel(s.time_label), s.rated ? t('game.rated') : t('game.casual'), s.help ? t('game.helpAllowed') : null].filter(Boolean);
+    const meta = h('p', { class: 'muted', id: 'game-meta' }, `${specTitle(s.spec)} · ${tags.join(' · ')}`,
+      this.spectators ? h('span', { id: 'spectators' }, ` · ${t('game.spectators', { n: this.spectators })}`) : null,
+      s.tournament ? [' · ', h('a', { href: `/tournament/${s.tournament.id}`, 'data-link': true }, t('game.tournamentRound', { round: s.tournament.round }))] : null,
+      side ? null : ` · ${t('game.youWatch')}`);
+    const out = [h('h1', {}, gameOf(s.game).title), meta, playersNode(s, side, this.serverNow()), h('p', { class: 'status', id: 'status' }, statusText(s, { myTurn: this.myTurn(), busy: this.busy }))];
+    if (!s.over && !s.clock && s.deadline != null) {
+      out.push(h('p', { class: 'muted' }, t('game.timeForMove'), ' ', h('span', { id: 'deadline' }, fmtSpan(s.deadline - this.serverNow()))));
     }
     return out;
   }
 
-  function renderPanel() {
-    const s = state();
-    const side = mySide();
-    page.claimOpen = canClaim();
-    const tags = [timeLabel(s.time_label), s.rated ? t('game.rated') : t('game.casual'), s.help ? t('game.helpAllowed') : null].filter(Boolean);
-    const meta = h('p', { class: 'muted', id: 'game-meta' }, `${specTitle(s.spec)} · ${tags.join(' · ')}`,
-      page.spectators ? h('span', { id: 'spectators' }, ` · ${t('game.spectators', { n: page.spectators })}`) : null,
-      s.tournament ? [' · ', h('a', { href: `/tournament/${s.tournament.id}`, 'data-link': true }, t('game.tournamentRound', { round: s.tournament.round }))] : null,
-      side ? null : ` · ${t('game.youWatch')}`);
-    const children = [h('h1', {}, gameOf(s.game).title), meta, playersNode(s, side, serverNow()), h('p', { class: 'status', id: 'status' }, statusText(s, { myTurn: myTurn(), busy: page.busy }))];
-    if (!s.over && !s.clock && s.deadline != null) {
-      children.push(h('p', { class: 'muted' }, t('game.timeForMove'), ' ', h('span', { id: 'deadline' }, fmtSpan(s.deadline - serverNow()))));
-    }
+  /** The panel's notices: offers, the connection, the game's facts, the end, a premove, a move to confirm. */
+  panelNotices(s, side) {
+    const out = [];
     if (s.draw_offer && !s.over) {
       const who = s.draw_offer === side ? t('game.youOfferedDraw') : t('game.offersDraw', { side: sideName(s, idx(s.draw_offer)), name: playerText(s.players[idx(s.draw_offer)]) });
-      children.push(h('p', { id: 'draw-offer', class: 'notice' }, who));
+      out.push(h('p', { id: 'draw-offer', class: 'notice' }, who));
     }
-    if (!page.model.connected) children.push(h('p', { class: 'connection' }, t('game.reconnecting')));
-    if (s.view.info.length) children.push(h('dl', { class: 'info' }, s.view.info.map(([k, v]) => [h('dt', {}, gameWord(s.game, k)), h('dd', {}, gameWord(s.game, v))])));
-    if (s.over) children.push(overBanner(s, id, { side, rematchOffer: page.model.rematchOffer }, rematches));
-    if (page.premove.length && canPremove()) {
-      children.push(h('div', { class: 'notice actions', id: 'premove' }, h('span', {}, t('game.premove', { cells: page.premove.map(cellName).join(' → ') })),
-        h('button', { class: 'secondary', onclick: () => { page.premove = []; render(); } }, t('game.cancelPremove'))));
+    if (!this.model.connected) out.push(h('p', { class: 'connection' }, t('game.reconnecting')));
+    if (s.view.info.length) out.push(h('dl', { class: 'info' }, s.view.info.map(([k, v]) => [h('dt', {}, gameWord(s.game, k)), h('dd', {}, gameWord(s.game, v))])));
+    if (s.over) {
+      out.push(overBanner(s, this.id, { side, rematchOffer: this.model.rematchOffer },
+        { rematch: () => this.rematch(), acceptRematch: () => this.answerRematch(true), declineRematch: () => this.answerRematch(false) }));
+    }
+    if (this.premove.length && this.canPremove()) {
+      out.push(h('div', { class: 'notice actions', id: 'premove' }, h('span', {}, t('game.premove', { cells: this.premove.map((c) => this.cellName(c)).join(' → ') })),
+        h('button', { class: 'secondary', onclick: () => { this.premove = []; this.render(); } }, t('game.cancelPremove'))));
     }
     if (s.takeback_offer && !s.over) {
       const who = s.takeback_offer === side ? t('game.youAskedTakeback') : t('game.asksTakeback', { side: sideName(s, idx(s.takeback_offer)) });
-      children.push(h('p', { id: 'takeback-offer', class: 'notice' }, who));
+      out.push(h('p', { id: 'takeback-offer', class: 'notice' }, who));
     }
-    if (page.pending && myTurn()) {
-      children.push(h('div', { class: 'notice actions', id: 'confirm-move' }, h('span', {}, t('game.confirmMove', { move: page.pending.text })),
-        h('button', { id: 'confirm-move-yes', onclick: () => send(page.pending, true) }, t('game.confirmYes')),
-        h('button', { class: 'secondary', onclick: () => { page.pending = null; render(); } }, t('cancel'))));
+    if (this.pending && this.myTurn()) {
+      out.push(h('div', { class: 'notice actions', id: 'confirm-move' }, h('span', {}, t('game.confirmMove', { move: this.pending.text })),
+        h('button', { id: 'confirm-move-yes', onclick: () => this.send(this.pending, true) }, t('game.confirmYes')),
+        h('button', { class: 'secondary', onclick: () => { this.pending = null; this.render(); } }, t('cancel'))));
     }
-    const onEntry = { entry: (e) => { page.entry = e; render(); }, send };
-    children.push(h('div', { class: 'actions' }, ...entryButtons(how(), moves(), page.entry, s, label, onEntry), ...gameButtons(side)));
-    // The move box stays in place (typing is not lost when the panel redraws); it shows for a player.
-    moveBox.hidden = !side || !!s.over;
-    legalList.replaceChildren(...moves().map((m) => h('option', { value: m.text })));
-    moveInput.disabled = !myTurn();
+    return out;
+  }
+
+  /** Draws the panel from the model, keeping the keyboard's place and the move box's typing. */
+  renderPanel() {
+    const s = this.state();
+    const side = this.mySide();
+    this.claimOpen = this.canClaim();
+    const onEntry = { entry: (e) => { this.entry = e; this.render(); }, send: (m) => this.send(m) };
+    const buttons = [...entryButtons(this.how(), this.moves(), this.entry, s, (k) => this.label(k), onEntry), ...this.helpButtons(side), ...(side && !s.over ? this.playerButtons(side) : [])];
     const list = movesNode(s);
-    children.push(h('h2', {}, t('game.moves')), list);
+    const children = [...this.panelHead(s, side), ...this.panelNotices(s, side), h('div', { class: 'actions' }, ...buttons), h('h2', {}, t('game.moves')), list];
+    // The move box stays in place (typing is not lost when the panel redraws); it shows for a player.
+    this.moveBox.hidden = !side || !!s.over;
+    this.legalList.replaceChildren(...this.moves().map((m) => h('option', { value: m.text })));
+    this.moveInput.disabled = !this.myTurn();
     // A redraw keeps the keyboard's place: the button that had the focus has it again.
-    const focused = panel.contains(document.activeElement) && document.activeElement.id;
-    panel.replaceChildren(...children);
-    if (focused) { const again = panel.querySelector(`#${focused}`); if (again) again.focus(); }
+    const focused = this.panel.contains(document.activeElement) && document.activeElement.id;
+    this.panel.replaceChildren(...children);
+    if (focused) { const again = this.panel.querySelector(`#${focused}`); if (again) again.focus(); }
     list.scrollTop = list.scrollHeight;
   }
 
-  function render() {
-    const s = state();
+  /** Draws the board, the phone's bars and the legend, then the panel (in the next frame the first time). */
+  render() {
+    const s = this.state();
     if (!s) return;
     // The legend of the pieces whose drawing needs words.
-    legendBox.replaceChildren(...(gameOf(s.game).legend || []).map(([, words]) => h('p', {}, words)));
-    const side = mySide();
+    this.legendBox.replaceChildren(...(gameOf(s.game).legend || []).map(([, words]) => h('p', {}, words)));
+    const side = this.mySide();
     // On a phone the player at the bottom is oneself (or, for a watcher, the side drawn at the bottom).
     const turned = side ? s.rotate[idx(side)] : false;
     const below = side ? idx(side) : (turned ? 1 : 0);
-    barTop.replaceChildren(playerBar(s, 1 - below, side, serverNow()));
-    barBottom.replaceChildren(playerBar(s, below, side, serverNow()));
+    this.barTop.replaceChildren(playerBar(s, 1 - below, side, this.serverNow()));
+    this.barBottom.replaceChildren(playerBar(s, below, side, this.serverNow()));
     // Whether the board needs a zoom depends on its size and the screen's, not on the move: measured once
     // it is on screen (a measure forces the page's layout), and again when the window changes.
-    if (!page.fitted) { page.fitted = true; requestAnimationFrame(fitZoom); }
-    board.render(s, turned, boardMarks(page, moves()), gameOf(s.game).look);
-    page.lastRendered = s.version;
-    ctx.title((myTurn() ? `● ${t('game.yourTurn')} · ` : '') + `${gameOf(s.game).title} · gridplay`);
+    if (!this.fitted) { this.fitted = true; requestAnimationFrame(() => this.fitZoom()); }
+    this.board.render(s, turned, boardMarks(this, this.moves()), gameOf(s.game).look);
+    this.lastRendered = s.version;
+    this.ctx.title((this.myTurn() ? `● ${t('game.yourTurn')} · ` : '') + `${gameOf(s.game).title} · gridplay`);
     // The board comes first: the page's first frame shows it, and the panel follows in the next.
-    if (page.panelDrawn) renderPanel();
-    else if (!page.panelSoon) {
-      page.panelSoon = true;
-      requestAnimationFrame(() => { page.panelDrawn = true; if (state()) renderPanel(); });
+    if (this.panelDrawn) this.renderPanel();
+    else if (!this.panelSoon) {
+      this.panelSoon = true;
+      requestAnimationFrame(() => { this.panelDrawn = true; if (this.state()) this.renderPanel(); });
     }
   }
 
   /** Updates the clocks in place, several times a second, without redrawing the page. */
-  function tick() {
-    const s = state();
+  tick() {
+    const s = this.state();
     if (!s) return;
     for (const i of [0, 1]) {
-      const left = timeLeft(s.clock, i, serverNow());
-      for (const el of main.querySelectorAll(`[data-clock="${SIDES[i]}"]`)) {
+      const left = timeLeft(s.clock, i, this.serverNow());
+      for (const el of this.main.querySelectorAll(`[data-clock="${SIDES[i]}"]`)) {
         if (left == null) continue;
         el.textContent = fmtClock(left);
         el.classList.toggle('low', left < 20000);
       }
-      if (left != null && SIDES[i] === mySide() && !s.over) {
-        if (left < 10000 && !lowWarned) { lowWarned = true; say(t('game.tenSeconds')); }
-        if (left >= 10000) lowWarned = false;
+      if (left != null && SIDES[i] === this.mySide() && !s.over) {
+        if (left < 10000 && !this.lowWarned) { this.lowWarned = true; this.say(t('game.tenSeconds')); }
+        if (left >= 10000) this.lowWarned = false;
       }
     }
-    const d = panel.querySelector('#deadline');
-    if (d && s.deadline != null && !s.clock) d.textContent = fmtSpan(s.deadline - serverNow());
-    if (canClaim() !== page.claimOpen) renderPanel();
+    const d = this.panel.querySelector('#deadline');
+    if (d && s.deadline != null && !s.clock) d.textContent = fmtSpan(s.deadline - this.serverNow());
+    if (this.canClaim() !== this.claimOpen) this.renderPanel();
   }
-  const ticker = setInterval(tick, 200);
-  // Watchers come and go without a move: the count is asked for now and then.
-  async function countSpectators() {
+
+  /** Watchers come and go without a move: the count is asked for now and then. */
+  async countSpectators() {
     try {
-      const n = (await api(`/games/${id}/spectators`)).spectators;
-      if (n !== page.spectators) { page.spectators = n; if (state()) renderPanel(); }
+      const n = (await api(`/games/${this.id}/spectators`)).spectators;
+      if (n !== this.spectators) { this.spectators = n; if (this.state()) this.renderPanel(); }
     } catch { /* the next look tries again */ }
   }
-  const counter = setInterval(countSpectators, 5000);
-  setTimeout(countSpectators, 800);
 
-  const off = live.on((msg) => {
-    const r = reduce(page.model, msg, { me: me ? me.id : null, now: Date.now() });
+  /** A socket message: the model changes by `reduce`, and the page draws it, announces it, or leaves. */
+  onMessage(msg) {
+    const me = this.ctx.me;
+    const r = reduce(this.model, msg, { me: me ? me.id : null, now: Date.now() });
     if (r.effect && r.effect.navigate) { navigate(r.effect.navigate); return; }
-    if (r.model === page.model) return;
-    page.model = r.model;
-    if (page.model.unavailable) {
-      main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('game.unavailable')), h('p', {}, errorText(page.model.unavailable)), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
+    if (r.model === this.model) return;
+    this.model = r.model;
+    if (this.model.unavailable) {
+      this.main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('game.unavailable')), h('p', {}, errorText(this.model.unavailable)), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
       return;
     }
-    if (!state()) return;
-    if (r.changed) { page.entry = entries.EMPTY; page.hint = null; page.pending = null; }
+    if (!this.state()) return;
+    if (r.changed) { this.entry = entries.EMPTY; this.hint = null; this.pending = null; }
     // A premove plays as soon as the turn comes, if it names one legal move.
     let premoved = null;
-    if (r.changed && page.premove.length && myTurn() && !page.busy) {
-      premoved = entries.premoveMatch(how(), state().view.moves, page.premove, page.entry.mode);
-      page.premove = [];
+    if (r.changed && this.premove.length && this.myTurn() && !this.busy) {
+      premoved = entries.premoveMatch(this.how(), this.state().view.moves, this.premove, this.entry.mode);
+      this.premove = [];
       if (!premoved) toast(t('game.premoveDropped'));
     }
-    if (state() && (state().over || !state().clock)) page.premove = [];
+    if (this.state().over || !this.state().clock) this.premove = [];
     if (msg.t === 'event') {
-      say(announce({ ...msg, state: state() }));
-      if (msg.action && msg.action.kind === 'move') moveSound(state().over ? 'end' : msg.action.side === mySide() ? 'mine' : 'theirs');
+      this.say(announce({ ...msg, state: this.state() }));
+      if (msg.action && msg.action.kind === 'move') moveSound(this.state().over ? 'end' : msg.action.side === this.mySide() ? 'mine' : 'theirs');
     }
     if (msg.t === 'sync' || msg.t === 'event') {
-      if (mySide() && !myTurn()) refreshNext();
-      render();
-    } else renderPanel();
-    if (premoved) send(premoved, true);
-  });
-  const onKey = (e) => {
-    if (e.key !== 'Escape') return;
-    if (page.entry.sel != null) { page.entry = { ...entries.EMPTY, mode: page.entry.mode }; render(); }
-    if (page.premove.length) { page.premove = []; render(); }
-  };
-  document.addEventListener('keydown', onKey);
-  // The page came with the game's state: it is drawn at once, and the socket sends only what follows it.
-  const booted = ctx.takeBootGame(id);
-  if (booted) {
-    page.model = reduce(page.model, { t: 'sync', game: id, state: booted.state, now: booted.now }, { me: me ? me.id : null, now: Date.now() }).model;
-    render();
+      if (this.mySide() && !this.myTurn()) this.refreshNext();
+      this.render();
+    } else this.renderPanel();
+    if (premoved) this.send(premoved, true);
   }
-  live.watch(id, booted ? booted.state.version : null);
-  return () => {
-    clearTimeout(nextTimer);
-    clearInterval(ticker);
-    clearInterval(counter);
-    window.removeEventListener('resize', fitZoom);
-    document.removeEventListener('keydown', onKey); off(); live.unwatch(); ctx.title('gridplay');
-  };
+
+  onKey(e) {
+    if (e.key !== 'Escape') return;
+    if (this.entry.sel != null) { this.entry = { ...entries.EMPTY, mode: this.entry.mode }; this.render(); }
+    if (this.premove.length) { this.premove = []; this.render(); }
+  }
+
+  /** The page's listeners: the socket, the clocks' ticks, the spectators' count, the keyboard, the window. */
+  listen() {
+    this.off = this.ctx.live.on((msg) => this.onMessage(msg));
+    this.ticker = setInterval(() => this.tick(), 200);
+    this.counter = setInterval(() => this.countSpectators(), 5000);
+    setTimeout(() => this.countSpectators(), 800);
+    this.keyHandler = (e) => this.onKey(e);
+    document.addEventListener('keydown', this.keyHandler);
+    this.resizeHandler = () => this.fitZoom();
+    window.addEventListener('resize', this.resizeHandler);
+  }
+
+  /** Draws the state the page came with at once, and watches the game from its version. */
+  start() {
+    const booted = this.ctx.takeBootGame(this.id);
+    if (booted) {
+      const me = this.ctx.me;
+      this.model = reduce(this.model, { t: 'sync', game: this.id, state: booted.state, now: booted.now }, { me: me ? me.id : null, now: Date.now() }).model;
+      this.render();
+    }
+    this.ctx.live.watch(this.id, booted ? booted.state.version : null);
+  }
+
+  leave() {
+    clearTimeout(this.nextTimer);
+    clearInterval(this.ticker);
+    clearInterval(this.counter);
+    window.removeEventListener('resize', this.resizeHandler);
+    document.removeEventListener('keydown', this.keyHandler);
+    this.off();
+    this.ctx.live.unwatch();
+    this.ctx.title('gridplay');
+  }
 }
