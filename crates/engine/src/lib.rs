@@ -13,7 +13,7 @@ mod huge;
 mod levels;
 pub mod reversi;
 mod score;
-mod table;
+mod registry;
 pub mod tactics;
 pub mod tictactoe;
 pub mod ywf;
@@ -33,7 +33,7 @@ pub use levels::{
     CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, REVERSI_LEVELS, TACTICS_LEVELS, TICTACTOE_LEVELS,
 };
 pub use score::MatchScore;
-pub use table::{ENGINES, GameEngine, engine};
+pub use registry::{ENGINES, GameEngine, engine};
 
 /// What to think about and for how long.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -94,7 +94,7 @@ pub(crate) fn level_entry(levels: &[Level], level: u8) -> Level {
 /// it). The server, the command line and the protocols take their level ranges from here.
 #[must_use]
 pub fn top_level(game: &str) -> Option<u8> {
-    table::engine(game).map(|e| u8::try_from(e.levels.len()).unwrap_or(u8::MAX))
+    registry::engine(game).map(|e| u8::try_from(e.levels.len()).unwrap_or(u8::MAX))
 }
 
 impl Request {
@@ -190,7 +190,7 @@ pub fn think_game(record: &GameRecord, request: &Request, stop: &StopFlag) -> Re
         return Err(EngineError::GameOver);
     }
     // Only a search that reads the history gets the replay.
-    if !table::engine_of(record.position()).is_some_and(|e| e.uses_history) {
+    if !registry::engine_of(record.position()).is_some_and(|e| e.uses_history) {
         return think(record.position(), request, stop);
     }
     let mut earlier = Vec::with_capacity(record.moves().len());
@@ -215,7 +215,7 @@ fn think_after(
     request: &Request,
     stop: &StopFlag,
 ) -> Result<Reply, EngineError> {
-    let engine = table::engine_of(pos).ok_or(EngineError::UnknownGame)?;
+    let engine = registry::engine_of(pos).ok_or(EngineError::UnknownGame)?;
     if let Some(level) = request.level
         && !(1..=engine.levels.len()).contains(&usize::from(level))
     {
@@ -256,7 +256,7 @@ pub fn score_moves(
     if pos.outcome().is_some() {
         return Err(EngineError::GameOver);
     }
-    let engine = table::engine_of(pos).ok_or(EngineError::UnknownGame)?;
+    let engine = registry::engine_of(pos).ok_or(EngineError::UnknownGame)?;
     engine.score(pos, time, stop).ok_or(EngineError::UnknownGame)
 }
 
@@ -598,7 +598,7 @@ mod tests {
                 entry.name
             );
             let start = registry.game(entry.name).unwrap().start();
-            assert_eq!(table::engine_of(start.as_ref()).map(|e| e.game), Some(entry.name));
+            assert_eq!(registry::engine_of(start.as_ref()).map(|e| e.game), Some(entry.name));
         }
         assert_eq!(ENGINES.len(), registry.entries().len());
     }
