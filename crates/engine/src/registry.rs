@@ -1,6 +1,6 @@
-//! The registry of engines: the engine of each game, keyed by the game's registry name: its levels, how it thinks and how it scores
-//! every move for an analysis. This is the one list of the games the engine plays; [`crate::think`] and
-//! [`crate::score_moves`] find a position's entry here.
+//! The registry of engines: each game's engine, keyed by the game's registry name: its levels, how it
+//! thinks and how it scores every move for an analysis. This is the one list of the games the engine plays;
+//! [`crate::think`] and [`crate::score_moves`] find a position's entry here.
 
 use std::{any::Any, time::Duration};
 
