@@ -78,6 +78,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Run the web platform: accounts, lobby and live games in the browser (SQLite by default).
     Serve(serve::ServeArgs),
+    /// Print the web platform's OpenAPI document, which a server also answers at `/api/openapi.json`.
+    Openapi,
 }
 
 fn main() -> ExitCode {
@@ -122,6 +124,15 @@ fn main() -> ExitCode {
                 .lock()
                 .write_all(games_text().as_bytes())
                 .map_err(output_error)
+        }
+        Command::Openapi => {
+            use std::io::Write;
+            writeln!(
+                std::io::stdout().lock(),
+                "{}",
+                gridplay_server::openapi_document()
+            )
+            .map_err(output_error)
         }
     };
     match result {

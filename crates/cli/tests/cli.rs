@@ -819,3 +819,13 @@ fn a_level_past_the_games_top_is_refused_by_every_command() {
         assert!(out.contains("bestmove "), "{game}: {out}");
     }
 }
+
+/// `gridplay openapi` prints the same document a server answers at `/api/openapi.json`.
+#[test]
+fn openapi_prints_the_servers_document() {
+    let (ok, out, err) = gridplay(&["openapi"]);
+    assert!(ok, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(out.trim_end(), gridplay_server::openapi_document());
+    assert!(doc["paths"]["/api/games/{id}"]["get"].is_object(), "{out}");
+}

@@ -39,6 +39,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
 /// Static facts about a game variant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GameInfo {
     /// Registry name.
     pub name: String,
@@ -52,6 +53,7 @@ pub struct GameInfo {
 
 /// One side of a game as people call it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SideInfo {
     /// "Black", "White", "Red", "Warui-ko"...
     pub name: String,

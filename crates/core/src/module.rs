@@ -99,6 +99,7 @@ impl GameModule {
 
 /// A game's rules as a Markdown document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RulesDocument {
     /// An IETF language tag: `en`, `ja`.
     pub language: &'static str,
@@ -130,6 +131,7 @@ pub struct Translation {
 /// How a person enters a move on the board. The browser turns clicks and drags into one of the legal moves the
 /// server listed, in one of these ways.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum MoveEntry {
     /// Click an empty cell. Where one cell allows several kinds of move (YWF's place and change), the player
@@ -143,6 +145,7 @@ pub enum MoveEntry {
 
 /// An edge of the board as drawn unturned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Edge {
     Top,
@@ -151,6 +154,7 @@ pub enum Edge {
 
 /// The colours of a board, and the drawing of each kind of piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Look {
     /// CSS colours of the squares (the light ones only where the board is not checkered), the grid lines
     /// (none where `None`) and the coordinates.
@@ -171,6 +175,7 @@ pub struct Look {
 
 /// A drawing of a piece, in its owner's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Sprite {
     /// A flat disc filling the cell.

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 /// Games give the sides their own names and colours (Black and White, Red and White, Warui-ko and Yoi-ko) in
 /// [`crate::GameInfo`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Player {
     First,
@@ -58,6 +59,7 @@ impl fmt::Display for Player {
 
 /// The two sides' counts as the game scores them (discs, crosses, pieces, health...), first player first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Score {
     pub first: i32,
     pub second: i32,
@@ -96,6 +98,7 @@ impl fmt::Display for Score {
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "result", rename_all = "lowercase")]
 pub enum Outcome {
     Win { winner: Player },

@@ -8,6 +8,7 @@ use crate::{DynPosition, MoveError, Outcome, Player};
 
 /// Draw rules that need the history of a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HistoryRules {
     /// The game is drawn when a position occurs this many times (same pieces, same side to move).
     pub repetitions: Option<u32>,
@@ -17,6 +18,7 @@ pub struct HistoryRules {
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Termination {
     /// The position ended the game by the game's own rules (no move, no pieces, a full board...).

@@ -37,6 +37,7 @@ pub enum SettingKind {
 
 /// One value of a [`SettingKind::Choice`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SettingChoice {
     pub value: &'static str,
     /// Its words in a menu: "White moves first".
@@ -83,6 +84,7 @@ impl Eq for ArmyKind {}
 
 /// An army checked against the composition rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ArmyCheck {
     /// The army in force, as letters; empty where the value cannot be read at all.
     pub value: String,
@@ -100,6 +102,7 @@ impl ArmyCheck {
 
 /// A starting layout: the board's size and the pieces a cell may start with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LayoutKind {
     pub width: u8,
     pub height: u8,
@@ -111,6 +114,7 @@ pub struct LayoutKind {
 
 /// A piece of a [`LayoutKind`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LayoutPiece {
     pub letter: char,
     pub kind: &'static str,

@@ -9,6 +9,7 @@ use crate::{Outcome, Player, Position, Score};
 /// A picture of a position: cells row by row from the top-left, each side's score, whose turn it is, and the
 /// legal moves with the cells they touch, so that a board view can show them without knowing any rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BoardView {
     pub width: u32,
     pub height: u32,
@@ -30,6 +31,7 @@ pub struct BoardView {
 
 /// One cell of the board.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Cell {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub piece: Option<Piece>,
@@ -40,6 +42,7 @@ pub struct Cell {
 
 /// A piece as it should be drawn.
 #[derive(Clone, Debug, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Piece {
     /// The game's name for the piece: `disc`, `placed`, `occupied`, `neutral`, `man`, `king`, a unit class...
     /// (borrowed: a view is built for every move, and its names are the game's constants).
@@ -83,6 +86,7 @@ impl Piece {
 
 /// Whether the game goes on, and how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "state", rename_all = "lowercase")]
 pub enum Status {
     Ongoing,
@@ -100,6 +104,7 @@ impl From<Option<Outcome>> for Status {
 
 /// One legal move as a user interface enters it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MoveView {
     /// The move's text, which the server accepts.
     pub text: String,

@@ -11,9 +11,9 @@ pub mod checkers;
 pub mod cornered;
 mod huge;
 mod levels;
+mod registry;
 pub mod reversi;
 mod score;
-mod registry;
 pub mod tactics;
 pub mod tictactoe;
 pub mod ywf;
@@ -32,8 +32,8 @@ use rand::{RngExt, SeedableRng, rngs::SmallRng};
 pub use levels::{
     CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, REVERSI_LEVELS, TACTICS_LEVELS, TICTACTOE_LEVELS,
 };
-pub use score::MatchScore;
 pub use registry::{ENGINES, GameEngine, engine};
+pub use score::MatchScore;
 
 /// What to think about and for how long.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -598,7 +598,10 @@ mod tests {
                 entry.name
             );
             let start = registry.game(entry.name).unwrap().start();
-            assert_eq!(registry::engine_of(start.as_ref()).map(|e| e.game), Some(entry.name));
+            assert_eq!(
+                registry::engine_of(start.as_ref()).map(|e| e.game),
+                Some(entry.name)
+            );
         }
         assert_eq!(ENGINES.len(), registry.entries().len());
     }

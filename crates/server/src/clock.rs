@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 pub const DAY_MS: i64 = 24 * 3600 * 1000;
 
 /// How long players have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum TimeControl {
     /// No clock: only in games against the engine.
@@ -24,7 +24,7 @@ pub enum TimeControl {
 }
 
 /// A time control as a client asks for it, in seconds and days.
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum TimeInput {
     Untimed,
@@ -112,7 +112,7 @@ impl TimeControl {
 }
 
 /// The clocks of a game in play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Clocks {
     /// Each side's time left when its clock last stopped (the running side's at `since`).
     pub remaining: [i64; 2],

@@ -28,7 +28,10 @@ pub use crate::{
     config::Config,
     db::Db,
     game::messages::{apply_delta, delta},
-    web::{AppState, ServeError, auth::COOKIE as SESSION_COOKIE, router, ws},
+    web::{
+        AppState, ServeError, auth::COOKIE as SESSION_COOKIE, openapi::document as openapi_document, router,
+        ws,
+    },
 };
 
 /// How often a running server records that it is alive.

@@ -593,12 +593,15 @@ async fn rules_pages_show_the_librarys_examples_and_explain_bad_moves() {
         let j = r.json();
         assert!(j["html"].as_str().unwrap().contains("<h"), "{game}");
         for x in j["examples"].as_array().unwrap() {
-            assert!(!x["view"]["moves"].as_array().unwrap().is_empty(), "{game}: {x}");
+            assert!(
+                !x["position"]["view"]["moves"].as_array().unwrap().is_empty(),
+                "{game}: {x}"
+            );
         }
     }
     let j = http(addr, "GET", "/api/rules/checkers", None, None).await.json();
     let forced = &j["examples"][1];
-    let moves: Vec<&str> = forced["view"]["moves"]
+    let moves: Vec<&str> = forced["position"]["view"]["moves"]
         .as_array()
         .unwrap()
         .iter()

@@ -453,7 +453,7 @@ class GamePage {
     const s = this.state();
     if (!s) return;
     // The legend of the pieces whose drawing needs words.
-    this.legendBox.replaceChildren(...(gameOf(s.game).legend || []).map(([, words]) => h('p', {}, words)));
+    this.legendBox.replaceChildren(...(gameOf(s.game).legend || []).map(({ words }) => h('p', {}, words)));
     const side = this.mySide();
     // On a phone the player at the bottom is oneself (or, for a watcher, the side drawn at the bottom).
     const turned = side ? s.rotate[idx(side)] : false;

@@ -9,11 +9,11 @@ import { t, errorText, lang } from './i18n.js';
 import * as entries from './entry.js';
 
 function example(x) {
-  const start = x.moves.slice();
-  let cur = x; // {spec, moves, view, last_move, sides, game, title}
+  const start = x.position.moves.slice();
+  let cur = x.position; // {spec, moves, view, last_move, sides, game, title}
   let entry = entries.EMPTY;
-  const game = gameOf(x.game);
-  const label = labeller(x.game);
+  const game = gameOf(cur.game);
+  const label = labeller(cur.game);
   const box = h('div', { class: 'board-wrap example-board' });
   const choose = h('select', { class: 'example-moves', 'aria-label': t('rules.legalMoves') });
   const status = h('p', { class: 'muted example-status' });

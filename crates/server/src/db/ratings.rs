@@ -56,7 +56,7 @@ pub struct RatingRow {
 }
 
 /// A player's results in one game.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
 pub struct StatsRow {
     pub game: String,
     pub wins: i64,

@@ -13,7 +13,7 @@ use crate::{
 };
 
 /// One player slot as clients see it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct PlayerJson {
     pub id: Option<String>,
     pub name: Option<String>,
@@ -26,7 +26,7 @@ pub struct PlayerJson {
 }
 
 /// How a game ended, in words and in data.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct OverJson {
     /// `None` for a draw.
     pub winner: Option<Player>,
@@ -36,14 +36,14 @@ pub struct OverJson {
 }
 
 /// A tournament game's tournament and round.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct TournamentRef {
     pub id: String,
     pub round: i64,
 }
 
 /// Everything a page needs to show a game: the board view from the rules library, the players, the moves.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct GameState {
     pub id: String,
     pub spec: String,
@@ -53,6 +53,7 @@ pub struct GameState {
     pub players: [PlayerJson; 2],
     pub version: u64,
     /// The moves' texts, shared with the game's other states (a state is built for every move).
+    #[schema(value_type = Vec<String>)]
     pub moves: Vec<Arc<str>>,
     /// Who made each move: `f` for the first player, `s` for the second, one letter a move, so that a page can
     /// number the moves by turns.
@@ -270,7 +271,7 @@ impl MoveTexts {
 
 /// An engine's look at a whole game: a score for the first player after each move, and the moves that lost
 /// much.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Analysis {
     /// `scores[n]` is the position after `n` moves, for the first player, in hundredths of a game unit.
     pub scores: Vec<i32>,
@@ -286,7 +287,7 @@ pub const MISTAKE: i32 = 200;
 pub const BLUNDER: i32 = 500;
 
 /// A position of a game's replay: the board after `n` moves and the move that led there.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct PlyJson {
     pub n: usize,
     pub view: BoardView,

@@ -20,7 +20,7 @@ use crate::{
 };
 
 /// One player's line in the standings.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Standing {
     pub rank: usize,
     pub name: String,

@@ -390,7 +390,7 @@ async fn boot(
     user: Option<&crate::db::User>,
     game: Option<&str>,
 ) -> String {
-    let catalog = crate::web::api::catalog_text(state, lang).unwrap_or_else(|_| "null".into());
+    let catalog = crate::web::catalog::catalog_text(state, lang).unwrap_or_else(|_| "null".into());
     let me = user.map(|u| json!({ "id": u.id, "name": u.name }));
     let mut game_json = String::from("null");
     if let Some(id) = game

@@ -18,7 +18,7 @@ use crate::{
     db::{User, now_ms},
     ids,
     web::AppState,
-    web::error::{ApiError, ApiResult},
+    web::error::{ApiError, ApiResult, ErrorBody},
 };
 
 pub const COOKIE: &str = "gp_session";
@@ -116,18 +116,21 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     }
 }
 
-#[derive(Debug, Deserialize)]
+/// A name and a password.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub(crate) struct Credentials {
     name: String,
     password: String,
 }
 
-#[derive(Debug, Serialize)]
+/// Who the session is: a user, or `null` when signed out.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub(crate) struct Me {
     user: Option<UserJson>,
 }
 
-#[derive(Debug, Serialize)]
+/// A signed-in user.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub(crate) struct UserJson {
     id: String,
     name: String,
@@ -189,6 +192,10 @@ async fn verify(password: String, hash: String) -> ApiResult<bool> {
         .map_err(|_| ApiError::internal())
 }
 
+/// Makes an account and signs in: the answer sets the session cookie.
+#[utoipa::path(post, path = "/signup", tag = "account", request_body = Credentials,
+    responses((status = 200, body = Me, headers(("Set-Cookie" = String, description = "The session, `gp_session`"))),
+        (status = "4XX", body = ErrorBody, description = "A bad name or password, a name taken, or too many attempts")))]
 pub(crate) async fn signup(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -218,6 +225,10 @@ pub(crate) async fn signup(
     start_session(&state, jar, user).await
 }
 
+/// Signs in: the answer sets the session cookie.
+#[utoipa::path(post, path = "/signin", tag = "account", request_body = Credentials,
+    responses((status = 200, body = Me, headers(("Set-Cookie" = String, description = "The session, `gp_session`"))),
+        (status = "4XX", body = ErrorBody, description = "Wrong name or password (`bad-credentials`), or too many attempts")))]
 pub(crate) async fn signin(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -244,6 +255,8 @@ pub(crate) async fn signin(
     start_session(&state, jar, user).await
 }
 
+/// Signs out this browser.
+#[utoipa::path(post, path = "/signout", tag = "account", responses((status = 200, body = Me)))]
 pub(crate) async fn signout(
     State(state): State<AppState>,
     jar: CookieJar,
@@ -266,15 +279,27 @@ fn signed_out(jar: CookieJar) -> (CookieJar, Json<Me>) {
 pub(crate) const DELETED: &str = "deleted-";
 
 /// A new password, with the present one to prove who asks.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub(crate) struct PasswordChange {
+    #[schema(format = Password)]
     old: String,
+    /// 8 to 200 characters.
+    #[schema(format = Password)]
     new: String,
 }
 
+/// A password changed.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub(crate) struct PasswordChanged {
+    ok: bool,
+    /// How many of the user's other sessions ended.
+    other_sessions_ended: u64,
+}
+
 /// The present password, to confirm an account's deletion.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub(crate) struct PasswordOnly {
+    #[schema(format = Password)]
     password: String,
 }
 
@@ -298,13 +323,16 @@ async fn check_own_password(state: &AppState, ip: IpAddr, user: &User, password:
 }
 
 /// Changes the password (the present one required); every other session of the user ends.
+#[utoipa::path(post, path = "/account/password", tag = "account", security(("session" = [])), request_body = PasswordChange,
+    responses((status = 200, body = PasswordChanged), (status = "4XX", body = ErrorBody,
+        description = "Signed out, the present password wrong, or a bad new one")))]
 pub(crate) async fn change_password(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     SignedIn(user): SignedIn,
     jar: CookieJar,
     Json(c): Json<PasswordChange>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<PasswordChanged>> {
     check_own_password(&state, ip, &user, c.old).await?;
     check_password(&c.new)?;
     let hash = hash(c.new).await?;
@@ -313,12 +341,15 @@ pub(crate) async fn change_password(
         .db
         .delete_sessions_of(&user.id, jar.get(COOKIE).map(Cookie::value))
         .await?;
-    Ok(Json(
-        serde_json::json!({ "ok": true, "other_sessions_ended": ended }),
-    ))
+    Ok(Json(PasswordChanged {
+        ok: true,
+        other_sessions_ended: ended,
+    }))
 }
 
 /// Signs the user out on every device, this one included.
+#[utoipa::path(post, path = "/account/signout-everywhere", tag = "account", security(("session" = [])),
+    responses((status = 200, body = Me), (status = "4XX", body = ErrorBody, description = "Signed out")))]
 pub(crate) async fn signout_everywhere(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -329,6 +360,8 @@ pub(crate) async fn signout_everywhere(
 }
 
 /// Deletes the account (the password required). The user's games stay, under a deleted player's name.
+#[utoipa::path(post, path = "/account/delete", tag = "account", security(("session" = [])), request_body = PasswordOnly,
+    responses((status = 200, body = Me), (status = "4XX", body = ErrorBody, description = "Signed out, or the password wrong")))]
 pub(crate) async fn delete_account(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -343,6 +376,8 @@ pub(crate) async fn delete_account(
     Ok(signed_out(jar))
 }
 
+/// Who the session is.
+#[utoipa::path(get, path = "/me", tag = "account", responses((status = 200, body = Me)))]
 pub(crate) async fn me(MaybeUser(user): MaybeUser) -> Json<Me> {
     Json(Me {
         user: user.map(UserJson::from),

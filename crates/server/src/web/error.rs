@@ -6,9 +6,9 @@ use axum::{
     http::StatusCode,
     response::{IntoResponse, Response},
 };
-use serde_json::json;
+use serde::Serialize;
 
-use crate::db::DbError;
+use crate::{db::DbError, game::live::LiveError};
 
 /// An error answer of the HTTP API.
 #[derive(Debug)]
@@ -64,9 +64,39 @@ impl From<DbError> for ApiError {
     }
 }
 
+impl From<LiveError> for ApiError {
+    fn from(e: LiveError) -> ApiError {
+        match e {
+            LiveError::NotFound => ApiError::not_found("game"),
+            LiveError::Internal => ApiError::internal(),
+            LiveError::TooMany(why) => ApiError::too_many(why),
+            e => ApiError::conflict(e.code(), e.message()),
+        }
+    }
+}
+
+/// The body of every error answer.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub(crate) struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+/// What went wrong: a stable code for programs and a sentence for people.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub(crate) struct ErrorDetail {
+    /// For example `bad-spec`, `signed-out`, `not-found`, `too-many`.
+    pub code: &'static str,
+    pub message: String,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = Json(json!({ "error": { "code": self.code, "message": self.message } }));
+        let body = Json(ErrorBody {
+            error: ErrorDetail {
+                code: self.code,
+                message: self.message,
+            },
+        });
         (self.status, body).into_response()
     }
 }

@@ -1,18 +1,23 @@
 //! The web edge: the HTTP API and the pages, the socket, sign-in, and errors as HTTP. It is the top layer: it
 //! uses the game layer, the bus and the storage, and nothing uses it but the crate's root, which starts it.
 //!
-//! - `api`: the JSON API of the lobby, challenges, games and their files; `players`, `rules`, `settings` and
-//!   `tournaments`: the API of the other pages;
+//! - `openapi`: the API's routes and their OpenAPI document; the handlers by subject: `catalog` (the games
+//!   as the pages learn them), `challenges` (the lobby, challenges, games against the engine, rematches),
+//!   `games` (a game, its replay, hints, analysis and files), `players`, `rules`, `settings` (specs checked
+//!   as a person edits them) and `tournaments`;
 //! - `assets`: the browser's files and the page every route answers;
 //! - `auth`: accounts and sessions; `extract`: ids checked before any lookup; `lang`: a request's language;
 //! - `ws`: a page's socket; `error`: the one JSON error and its HTTP status.
 
-pub mod api;
 pub mod assets;
 pub mod auth;
+pub mod catalog;
+pub mod challenges;
 pub mod error;
 pub mod extract;
+pub mod games;
 pub mod lang;
+pub mod openapi;
 pub mod players;
 pub mod rules;
 pub mod settings;
@@ -27,7 +32,7 @@ use axum::{
     http::{HeaderValue, Method, header},
     middleware::{self, Next},
     response::{IntoResponse, Response},
-    routing::{get, post},
+    routing::get,
 };
 use governor::{DefaultKeyedRateLimiter, Quota};
 use gridplay_core::Registry;
@@ -171,72 +176,14 @@ async fn check_origin(req: Request, next: Next) -> Response {
     next.run(req).await
 }
 
-/// The whole application.
+/// The whole application: the API and the socket (`openapi::routes`, which are described by the document at
+/// `/api/openapi.json`), the pages and the browser's files.
 pub fn router(state: AppState) -> Router {
-    let api = Router::new()
-        .route("/me", get(auth::me))
-        .route("/signup", post(auth::signup))
-        .route("/signin", post(auth::signin))
-        .route("/signout", post(auth::signout))
-        .route("/account/password", post(auth::change_password))
-        .route("/account/signout-everywhere", post(auth::signout_everywhere))
-        .route("/account/delete", post(auth::delete_account))
-        .route("/catalog", get(api::catalog))
-        .route("/specs/check", post(settings::check))
-        .route("/lobby", get(api::lobby))
-        .route("/challenges", post(api::create_challenge))
-        .route("/challenges/{id}/accept", post(api::accept_challenge))
-        .route("/challenges/{id}/decline", post(api::decline_challenge))
-        .route("/computer", post(api::play_computer))
-        .route("/games/{id}", get(api::game_state))
-        .route("/games/{id}/ply/{n}", get(api::game_ply))
-        .route("/games/{id}/ply/{n}/hint", get(api::replay_hint))
-        .route("/games/{id}/export", get(api::game_export))
-        .route("/games/{id}/analysis", get(api::game_analysis))
-        .route("/games/{id}/analysis/stored", get(api::stored_analysis))
-        .route("/games/{id}/hint", get(api::game_hint))
-        .route("/games/{id}/spectators", get(api::game_spectators))
-        .route("/games/{id}/rematch", post(api::rematch))
-        .route("/live", get(players::live_games))
-        .route("/my-games", get(players::my_games))
-        .route("/players/{name}", get(players::profile))
-        .route("/leaderboard/{game}", get(players::leaderboard))
-        .route("/rules/{game}", get(rules::rules))
-        .route("/rules-try", post(rules::try_moves))
-        .route("/tournaments", get(tournaments::list).post(tournaments::create))
-        .route("/tournaments/{id}", get(tournaments::show))
-        .route("/tournaments/{id}/join", post(tournaments::join))
-        .route("/tournaments/{id}/withdraw", post(tournaments::withdraw))
-        .route("/tournaments/{id}/start", post(tournaments::start))
-        .route(
-            "/import",
-            post(api::import_game).layer(DefaultBodyLimit::max(300 * 1024)),
-        )
-        .fallback(|| async { ApiError::not_found("API route") });
-    // The site's policy on every answer but a page (which sets its own, allowing its import map by hash) and
-    // the browser's files (which are no documents).
-    let csp = SetResponseHeaderLayer::if_not_present(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
-        ),
-    );
-    Router::new()
-        .nest("/api", api.layer(csp.clone()))
-        .route("/ws", get(ws::upgrade).layer(csp))
-        .route("/", get(assets::page))
-        .route("/game/{id}", get(assets::page))
-        .route("/replay/{id}", get(assets::page))
-        .route("/games", get(assets::page))
-        .route("/account", get(assets::page))
-        .route("/watch", get(assets::page))
-        .route("/player/{name}", get(assets::page))
-        .route("/leaderboard", get(assets::page))
-        .route("/leaderboard/{game}", get(assets::page))
-        .route("/rules/{game}", get(assets::page))
-        .route("/tournaments", get(assets::page))
-        .route("/tournament/{id}", get(assets::page))
-        .route("/assets/{*path}", get(assets::asset))
+    let mut site: Router<AppState> = openapi::routes().into();
+    for page in openapi::PAGES {
+        site = site.route(page, get(assets::page));
+    }
+    site.route(openapi::ASSETS, get(assets::asset))
         .fallback(assets::not_found)
         .layer(middleware::from_fn(check_origin))
         .layer(DefaultBodyLimit::max(16 * 1024))

@@ -1,43 +1,197 @@
 //! Players and the games people watch: the list of games in play, a player's profile (ratings, results, the
 //! rating history, games), the leaderboards, and "my games".
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use axum::{
     Json,
     extract::{Path, Query, State},
 };
-use serde_json::{Value, json};
+use gridplay_core::{Cell, Player, Score, SideInfo};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     db::{
-        GameRow, GameStatus, RatingRow,
+        GameRow, GameStatus, RatingRow, StatsRow,
         ratings::{PROVISIONAL_DEVIATION, RatingsAfter, START},
     },
-    web::AppState,
-    web::api::game_summary,
-    web::auth::SignedIn,
-    web::error::{ApiError, ApiResult},
+    game::live::GameState,
+    web::{
+        AppState,
+        auth::SignedIn,
+        error::{ApiError, ApiResult, ErrorBody},
+        games::GameSummary,
+    },
 };
 
-fn rating_json(r: Option<&RatingRow>) -> Value {
-    match r {
-        Some(r) => json!({ "rating": r.rating.round() as i64, "provisional": r.provisional }),
-        None => Value::Null,
+/// A player's rating beside a game in a list: the rating now, or for a finished rated game the rating the
+/// player had when it was played and the change it made.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct GameRating {
+    rating: i64,
+    provisional: bool,
+    /// What the game changed (finished rated games only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    change: Option<i64>,
+}
+
+/// A rating with its figures, as a profile and a leaderboard show it.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RatingFigures {
+    /// Glicko-2 rating, rounded.
+    rating: i64,
+    /// Its deviation, rounded.
+    deviation: i64,
+    /// Rated games played.
+    games: i64,
+    /// Whether the deviation is still 110 or more.
+    provisional: bool,
+}
+
+impl From<&RatingRow> for RatingFigures {
+    fn from(r: &RatingRow) -> RatingFigures {
+        RatingFigures {
+            rating: r.rating.round() as i64,
+            deviation: r.deviation.round() as i64,
+            games: r.games,
+            provisional: r.provisional,
+        }
     }
 }
 
-/// A game summary with each player's current rating in that game and the number of spectators.
-async fn with_ratings(state: &AppState, games: &[GameRow], me: Option<&str>) -> ApiResult<Vec<Value>> {
+/// A game in a list of games with its players' ratings and its spectators.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ListedGame {
+    #[serde(flatten)]
+    summary: GameSummary,
+    /// Each player's rating in this game; `null` for the engine or an unrated player.
+    ratings: Vec<Option<GameRating>>,
+    spectators: usize,
+    /// The players' account names; `null` for the engine.
+    names: Vec<Option<String>>,
+    /// The board, for the first games of the live list when asked for (`boards`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    board: Option<MiniBoard>,
+}
+
+/// A game's board as a mini-board draws it: the cells and whose turn, without the legal moves.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct MiniBoard {
+    game: String,
+    version: u64,
+    sides: [SideInfo; 2],
+    view: MiniView,
+}
+
+/// The picture of a mini-board.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct MiniView {
+    width: u32,
+    height: u32,
+    files: Vec<String>,
+    ranks: Vec<String>,
+    cells: Vec<Cell>,
+    turn: Option<Player>,
+    score: Score,
+}
+
+impl MiniBoard {
+    fn of(s: &GameState) -> MiniBoard {
+        MiniBoard {
+            game: s.game.clone(),
+            version: s.version,
+            sides: s.sides.clone(),
+            view: MiniView {
+                width: s.view.width,
+                height: s.view.height,
+                files: s.view.files.clone(),
+                ranks: s.view.ranks.clone(),
+                cells: s.view.cells.clone(),
+                turn: s.view.turn,
+                score: s.view.score,
+            },
+        }
+    }
+}
+
+/// `GET /api/live`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct LiveGames {
+    games: Vec<ListedGame>,
+}
+
+/// `GET /api/my-games`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct MyGames {
+    /// How many of the games in play wait for the asker's move.
+    waiting: usize,
+    active: Vec<ListedGame>,
+    finished: Vec<ListedGame>,
+}
+
+/// A player's profile.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Profile {
+    name: String,
+    online: bool,
+    ratings: Vec<ProfileRating>,
+    stats: Vec<StatsRow>,
+    /// Per game, the rating after each rated game: `[unix ms, rating]`.
+    history: BTreeMap<String, Vec<[i64; 2]>>,
+    active: Vec<ListedGame>,
+    recent: Vec<ListedGame>,
+}
+
+/// A profile's rating in one game.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ProfileRating {
+    game: String,
+    #[serde(flatten)]
+    figures: RatingFigures,
+}
+
+/// A game's leaderboard.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Leaderboard {
+    game: &'static str,
+    title: &'static str,
+    players: Vec<Ranked>,
+}
+
+/// A line of a leaderboard.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Ranked {
+    /// 1 for the best.
+    rank: usize,
+    name: String,
+    #[serde(flatten)]
+    figures: RatingFigures,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub(crate) struct LiveQuery {
+    /// How many of the games come with their board (at most 12).
+    #[serde(default)]
+    boards: usize,
+}
+
+/// Untimed games (against the engine) not moved for this long are left out of the games in play.
+const IDLE_UNTIMED_MS: i64 = 10 * 60 * 1000;
+
+/// The most mini-boards the live list sends (and a socket follows with `tv`).
+pub(crate) const MAX_BOARDS: usize = 12;
+
+/// Games with each player's current rating in that game and the number of spectators.
+async fn with_ratings(state: &AppState, games: &[GameRow], me: Option<&str>) -> ApiResult<Vec<ListedGame>> {
     let mut now: HashMap<(String, String), Option<RatingRow>> = HashMap::new();
     let mut after: HashMap<(String, String), RatingsAfter> = HashMap::new();
     let mut out = Vec::with_capacity(games.len());
     for g in games {
-        let mut j = game_summary(g, me);
         let mut ratings = Vec::new();
         for u in &g.users {
             let Some(u) = u else {
-                ratings.push(rating_json(None));
+                ratings.push(None);
                 continue;
             };
             let key = (u.id.clone(), g.game.clone());
@@ -53,10 +207,10 @@ async fn with_ratings(state: &AppState, games: &[GameRow], me: Option<&str>) -> 
                         0 => (START.rating, START.deviation),
                         _ => (history[k - 1].1, history[k - 1].2),
                     };
-                    ratings.push(json!({
-                        "rating": before.round() as i64,
-                        "provisional": deviation >= PROVISIONAL_DEVIATION,
-                        "change": (history[k].1 - before).round() as i64,
+                    ratings.push(Some(GameRating {
+                        rating: before.round() as i64,
+                        provisional: deviation >= PROVISIONAL_DEVIATION,
+                        change: Some((history[k].1 - before).round() as i64),
                     }));
                     continue;
                 }
@@ -65,115 +219,75 @@ async fn with_ratings(state: &AppState, games: &[GameRow], me: Option<&str>) -> 
                 let r = state.db.rating(&u.id, &g.game).await?;
                 now.insert(key.clone(), r);
             }
-            ratings.push(rating_json(now[&key].as_ref()));
+            ratings.push(now[&key].as_ref().map(|r| GameRating {
+                rating: r.rating.round() as i64,
+                provisional: r.provisional,
+                change: None,
+            }));
         }
         let players: Vec<&str> = g.users.iter().flatten().map(|u| u.id.as_str()).collect();
-        j["ratings"] = json!(ratings);
-        j["spectators"] = json!(state.lobby.spectators(&g.id, &players));
-        j["names"] = json!(
-            g.users
+        out.push(ListedGame {
+            summary: GameSummary::of(g, me),
+            ratings,
+            spectators: state.lobby.spectators(&g.id, &players),
+            names: g
+                .users
                 .iter()
                 .map(|u| u.as_ref().map(|u| u.name.clone()))
-                .collect::<Vec<_>>()
-        );
-        out.push(j);
+                .collect(),
+            board: None,
+        });
     }
     Ok(out)
 }
 
 /// The games in play, for spectators: players, ratings, time control and how many watch.
+#[utoipa::path(get, path = "/live", tag = "players", params(LiveQuery),
+    responses((status = 200, body = LiveGames), (status = "5XX", body = ErrorBody)))]
 pub(crate) async fn live_games(
     State(state): State<AppState>,
     Query(q): Query<LiveQuery>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<LiveGames>> {
     let idle_since = crate::db::now_ms() - IDLE_UNTIMED_MS;
     let games = state.db.live_games(50, idle_since).await?;
     let mut out = with_ratings(&state, &games, None).await?;
     // The first few games with their boards, for the watch page's mini-boards (which the socket's `tv`
     // message then keeps up to date).
-    for (g, j) in games.iter().zip(out.iter_mut()).take(q.boards.min(MAX_BOARDS)) {
+    for (g, listed) in games.iter().zip(out.iter_mut()).take(q.boards.min(MAX_BOARDS)) {
         match state.hub.state(&g.id).await {
-            Ok(s) => j["board"] = json!(MiniBoard::of(&s)),
+            Ok(s) => listed.board = Some(MiniBoard::of(&s)),
             Err(e) => tracing::warn!("game {}: no board for the live list: {e:?}", g.id),
         }
     }
-    Ok(Json(json!({ "games": out })))
-}
-
-/// Untimed games (against the engine) not moved for this long are left out of the games in play.
-const IDLE_UNTIMED_MS: i64 = 10 * 60 * 1000;
-
-/// The most mini-boards the live list sends (and a socket follows with `tv`).
-pub(crate) const MAX_BOARDS: usize = 12;
-
-#[derive(Debug, serde::Deserialize)]
-pub(crate) struct LiveQuery {
-    /// How many of the games come with their board (at most [`MAX_BOARDS`]).
-    #[serde(default)]
-    boards: usize,
-}
-
-/// A game's board as a mini-board draws it: the cells and whose turn, without the legal moves.
-#[derive(Debug, serde::Serialize)]
-struct MiniBoard<'a> {
-    game: &'a str,
-    version: u64,
-    sides: &'a [gridplay_core::SideInfo; 2],
-    view: MiniView<'a>,
-}
-
-#[derive(Debug, serde::Serialize)]
-struct MiniView<'a> {
-    width: u32,
-    height: u32,
-    files: &'a [String],
-    ranks: &'a [String],
-    cells: &'a [gridplay_core::Cell],
-    turn: Option<gridplay_core::Player>,
-    score: gridplay_core::Score,
-}
-
-impl<'a> MiniBoard<'a> {
-    fn of(s: &'a crate::game::live::GameState) -> MiniBoard<'a> {
-        MiniBoard {
-            game: &s.game,
-            version: s.version,
-            sides: &s.sides,
-            view: MiniView {
-                width: s.view.width,
-                height: s.view.height,
-                files: &s.view.files,
-                ranks: &s.view.ranks,
-                cells: &s.view.cells,
-                turn: s.view.turn,
-                score: s.view.score,
-            },
-        }
-    }
+    Ok(Json(LiveGames { games: out }))
 }
 
 /// The signed-in player's games: those in play (marked where it is their turn) and the latest finished.
+#[utoipa::path(get, path = "/my-games", tag = "players", security(("session" = [])),
+    responses((status = 200, body = MyGames), (status = "4XX", body = ErrorBody, description = "Signed out")))]
 pub(crate) async fn my_games(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<MyGames>> {
     let active = state.db.games_of(&me.id, GameStatus::Active, 200).await?;
     let finished = state.db.games_of(&me.id, GameStatus::Finished, 30).await?;
     let active = with_ratings(&state, &active, Some(&me.id)).await?;
-    let waiting = active.iter().filter(|g| g["my_turn"] == json!(true)).count();
-    Ok(Json(json!({
-        "waiting": waiting,
-        "active": active,
-        "finished": with_ratings(&state, &finished, Some(&me.id)).await?,
-    })))
+    Ok(Json(MyGames {
+        waiting: active.iter().filter(|g| g.summary.my_turn()).count(),
+        active,
+        finished: with_ratings(&state, &finished, Some(&me.id)).await?,
+    }))
 }
 
 /// A player's profile: ratings per game (provisional marked), wins, losses, draws and resignations, the rating
 /// history of every rated game, the games in play and the latest finished ones.
+#[utoipa::path(get, path = "/players/{name}", tag = "players",
+    params(("name" = String, Path, description = "The player's name")),
+    responses((status = 200, body = Profile), (status = 404, body = ErrorBody)))]
 pub(crate) async fn profile(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Profile>> {
     if name.len() > 20 {
         return Err(ApiError::not_found("player"));
     }
@@ -183,57 +297,59 @@ pub(crate) async fn profile(
         .await?
         .ok_or_else(|| ApiError::not_found("player"))?;
     let ratings = state.db.ratings_of(&user.id).await?;
-    let mut history = serde_json::Map::new();
+    let mut history = BTreeMap::new();
     for r in &ratings {
         let points = state.db.rating_history(&user.id, &r.game).await?;
         history.insert(
             r.game.clone(),
-            json!(
-                points
-                    .iter()
-                    .map(|(at, rating)| json!([at, rating.round() as i64]))
-                    .collect::<Vec<_>>()
-            ),
+            points
+                .iter()
+                .map(|&(at, rating)| [at, rating.round() as i64])
+                .collect(),
         );
     }
     let active = state.db.games_of(&user.id, GameStatus::Active, 50).await?;
     let finished = state.db.games_of(&user.id, GameStatus::Finished, 20).await?;
-    Ok(Json(json!({
-        "name": user.name,
-        "online": state.lobby.names().iter().any(|n| n == &user.name),
-        "ratings": ratings.iter().map(|r| json!({
-            "game": r.game,
-            "rating": r.rating.round() as i64,
-            "deviation": r.deviation.round() as i64,
-            "games": r.games,
-            "provisional": r.provisional,
-        })).collect::<Vec<_>>(),
-        "stats": state.db.stats(&user.id).await?,
-        "history": history,
-        "active": with_ratings(&state, &active, None).await?,
-        "recent": with_ratings(&state, &finished, None).await?,
-    })))
+    Ok(Json(Profile {
+        online: state.lobby.names().iter().any(|n| n == &user.name),
+        ratings: ratings
+            .iter()
+            .map(|r| ProfileRating {
+                game: r.game.clone(),
+                figures: r.into(),
+            })
+            .collect(),
+        stats: state.db.stats(&user.id).await?,
+        history,
+        active: with_ratings(&state, &active, None).await?,
+        recent: with_ratings(&state, &finished, None).await?,
+        name: user.name,
+    }))
 }
 
 /// The best rated players of one game; provisional ratings come after the established ones.
+#[utoipa::path(get, path = "/leaderboard/{game}", tag = "players",
+    params(("game" = String, Path, description = "The game's registry name")),
+    responses((status = 200, body = Leaderboard), (status = 404, body = ErrorBody)))]
 pub(crate) async fn leaderboard(
     State(state): State<AppState>,
     Path(game): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Leaderboard>> {
     let Some(entry) = state.registry.entries().iter().find(|e| e.name == game) else {
         return Err(ApiError::not_found("game"));
     };
     let rows = state.db.leaderboard(entry.name, 100).await?;
-    Ok(Json(json!({
-        "game": entry.name,
-        "title": entry.module.title,
-        "players": rows.iter().enumerate().map(|(i, r)| json!({
-            "rank": i + 1,
-            "name": r.name,
-            "rating": r.rating.round() as i64,
-            "deviation": r.deviation.round() as i64,
-            "games": r.games,
-            "provisional": r.provisional,
-        })).collect::<Vec<_>>(),
-    })))
+    Ok(Json(Leaderboard {
+        game: entry.name,
+        title: entry.module.title,
+        players: rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Ranked {
+                rank: i + 1,
+                name: r.name.clone(),
+                figures: r.into(),
+            })
+            .collect(),
+    }))
 }

@@ -1,21 +1,68 @@
-//! The rules pages: each game's rules (the document its module names, from `docs/rules/`) and small interactive examples. The
-//! examples come from the rules library ([`gridplay_core::RuleExample`]): the board, the legal moves and every
-//! position after a move the reader tries are the library's, so the page cannot disagree with the game.
+//! The rules pages: each game's rules (the document its module carries, in the reader's language) and small
+//! interactive examples. The examples come from the rules library ([`gridplay_core::RuleExample`]): the board,
+//! the legal moves and every position after a move the reader tries are the library's, so the page cannot
+//! disagree with the game.
 
 use axum::{
     Json,
     extract::{Path, State},
 };
-use gridplay_core::MoveView;
+use gridplay_core::{BoardView, MoveView, SideInfo};
 use pulldown_cmark::{Event, Options, Parser, html};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use crate::{
-    web::AppState,
-    web::error::{ApiError, ApiResult},
-    web::lang::Lang,
+use crate::web::{
+    AppState,
+    error::{ApiError, ApiResult, ErrorBody},
+    lang::Lang,
+    settings::build_spec,
 };
+
+/// A position reached by moves from a game's start, with its legal moves.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TriedPosition {
+    /// The spec in canonical form.
+    spec: String,
+    /// The moves played, as the game writes them.
+    moves: Vec<String>,
+    view: BoardView,
+    last_move: Option<MoveView>,
+    title: String,
+    game: String,
+    sides: [SideInfo; 2],
+}
+
+/// A game's rules page.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RulesPage {
+    name: &'static str,
+    title: &'static str,
+    about: &'static str,
+    /// The document's language (English where the asked one has none).
+    language: &'static str,
+    /// The document as HTML; `<div class="try" data-example="ID">` marks where example `ID` goes.
+    html: String,
+    examples: Vec<RulesExample>,
+}
+
+/// An example of a rules page: a position and what it shows.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RulesExample {
+    id: &'static str,
+    title: &'static str,
+    text: &'static str,
+    /// The position it shows.
+    position: TriedPosition,
+}
+
+/// Moves to try from a game's start.
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct TryMoves {
+    spec: String,
+    /// At most 300 moves of 200 characters each.
+    moves: Vec<String>,
+}
 
 /// The example a line of a rules document places (`[try: ID]` on a line of its own), if it is one.
 fn placed_example(line: &str) -> Option<&str> {
@@ -52,38 +99,43 @@ fn render(markdown: &str) -> String {
 }
 
 /// The position after `moves` from the start of `spec`, as the board view with its legal moves.
-fn play_out(state: &AppState, spec: &str, moves: &[String]) -> ApiResult<Value> {
-    let game = crate::web::api::build_spec(state, spec)?;
+fn play_out(state: &AppState, spec: &str, moves: &[String]) -> ApiResult<TriedPosition> {
+    let game = build_spec(state, spec)?;
     let mut pos = game.start();
     let mut last_move: Option<MoveView> = None;
     let mut played = Vec::with_capacity(moves.len());
     for (i, m) in moves.iter().enumerate() {
         let view = pos.view();
-        let text = pos
-            .normalize_move(m)
-            .map_err(|e| ApiError::bad_request("bad-move", format!("move {} ({m}): {e}", i + 1)))?;
-        pos.play(&text)
-            .map_err(|e| ApiError::bad_request("bad-move", format!("move {} ({m}): {e}", i + 1)))?;
+        let refused = |e: gridplay_core::MoveError| {
+            ApiError::bad_request("bad-move", format!("move {} ({m}): {e}", i + 1))
+        };
+        let text = pos.normalize_move(m).map_err(refused)?;
+        pos.play(&text).map_err(refused)?;
         last_move = view.moves.into_iter().find(|v| v.text == text);
         played.push(text);
     }
-    Ok(json!({
-        "spec": game.spec().to_string(),
-        "moves": played,
-        "view": pos.view(),
-        "last_move": last_move,
-        "title": game.info().title,
-        "game": game.info().name,
-        "sides": game.info().sides,
-    }))
+    let info = game.info();
+    Ok(TriedPosition {
+        spec: game.spec().to_string(),
+        moves: played,
+        view: pos.view(),
+        last_move,
+        title: info.title,
+        game: info.name,
+        sides: info.sides,
+    })
 }
 
 /// A game's rules as HTML, and its examples with their boards.
+#[utoipa::path(get, path = "/rules/{game}", tag = "games",
+    params(("game" = String, Path, description = "The game's registry name"),
+        ("lang" = Option<String>, Query, description = "`en` or `ja`; otherwise the `gp_lang` cookie, then Accept-Language")),
+    responses((status = 200, body = RulesPage), (status = 404, body = ErrorBody)))]
 pub(crate) async fn rules(
     State(state): State<AppState>,
     Path(game): Path<String>,
     Lang(lang): Lang,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<RulesPage>> {
     let entry = state
         .registry
         .entry(&game)
@@ -95,33 +147,31 @@ pub(crate) async fn rules(
     let mut examples = Vec::new();
     for x in entry.module.examples {
         let moves: Vec<String> = x.moves.iter().map(|m| (*m).to_owned()).collect();
-        let mut board = play_out(&state, x.spec, &moves)?;
-        board["id"] = json!(x.id);
-        board["title"] = json!(entry.module.word(lang, x.title));
-        board["text"] = json!(entry.module.word(lang, x.text));
-        examples.push(board);
+        examples.push(RulesExample {
+            id: x.id,
+            title: entry.module.word(lang, x.title),
+            text: entry.module.word(lang, x.text),
+            position: play_out(&state, x.spec, &moves)?,
+        });
     }
-    Ok(Json(json!({
-        "name": entry.name,
-        "title": entry.module.word(lang, entry.module.title),
-        "about": entry.module.word(lang, entry.module.about),
-        "language": doc.language,
-        "html": render(doc.markdown),
-        "examples": examples,
-    })))
-}
-
-#[derive(Debug, Deserialize)]
-pub(crate) struct TryMoves {
-    spec: String,
-    moves: Vec<String>,
+    Ok(Json(RulesPage {
+        name: entry.name,
+        title: entry.module.word(lang, entry.module.title),
+        about: entry.module.word(lang, entry.module.about),
+        language: doc.language,
+        html: render(doc.markdown),
+        examples,
+    }))
 }
 
 /// The position after some moves from the start: what the examples show when a reader tries a move.
+#[utoipa::path(post, path = "/rules-try", tag = "games", request_body = TryMoves,
+    responses((status = 200, body = TriedPosition), (status = 400, body = ErrorBody,
+        description = "A bad spec (`bad-spec`), an illegal move (`bad-move`: which and why), or too many moves")))]
 pub(crate) async fn try_moves(
     State(state): State<AppState>,
     Json(t): Json<TryMoves>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TriedPosition>> {
     if t.moves.len() > 300 || t.moves.iter().any(|m| m.len() > 200) {
         return Err(ApiError::bad_request(
             "too-long",

@@ -8,13 +8,13 @@ use gridplay_core::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::{
-    web::AppState,
-    web::error::{ApiError, ApiResult},
+use crate::web::{
+    AppState,
+    error::{ApiError, ApiResult, ErrorBody},
 };
 
 /// A setting as a page builds its control: the label, the help and the kind, in the request's language.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub(crate) struct CatalogSetting {
     key: &'static str,
     label: &'static str,
@@ -24,7 +24,7 @@ pub(crate) struct CatalogSetting {
 }
 
 /// The control a setting needs.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 enum CatalogSettingKind {
     /// A select of these values.
@@ -52,7 +52,7 @@ enum CatalogSettingKind {
     },
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct ArmyPart {
     letter: char,
     kind: &'static str,
@@ -184,13 +184,33 @@ pub(crate) fn curly_quotes(text: &str) -> String {
         .collect()
 }
 
-#[derive(Debug, Deserialize)]
+/// A game spec from a client, parsed and built by the registry.
+pub(crate) fn build_spec(state: &AppState, spec: &str) -> ApiResult<Box<dyn gridplay_core::DynGame>> {
+    if spec.len() > 200 {
+        return Err(ApiError::bad_request(
+            "bad-spec",
+            "a game spec has at most 200 characters",
+        ));
+    }
+    let refused = |e: SpecError| ApiError::bad_request("bad-spec", spec_sentence(state.registry, &e));
+    let parsed: GameSpec = spec.parse().map_err(refused)?;
+    state.registry.build(&parsed).map_err(refused)
+}
+
+/// A game spec from a client, written back in canonical form, with the game's name.
+pub(crate) fn check_spec(state: &AppState, spec: &str) -> ApiResult<(String, String)> {
+    let game = build_spec(state, spec)?;
+    Ok((game.spec().to_string(), game.info().name))
+}
+
+/// A spec to check.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub(crate) struct CheckBody {
     spec: String,
 }
 
 /// A spec as it stands while a person edits it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub(crate) struct CheckedSpec {
     /// Whether a game can be made with it.
     ok: bool,
@@ -203,6 +223,9 @@ pub(crate) struct CheckedSpec {
 }
 
 /// `POST /api/specs/check`: whether a spec makes a game, and each army setting clause by clause.
+#[utoipa::path(post, path = "/specs/check", tag = "games", request_body = CheckBody,
+    responses((status = 200, body = CheckedSpec, description = "The spec checked: good or not, and why"),
+        (status = 400, body = ErrorBody, description = "Not a spec at all: too long, or no such game")))]
 pub(crate) async fn check(
     State(state): State<AppState>,
     Json(body): Json<CheckBody>,

@@ -1,30 +1,36 @@
 //! The tournament pages' API: create, join, withdraw, start, and a tournament's rounds and standings.
 
 use axum::{Json, extract::State};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use crate::game::tournament::{round_robin_rounds, standings};
 use crate::{
     clock::TimeInput,
     db::{GameStatus, TournamentRow, now_ms},
     game::live::Action,
+    game::tournament::{Standing, round_robin_rounds, standings},
     ids,
-    web::AppState,
-    web::api::{check_spec, game_summary, people_time},
-    web::auth::{MaybeUser, SignedIn},
-    web::error::{ApiError, ApiResult},
-    web::extract::TournamentId,
+    web::{
+        AppState,
+        auth::{MaybeUser, SignedIn},
+        challenges::people_time,
+        error::{ApiError, ApiResult, ErrorBody},
+        extract::TournamentId,
+        games::GameSummary,
+        settings::check_spec,
+    },
 };
 
-#[derive(Debug, Deserialize)]
+/// How a tournament pairs its players.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum Kind {
     Swiss,
     RoundRobin,
 }
 
-#[derive(Debug, Deserialize)]
+/// A tournament to make.
+#[derive(Debug, Deserialize, ToSchema)]
 pub(crate) struct NewTournament {
     name: String,
     spec: String,
@@ -36,38 +42,141 @@ pub(crate) struct NewTournament {
     time: Option<TimeInput>,
 }
 
-fn summary(t: &TournamentRow, players: usize) -> Value {
-    json!({
-        "id": t.id,
-        "name": t.name,
-        "spec": t.spec,
-        "game": t.game,
-        "kind": t.kind,
-        "rounds": t.rounds,
-        "round": t.round,
-        "rated": t.rated,
-        "time": t.time.label(),
-        "status": t.status,
-        "creator": t.creator.name,
-        "players": players,
-        "created_at": t.created_at,
-    })
+/// A tournament in a list.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TournamentSummary {
+    id: String,
+    name: String,
+    spec: String,
+    game: String,
+    /// `swiss` or `round-robin`.
+    kind: String,
+    /// How many rounds (a round-robin's are set at its start).
+    rounds: i64,
+    /// The round in play; 0 before the start.
+    round: i64,
+    rated: bool,
+    /// `5+3`, `3 days`.
+    time: String,
+    /// `open`, `running` or `finished`.
+    status: String,
+    /// The creator's name.
+    creator: String,
+    /// How many joined.
+    players: usize,
+    /// Unix ms.
+    created_at: i64,
 }
 
-pub(crate) async fn list(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+impl TournamentSummary {
+    fn of(t: &TournamentRow, players: usize) -> TournamentSummary {
+        TournamentSummary {
+            id: t.id.clone(),
+            name: t.name.clone(),
+            spec: t.spec.clone(),
+            game: t.game.clone(),
+            kind: t.kind.clone(),
+            rounds: t.rounds,
+            round: t.round,
+            rated: t.rated,
+            time: t.time.label(),
+            status: t.status.clone(),
+            creator: t.creator.name.clone(),
+            players,
+            created_at: t.created_at,
+        }
+    }
+}
+
+/// `GET /api/tournaments`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Tournaments {
+    tournaments: Vec<TournamentSummary>,
+}
+
+/// A tournament made: its page is `/tournament/{id}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TournamentCreated {
+    id: String,
+}
+
+/// A tournament: its settings, players, rounds and standings, as the asker sees it.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TournamentView {
+    #[serde(flatten)]
+    summary: TournamentSummary,
+    players_list: Vec<Entrant>,
+    standings: Vec<Standing>,
+    rounds_played: Vec<RoundView>,
+    /// Whether the asker plays in it (and has not withdrawn).
+    joined: bool,
+    /// Whether the asker made it (and may start it).
+    is_creator: bool,
+    /// The tie-breaks of the standings, in the order they apply.
+    tie_breaks: [&'static str; 2],
+}
+
+/// A player who joined.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Entrant {
+    name: String,
+    withdrawn: bool,
+}
+
+/// One round: its games, and the players who sat it out.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RoundView {
+    round: i64,
+    games: Vec<GameSummary>,
+    byes: Vec<ByeView>,
+}
+
+/// A player without a game in a round.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ByeView {
+    player: String,
+    /// `bye` (an odd number of players) or `forfeit` (an opponent who withdrew).
+    kind: String,
+    points: f64,
+}
+
+/// What a join, a withdrawal or a start did.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Joined {
+    joined: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Withdrawn {
+    withdrawn: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Started {
+    started: bool,
+}
+
+/// The latest tournaments.
+#[utoipa::path(get, path = "/tournaments", tag = "tournaments",
+    responses((status = 200, body = Tournaments), (status = "5XX", body = ErrorBody)))]
+pub(crate) async fn list(State(state): State<AppState>) -> ApiResult<Json<Tournaments>> {
     let mut out = Vec::new();
     for t in state.db.tournaments(50).await? {
         let n = state.db.tournament_players(&t.id).await?.len();
-        out.push(summary(&t, n));
+        out.push(TournamentSummary::of(&t, n));
     }
-    Ok(Json(json!({ "tournaments": out })))
+    Ok(Json(Tournaments { tournaments: out }))
 }
 
+/// Makes a tournament, open for players to join until its creator starts it.
+#[utoipa::path(post, path = "/tournaments", tag = "tournaments", security(("session" = [])), request_body = NewTournament,
+    responses((status = 200, body = TournamentCreated), (status = "4XX", body = ErrorBody,
+        description = "Signed out; a bad name, spec, time or number of rounds; or too many tournaments today")))]
 pub(crate) async fn create(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
     Json(t): Json<NewTournament>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TournamentCreated>> {
     let name = crate::text::clean(&t.name, 60)
         .map_err(|e| ApiError::bad_request("bad-name", format!("the tournament's name {e}")))?;
     let name = name.as_str();
@@ -112,7 +221,7 @@ pub(crate) async fn create(
     };
     state.db.create_tournament(&row).await?;
     state.lobby.changed();
-    Ok(Json(json!({ "id": row.id })))
+    Ok(Json(TournamentCreated { id: row.id }))
 }
 
 async fn load(state: &AppState, id: &str) -> ApiResult<TournamentRow> {
@@ -124,63 +233,76 @@ async fn load(state: &AppState, id: &str) -> ApiResult<TournamentRow> {
 }
 
 /// A tournament: its settings, players, rounds (games, byes and forfeits) and standings.
+#[utoipa::path(get, path = "/tournaments/{id}", tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 200, body = TournamentView), (status = 404, body = ErrorBody)))]
 pub(crate) async fn show(
     State(state): State<AppState>,
     MaybeUser(user): MaybeUser,
     TournamentId(id): TournamentId,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TournamentView>> {
     let t = load(&state, &id).await?;
     let players = state.db.tournament_players(&id).await?;
     let games = state.db.tournament_games(&id).await?;
     let byes = state.db.tournament_byes(&id).await?;
-    let table = standings(&t.kind, &players, &games, &byes);
+    let me = user.as_ref().map(|u| u.id.as_str());
     let name_of = |uid: &str| {
         players
             .iter()
             .find(|p| p.user.id == uid)
             .map_or_else(|| "?".to_owned(), |p| p.user.name.clone())
     };
-    let rounds: Vec<Value> = (1..=t.round)
-        .map(|r| {
-            json!({
-                "round": r,
-                "games": games.iter().filter(|g| g.tournament.as_ref().is_some_and(|x| x.1 == r))
-                    .map(|g| game_summary(g, user.as_ref().map(|u| u.id.as_str()))).collect::<Vec<_>>(),
-                "byes": byes.iter().filter(|b| b.round == r).map(|b| json!({
-                    "player": name_of(&b.user_id), "kind": b.kind, "points": b.half_points as f64 / 2.0,
-                })).collect::<Vec<_>>(),
-            })
+    let rounds_played = (1..=t.round)
+        .map(|r| RoundView {
+            round: r,
+            games: games
+                .iter()
+                .filter(|g| g.tournament.as_ref().is_some_and(|x| x.1 == r))
+                .map(|g| GameSummary::of(g, me))
+                .collect(),
+            byes: byes
+                .iter()
+                .filter(|b| b.round == r)
+                .map(|b| ByeView {
+                    player: name_of(&b.user_id),
+                    kind: b.kind.clone(),
+                    points: b.half_points as f64 / 2.0,
+                })
+                .collect(),
         })
         .collect();
-    let me = user.as_ref().map(|u| u.id.as_str());
     let mine = players.iter().find(|p| Some(p.user.id.as_str()) == me);
-    let mut body = summary(&t, players.len());
-    body["players_list"] = json!(
-        players
+    Ok(Json(TournamentView {
+        summary: TournamentSummary::of(&t, players.len()),
+        players_list: players
             .iter()
-            .map(|p| json!({
-                "name": p.user.name,
-                "withdrawn": p.withdrawn.is_some(),
-            }))
-            .collect::<Vec<_>>()
-    );
-    body["standings"] = json!(table);
-    body["rounds_played"] = json!(rounds);
-    body["joined"] = json!(mine.is_some_and(|p| p.withdrawn.is_none()));
-    body["is_creator"] = json!(me == Some(t.creator.id.as_str()));
-    body["tie_breaks"] = json!(if t.kind == "swiss" {
-        ["Buchholz", "Sonneborn-Berger"]
-    } else {
-        ["Sonneborn-Berger", "Buchholz"]
-    });
-    Ok(Json(body))
+            .map(|p| Entrant {
+                name: p.user.name.clone(),
+                withdrawn: p.withdrawn.is_some(),
+            })
+            .collect(),
+        standings: standings(&t.kind, &players, &games, &byes),
+        rounds_played,
+        joined: mine.is_some_and(|p| p.withdrawn.is_none()),
+        is_creator: me == Some(t.creator.id.as_str()),
+        tie_breaks: if t.kind == "swiss" {
+            ["Buchholz", "Sonneborn-Berger"]
+        } else {
+            ["Sonneborn-Berger", "Buchholz"]
+        },
+    }))
 }
 
+/// Joins an open tournament.
+#[utoipa::path(post, path = "/tournaments/{id}/join", tag = "tournaments", security(("session" = [])),
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 200, body = Joined), (status = "4XX", body = ErrorBody,
+        description = "Signed out; no such tournament; started (`started`) or joined already (`joined`)")))]
 pub(crate) async fn join(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
     TournamentId(id): TournamentId,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Joined>> {
     let t = load(&state, &id).await?;
     if t.status != "open" {
         return Err(ApiError::conflict(
@@ -192,16 +314,20 @@ pub(crate) async fn join(
         return Err(ApiError::conflict("joined", "you are in this tournament already"));
     }
     state.lobby.changed();
-    Ok(Json(json!({ "joined": true })))
+    Ok(Json(Joined { joined: true }))
 }
 
 /// Leaves before the start; after it, withdraws: the player's game in play is resigned and later rounds
 /// pair without them (a round-robin opponent wins by forfeit).
+#[utoipa::path(post, path = "/tournaments/{id}/withdraw", tag = "tournaments", security(("session" = [])),
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 200, body = Withdrawn), (status = "4XX", body = ErrorBody,
+        description = "Signed out; no such tournament; over (`finished`) or not the asker's (`not-in`)")))]
 pub(crate) async fn withdraw(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
     TournamentId(id): TournamentId,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Withdrawn>> {
     let t = load(&state, &id).await?;
     if t.status == "finished" {
         return Err(ApiError::conflict("finished", "the tournament is over"));
@@ -226,15 +352,19 @@ pub(crate) async fn withdraw(
         state.hub.tournament_changed(&id);
     }
     state.lobby.changed();
-    Ok(Json(json!({ "withdrawn": true })))
+    Ok(Json(Withdrawn { withdrawn: true }))
 }
 
 /// The creator starts the tournament: joining closes and round 1 is paired.
+#[utoipa::path(post, path = "/tournaments/{id}/start", tag = "tournaments", security(("session" = [])),
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 200, body = Started), (status = "4XX", body = ErrorBody,
+        description = "Signed out; no such tournament; not the creator; started already; fewer than 2 players")))]
 pub(crate) async fn start(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
     TournamentId(id): TournamentId,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Started>> {
     let t = load(&state, &id).await?;
     if t.creator.id != me.id {
         return Err(ApiError::forbidden("only the tournament's creator can start it"));
@@ -265,5 +395,5 @@ pub(crate) async fn start(
     }
     crate::game::tournament::advance(&state.hub, &id).await;
     state.lobby.changed();
-    Ok(Json(json!({ "started": true })))
+    Ok(Json(Started { started: true }))
 }

@@ -128,6 +128,13 @@ impl Drop for SocketTicket {
     }
 }
 
+/// Opens a page's socket.
+#[utoipa::path(get, path = "/ws", tag = "site",
+    description = "Opens the page's WebSocket. Messages are JSON objects with a `t` field, described in docs/protocol.md. \
+Visitors may watch; a signed-in user (the `gp_session` cookie) may also act.",
+    responses((status = 101, description = "Switching protocols: the socket is open"),
+        (status = "4XX", body = crate::web::error::ErrorBody,
+            description = "Not a WebSocket request, another site's origin (`forbidden`), or too many sockets (`too-many`)")))]
 pub(crate) async fn upgrade(
     State(state): State<AppState>,
     MaybeUser(user): MaybeUser,

@@ -62,6 +62,9 @@ impl App {
             .map(|v| v.split(';').next().unwrap_or_default().to_owned());
         let bytes = res.into_body().collect().await.expect("body").to_bytes();
         let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        if !json.is_null() {
+            super::contract::check(method, path, status.as_u16(), &json);
+        }
         (status, json, cookie)
     }
 

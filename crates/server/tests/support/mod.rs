@@ -2,6 +2,7 @@
 #![allow(dead_code, unreachable_pub)]
 
 pub mod app;
+pub mod contract;
 
 use std::{net::SocketAddr, time::Duration};
 
@@ -150,6 +151,9 @@ pub async fn http(
         .iter()
         .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
     let body = if chunked { dechunk(body) } else { body.to_owned() };
+    if let Ok(v) = serde_json::from_str::<Value>(&body) {
+        contract::check(method, path, status, &v);
+    }
     Response {
         status,
         headers,

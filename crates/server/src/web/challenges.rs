@@ -1,0 +1,475 @@
+//! The lobby's API: who is online, the open challenges and the asker's games; making, accepting and closing
+//! a challenge; a game against the engine; and a rematch.
+
+use axum::{
+    Json,
+    extract::{Path, State},
+};
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    clock::{TimeControl, TimeInput},
+    db::{ChallengeRow, GameRow, GameStatus, now_ms},
+    ids,
+    web::{
+        AppState,
+        auth::{MaybeUser, SignedIn},
+        error::{ApiError, ApiResult, ErrorBody},
+        extract::GameId,
+        games::{GameCreated, GameSummary},
+        settings::check_spec,
+    },
+};
+
+/// The lobby as the asker may see it: visitors get the number of players online, signed-in users their
+/// names and their own games.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Lobby {
+    online_count: usize,
+    challenges: Vec<ChallengeView>,
+    /// The names of the players online (signed-in askers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    online: Option<Vec<String>>,
+    /// The asker's games in play (signed-in askers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games: Option<Vec<GameSummary>>,
+    /// The asker's latest finished games (signed-in askers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    finished: Option<Vec<GameSummary>>,
+}
+
+/// An open challenge.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ChallengeView {
+    id: String,
+    /// The name of the player who made it.
+    creator: String,
+    /// The challenged player's name, for a direct challenge.
+    target: Option<String>,
+    spec: String,
+    /// The side the creator takes.
+    color: Color,
+    /// Unix ms.
+    created_at: i64,
+    rated: bool,
+    /// Whether both players may ask the engine for hints.
+    help: bool,
+    /// `5+3`, `3 days`.
+    time: String,
+    /// Whether the asker made it.
+    mine: bool,
+    /// Whether it is addressed to the asker.
+    to_me: bool,
+}
+
+impl ChallengeView {
+    fn of(c: &ChallengeRow, me: Option<&str>) -> ChallengeView {
+        ChallengeView {
+            id: c.id.clone(),
+            creator: c.creator.name.clone(),
+            target: c.target.as_ref().map(|t| t.name.clone()),
+            spec: c.spec.clone(),
+            color: Color::stored(&c.color),
+            created_at: c.created_at,
+            rated: c.rated,
+            help: c.help,
+            time: c.time.label(),
+            mine: me == Some(c.creator.id.as_str()),
+            to_me: c.target.as_ref().is_some_and(|t| Some(t.id.as_str()) == me),
+        }
+    }
+}
+
+/// The side a challenger asks for.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Color {
+    First,
+    Second,
+    /// Drawn by lot when the game starts.
+    Random,
+}
+
+impl Color {
+    fn as_str(self) -> &'static str {
+        match self {
+            Color::First => "first",
+            Color::Second => "second",
+            Color::Random => "random",
+        }
+    }
+
+    /// The colour a challenge row keeps as text.
+    fn stored(text: &str) -> Color {
+        match text {
+            "first" => Color::First,
+            "second" => Color::Second,
+            _ => Color::Random,
+        }
+    }
+
+    /// Whether the chooser plays first, drawing lots for `random`.
+    fn chooser_first(self) -> bool {
+        match self {
+            Color::First => true,
+            Color::Second => false,
+            Color::Random => rand::rng().random_bool(0.5),
+        }
+    }
+}
+
+/// A challenge to make.
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct NewChallenge {
+    spec: String,
+    color: Color,
+    /// A player's name for a direct challenge; none for an open one.
+    opponent: Option<String>,
+    #[serde(default)]
+    rated: bool,
+    /// Engine hints for both players: casual challenges only, and the player who accepts agrees to it.
+    #[serde(default)]
+    help: bool,
+    /// Correspondence, 3 days per move, when not given.
+    time: Option<TimeInput>,
+}
+
+/// A challenge closed by its creator (`cancelled`) or by the challenged player (`declined`).
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ChallengeClosed {
+    status: ClosedAs,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ClosedAs {
+    Cancelled,
+    Declined,
+}
+
+impl ClosedAs {
+    fn as_str(self) -> &'static str {
+        match self {
+            ClosedAs::Cancelled => "cancelled",
+            ClosedAs::Declined => "declined",
+        }
+    }
+}
+
+/// A game against the engine to start.
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct NewComputerGame {
+    spec: String,
+    /// 1 to the game's `levels` in the catalog.
+    level: u8,
+    color: Color,
+    /// Untimed when not given.
+    time: Option<TimeInput>,
+}
+
+/// What a rematch made: against the engine a game at once, against a person a challenge to them.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub(crate) enum Rematch {
+    Game { game: String },
+    Challenge { challenge: String },
+}
+
+/// The lobby: players online, open challenges, and the asker's games.
+#[utoipa::path(get, path = "/lobby", tag = "lobby",
+    responses((status = 200, body = Lobby), (status = "5XX", body = ErrorBody)))]
+pub(crate) async fn lobby(
+    State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
+) -> ApiResult<Json<Lobby>> {
+    let me = user.as_ref().map(|u| u.id.as_str());
+    let challenges = state.db.open_challenges(me).await?;
+    let mut lobby = Lobby {
+        online_count: state.lobby.count(),
+        challenges: challenges.iter().map(|c| ChallengeView::of(c, me)).collect(),
+        online: None,
+        games: None,
+        finished: None,
+    };
+    if let Some(u) = &user {
+        let active = state.db.games_of(&u.id, GameStatus::Active, 50).await?;
+        let finished = state.db.games_of(&u.id, GameStatus::Finished, 10).await?;
+        lobby.online = Some(state.lobby.names());
+        lobby.games = Some(active.iter().map(|g| GameSummary::of(g, me)).collect());
+        lobby.finished = Some(finished.iter().map(|g| GameSummary::of(g, me)).collect());
+    }
+    Ok(Json(lobby))
+}
+
+/// The time control of a game between people: a clock or days per move, never untimed (a game must be
+/// claimable if one side leaves).
+pub(crate) fn people_time(time: Option<TimeInput>) -> ApiResult<TimeControl> {
+    let tc = time
+        .unwrap_or(TimeInput::Correspondence { days: 3 })
+        .check()
+        .map_err(|e| ApiError::bad_request("bad-time", e))?;
+    if tc == TimeControl::Untimed {
+        return Err(ApiError::bad_request(
+            "bad-time",
+            "a game between people needs a clock or days per move",
+        ));
+    }
+    Ok(tc)
+}
+
+/// Makes a challenge, open to all or to one player.
+#[utoipa::path(post, path = "/challenges", tag = "lobby", security(("session" = [])), request_body = NewChallenge,
+    responses((status = 200, body = ChallengeView), (status = "4XX", body = ErrorBody,
+        description = "Signed out; a bad spec, time or opponent; hints in a rated game; or too many open challenges")))]
+pub(crate) async fn create_challenge(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Json(c): Json<NewChallenge>,
+) -> ApiResult<Json<ChallengeView>> {
+    let (spec, _) = check_spec(&state, &c.spec)?;
+    let time = people_time(c.time)?;
+    if c.help && c.rated {
+        return Err(ApiError::bad_request(
+            "bad-help",
+            "engine hints can be allowed only in casual games: a rated game has none",
+        ));
+    }
+    check_open_challenges(&state, &me.id).await?;
+    let target = match c.opponent.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
+        None => None,
+        Some(name) => {
+            let u = if name.len() > 20 {
+                None
+            } else {
+                state.db.user_named(name).await?
+            };
+            let u = u.ok_or_else(|| ApiError::bad_request("no-such-player", "no player has that name"))?;
+            if u.id == me.id {
+                return Err(ApiError::bad_request(
+                    "self-challenge",
+                    "you cannot challenge yourself",
+                ));
+            }
+            Some(u)
+        }
+    };
+    let row = ChallengeRow {
+        id: ids::short(8),
+        creator: me,
+        target,
+        spec,
+        color: c.color.as_str().to_owned(),
+        status: "open".into(),
+        game_id: None,
+        created_at: now_ms(),
+        rated: c.rated,
+        help: c.help,
+        time,
+    };
+    state.db.create_challenge(&row).await?;
+    state.lobby.changed();
+    Ok(Json(ChallengeView::of(&row, Some(&row.creator.id))))
+}
+
+/// Refuses a new challenge from a user who has as many open ones as allowed.
+async fn check_open_challenges(state: &AppState, user_id: &str) -> ApiResult<()> {
+    let limit = state.config.limits.open_challenges;
+    if state.db.open_challenges_of(user_id).await? >= u64::from(limit) {
+        return Err(ApiError::too_many(format!(
+            "you have {limit} open challenges, the most allowed: cancel one first"
+        )));
+    }
+    Ok(())
+}
+
+async fn open_challenge(state: &AppState, id: &str) -> ApiResult<ChallengeRow> {
+    state
+        .db
+        .challenge(id)
+        .await?
+        .filter(|c| c.status == "open")
+        .ok_or_else(|| ApiError::not_found("open challenge"))
+}
+
+/// Accepts a challenge: the game starts.
+#[utoipa::path(post, path = "/challenges/{id}/accept", tag = "lobby", security(("session" = [])),
+    params(("id" = String, Path, description = "The challenge's id")),
+    responses((status = 200, body = GameCreated), (status = "4XX", body = ErrorBody,
+        description = "Signed out; no such open challenge; one's own, another player's, or taken already (`taken`)")))]
+pub(crate) async fn accept_challenge(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Path(id): Path<String>,
+) -> ApiResult<Json<GameCreated>> {
+    let c = open_challenge(&state, &id).await?;
+    if c.creator.id == me.id {
+        return Err(ApiError::bad_request(
+            "own-challenge",
+            "you cannot accept your own challenge",
+        ));
+    }
+    if c.target.as_ref().is_some_and(|t| t.id != me.id) {
+        return Err(ApiError::forbidden("this challenge is for another player"));
+    }
+    let (spec, name) = check_spec(&state, &c.spec)?;
+    let users = if Color::stored(&c.color).chooser_first() {
+        [Some(c.creator.clone()), Some(me.clone())]
+    } else {
+        [Some(me.clone()), Some(c.creator.clone())]
+    };
+    let mut game = GameRow::new(spec, name, users, [None, None]);
+    game.rated = c.rated;
+    game.help = c.help && !c.rated;
+    game.time = c.time;
+    if !state.db.accept_challenge(&c.id, &game).await? {
+        return Err(ApiError::conflict("taken", "the challenge is no longer open"));
+    }
+    state.lobby.started(&game.id, &[&c.creator.id, &me.id]);
+    Ok(GameCreated::new(&game.id))
+}
+
+/// Closes a challenge: its creator cancels it, the challenged player declines it.
+#[utoipa::path(post, path = "/challenges/{id}/decline", tag = "lobby", security(("session" = [])),
+    params(("id" = String, Path, description = "The challenge's id")),
+    responses((status = 200, body = ChallengeClosed), (status = "4XX", body = ErrorBody,
+        description = "Signed out; no such open challenge; not the asker's to close")))]
+pub(crate) async fn decline_challenge(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Path(id): Path<String>,
+) -> ApiResult<Json<ChallengeClosed>> {
+    let c = open_challenge(&state, &id).await?;
+    let status = if c.creator.id == me.id {
+        ClosedAs::Cancelled
+    } else if c.target.as_ref().is_some_and(|t| t.id == me.id) {
+        ClosedAs::Declined
+    } else {
+        return Err(ApiError::forbidden(
+            "only its creator or the challenged player can close a challenge",
+        ));
+    };
+    if !state.db.close_challenge(&c.id, status.as_str()).await? {
+        return Err(ApiError::conflict("taken", "the challenge is no longer open"));
+    }
+    state.lobby.changed();
+    Ok(Json(ChallengeClosed { status }))
+}
+
+/// Starts a game against the engine.
+#[utoipa::path(post, path = "/computer", tag = "lobby", security(("session" = [])), request_body = NewComputerGame,
+    responses((status = 200, body = GameCreated), (status = "4XX", body = ErrorBody,
+        description = "Signed out; a bad spec, level or time; or a game no engine plays")))]
+pub(crate) async fn play_computer(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Json(c): Json<NewComputerGame>,
+) -> ApiResult<Json<GameCreated>> {
+    let (spec, name) = check_spec(&state, &c.spec)?;
+    let top = gridplay_engine::engine(&name).map_or(0, |e| e.levels.len());
+    if top == 0 {
+        return Err(ApiError::bad_request(
+            "no-engine",
+            format!("no engine plays {name}"),
+        ));
+    }
+    if !(1..=top).contains(&usize::from(c.level)) {
+        return Err(ApiError::bad_request(
+            "bad-level",
+            format!("this game's levels are 1 to {top}"),
+        ));
+    }
+    let (users, levels) = if c.color.chooser_first() {
+        ([Some(me), None], [None, Some(c.level)])
+    } else {
+        ([None, Some(me)], [Some(c.level), None])
+    };
+    let mut game = GameRow::new(spec, name, users, levels);
+    game.time = c
+        .time
+        .unwrap_or(TimeInput::Untimed)
+        .check()
+        .map_err(|e| ApiError::bad_request("bad-time", e))?;
+    state.db.create_game(&game).await?;
+    if let Err(e) = state.hub.wake(&game.id).await {
+        tracing::error!("game {}: {e:?}", game.id);
+    }
+    Ok(GameCreated::new(&game.id))
+}
+
+/// A rematch of a finished game, colours swapped: against the engine a new game at once; against a person a
+/// direct challenge with the same settings, which the opponent's pages hear of.
+#[utoipa::path(post, path = "/games/{id}/rematch", tag = "lobby", security(("session" = [])),
+    params(("id" = String, Path, description = "The finished game's id")),
+    responses((status = 200, body = Rematch), (status = "4XX", body = ErrorBody,
+        description = "Signed out; not the asker's game; the game goes on; a tournament game; or too many open challenges")))]
+pub(crate) async fn rematch(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    GameId(id): GameId,
+) -> ApiResult<Json<Rematch>> {
+    let g = state
+        .db
+        .game(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let Some(mine) = g
+        .users
+        .iter()
+        .position(|u| u.as_ref().is_some_and(|u| u.id == me.id))
+    else {
+        return Err(ApiError::forbidden("you did not play this game"));
+    };
+    if g.status == GameStatus::Active {
+        return Err(ApiError::conflict("ongoing", "the game is not over yet"));
+    }
+    if g.tournament.is_some() {
+        return Err(ApiError::conflict(
+            "tournament",
+            "tournament games are paired by the tournament",
+        ));
+    }
+    let other = 1 - mine;
+    if let Some(level) = g.levels[other] {
+        // The engine accepts at once: the player takes the other side.
+        let mut users = [None, None];
+        let mut levels = [None, None];
+        users[other] = Some(me);
+        levels[mine] = Some(level);
+        let mut game = GameRow::new(g.spec.clone(), g.game.clone(), users, levels);
+        game.time = g.time;
+        state.db.create_game(&game).await?;
+        if let Err(e) = state.hub.wake(&game.id).await {
+            tracing::error!("game {}: {e:?}", game.id);
+        }
+        return Ok(Json(Rematch::Game { game: game.id }));
+    }
+    let Some(opponent) = g.users[other].clone() else {
+        return Err(ApiError::conflict(
+            "no-opponent",
+            "this game has no opponent to ask",
+        ));
+    };
+    check_open_challenges(&state, &me.id).await?;
+    let row = ChallengeRow {
+        id: ids::short(8),
+        creator: me.clone(),
+        target: Some(opponent.clone()),
+        spec: g.spec.clone(),
+        // The rematch swaps colours: the asker takes the side the opponent had.
+        color: if other == 0 { Color::First } else { Color::Second }
+            .as_str()
+            .into(),
+        status: "open".into(),
+        game_id: None,
+        created_at: now_ms(),
+        rated: g.rated,
+        help: g.help,
+        time: g.time,
+    };
+    state.db.create_challenge(&row).await?;
+    state.lobby.rematch(&opponent.id, &g.id, &row.id, &me.name);
+    state.lobby.changed();
+    Ok(Json(Rematch::Challenge { challenge: row.id }))
+}

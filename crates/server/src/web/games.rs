@@ -1,0 +1,349 @@
+//! A game's API: its state, a replay's positions, hints, the engine's analysis, its spectators, and its file
+//! to download or a file to import. Live actions go over the socket (`ws.rs`).
+
+use std::sync::Arc;
+
+use axum::{
+    Json,
+    extract::{Path, State},
+    http::header,
+    response::{IntoResponse, Response},
+};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    clock::TimeControl,
+    db::{ActionKind, ActionRow, EndReason, GameRow, GameStatus, Winner, now_ms},
+    game::live::{Analysis, GameState, LiveError, PlyJson},
+    ids,
+    web::{
+        AppState,
+        auth::SignedIn,
+        error::{ApiError, ApiResult, ErrorBody},
+        extract::GameId,
+    },
+};
+
+/// A game in a list (the lobby, a profile, a tournament round).
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct GameSummary {
+    id: String,
+    spec: String,
+    game: String,
+    /// The players' names, first player first (an engine as `Engine level N`).
+    players: [String; 2],
+    status: GameStatus,
+    turn: Option<gridplay_core::Player>,
+    /// Whether the asker is to move.
+    my_turn: bool,
+    winner: Option<Winner>,
+    termination: Option<EndReason>,
+    version: i64,
+    /// Unix ms.
+    updated_at: i64,
+    rated: bool,
+    help: bool,
+    /// `5+3`, `3 days` or `untimed`.
+    time: String,
+    /// The tournament's id, for a tournament game.
+    tournament: Option<String>,
+}
+
+impl GameSummary {
+    /// Game `g` as the user `me` sees it in a list.
+    pub(crate) fn of(g: &GameRow, me: Option<&str>) -> GameSummary {
+        let name = |i: usize| match (&g.users[i], g.levels[i]) {
+            (Some(u), _) => u.name.clone(),
+            (None, Some(l)) => format!("Engine level {l}"),
+            (None, None) => "?".into(),
+        };
+        let my_turn = match (me, g.turn) {
+            (Some(me), Some(side)) => g.users[side.index()].as_ref().is_some_and(|u| u.id == me),
+            _ => false,
+        };
+        GameSummary {
+            id: g.id.clone(),
+            spec: g.spec.clone(),
+            game: g.game.clone(),
+            players: [name(0), name(1)],
+            status: g.status,
+            turn: g.turn,
+            my_turn,
+            winner: g.winner,
+            termination: g.termination,
+            version: g.version,
+            updated_at: g.updated_at,
+            rated: g.rated,
+            help: g.help,
+            time: g.time.label(),
+            tournament: g.tournament.as_ref().map(|t| t.0.clone()),
+        }
+    }
+
+    pub(crate) fn my_turn(&self) -> bool {
+        self.my_turn
+    }
+}
+
+/// A game made by a request: the page goes to `/game/{game}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct GameCreated {
+    game: String,
+}
+
+impl GameCreated {
+    pub(crate) fn new(id: &str) -> Json<GameCreated> {
+        Json(GameCreated { game: id.to_owned() })
+    }
+}
+
+/// A move the engine suggests.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Hint {
+    /// The move's text, as the board's legal moves write it.
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+/// How many watch a game.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Spectators {
+    /// People with the game open who do not play it.
+    spectators: usize,
+}
+
+/// A game file to read.
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct ImportBody {
+    /// The file's text, in its game's format (the export's), at most 300 KiB.
+    text: String,
+}
+
+/// The state of a game, as its page shows it.
+#[utoipa::path(get, path = "/games/{id}", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    responses((status = 200, body = GameState), (status = 404, body = ErrorBody)))]
+pub(crate) async fn game_state(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+) -> ApiResult<Json<Arc<GameState>>> {
+    Ok(Json(state.hub.state(&id).await?))
+}
+
+/// How many watch a game besides its players (the game page shows it).
+#[utoipa::path(get, path = "/games/{id}/spectators", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    responses((status = 200, body = Spectators), (status = 404, body = ErrorBody)))]
+pub(crate) async fn game_spectators(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+) -> ApiResult<Json<Spectators>> {
+    let s = state.hub.state(&id).await?;
+    let players: Vec<&str> = s.players.iter().filter_map(|p| p.id.as_deref()).collect();
+    Ok(Json(Spectators {
+        spectators: state.lobby.spectators(&id, &players),
+    }))
+}
+
+/// The board after `n` moves, for replays.
+#[utoipa::path(get, path = "/games/{id}/ply/{n}", tag = "games",
+    params(("id" = String, Path, description = "The game's id"), ("n" = usize, Path, description = "Moves from the start")),
+    responses((status = 200, body = PlyJson), (status = 404, body = ErrorBody)))]
+pub(crate) async fn game_ply(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+    Path((_, n)): Path<(String, usize)>,
+) -> ApiResult<Json<PlyJson>> {
+    state
+        .hub
+        .ply(&id, n)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found("move number"))
+}
+
+/// The engine's suggested move after `n` moves of a finished game, for replays.
+#[utoipa::path(get, path = "/games/{id}/ply/{n}/hint", tag = "games", security(("session" = [])),
+    params(("id" = String, Path, description = "The game's id"), ("n" = usize, Path, description = "Moves from the start")),
+    responses((status = 200, body = Hint), (status = "4XX", body = ErrorBody,
+        description = "Signed out, no such game or move number, or the game is not over")))]
+pub(crate) async fn replay_hint(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    GameId(id): GameId,
+    Path((_, n)): Path<(String, usize)>,
+) -> ApiResult<Json<Hint>> {
+    match state.hub.replay_hint(&id, n, &me).await? {
+        Some(mv) => Ok(Json(Hint { mv })),
+        None => Err(ApiError::not_found("move number")),
+    }
+}
+
+/// The engine's suggested move for the player to move, where the game allows hints (`GameState::hints`).
+#[utoipa::path(get, path = "/games/{id}/hint", tag = "games", security(("session" = [])),
+    params(("id" = String, Path, description = "The game's id")),
+    responses((status = 200, body = Hint), (status = "4XX", body = ErrorBody,
+        description = "Signed out, no such game, not the asker's turn, or a game without hints")))]
+pub(crate) async fn game_hint(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    GameId(id): GameId,
+) -> ApiResult<Json<Hint>> {
+    Ok(Json(Hint {
+        mv: state.hub.hint(&id, &me).await?,
+    }))
+}
+
+/// The game as a file to download, in its game's format.
+#[utoipa::path(get, path = "/games/{id}/export", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    responses((status = 200, content_type = "text/plain", body = String, description = "The game file, as an attachment"),
+        (status = 404, body = ErrorBody)))]
+pub(crate) async fn game_export(State(state): State<AppState>, GameId(id): GameId) -> ApiResult<Response> {
+    let (name, text) = state.hub.export(&id).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// Reads a game file into a new replay.
+#[utoipa::path(post, path = "/import", tag = "games", security(("session" = [])), request_body = ImportBody,
+    responses((status = 200, body = GameCreated, description = "The replay made: `/replay/{game}`"),
+        (status = "4XX", body = ErrorBody, description = "Signed out, or the file is not a game (`bad-file`: the message says where)")))]
+pub(crate) async fn import_game(
+    State(state): State<AppState>,
+    SignedIn(_me): SignedIn,
+    Json(body): Json<ImportBody>,
+) -> ApiResult<Json<GameCreated>> {
+    let imported = crate::transcript::import(state.registry, &body.text)
+        .map_err(|e| ApiError::bad_request("bad-file", e.to_string()))?;
+    let labels = imported_names(&imported.names)?;
+    let mut record = imported.record;
+    let mut actions: Vec<(gridplay_core::Player, ActionKind, String)> = Vec::new();
+    {
+        // Replay the moves to know who played each.
+        let mut pos = record.start().box_clone();
+        for m in record.moves() {
+            actions.push((pos.turn(), ActionKind::Move, m.clone()));
+            let _ = pos.play(m);
+        }
+    }
+    // A result the moves do not reach (a resignation, an agreed draw) is recorded as those decisions.
+    if record.outcome().is_none() {
+        match imported.result {
+            Some(gridplay_core::Outcome::Win { winner }) => {
+                record.resign(!winner).map_err(|_| ApiError::internal())?;
+                actions.push((!winner, ActionKind::Resign, String::new()));
+            }
+            Some(gridplay_core::Outcome::Draw) => {
+                let p = record.position().turn();
+                record.offer_draw(p).map_err(|_| ApiError::internal())?;
+                record.accept_draw(!p).map_err(|_| ApiError::internal())?;
+                actions.push((p, ActionKind::OfferDraw, String::new()));
+                actions.push((!p, ActionKind::AcceptDraw, String::new()));
+            }
+            None => {}
+        }
+    }
+    let end = record.outcome();
+    let now = now_ms();
+    let row = GameRow {
+        id: ids::short(8),
+        spec: imported.spec,
+        game: imported.game.info().name,
+        users: [None, None],
+        levels: [None, None],
+        labels,
+        status: GameStatus::Imported,
+        turn: None,
+        winner: end.map(|(o, _)| Winner::from(o)),
+        termination: None,
+        version: actions.len() as i64,
+        created_at: now,
+        updated_at: now,
+        rated: false,
+        help: false,
+        time: TimeControl::Untimed,
+        tournament: None,
+    };
+    let rows: Vec<ActionRow> = actions
+        .into_iter()
+        .enumerate()
+        .map(|(i, (side, kind, body))| ActionRow {
+            seq: i as i64 + 1,
+            side,
+            kind,
+            body,
+            at: now,
+            clock: None,
+        })
+        .collect();
+    state.db.create_imported(&row, &rows).await?;
+    Ok(GameCreated::new(&row.id))
+}
+
+/// The players' names from a file, shown to others: the rule of free text, cut to 40 characters.
+fn imported_names(names: &[Option<String>; 2]) -> ApiResult<[Option<String>; 2]> {
+    let mut labels = [None, None];
+    for (i, name) in names.iter().enumerate() {
+        labels[i] = match name.as_deref().map(|n| crate::text::clean(n, usize::MAX)) {
+            None | Some(Err(crate::text::TextError::Empty)) => None,
+            Some(Ok(n)) => Some(n.chars().take(40).collect::<String>()),
+            Some(Err(e)) => {
+                let which = if i == 0 { "first" } else { "second" };
+                return Err(ApiError::bad_request(
+                    "bad-file",
+                    format!("the {which} player's name in the file {e}"),
+                ));
+            }
+        };
+    }
+    Ok(labels)
+}
+
+/// The engine's analysis of a finished game, for signed-in users (computed on the first request, which may
+/// take up to about 30 s, and stored).
+#[utoipa::path(get, path = "/games/{id}/analysis", tag = "games", security(("session" = [])),
+    params(("id" = String, Path, description = "The game's id")),
+    responses((status = 200, body = Analysis), (status = "4XX", body = ErrorBody,
+        description = "Signed out, no such game, or the game is not over (`ongoing`)")))]
+pub(crate) async fn game_analysis(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    GameId(id): GameId,
+) -> ApiResult<Json<Arc<Analysis>>> {
+    let game = state.hub.state(&id).await?;
+    if game.over.is_none() {
+        return Err(ApiError::conflict(
+            "ongoing",
+            "the engine analyses a game once it is over",
+        ));
+    }
+    Ok(Json(state.hub.analysis(&id, &me).await?))
+}
+
+/// A finished game's analysis if one was computed before (anyone may read it), so that a replay shows it
+/// again without asking for a new one: `404` when none is stored.
+#[utoipa::path(get, path = "/games/{id}/analysis/stored", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    responses((status = 200, body = Analysis), (status = 404, body = ErrorBody, description = "No such game, or no analysis yet")))]
+pub(crate) async fn stored_analysis(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+) -> ApiResult<Json<Arc<Analysis>>> {
+    match state.hub.stored_analysis(&id).await {
+        Ok(Some(a)) => Ok(Json(a)),
+        Ok(None) => Err(ApiError::not_found("analysis")),
+        Err(LiveError::NotFound) => Err(ApiError::not_found("game")),
+        Err(e) => Err(e.into()),
+    }
+}
