@@ -5,9 +5,9 @@
 //! database. Nothing is replayed after a lost connection, so a server that lost its connection treats every
 //! copy it holds as out of date.
 //!
-//! - A server that hears that a game it holds has moved on to a newer version stops its copy, so that the
-//!   next request, and each of its watching pages (which watch again when their feed closes), loads the game
-//!   afresh.
+//! - A server that hears that a game it holds has moved on applies the committed actions to its copy, so that
+//!   its watching pages get their events (the game layer does it: the bus only passes on what it heard, as
+//!   [`Heard`] events on a channel).
 //! - A game's timed work (its live clock's flag, its engine's moves) is done by the one server that holds the
 //!   game's lease; the holder renews its leases every second, and a lease not renewed for 3 s is taken
 //!   over by whichever server sweeps it first.

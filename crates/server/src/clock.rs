@@ -23,13 +23,21 @@ pub enum TimeControl {
     Correspondence { days: i64 },
 }
 
-/// A time control as a client asks for it, in seconds and days.
+/// A time control as a client asks for it, in seconds and days: `"untimed"` (games against the engine only),
+/// `{"live": {"initial": 300, "increment": 3}}` or `{"correspondence": {"days": 3}}`.
 #[derive(Clone, Copy, Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum TimeInput {
     Untimed,
-    Live { initial: u32, increment: u32 },
-    Correspondence { days: u32 },
+    /// A clock: 2 s to 3 h each, plus an increment of up to 180 s per turn.
+    Live {
+        initial: u32,
+        increment: u32,
+    },
+    /// 1 to 14 days per move.
+    Correspondence {
+        days: u32,
+    },
 }
 
 impl TimeInput {

@@ -116,7 +116,7 @@ pub(crate) struct Spectators {
 /// A game file to read.
 #[derive(Debug, Deserialize, ToSchema)]
 pub(crate) struct ImportBody {
-    /// The file's text, in its game's format (the export's), at most 300 KiB.
+    /// The file's text, in its game's format (the export's), at most 256 KiB.
     text: String,
 }
 
@@ -163,7 +163,8 @@ pub(crate) async fn game_ply(
         .ok_or_else(|| ApiError::not_found("move number"))
 }
 
-/// The engine's suggested move after `n` moves of a finished game, for replays.
+/// The engine's suggested move after `n` moves of a game that is over, for replays (`409 refused` while the
+/// game is in play).
 #[utoipa::path(get, path = "/games/{id}/ply/{n}/hint", tag = "games", security(("session" = [])),
     params(("id" = String, Path, description = "The game's id"), ("n" = usize, Path, description = "Moves from the start")),
     responses((status = 200, body = Hint), (status = "4XX", body = ErrorBody,
@@ -180,7 +181,10 @@ pub(crate) async fn replay_hint(
     }
 }
 
-/// The engine's suggested move for the player to move, where the game allows hints (`GameState::hints`).
+/// The engine's suggested move (level 6, in the analysis lane) for the signed-in player to move, where the
+/// game allows hints (`GameState.hints`: games against the engine, and casual games whose players both agreed
+/// to help). `409 not-your-turn`, `409 not-a-player` or `409 refused` where it may not; `429 too-many` past
+/// the hints a user may ask for per minute.
 #[utoipa::path(get, path = "/games/{id}/hint", tag = "games", security(("session" = [])),
     params(("id" = String, Path, description = "The game's id")),
     responses((status = 200, body = Hint), (status = "4XX", body = ErrorBody,
@@ -215,7 +219,7 @@ pub(crate) async fn game_export(State(state): State<AppState>, GameId(id): GameI
         .into_response())
 }
 
-/// Reads a game file into a new replay.
+/// Reads a game file into a new replay (`400 bad-file` says which line or move is wrong).
 #[utoipa::path(post, path = "/import", tag = "games", security(("session" = [])), request_body = ImportBody,
     responses((status = 200, body = GameCreated, description = "The replay made: `/replay/{game}`"),
         (status = "4XX", body = ErrorBody, description = "Signed out, or the file is not a game (`bad-file`: the message says where)")))]
@@ -310,8 +314,12 @@ fn imported_names(names: &[Option<String>; 2]) -> ApiResult<[Option<String>; 2]>
     Ok(labels)
 }
 
-/// The engine's analysis of a finished game, for signed-in users (computed on the first request, which may
-/// take up to about 30 s, and stored).
+/// The engine's analysis of a finished game, for signed-in users: a score for the first player after every
+/// move, and the moves that lost 2 game units or more against the best move (`?`) or 5 or more (`??`), both
+/// scores from one search of the position. Computed on the first request (at most about 30 s of search, in
+/// the analysis lane, so never delaying a game's engine) and stored; requests at the same time share one
+/// computation. `429 too-many` past the analyses a user may have under way. An imported game that shares its
+/// first 10 moves or more with a game in play is refused (`409 refused`) until that game is over.
 #[utoipa::path(get, path = "/games/{id}/analysis", tag = "games", security(("session" = [])),
     params(("id" = String, Path, description = "The game's id")),
     responses((status = 200, body = Analysis), (status = "4XX", body = ErrorBody,
