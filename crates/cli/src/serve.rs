@@ -20,7 +20,7 @@ pub(crate) struct ServeArgs {
     db_connections: Option<u32>,
     /// Writers of game actions, each committing its own groups on a connection of its own [default: 1 for
     /// SQLite, the only value it takes; for PostgreSQL one per four cores, from 1 to 4: more writers let one
-    /// process commit on more cores (docs/web.md, "Scaling up")].
+    /// process commit on more cores (docs/web.md, "Load")].
     #[arg(long, env = "GRIDPLAY_DB_WRITERS", value_parser = clap::value_parser!(u32).range(1..=64))]
     db_writers: Option<u32>,
     /// The engine's replies in games searched at once; further ones queue.

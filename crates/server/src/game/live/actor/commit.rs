@@ -202,14 +202,15 @@ impl Actor {
     }
 
     /// Step 3: the committed action becomes this actor's state, and its watchers hear of it.
-    async fn keep(&mut self, step: Prepared) {
+    async fn keep(&mut self, mut step: Prepared) {
         self.clocks = step.clocks;
         self.moved = step.moved;
         self.aborted = step.aborted;
         if step.rate.is_some() {
             self.reload_ratings().await;
         }
-        self.record = step.next.clone();
+        // The record moves into the actor (a record holds every position of the game: no copy per move).
+        std::mem::swap(&mut self.record, &mut step.next);
         self.advance(step.side, &step.action, &step.text, step.version, step.now);
         if let Some((_, stop)) = self.engine.take() {
             stop.stop();
