@@ -30,7 +30,7 @@ the deviance, which is near the degrees of freedom when the model explains the s
 
 PAIRS (comma-separated `a-b`) plays only the pairs named, without a fit: a quick screen of the pairs that lie
 farthest from even. A change can push other pairs out, so a screen does not replace a full run
-(docs/lab/2026-11-26-tactics-balance-notebook.md, "Session 16"). SEED (passed on to tactics_tune) chooses the openings; candidates screened with one SEED
+(docs/lab/2026-11-26-tactics-balance-notebook.md). SEED (passed on to tactics_tune) chooses the openings; candidates screened with one SEED
 play the same openings, which makes their differences less noisy than their own shares:
 
     PAIRS=whaaaa-whhhaa,wwhhaa-wwhhha N1=0 N2=50 SEED=3000 python3 scripts/tactics-balance.py measure '[{}]'
@@ -53,11 +53,11 @@ random legal move P percent of the time and its best move at depth N otherwise, 
 WEIGHTS (default 80,20,24) are the engine's evaluation weights (docs/engines.md). Figures scaled by a
 common factor k play nearly the same game if the approach weight is scaled too (WEIGHTS=80,20,48 for doubled
 figures; only the approach's rounding differs): the evaluation counts health in hundredths and its unit bonus
-follows warrior health (docs/lab/2026-11-26-tactics-balance-notebook.md, "Session 17").
+follows warrior health (docs/lab/2026-11-26-tactics-balance-notebook.md).
 
 `blows NEW [OLD]` plays nothing: it lists, for each class, the mixes of hits that fell it under one set of
 figures and not under the other (OLD defaults to the shipped figures; both are changes from BASE), which is
-what a change of one figure does to the game before any game is played (docs/lab/2026-11-26-tactics-balance-notebook.md, "Session 18"):
+what a change of one figure does to the game before any game is played (docs/lab/2026-11-26-tactics-balance-notebook.md):
 
     python3 scripts/tactics-balance.py blows '{"shoot": 9}'
 

@@ -28,7 +28,7 @@ pub(crate) struct MatchArgs {
     /// `cmd=PROGRAM` for an external engine that speaks the gridplay protocol (docs/protocol.md), for
     /// Reversi `nboard=PROGRAM` for an engine that speaks the NBoard protocol (Edax, NTest, `gridplay engine
     /// --nboard`), and for checkers `cake=PROGRAM` for Cake's line driver (`go <FEN> <seconds>`, see
-    /// docs/engines.md).
+    /// docs/performance.md).
     a: String,
     /// Player B, as A.
     b: String,

@@ -32,7 +32,7 @@ pub const LEVELS: [Level; 8] = [
 ];
 
 /// Cornered Reversi: alpha-beta with softmax at levels 1-5, then Monte Carlo tree search, which beat alpha-beta
-/// 19-1 at equal time with this game's evaluation (docs/engines.md). The MCTS levels are set by playouts, not
+/// 19-1 at equal time with this game's evaluation (docs/engines.md, "Cornered Reversi"). The MCTS levels are set by playouts, not
 /// by time, so that they play the same on a loaded machine, four times as many at each level.
 pub const CORNERED_LEVELS: [Level; 8] = [
     LEVELS[0],
@@ -48,7 +48,7 @@ pub const CORNERED_LEVELS: [Level; 8] = [
 /// Reversi: levels 1-5 as [`LEVELS`]; levels 6-8 run the Reversi search ([`crate::reversi::search`]) to depth
 /// 6, to depth 10 and for 1.5 s, and solve exactly from 18 empties. With Multi-ProbCut two plies more than
 /// level 6 cost next to nothing and scored under 65% against it (57.5% over 100 games), so level 7 looks four
-/// plies further (docs/engines.md, "Levels").
+/// plies further (the ladder: docs/performance.md).
 pub const REVERSI_LEVELS: [Level; 8] = [
     LEVELS[0],
     LEVELS[1],
@@ -63,7 +63,7 @@ pub const REVERSI_LEVELS: [Level; 8] = [
 /// Checkers: levels 1-5 as Reversi's (the generic search and the hand-written evaluation); levels 6-8 run the
 /// checkers search ([`crate::checkers::search`]) to depth 4, to depth 8 and for 1.5 s. Two nearby depths of
 /// that search draw most of their games against each other, so the top levels are spread far apart
-/// (docs/engines.md, "Levels": 87.5%, 80.0% and 56.7% against the level below).
+/// (the ladder: docs/performance.md).
 pub const CHECKERS_LEVELS: [Level; 8] = [
     LEVELS[0],
     LEVELS[1],
@@ -80,7 +80,7 @@ pub const CHECKERS_LEVELS: [Level; 8] = [
 /// score over 60% in self-play at equal strength): depth 1 and a softmax temperature favour some armies,
 /// while a random legal move in place of the search's, a share of the time, does not. So levels 1-5 are
 /// depth 2 with fewer and fewer random moves and levels 6-8 depths 2-4, with time caps that do not cut those
-/// depths on 16x16 (docs/engines.md, "Levels").
+/// depths on 16x16 (the ladder: docs/performance.md).
 pub const TACTICS_LEVELS: [Level; 8] = [
     blunders(2, 60, 2000),
     blunders(2, 45, 2000),
@@ -200,7 +200,7 @@ mod tests {
                 let (lower, upper) = (w[0], w[1]);
                 // Checkers' levels 6-8 run its own search, which searches captures past the horizon and
                 // counts no depth for a forced move: its depth 4 (level 6) scored 87.5% and 90% against the
-                // generic depth 5 (level 5) in two runs of 40 games (docs/engines.md, "Levels"). Depths are
+                // generic depth 5 (level 5) in two runs of 40 games (docs/lab/2026-11-27-checkers.md). Depths are
                 // not compared across that change of search.
                 let own_search_begins = engine.game == "checkers" && i == 4;
                 // A level searches at least as deep as the one below, and at the same depth chooses more

@@ -1,6 +1,6 @@
 //! The FFO endgame problems (FForum, `tests/data/ffo`): the solver must find a move with the listed best
 //! score, and the exact score. #1-#44 (6 to 26 empties) run here; #45-#59 are measured with
-//! `gridplay solve` and reported in docs/engines.md.
+//! `gridplay solve` and reported in docs/performance.md.
 
 use gridplay_engine::reversi::{endgame::Solver, obf};
 
@@ -34,7 +34,7 @@ fn ffo_20_to_39() {
     check("fforum-20-39.obf", 20, 39);
 }
 
-/// The benchmark set: about 5 s in a release build (`docs/engines.md`).
+/// The benchmark set: about 4 s in a release build (`docs/performance.md`).
 #[test]
 fn ffo_40_to_44() {
     check("fforum-40-59.obf", 40, 44);

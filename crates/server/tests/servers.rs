@@ -1,4 +1,4 @@
-//! Several servers on one database (issue 39, in part): two moves raced at the same version through two
+//! Several servers on one database: two moves raced at the same version through two
 //! servers give one commit and one clean `stale` answer, and the server whose copy was out of date loads the
 //! game afresh. Runs on SQLite (two servers on one file) and, when configured, PostgreSQL.
 

@@ -23,7 +23,7 @@
 //! [`Solver::solve_wld_within`]), which the engine uses near the end of a timed search; those two are in
 //! `endgame/bounded.rs`.
 //!
-//! `docs/engines.md` has the figures on the FFO problems; `docs/lab/2026-11-26-engines-notebook.md` what each step gained.
+//! `docs/performance.md` has the figures on the FFO problems; `docs/lab/2026-11-26-engines-notebook.md` what each step gained.
 
 mod bounded;
 

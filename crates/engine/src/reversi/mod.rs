@@ -26,7 +26,7 @@ pub const SOLVE_EMPTIES: u32 = 18;
 /// limit short of the end first tries a win/loss/draw solve ([`wld_reply`]) with three quarters of that time (on
 /// a game clock that sets the time, from [`clock::END_EMPTIES`] with [`clock::wld_budget`] instead):
 /// 24 with a second or more, 22 with a tenth of a second or more, else 20 (the solve's median times on game
-/// positions, 0.45 s at 24 empties and 0.12 s at 22: `docs/engines.md`).
+/// positions, 0.45 s at 24 empties and 0.12 s at 22: `docs/lab/2026-11-28-reversi-endgame-throws.md`).
 #[must_use]
 pub fn wld_empties(time: std::time::Duration) -> u32 {
     match time.as_millis() {

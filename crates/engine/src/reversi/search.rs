@@ -80,7 +80,7 @@ impl Default for Options {
 /// more than the nodes they save.
 const ETC_MIN_DEPTH: u32 = 3;
 
-/// The cut's threshold in standard deviations (hundredths), chosen by match (`docs/engines.md`).
+/// The cut's threshold in standard deviations (hundredths), chosen by match (`docs/lab/2026-11-29-reversi-stage-prior.md`).
 pub const PROBCUT_T: u32 = 125;
 
 #[derive(Clone, Copy, Debug, Default)]

@@ -1,5 +1,6 @@
 //! The weights' files: the compressed format the project writes and ships, and the uncompressed one it still
-//! reads. Why compressed: `docs/engines.md` ("How they are stored, and why").
+//! reads. Why compressed: every retrain adds the whole file to git's history, and the compressed one is a
+//! third of the size (`docs/engines.md`, "Weights").
 
 use super::Weights;
 
