@@ -13,10 +13,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    clock::TimeControl,
     db::{ActionKind, ActionRow, EndReason, GameRow, GameStatus, Winner, now_ms},
     game::live::{Analysis, GameState, LiveError, PlyJson},
-    ids,
     web::{
         AppState,
         auth::SignedIn,
@@ -260,25 +258,17 @@ pub(crate) async fn import_game(
     }
     let end = record.outcome();
     let now = now_ms();
-    let row = GameRow {
-        id: ids::short(8),
-        spec: imported.spec,
-        game: imported.game.info().name,
-        users: [None, None],
-        levels: [None, None],
-        labels,
-        status: GameStatus::Imported,
-        turn: None,
-        winner: end.map(|(o, _)| Winner::from(o)),
-        termination: None,
-        version: actions.len() as i64,
-        created_at: now,
-        updated_at: now,
-        rated: false,
-        help: false,
-        time: TimeControl::Untimed,
-        tournament: None,
-    };
+    let mut row = GameRow::new(
+        imported.spec,
+        imported.game.info().name,
+        [None, None],
+        [None, None],
+    );
+    row.labels = labels;
+    row.status = GameStatus::Imported;
+    row.turn = None;
+    row.winner = end.map(|(o, _)| Winner::from(o));
+    row.version = actions.len() as i64;
     let rows: Vec<ActionRow> = actions
         .into_iter()
         .enumerate()

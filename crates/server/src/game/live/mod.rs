@@ -412,25 +412,32 @@ impl GameHub {
         self.ask(id, |reply| Cmd::Ply { n, reply }).await
     }
 
-    /// The engine's analysis of a finished game for `user`: stored once computed, and computed once however
-    /// many ask at the same time. Each user may have `analyses_per_user` computations under way. An imported
-    /// game that has the opening moves of a game in play (`SHARED_PLIES` or more, as a prefix either way) is
-    /// not analysed while that game is in play.
-    pub async fn analysis(&self, id: &str, user: &User) -> Result<Arc<Analysis>, LiveError> {
-        let db = &self.0.db;
-        let row = db
+    /// Whether the engine may look at a game: once it is over (refused with `why` while it is in play), and
+    /// for an imported game, once no game in play shares its opening.
+    async fn check_over(&self, id: &str, why: &str) -> Result<(), LiveError> {
+        let row = self
+            .0
+            .db
             .game(id)
             .await
             .map_err(|e| internal(&e))?
             .ok_or(LiveError::NotFound)?;
         if row.status == GameStatus::Active {
-            return Err(LiveError::Refused(
-                "the engine analyses a game once it is over".into(),
-            ));
+            return Err(LiveError::Refused(why.into()));
         }
         if row.status == GameStatus::Imported {
             self.check_not_in_play(id, &row.spec).await?;
         }
+        Ok(())
+    }
+
+    /// The engine's analysis of a finished game for `user`: stored once computed, and computed once however
+    /// many ask at the same time. Each user may have `analyses_per_user` computations under way. An imported
+    /// game that has the opening moves of a game in play (`SHARED_PLIES` or more, as a prefix either way) is
+    /// not analysed while that game is in play.
+    pub async fn analysis(&self, id: &str, user: &User) -> Result<Arc<Analysis>, LiveError> {
+        self.check_over(id, "the engine analyses a game once it is over")
+            .await?;
         if let Some(a) = self.stored_analysis(id).await? {
             return Ok(a);
         }
@@ -647,21 +654,8 @@ impl GameHub {
     /// signed in may ask, within the hint quota. An imported game that has the opening moves of a game in play
     /// is refused while that game is in play, as its analysis is.
     pub async fn replay_hint(&self, id: &str, n: usize, user: &User) -> Result<Option<String>, LiveError> {
-        let row = self
-            .0
-            .db
-            .game(id)
-            .await
-            .map_err(|e| internal(&e))?
-            .ok_or(LiveError::NotFound)?;
-        if row.status == GameStatus::Active {
-            return Err(LiveError::Refused(
-                "the engine suggests moves in a replay once the game is over".into(),
-            ));
-        }
-        if row.status == GameStatus::Imported {
-            self.check_not_in_play(id, &row.spec).await?;
-        }
+        self.check_over(id, "the engine suggests moves in a replay once the game is over")
+            .await?;
         let (mut positions, _) = self.ask(id, |reply| Cmd::Positions { reply }).await?;
         if n >= positions.len() {
             return Ok(None);
