@@ -524,7 +524,11 @@ mod tests {
         let mut s = Session::new();
         for (line, starts) in [
             ("go depth=0", "error `depth=0` is out of range"),
-            ("go level=9", "error `level=9` is out of range"),
+            (
+                "go level=9",
+                "error level 9 does not exist: this game's levels are 1 to 8",
+            ),
+            ("go level=0", "error `level=0` is out of range"),
             ("go depth", "error `depth` is not a limit"),
             ("go speed=3", "error unknown limit `speed`"),
             ("go time=x", "error `x` in `time=x` is not a whole number"),

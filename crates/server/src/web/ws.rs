@@ -3,7 +3,7 @@
 //! Client messages are JSON objects with a `t` field: `lobby`, `watch {game, v?}`, `tv {games: [{game, v?}]}`
 //! (the watch page's mini-boards), `move {game, move, ack?, v?}`,
 //! `resign {game, ack?}`, `draw {game, answer: offer|accept|decline, ack?}` and `ping`. Each action is answered
-//! by `ack {ack, v}` once committed, or `error {ack, code, message}`. docs/protocol.md has the whole list.
+//! by `ack {ack, v}` once committed, or `error {ack, code, message}`. docs/web.md ("The WebSocket") has the whole list.
 
 use std::{collections::HashMap, net::IpAddr, num::NonZeroU32, sync::Arc};
 
@@ -130,7 +130,7 @@ impl Drop for SocketTicket {
 
 /// Opens a page's socket.
 #[utoipa::path(get, path = "/ws", tag = "site",
-    description = "Opens the page's WebSocket. Messages are JSON objects with a `t` field, described in docs/protocol.md. \
+    description = "Opens the page's WebSocket. Messages are JSON objects with a `t` field, described in docs/web.md, \"The WebSocket\". \
 Visitors may watch; a signed-in user (the `gp_session` cookie) may also act.",
     responses((status = 101, description = "Switching protocols: the socket is open"),
         (status = "4XX", body = crate::web::error::ErrorBody,
