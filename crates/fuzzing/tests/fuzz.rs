@@ -85,10 +85,14 @@ fn mutate(rng: &mut SmallRng, seeds: &[Vec<u8>], input: &mut Vec<u8>) {
 #[test]
 #[ignore = "runs for a fixed time; scripts/test runs it with --ignored --nocapture"]
 fn every_fuzz_target_survives_mutated_inputs() {
-    let seconds: u64 = std::env::var("GRIDPLAY_FUZZ_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5);
+    let seconds: u64 = std::env::var("GRIDPLAY_FUZZ_SECONDS").map_or(5, |s| {
+        s.parse()
+            .unwrap_or_else(|_| panic!("GRIDPLAY_FUZZ_SECONDS={s} is not a whole number of seconds"))
+    });
+    assert!(
+        seconds > 0,
+        "GRIDPLAY_FUZZ_SECONDS=0 would run no input: give each target 1 second or more"
+    );
     // Panics are the findings: keep their messages out of the log until one is reported.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
@@ -119,6 +123,11 @@ fn every_fuzz_target_survives_mutated_inputs() {
                 break;
             }
         }
+        assert!(
+            runs > seeds.len() as u64 || !failures.is_empty(),
+            "{}: only {runs} runs in {seconds} s, none past the seeds",
+            target.name
+        );
         println!(
             "fuzz {:<16} {runs:>9} runs in {:.1} s, {}",
             target.name,

@@ -75,7 +75,20 @@ async fn moves_are_acknowledged_after_commit_and_broadcast_with_versions() {
         .await;
         let mut got = Vec::new();
         for _ in 0..2 {
-            got.push(recv(&mut wa).await);
+            let m = recv(&mut wa).await;
+            if m["t"] == "ack" {
+                // The database has the move when its ack comes (tests/crash.rs kills a server to prove it).
+                let stored = server.state.db.actions(&game).await.unwrap();
+                assert_eq!(
+                    stored
+                        .iter()
+                        .map(|a| (a.seq, a.body.as_str()))
+                        .collect::<Vec<_>>(),
+                    [(1, "d3")],
+                    "stored when acknowledged"
+                );
+            }
+            got.push(m);
         }
         let ack = got.iter().find(|m| m["t"] == "ack").expect("an ack");
         assert_eq!((ack["ack"].as_str(), ack["v"].as_u64()), (Some("a1"), Some(1)));

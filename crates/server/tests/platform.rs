@@ -97,9 +97,9 @@ async fn a_live_clock_runs_out_and_the_server_flags_it() {
         let (mut spectator, st) = watch(addr, None, &game).await;
         assert_eq!(st["clock"]["running"], "first");
         assert!(st["deadline"].as_i64().is_some());
-        // Nobody moves: within the 2 s (and a margin) the server ends the game on time.
+        // Nobody moves: the server ends the game on time (the limit only guards against a hang).
         let ev = tokio::time::timeout(
-            std::time::Duration::from_secs(6),
+            std::time::Duration::from_secs(60),
             recv_until(&mut spectator, "event"),
         )
         .await
@@ -111,7 +111,8 @@ async fn a_live_clock_runs_out_and_the_server_flags_it() {
         // A move after the flag is refused.
         let (mut wa, _) = watch(addr, Some(&a), &game).await;
         let r = act(&mut wa, json!({"t": "move", "game": game, "move": "f5"})).await;
-        assert_eq!(r["t"], "error");
+        assert_eq!((&r["t"], &r["code"]), (&json!("error"), &json!("refused")), "{r}");
+        assert!(r["message"].as_str().unwrap().contains("over"), "{r}");
         server.stop().await;
         support::drop_database(pg).await;
     }
@@ -384,9 +385,9 @@ async fn tournament(addr: SocketAddr, id: &str) -> Value {
     r.json()
 }
 
-/// Waits until the tournament has moved past `round` or finished.
+/// Waits until the tournament has moved past `round` or finished (a minute at most, a guard against a hang).
 async fn wait_round(addr: SocketAddr, id: &str, round: i64) -> Value {
-    for _ in 0..100 {
+    for _ in 0..1200 {
         let t = tournament(addr, id).await;
         if t["round"].as_i64().unwrap() > round || t["status"] == "finished" {
             return t;
@@ -764,10 +765,15 @@ async fn takebacks_in_casual_games_are_asked_answered_and_survive_a_restart() {
         let ask = |answer: &str| json!({"t": "takeback", "game": game, "answer": answer});
         // Nothing to take back before one's first move, and nothing to answer without a request.
         let r = act(&mut wa, ask("offer")).await;
-        assert_eq!(r["t"], "error", "{r}");
+        assert_eq!(r["code"], "refused", "{r}");
+        assert!(r["message"].as_str().unwrap().contains("no move of yours"), "{r}");
         play_first_legal(addr, &cookies, &game).await;
         let r = act(&mut wb, ask("accept")).await;
-        assert_eq!(r["t"], "error", "{r}");
+        assert_eq!(r["code"], "refused", "{r}");
+        assert!(
+            r["message"].as_str().unwrap().contains("no takeback request"),
+            "{r}"
+        );
         // Ann asks, Ben declines; Ann asks again and Ben agrees: Ann's move is taken back.
         assert_eq!(act(&mut wa, ask("offer")).await["t"], "ack");
         assert_eq!(state_of(addr, &game).await["takeback_offer"], "first");
@@ -813,7 +819,7 @@ async fn takebacks_in_casual_games_are_asked_answered_and_survive_a_restart() {
             json!({"t": "takeback", "game": rated, "answer": "offer"}),
         )
         .await;
-        assert_eq!(r["t"], "error");
+        assert_eq!(r["code"], "refused", "{r}");
         assert!(r["message"].as_str().unwrap().contains("casual"), "{r}");
         // The engine grants a takeback at once.
         let r = http(

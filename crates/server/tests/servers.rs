@@ -113,7 +113,11 @@ async fn a_move_and_a_challenge_through_one_server_reach_the_pages_of_another() 
         assert_eq!(seen["t"], "event", "{seen}");
         assert_eq!(seen["v"], 1, "{seen}");
         assert_eq!(seen["delta"]["moves+"], serde_json::json!(["d3"]));
-        // A challenge made through B: the lobby page on A hears of it.
+        // A challenge made through B: the lobby page on A hears of it. What the page had on its way before is
+        // read first (up to a pong); then the notice that comes is the challenge's, and the lobby it says to
+        // fetch again, on A, lists the challenge.
+        support::send(&mut page, serde_json::json!({"t": "ping"})).await;
+        support::recv_until(&mut page, "pong").await;
         let r = support::http(
             b.addr,
             "POST",
@@ -123,7 +127,19 @@ async fn a_move_and_a_challenge_through_one_server_reach_the_pages_of_another() 
         )
         .await;
         assert_eq!(r.status, 200, "{}", r.body);
+        let challenge = r.json()["id"].as_str().expect("an id").to_owned();
         support::recv_until(&mut page, "lobby").await;
+        let lobby = support::http(a.addr, "GET", "/api/lobby", Some(&alice_cookie), None)
+            .await
+            .json();
+        assert!(
+            lobby["challenges"]
+                .as_array()
+                .expect("challenges")
+                .iter()
+                .any(|c| c["id"] == challenge.as_str()),
+            "{lobby}"
+        );
         a.stop().await;
         b.stop().await;
         support::drop_database(pg).await;

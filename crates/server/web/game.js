@@ -76,7 +76,7 @@ function entryButtons(how, ms, entry, state, label, on) {
   if (kinds.length > 1) {
     for (const k of kinds) {
       const pressed = entries.modeOf(ms, entry) === k;
-      out.push(h('button', { class: pressed ? '' : 'secondary', 'aria-pressed': String(pressed), onclick: () => on.entry({ ...entry, mode: k }) }, label(k)));
+      out.push(h('button', { class: pressed ? '' : 'secondary', 'aria-pressed': String(pressed), 'data-mode': k, onclick: () => on.entry({ ...entry, mode: k }) }, label(k)));
     }
   }
   for (const m of entries.buttons(ms)) out.push(h('button', { onclick: () => on.send(m), 'data-move': m.text }, label(m.kind)));

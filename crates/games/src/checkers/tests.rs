@@ -378,7 +378,7 @@ fn rule_11_perft_start_position() {
 }
 
 #[test]
-#[ignore = "depths 13 and 14 take about two minutes; run with --ignored"]
+#[ignore = "depths 13 and 14 take about 3.5 minutes: the slow tier, scripts/test-slow"]
 fn rule_11_perft_start_position_deep() {
     let table = parse_table(include_str!("../../tests/perft/checkers-start.perft")).unwrap();
     let start = Checkers.start();

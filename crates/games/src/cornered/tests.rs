@@ -297,3 +297,187 @@ fn generic_invariants_hold_on_random_games() {
         |_| {},
     );
 }
+
+/// Rules 2, 3 and 6 of `docs/rules/cornered.md` written apart from the library, on positions' text, for
+/// differential tests: a grid of characters, each ray walked cross by cross.
+mod reference {
+    use std::collections::BTreeSet;
+
+    /// A position: `rows[0]` is the top rank; each cross `W`/`B` placed, `w`/`b` occupied or `.`; and the side
+    /// to move (`W` or `B`).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub(super) struct Pos {
+        rows: Vec<Vec<char>>,
+        side: char,
+    }
+
+    pub(super) fn parse(text: &str) -> Pos {
+        let (board, side) = text.split_once(' ').expect("a side");
+        let mut rows = Vec::new();
+        for row in board.split('/') {
+            let mut cells = Vec::new();
+            let mut digits = String::new();
+            for c in row.chars() {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                } else {
+                    if !digits.is_empty() {
+                        cells.extend(std::iter::repeat_n('.', digits.parse().unwrap()));
+                        digits.clear();
+                    }
+                    cells.push(c);
+                }
+            }
+            if !digits.is_empty() {
+                cells.extend(std::iter::repeat_n('.', digits.parse().unwrap()));
+            }
+            rows.push(cells);
+        }
+        let n = rows.len();
+        assert!(rows.iter().all(|r| r.len() == n), "{text}");
+        Pos {
+            rows,
+            side: side.chars().next().expect("a side"),
+        }
+    }
+
+    pub(super) fn text(p: &Pos) -> String {
+        let rows: Vec<String> = p
+            .rows
+            .iter()
+            .map(|row| {
+                let mut s = String::new();
+                let mut run = 0;
+                for &c in row {
+                    if c == '.' {
+                        run += 1;
+                        continue;
+                    }
+                    if run > 0 {
+                        s.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    s.push(c);
+                }
+                if run > 0 {
+                    s.push_str(&run.to_string());
+                }
+                s
+            })
+            .collect();
+        format!("{} {}", rows.join("/"), p.side)
+    }
+
+    /// A cross's name: file letter, then rank counted from the bottom.
+    fn name(n: usize, row: usize, col: usize) -> String {
+        format!("{}{}", (b'a' + col as u8) as char, n - row)
+    }
+
+    /// Every empty cross while one is left (rule 2 and 6).
+    pub(super) fn moves(p: &Pos) -> BTreeSet<String> {
+        let n = p.rows.len();
+        let mut out = BTreeSet::new();
+        for (r, row) in p.rows.iter().enumerate() {
+            for (c, &x) in row.iter().enumerate() {
+                if x == '.' {
+                    out.insert(name(n, r, c));
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn play(p: &Pos, mv: &str) -> Pos {
+        let n = p.rows.len() as i32;
+        let me = p.side;
+        let enemy = if me == 'W' { 'B' } else { 'W' };
+        let col = i32::from(mv.as_bytes()[0] - b'a');
+        let row = n - mv[1..].parse::<i32>().unwrap();
+        let mut q = p.clone();
+        q.rows[row as usize][col as usize] = me;
+        let inside = |r: i32, c: i32| (0..n).contains(&r) && (0..n).contains(&c);
+        // Whether the ray from the move in direction (dr, dc) first meets a placed piece of the mover's.
+        let meets_own = |dr: i32, dc: i32| {
+            let (mut r, mut c) = (row + dr, col + dc);
+            while inside(r, c) {
+                match p.rows[r as usize][c as usize] {
+                    x if x == me => return true,
+                    x if x == enemy => return false,
+                    _ => {}
+                }
+                r += dr;
+                c += dc;
+            }
+            false
+        };
+        let active: Vec<(i32, i32)> = [(0, 1), (1, 0), (1, 1), (1, -1)]
+            .into_iter()
+            .filter(|&(dr, dc)| meets_own(dr, dc) || meets_own(-dr, -dc))
+            .collect();
+        let occupied = me.to_ascii_lowercase();
+        for (dr, dc) in active {
+            for (dr, dc) in [(dr, dc), (-dr, -dc)] {
+                let (mut r, mut c) = (row + dr, col + dc);
+                while inside(r, c) && p.rows[r as usize][c as usize] != enemy {
+                    if p.rows[r as usize][c as usize] != me {
+                        q.rows[r as usize][c as usize] = occupied;
+                    }
+                    r += dr;
+                    c += dc;
+                }
+            }
+        }
+        q.side = enemy;
+        q
+    }
+
+    /// Perft by the reference alone.
+    pub(super) fn perft(p: &Pos, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        moves(p).iter().map(|m| perft(&play(p, m), depth - 1)).sum()
+    }
+}
+
+#[test]
+fn rules_2_3_and_6_match_a_reference_written_apart() {
+    use rand::RngExt;
+    use std::collections::BTreeSet;
+    // Random games on boards from 2x2 to 25x25, every position compared: the crosses that may be played, and
+    // the position each move leads to.
+    let mut rng = gridplay_core::playout::seeded(3);
+    let mut compared = 0;
+    for size in [2, 3, 4, 5, 8, 9, 13, 25].repeat(3) {
+        let mut p = game(size).start();
+        loop {
+            let r = reference::parse(&p.to_text());
+            let expected = reference::moves(&r);
+            let got: BTreeSet<String> = p.legal_moves().iter().map(|&m| p.move_text(m)).collect();
+            assert_eq!(got, expected, "{}", p.to_text());
+            compared += 1;
+            if p.outcome().is_some() {
+                assert!(expected.is_empty());
+                break;
+            }
+            let list: Vec<&String> = expected.iter().collect();
+            let mv = list[rng.random_range(0..list.len())].clone();
+            p.play_text(&mv).unwrap();
+            assert_eq!(
+                p.to_text(),
+                reference::text(&reference::play(&r, &mv)),
+                "after {mv}"
+            );
+        }
+    }
+    assert!(compared > 300, "{compared} positions compared");
+}
+
+#[test]
+fn the_3x3_perft_table_is_confirmed_by_the_reference() {
+    let table = parse_table(include_str!("../../tests/perft/cornered-3x3.perft")).unwrap();
+    let start = reference::parse(&game(3).start().to_text());
+    for (depth, count) in table {
+        assert_eq!(reference::perft(&start, depth), count, "perft {depth}");
+    }
+}

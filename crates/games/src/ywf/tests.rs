@@ -334,3 +334,277 @@ fn generic_invariants_hold_on_random_games() {
         }
     });
 }
+
+/// Rules 3 to 7 and 9 of `docs/rules/ywf.md` written apart from the library, on positions' text, for
+/// differential tests: a board of characters, runs walked square by square.
+mod reference {
+    use std::collections::BTreeSet;
+
+    const N: usize = 9;
+    const DIRECTIONS: [(i32, i32); 8] = [
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, -1),
+        (0, 1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+    ];
+
+    /// A position: `rows[r][f]` is rank `r + 1`, file `a + f`, one of `W`, `Y`, `F` or `.`; the side to act
+    /// (`W` or `Y`); the token (`W`, `C` or `Y`); whether the previous action was a Change.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub(super) struct Pos {
+        rows: [[char; N]; N],
+        side: char,
+        token: char,
+        after_change: bool,
+    }
+
+    fn other(side: char) -> char {
+        if side == 'W' { 'Y' } else { 'W' }
+    }
+
+    pub(super) fn parse(text: &str) -> Pos {
+        let fields: Vec<&str> = text.split(' ').collect();
+        assert_eq!(fields.len(), 4, "{text}");
+        let mut rows = [['.'; N]; N];
+        for (r, row) in fields[0].split('/').enumerate() {
+            let mut f = 0;
+            for c in row.chars() {
+                match c.to_digit(10) {
+                    Some(d) => f += d as usize,
+                    None => {
+                        rows[r][f] = c;
+                        f += 1;
+                    }
+                }
+            }
+            assert_eq!(f, N, "{text}");
+        }
+        let one = |s: &str| s.chars().next().expect("a field");
+        Pos {
+            rows,
+            side: one(fields[1]),
+            token: one(fields[2]),
+            after_change: fields[3] == "c",
+        }
+    }
+
+    pub(super) fn text(p: &Pos) -> String {
+        let rows: Vec<String> = p
+            .rows
+            .iter()
+            .map(|row| {
+                let mut s = String::new();
+                let mut run = 0;
+                for &c in row {
+                    if c == '.' {
+                        run += 1;
+                    } else {
+                        if run > 0 {
+                            s.push_str(&run.to_string());
+                            run = 0;
+                        }
+                        s.push(c);
+                    }
+                }
+                if run > 0 {
+                    s.push_str(&run.to_string());
+                }
+                s
+            })
+            .collect();
+        format!(
+            "{} {} {} {}",
+            rows.join("/"),
+            p.side,
+            p.token,
+            if p.after_change { 'c' } else { '-' }
+        )
+    }
+
+    fn name(r: usize, f: usize) -> String {
+        format!("{}{}", (b'a' + f as u8) as char, r + 1)
+    }
+
+    fn square(name: &str) -> (usize, usize) {
+        let f = usize::from(name.as_bytes()[0] - b'a');
+        let r: usize = name[1..].parse().expect("a rank");
+        (r - 1, f)
+    }
+
+    /// The squares that convert when `me` converts from `(r, f)`: in each direction the run next to it of
+    /// Futsu-no-ko and the opponent's pieces, where an own piece follows it.
+    fn converted(p: &Pos, r: usize, f: usize, me: char) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (dr, df) in DIRECTIONS {
+            let mut run = Vec::new();
+            let (mut rr, mut ff) = (r as i32 + dr, f as i32 + df);
+            let closed = loop {
+                if !(0..N as i32).contains(&rr) || !(0..N as i32).contains(&ff) {
+                    break false;
+                }
+                let c = p.rows[rr as usize][ff as usize];
+                if c == 'F' || c == other(me) {
+                    run.push((rr as usize, ff as usize));
+                    rr += dr;
+                    ff += df;
+                } else {
+                    break c == me;
+                }
+            };
+            if closed {
+                out.extend(run);
+            }
+        }
+        out
+    }
+
+    fn convert(p: &mut Pos, squares: &[(usize, usize)], me: char) {
+        for &(r, f) in squares {
+            let c = &mut p.rows[r][f];
+            *c = if *c == 'F' { me } else { 'F' };
+        }
+    }
+
+    /// Plays and Changes of the side to act (rules 4 and 5).
+    fn actions(p: &Pos) -> Vec<String> {
+        let me = p.side;
+        let mut out = Vec::new();
+        let may_change = !p.after_change && p.token != other(me);
+        for r in 0..N {
+            for f in 0..N {
+                match p.rows[r][f] {
+                    '.' if !converted(p, r, f, me).is_empty() => out.push(name(r, f)),
+                    'F' if may_change => {
+                        let mut q = p.clone();
+                        q.rows[r][f] = me;
+                        if !converted(&q, r, f, me).is_empty() {
+                            out.push(format!("*{}", name(r, f)));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    fn passed(p: &Pos) -> Pos {
+        Pos {
+            side: other(p.side),
+            after_change: false,
+            ..p.clone()
+        }
+    }
+
+    /// The legal actions (rules 4 to 7): none once the game is over.
+    pub(super) fn moves(p: &Pos) -> BTreeSet<String> {
+        let all = p.rows.iter().flatten();
+        let has = |c: char| p.rows.iter().flatten().any(|&x| x == c);
+        if !all.clone().any(|&c| c == '.') || !has('W') || !has('Y') {
+            return BTreeSet::new();
+        }
+        let acts = actions(p);
+        if !acts.is_empty() {
+            return acts.into_iter().collect();
+        }
+        // A compulsory pass, unless the opponent could not act after it either: then the game is over.
+        if actions(&passed(p)).is_empty() {
+            BTreeSet::new()
+        } else {
+            BTreeSet::from(["pass".to_owned()])
+        }
+    }
+
+    pub(super) fn play(p: &Pos, mv: &str) -> Pos {
+        let me = p.side;
+        if mv == "pass" {
+            return passed(p);
+        }
+        let mut q = p.clone();
+        let change = mv.starts_with('*');
+        let (r, f) = square(mv.trim_start_matches('*'));
+        q.rows[r][f] = me;
+        let squares = converted(&q, r, f, me);
+        convert(&mut q, &squares, me);
+        if change {
+            q.token = match p.token {
+                'C' => other(me),
+                _ => 'C',
+            };
+        }
+        q.side = other(me);
+        q.after_change = change;
+        q
+    }
+
+    /// Perft by the reference alone: a pass is a ply, an ended game is not extended.
+    pub(super) fn perft(p: &Pos, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        moves(p).iter().map(|m| perft(&play(p, m), depth - 1)).sum()
+    }
+}
+
+#[test]
+fn rules_3_to_7_match_a_reference_written_apart() {
+    use rand::RngExt;
+    use std::collections::BTreeSet;
+    // Random games from the default layout and from another, every position compared: the actions listed,
+    // and the position each action leads to.
+    let mut rng = gridplay_core::playout::seeded(7);
+    let mut compared = 0;
+    let mut kinds = BTreeSet::new();
+    for layout in [None, Some("9/9/2WYF4/2YFW4/2FWY4/9/9/9/9")].repeat(20) {
+        let game = match layout {
+            None => Ywf::default(),
+            Some(l) => Ywf::from_spec(&format!("ywf:layout={l}").parse::<GameSpec>().unwrap()).unwrap(),
+        };
+        let mut p = game.start();
+        loop {
+            let r = reference::parse(&p.to_text());
+            let expected = reference::moves(&r);
+            assert_eq!(
+                moves(&p).into_iter().collect::<BTreeSet<_>>(),
+                expected,
+                "{}",
+                p.to_text()
+            );
+            compared += 1;
+            if p.outcome().is_some() {
+                assert!(expected.is_empty());
+                break;
+            }
+            let list = moves(&p);
+            let mv = list[rng.random_range(0..list.len())].clone();
+            kinds.insert(if mv == "pass" {
+                "pass"
+            } else if mv.starts_with('*') {
+                "change"
+            } else {
+                "play"
+            });
+            p.play_text(&mv).unwrap();
+            assert_eq!(
+                p.to_text(),
+                reference::text(&reference::play(&r, &mv)),
+                "after {mv}"
+            );
+        }
+    }
+    assert!(compared > 1000, "{compared} positions compared");
+    assert_eq!(kinds.len(), 3, "plays, changes and passes all met: {kinds:?}");
+}
+
+#[test]
+fn the_perft_table_is_confirmed_by_the_reference() {
+    let table = parse_table(include_str!("../../tests/perft/ywf.perft")).unwrap();
+    let start = reference::parse(&Ywf::default().start().to_text());
+    for (depth, count) in table {
+        assert_eq!(reference::perft(&start, depth), count, "perft {depth}");
+    }
+}

@@ -11,8 +11,8 @@ use crate::{
     game::state::{GameState, StateDelta},
 };
 
-/// What a page sends.
-#[derive(Debug, Deserialize, PartialEq, Eq)]
+/// What a page sends over `GET /ws`. The OpenAPI document carries it as the schema `ClientMsg`.
+#[derive(Debug, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(tag = "t", rename_all = "kebab-case")]
 pub(crate) enum ClientMsg {
     /// Follow the lobby's changes.
@@ -61,14 +61,14 @@ pub(crate) enum ClientMsg {
 }
 
 /// A game the watch page follows, from the version its mini-board shows.
-#[derive(Debug, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub(crate) struct TvGame {
     pub(crate) game: String,
     pub(crate) v: Option<u64>,
 }
 
 /// An offer of a draw or a takeback, or the answer to one.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum DrawAnswer {
     Offer,

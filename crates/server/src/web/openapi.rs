@@ -55,7 +55,7 @@ session is the `gp_session` cookie that signing in sets.",
         license(name = "MIT OR Apache-2.0"),
     ),
     modifiers(&Session),
-    components(schemas(crate::web::error::ErrorBody)),
+    components(schemas(crate::web::error::ErrorBody, crate::game::messages::ClientMsg)),
     tags(
         (name = "account", description = "Signing up, in and out; the account's password and deletion"),
         (name = "games", description = "The catalog, games, replays, hints, analyses, files and rules"),

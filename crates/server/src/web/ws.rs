@@ -130,7 +130,8 @@ impl Drop for SocketTicket {
 
 /// Opens a page's socket.
 #[utoipa::path(get, path = "/ws", tag = "site",
-    description = "Opens the page's WebSocket. Messages are JSON objects with a `t` field, described in docs/web.md, \"The WebSocket\". \
+    description = "Opens the page's WebSocket. Messages are JSON objects with a `t` field: the schema `ClientMsg` is what a page \
+sends; docs/web.md, \"The WebSocket\", describes both directions. \
 Visitors may watch; a signed-in user (the `gp_session` cookie) may also act.",
     responses((status = 101, description = "Switching protocols: the socket is open"),
         (status = "4XX", body = crate::web::error::ErrorBody,

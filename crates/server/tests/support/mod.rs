@@ -18,13 +18,35 @@ use tokio_tungstenite::{
     tungstenite::{Message, client::IntoClientRequest, http::HeaderValue},
 };
 
-/// The database addresses to test: SQLite always, and a fresh PostgreSQL database when
-/// `GRIDPLAY_TEST_POSTGRES` names a server (scripts/test sets it; the test fails if it cannot connect).
+/// The PostgreSQL server the tests use, from `GRIDPLAY_TEST_POSTGRES`. Where it is not set, a test on
+/// PostgreSQL is left out, unless PostgreSQL is required (`CI=true`, or `GRIDPLAY_TEST_REQUIRE_POSTGRES=1`,
+/// which scripts/test sets): then the test fails rather than pass having run nothing.
+pub fn postgres_admin() -> Option<String> {
+    match std::env::var("GRIDPLAY_TEST_POSTGRES") {
+        Ok(admin) => Some(admin),
+        Err(_) if postgres_required() => panic!(
+            "PostgreSQL is required here (CI=true or GRIDPLAY_TEST_REQUIRE_POSTGRES=1) but \
+             GRIDPLAY_TEST_POSTGRES is not set: name a server, e.g. postgres://postgres@127.0.0.1:5432/test"
+        ),
+        Err(_) => {
+            eprintln!("GRIDPLAY_TEST_POSTGRES is not set: the PostgreSQL half of this test is left out");
+            None
+        }
+    }
+}
+
+fn postgres_required() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+        || std::env::var("GRIDPLAY_TEST_REQUIRE_POSTGRES").is_ok_and(|v| v == "1")
+}
+
+/// The database addresses to test: SQLite always, and a fresh PostgreSQL database on the server that
+/// [`postgres_admin`] names (the test fails if it cannot connect).
 pub async fn databases(tag: &str) -> Vec<(String, Option<String>)> {
     let dir = std::env::temp_dir().join(format!("gridplay-test-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut urls = vec![(format!("sqlite://{}/db.sqlite", dir.display()), None)];
-    if let Ok(admin) = std::env::var("GRIDPLAY_TEST_POSTGRES") {
+    if let Some(admin) = postgres_admin() {
         let name = format!("gridplay_{}_{tag}", std::process::id()).to_lowercase();
         let mut conn = sqlx_pg(&admin).await;
         exec(&mut conn, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;

@@ -483,6 +483,18 @@ impl GameHub {
         pending.await
     }
 
+    /// How many analyses of `user_id`'s asking are under way (each user may have `analyses_per_user`).
+    #[must_use]
+    pub fn analyses_under_way(&self, user_id: &str) -> u32 {
+        self.0
+            .analysing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(user_id)
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// The analysis stored for a game, if any.
     pub async fn stored_analysis(&self, id: &str) -> Result<Option<Arc<Analysis>>, LiveError> {
         let Some(body) = self.0.db.stored_analysis(id).await.map_err(|e| internal(&e))? else {

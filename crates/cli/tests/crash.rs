@@ -1,0 +1,182 @@
+//! A `gridplay serve` on SQLite, its database written by games played as fast as the players' pages can:
+//! - killed (SIGKILL) and started again on the same file, it has every move it acknowledged, once each;
+//! - its files copied while it is frozen (SIGSTOP: the files as a power cut would leave them), at several
+//!   moments, each copy opens with every move acknowledged before its freeze.
+
+mod support;
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    process::Command,
+    sync::{Arc, Mutex},
+};
+
+use serde_json::Value;
+use support::{Page, Server, game_between, http, signup};
+
+/// The moves each game's pages saw acknowledged, by game: move `i` of a game is its version `i + 1`.
+type Acked = Arc<Mutex<BTreeMap<String, Vec<String>>>>;
+
+/// Games between Ann and Ben, each played by both players' pages, each side playing its first legal move as
+/// soon as it is to move, until the server goes away or the game ends. The moves acknowledged go to `acked`.
+async fn load(server: &Server, games: usize, acked: &Acked) -> Vec<tokio::task::JoinHandle<()>> {
+    let (ann, ben) = (signup(server.addr, "ann"), signup(server.addr, "ben"));
+    let mut tasks = Vec::new();
+    for _ in 0..games {
+        let game = game_between(server.addr, &ann, &ben, "ben", None);
+        acked.lock().unwrap().insert(game.clone(), Vec::new());
+        let mut pages = [
+            Page::watch(server.addr, &ann, &game).await,
+            Page::watch(server.addr, &ben, &game).await,
+        ];
+        let acked = acked.clone();
+        tasks.push(tokio::spawn(async move {
+            // Each acknowledged move is the next version: both pages see it before the next move is played.
+            let mut v = 0;
+            loop {
+                let [p0, p1] = &mut pages;
+                let (ok0, ok1) = tokio::join!(p0.try_until_version(v), p1.try_until_version(v));
+                if !(ok0 && ok1 && pages[0].state["over"].is_null()) {
+                    return;
+                }
+                let side = usize::from(pages[0].state["view"]["turn"] == "second");
+                let Some(mv) = pages[side].try_play(&game).await else {
+                    return;
+                };
+                acked.lock().unwrap().get_mut(&game).expect("a game").push(mv);
+                v += 1;
+            }
+        }));
+    }
+    tasks
+}
+
+fn acked_count(acked: &Acked) -> usize {
+    acked.lock().unwrap().values().map(Vec::len).sum()
+}
+
+/// Waits until the pages have had `n` moves acknowledged in all.
+async fn until_acked(acked: &Acked, n: usize) {
+    while acked_count(acked) < n {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Every move of `acked` is stored in its game at its place, once: the stored moves begin with them.
+fn assert_stored(server: &Server, acked: &BTreeMap<String, Vec<String>>) {
+    for (game, moves) in acked {
+        let (status, state, _) = http(server.addr, "GET", &format!("/api/games/{game}"), None, None);
+        assert_eq!(status, 200, "{state}");
+        let stored: Vec<&str> = state["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert!(
+            stored.len() >= moves.len() && stored[..moves.len()] == moves[..],
+            "game {game}: acknowledged {moves:?}, stored {stored:?}"
+        );
+        assert_eq!(state["version"], stored.len(), "game {game}: one action a move");
+    }
+}
+
+fn signal(server: &Server, name: &str) {
+    let done = Command::new("sh")
+        .args(["-c", &format!("kill -{name} {}", server.child.id())])
+        .status()
+        .expect("kill");
+    assert!(done.success(), "kill -{name}");
+}
+
+fn database(dir: &Path) -> String {
+    format!("sqlite://{}/gridplay.db", dir.display())
+}
+
+/// A new empty folder of this test's own, removed when dropped.
+struct Folder(PathBuf);
+
+impl Folder {
+    fn new(tag: &str) -> Folder {
+        let dir = std::env::temp_dir().join(format!("gridplay-crash-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder");
+        Folder(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_under_load_keeps_every_acknowledged_move() {
+    let dir = Folder::new("kill");
+    let url = database(dir.path());
+    let mut server = Server::start(&url);
+    let acked = Acked::default();
+    let tasks = load(&server, 6, &acked).await;
+    until_acked(&acked, 120).await;
+    server.child.kill().expect("kill -9");
+    server.child.wait().expect("the killed server is gone");
+    for t in tasks {
+        t.await.expect("a page's task");
+    }
+    let acked = acked.lock().unwrap().clone();
+    eprintln!(
+        "{} moves acknowledged before the kill",
+        acked.values().map(Vec::len).sum::<usize>()
+    );
+    let server = Server::start(&url);
+    assert_stored(&server, &acked);
+}
+
+/// How many times the copy test freezes the server and copies its files.
+const COPIES: usize = 8;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_copy_of_the_files_taken_mid_write_has_every_move_acknowledged_before_it() {
+    let dir = Folder::new("cut");
+    let url = database(dir.path());
+    let server = Server::start(&url);
+    let acked = Acked::default();
+    let tasks = load(&server, 6, &acked).await;
+    let mut copies = Vec::new();
+    for i in 0..COPIES {
+        until_acked(&acked, 40 + 15 * i).await;
+        // Frozen mid-write, the server sends nothing more: every ack that reaches a page from now on was sent
+        // before the freeze, so its move must be in the files. The pages read what is on the way, then the
+        // acknowledged moves are counted and the files copied.
+        signal(&server, "STOP");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let before = acked.lock().unwrap().clone();
+        let copy = Folder::new(&format!("copy{i}"));
+        for file in ["gridplay.db", "gridplay.db-wal"] {
+            let from = dir.path().join(file);
+            if from.exists() {
+                std::fs::copy(&from, copy.path().join(file)).expect("copy");
+            }
+        }
+        signal(&server, "CONT");
+        copies.push((copy, before));
+    }
+    drop(server);
+    for t in tasks {
+        t.await.expect("a page's task");
+    }
+    for (copy, before) in &copies {
+        eprintln!(
+            "a copy after {} acknowledged moves",
+            before.values().map(Vec::len).sum::<usize>()
+        );
+        let server = Server::start(&database(copy.path()));
+        assert_stored(&server, before);
+    }
+}

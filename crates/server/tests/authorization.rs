@@ -1,0 +1,805 @@
+//! The authorization matrix: every operation of the OpenAPI document and every message a page's socket may
+//! send (the document's `ClientMsg`), tried as each role, on SQLite and PostgreSQL. A role that may not act is
+//! refused with the status and code its row names, and the refusal changes nothing; a role that may act
+//! succeeds. An operation or a message without a row here fails the test, and so does a row whose refusal of
+//! a signed-out asker disagrees with the document's `security`.
+
+mod support;
+
+use std::{collections::BTreeSet, net::SocketAddr};
+
+use gridplay_core::Player;
+use gridplay_server::{
+    clock::TimeControl,
+    db::{ActionKind, ActionRow, Db, GameRow, GameStatus, GameUpdate, now_ms},
+};
+use serde_json::{Value, json};
+use support::{http, recv, send, signup};
+
+/// Who asks. Each subject names its first and second: a game's first and second players, a challenge's
+/// creator and the player it challenges, a tournament's creator and a player who joined. The stranger is
+/// signed in and none of these; on a game's socket the stranger and the signed-out visitor are spectators
+/// (they watch the game before they act). Where an operation acts on the asker's own account, each
+/// signed-in role is an account of its own, made for that case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    SignedOut,
+    First,
+    Second,
+    Stranger,
+}
+
+const ROLES: [Role; 4] = [Role::SignedOut, Role::First, Role::Second, Role::Stranger];
+
+/// What a route answers a role: success (2xx), or a refusal's status and error code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Http {
+    Ok,
+    No(u16, &'static str),
+}
+
+/// What the socket answers a role: an action acknowledged, a message answered without an error (watching,
+/// the lobby, a ping), or an error's code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Ws {
+    Ack,
+    Answered,
+    No(&'static str),
+    /// What the socket answered: an error's code (compared with [`Ws::No`]).
+    Refused(String),
+}
+
+impl Ws {
+    /// Whether an answer is what a row expects.
+    fn is(&self, expect: &Ws) -> bool {
+        match (self, expect) {
+            (Ws::Refused(code), Ws::No(want)) => code == want,
+            _ => self == expect,
+        }
+    }
+}
+
+/// What a case is played on, made afresh for each case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Subject {
+    /// Nothing in particular: the id in a path is the first player's name or the game's.
+    Nothing,
+    /// The asker's own account: each signed-in role is a new account.
+    OwnAccount,
+    /// The first player challenges the second, who alone may accept.
+    Challenge,
+    /// A casual Reversi game with help agreed, the first player to move, nothing played yet.
+    Game,
+    /// The same game after the first player's move.
+    AfterMove,
+    /// The first player has moved and asks to take it back.
+    TakebackAsked,
+    /// The second player offers a draw; the first is to move.
+    DrawOffered,
+    /// A one-day correspondence game: the first player moved two days ago and the second has not answered.
+    Claimable,
+    /// The first player resigned at once; the game is analysed.
+    Finished,
+    /// The first player made a round-robin tournament and the second joined it.
+    Tournament,
+}
+
+const SO: Http = Http::No(401, "signed-out");
+
+/// One row per operation: method, path (with `{id}`, `{n}`, `{game}` and `{name}` to fill), subject, body, and
+/// what each role of [`ROLES`] gets.
+struct Route {
+    method: &'static str,
+    path: &'static str,
+    subject: Subject,
+    body: Option<fn(&Case) -> Value>,
+    expect: [Http; 4],
+}
+
+const fn route(
+    method: &'static str,
+    path: &'static str,
+    subject: Subject,
+    body: Option<fn(&Case) -> Value>,
+    expect: [Http; 4],
+) -> Route {
+    Route {
+        method,
+        path,
+        subject,
+        body,
+        expect,
+    }
+}
+
+const ALL: [Http; 4] = [Http::Ok; 4];
+const SIGNED_IN: [Http; 4] = [SO, Http::Ok, Http::Ok, Http::Ok];
+
+fn routes() -> Vec<Route> {
+    use Subject::*;
+    let forbidden = Http::No(403, "forbidden");
+    vec![
+        // The pages: each shows what its asker may see, and asks a signed-out visitor to sign in where needed.
+        route("GET", "/", Nothing, None, ALL),
+        route("GET", "/account", Nothing, None, ALL),
+        route("GET", "/assets/{path}", Nothing, None, ALL),
+        route("GET", "/game/{id}", Game, None, ALL),
+        route("GET", "/games", Nothing, None, ALL),
+        route("GET", "/leaderboard", Nothing, None, ALL),
+        route("GET", "/player/{name}", Nothing, None, ALL),
+        route("GET", "/replay/{id}", Finished, None, ALL),
+        route("GET", "/tournament/{id}", Tournament, None, ALL),
+        route("GET", "/watch", Nothing, None, ALL),
+        route("GET", "/leaderboard/{game}", Nothing, None, ALL),
+        route("GET", "/rules/{game}", Nothing, None, ALL),
+        route("GET", "/tournaments", Nothing, None, ALL),
+        route("GET", "/api/catalog", Nothing, None, ALL),
+        route("GET", "/api/lobby", Nothing, None, ALL),
+        route("GET", "/api/me", Nothing, None, ALL),
+        route("GET", "/api/openapi.json", Nothing, None, ALL),
+        route("GET", "/api/live", Nothing, None, ALL),
+        route("GET", "/api/leaderboard/{game}", Nothing, None, ALL),
+        route("GET", "/api/players/{name}", Nothing, None, ALL),
+        route("GET", "/api/rules/{game}", Nothing, None, ALL),
+        route("GET", "/api/tournaments", Nothing, None, ALL),
+        route("GET", "/api/tournaments/{id}", Tournament, None, ALL),
+        route("GET", "/api/games/{id}", Game, None, ALL),
+        route("GET", "/api/games/{id}/spectators", Game, None, ALL),
+        route("GET", "/api/games/{id}/ply/{n}", Finished, None, ALL),
+        route("GET", "/api/games/{id}/export", Finished, None, ALL),
+        route("GET", "/api/games/{id}/analysis/stored", Finished, None, ALL),
+        route("GET", "/api/my-games", Nothing, None, SIGNED_IN),
+        route(
+            "GET",
+            "/api/games/{id}/hint",
+            Game,
+            None,
+            [
+                SO,
+                Http::Ok,
+                Http::No(409, "not-your-turn"),
+                Http::No(409, "not-a-player"),
+            ],
+        ),
+        route("GET", "/api/games/{id}/ply/{n}/hint", Finished, None, SIGNED_IN),
+        route("GET", "/api/games/{id}/analysis", Finished, None, SIGNED_IN),
+        route(
+            "POST",
+            "/api/signup",
+            Nothing,
+            Some(|c| json!({"name": c.fresh, "password": "password-new"})),
+            ALL,
+        ),
+        route(
+            "POST",
+            "/api/signin",
+            Nothing,
+            Some(|c| json!({"name": c.first, "password": format!("password-{}", c.first)})),
+            ALL,
+        ),
+        route("POST", "/api/signout", OwnAccount, None, ALL),
+        route(
+            "POST",
+            "/api/account/password",
+            OwnAccount,
+            Some(|c| json!({"old": format!("password-{}", c.asker), "new": "another-password"})),
+            SIGNED_IN,
+        ),
+        route(
+            "POST",
+            "/api/account/signout-everywhere",
+            OwnAccount,
+            None,
+            SIGNED_IN,
+        ),
+        route(
+            "POST",
+            "/api/account/delete",
+            OwnAccount,
+            Some(|c| json!({"password": format!("password-{}", c.asker)})),
+            SIGNED_IN,
+        ),
+        route(
+            "POST",
+            "/api/challenges",
+            Nothing,
+            Some(|_| json!({"spec": "reversi", "color": "first"})),
+            SIGNED_IN,
+        ),
+        route(
+            "POST",
+            "/api/challenges/{id}/accept",
+            Challenge,
+            Some(|_| json!({})),
+            [SO, Http::No(400, "own-challenge"), Http::Ok, forbidden],
+        ),
+        route(
+            "POST",
+            "/api/challenges/{id}/decline",
+            Challenge,
+            Some(|_| json!({})),
+            [SO, Http::Ok, Http::Ok, forbidden],
+        ),
+        route(
+            "POST",
+            "/api/computer",
+            Nothing,
+            Some(|_| json!({"spec": "reversi", "level": 1, "color": "first"})),
+            SIGNED_IN,
+        ),
+        route(
+            "POST",
+            "/api/games/{id}/rematch",
+            Finished,
+            Some(|_| json!({})),
+            [SO, Http::Ok, Http::Ok, forbidden],
+        ),
+        route(
+            "POST",
+            "/api/import",
+            Nothing,
+            Some(
+                |_| json!({"text": "[Game \"reversi\"]\n[First \"Ann\"]\n[Second \"Ben\"]\n[Result \"0-1\"]\n\nf5d6c3d3c4"}),
+            ),
+            SIGNED_IN,
+        ),
+        route(
+            "POST",
+            "/api/rules-try",
+            Nothing,
+            Some(|_| json!({"spec": "reversi", "moves": ["f5"]})),
+            ALL,
+        ),
+        route(
+            "POST",
+            "/api/specs/check",
+            Nothing,
+            Some(|_| json!({"spec": "reversi"})),
+            ALL,
+        ),
+        route(
+            "POST",
+            "/api/tournaments",
+            Nothing,
+            Some(|_| json!({"name": "Cup", "spec": "reversi", "kind": "round-robin"})),
+            SIGNED_IN,
+        ),
+        route(
+            "POST",
+            "/api/tournaments/{id}/join",
+            Tournament,
+            Some(|_| json!({})),
+            [SO, Http::No(409, "joined"), Http::No(409, "joined"), Http::Ok],
+        ),
+        route(
+            "POST",
+            "/api/tournaments/{id}/withdraw",
+            Tournament,
+            Some(|_| json!({})),
+            [SO, Http::Ok, Http::Ok, Http::No(409, "not-in")],
+        ),
+        route(
+            "POST",
+            "/api/tournaments/{id}/start",
+            Tournament,
+            Some(|_| json!({})),
+            [SO, Http::Ok, forbidden, forbidden],
+        ),
+    ]
+}
+
+/// One row per message a page may send (`draw` and `takeback` once per answer): the message's `t` (and
+/// answer), its subject, and what each role of [`ROLES`] gets.
+struct Message {
+    t: &'static str,
+    answer: Option<&'static str>,
+    subject: Subject,
+    expect: [Ws; 4],
+}
+
+fn message(t: &'static str, answer: Option<&'static str>, subject: Subject, expect: [Ws; 4]) -> Message {
+    Message {
+        t,
+        answer,
+        subject,
+        expect,
+    }
+}
+
+const OUT: Ws = Ws::No("signed-out");
+const STRANGER: Ws = Ws::No("not-a-player");
+const REFUSED: Ws = Ws::No("refused");
+const ANSWERED: Ws = Ws::Answered;
+const ACK: Ws = Ws::Ack;
+
+fn messages() -> Vec<Message> {
+    use Subject::*;
+    vec![
+        message("lobby", None, Nothing, [ANSWERED; 4]),
+        message("ping", None, Nothing, [ANSWERED; 4]),
+        message("watch", None, Game, [ANSWERED; 4]),
+        message("tv", None, Game, [ANSWERED; 4]),
+        message("move", None, Game, [OUT, ACK, Ws::No("not-your-turn"), STRANGER]),
+        message("resign", None, Game, [OUT, ACK, ACK, STRANGER]),
+        message("abort", None, Game, [OUT, ACK, ACK, STRANGER]),
+        message("draw", Some("offer"), Game, [OUT, ACK, ACK, STRANGER]),
+        message("draw", Some("accept"), DrawOffered, [OUT, ACK, REFUSED, STRANGER]),
+        message(
+            "draw",
+            Some("decline"),
+            DrawOffered,
+            [OUT, ACK, REFUSED, STRANGER],
+        ),
+        message(
+            "takeback",
+            Some("offer"),
+            AfterMove,
+            [OUT, ACK, REFUSED, STRANGER],
+        ),
+        message(
+            "takeback",
+            Some("accept"),
+            TakebackAsked,
+            [OUT, REFUSED, ACK, STRANGER],
+        ),
+        message(
+            "takeback",
+            Some("decline"),
+            TakebackAsked,
+            [OUT, REFUSED, ACK, STRANGER],
+        ),
+        message("claim", None, Claimable, [OUT, ACK, REFUSED, STRANGER]),
+    ]
+}
+
+/// The accounts of one database's run.
+struct People {
+    first: String,
+    second: String,
+    stranger: String,
+    cookies: [String; 3],
+}
+
+/// One case: the subject made for it and who asks.
+struct Case {
+    /// The id of the subject's challenge, game or tournament.
+    id: String,
+    first: String,
+    /// The asker's name (for the account routes' passwords).
+    asker: String,
+    /// A name no one has, for signing up.
+    fresh: String,
+    /// The asker's session cookie, if signed in.
+    cookie: Option<String>,
+}
+
+struct Run {
+    addr: SocketAddr,
+    db: Db,
+    people: People,
+    made: u32,
+}
+
+impl Run {
+    fn next_name(&mut self, stem: &str) -> String {
+        self.made += 1;
+        format!("{stem}{}", self.made)
+    }
+
+    async fn post(&self, path: &str, cookie: &str, body: Value) -> Value {
+        let r = http(self.addr, "POST", path, Some(cookie), Some(&body.to_string())).await;
+        assert_eq!(r.status, 200, "POST {path}: {}", r.body);
+        r.json()
+    }
+
+    /// A casual game with help between the first and second players, the first to move.
+    async fn game(&self) -> String {
+        let [a, b, _] = &self.people.cookies;
+        support::game_between(
+            self.addr,
+            a,
+            b,
+            &json!({"spec": "reversi", "color": "first", "opponent": self.people.second, "help": true}),
+        )
+        .await
+    }
+
+    /// Plays `t` (with `answer`) as the player of cookie index `who` and waits for its ack.
+    async fn act(&self, who: usize, game: &str, t: &str, extra: Value) {
+        let mut ws = support::socket(self.addr, Some(&self.people.cookies[who])).await;
+        // Each action its own ack id: the server takes a repeated one for a retry of the action it acknowledged.
+        let ack = format!("setup-{t}");
+        let mut msg = json!({"t": t, "game": game, "ack": ack});
+        if let (Some(m), Some(e)) = (msg.as_object_mut(), extra.as_object()) {
+            m.extend(e.clone());
+        }
+        send(&mut ws, msg.clone()).await;
+        let answer = answer_to(&mut ws, &ack).await;
+        assert_eq!(answer["t"], "ack", "setting up with {msg}: {answer}");
+    }
+
+    /// Makes the subject of a case; its id.
+    async fn subject(&mut self, subject: Subject) -> String {
+        let [a, b, _] = self.people.cookies.clone();
+        match subject {
+            Subject::Nothing | Subject::OwnAccount => self.people.first.clone(),
+            Subject::Challenge => self
+                .post(
+                    "/api/challenges",
+                    &a,
+                    json!({"spec": "reversi", "color": "first", "opponent": self.people.second}),
+                )
+                .await["id"]
+                .as_str()
+                .expect("a challenge id")
+                .to_owned(),
+            Subject::Game => self.game().await,
+            Subject::AfterMove | Subject::TakebackAsked => {
+                let game = self.game().await;
+                self.act(0, &game, "move", json!({"move": "d3"})).await;
+                if subject == Subject::TakebackAsked {
+                    self.act(0, &game, "takeback", json!({"answer": "offer"})).await;
+                }
+                game
+            }
+            Subject::DrawOffered => {
+                let game = self.game().await;
+                self.act(1, &game, "draw", json!({"answer": "offer"})).await;
+                game
+            }
+            Subject::Claimable => {
+                let user = |name: &str| {
+                    let db = self.db.clone();
+                    let name = name.to_owned();
+                    async move { db.user_named(&name).await.unwrap().expect("a user") }
+                };
+                let mut g = GameRow::new(
+                    "reversi".into(),
+                    "reversi".into(),
+                    [
+                        Some(user(&self.people.first).await),
+                        Some(user(&self.people.second).await),
+                    ],
+                    [None, None],
+                );
+                g.time = TimeControl::Correspondence { days: 1 };
+                self.db.create_game(&g).await.unwrap();
+                let two_days_ago = now_ms() - 2 * 86_400_000;
+                let played = ActionRow {
+                    seq: 1,
+                    side: Player::First,
+                    kind: ActionKind::Move,
+                    body: "d3".into(),
+                    at: two_days_ago,
+                    clock: None,
+                };
+                let update = GameUpdate {
+                    status: GameStatus::Active,
+                    turn: Some(Player::Second),
+                    winner: None,
+                    termination: None,
+                };
+                self.db
+                    .append_action(&g.id, &played, &update, None, None)
+                    .await
+                    .unwrap();
+                g.id
+            }
+            Subject::Finished => {
+                let game = self.game().await;
+                self.act(0, &game, "resign", json!({})).await;
+                let r = http(
+                    self.addr,
+                    "GET",
+                    &format!("/api/games/{game}/analysis"),
+                    Some(&a),
+                    None,
+                )
+                .await;
+                assert_eq!(r.status, 200, "the analysis of {game}: {}", r.body);
+                game
+            }
+            Subject::Tournament => {
+                let t = self
+                    .post(
+                        "/api/tournaments",
+                        &a,
+                        json!({"name": "Cup", "spec": "reversi", "kind": "round-robin"}),
+                    )
+                    .await["id"]
+                    .as_str()
+                    .expect("a tournament id")
+                    .to_owned();
+                let r = http(
+                    self.addr,
+                    "POST",
+                    &format!("/api/tournaments/{t}/join"),
+                    Some(&b),
+                    Some("{}"),
+                )
+                .await;
+                assert_eq!(r.status, 200, "joining: {}", r.body);
+                t
+            }
+        }
+    }
+
+    /// The case for `role` on a new subject: for [`Subject::OwnAccount`], a new account for each signed-in role.
+    async fn case(&mut self, subject: Subject, role: Role) -> Case {
+        let id = self.subject(subject).await;
+        let fresh = self.next_name("new");
+        let (asker, cookie) = match (subject, role) {
+            (_, Role::SignedOut) => (String::new(), None),
+            (Subject::OwnAccount, _) => {
+                let name = self.next_name("own");
+                let cookie = signup(self.addr, &name).await;
+                (name, Some(cookie))
+            }
+            (_, Role::First) => (self.people.first.clone(), Some(self.people.cookies[0].clone())),
+            (_, Role::Second) => (self.people.second.clone(), Some(self.people.cookies[1].clone())),
+            (_, Role::Stranger) => (self.people.stranger.clone(), Some(self.people.cookies[2].clone())),
+        };
+        Case {
+            id,
+            first: self.people.first.clone(),
+            asker,
+            fresh,
+            cookie,
+        }
+    }
+
+    /// What a refusal must leave as it was: the challenge's status, the game's version and end, the
+    /// tournament's players and state.
+    async fn snapshot(&self, subject: Subject, id: &str) -> String {
+        match subject {
+            Subject::Nothing | Subject::OwnAccount => String::new(),
+            Subject::Challenge => format!("{:?}", self.db.challenge(id).await.unwrap().map(|c| c.status)),
+            Subject::Tournament => {
+                let t = http(self.addr, "GET", &format!("/api/tournaments/{id}"), None, None)
+                    .await
+                    .json();
+                format!("{} {}", t["status"], t["players"])
+            }
+            _ => {
+                let s = http(self.addr, "GET", &format!("/api/games/{id}"), None, None)
+                    .await
+                    .json();
+                format!("{} {} {}", s["version"], s["over"], s["offers"])
+            }
+        }
+    }
+}
+
+/// Reads the socket until the answer to the action acknowledged as `ack`.
+async fn answer_to(ws: &mut support::Socket, ack: &str) -> Value {
+    loop {
+        let m = recv(ws).await;
+        if (m["t"] == "ack" || m["t"] == "error") && m["ack"] == ack {
+            return m;
+        }
+    }
+}
+
+/// The operations of the OpenAPI document, as `METHOD /path`.
+fn documented() -> (BTreeSet<String>, BTreeSet<String>, Value) {
+    let doc: Value = serde_json::from_str(gridplay_server::web::openapi::document()).expect("the document");
+    let mut all = BTreeSet::new();
+    let mut secured = BTreeSet::new();
+    for (path, ops) in doc["paths"].as_object().expect("paths") {
+        for (method, op) in ops.as_object().expect("operations") {
+            let key = format!("{} {path}", method.to_uppercase());
+            if op.get("security").is_some() {
+                secured.insert(key.clone());
+            }
+            all.insert(key);
+        }
+    }
+    (all, secured, doc)
+}
+
+/// The messages a page may send, from the document's `ClientMsg`: each `t`, and each answer where the message
+/// takes one.
+fn documented_messages(doc: &Value) -> BTreeSet<String> {
+    let answers: Vec<String> = doc["components"]["schemas"]["DrawAnswer"]["enum"]
+        .as_array()
+        .expect("DrawAnswer's values")
+        .iter()
+        .map(|a| a.as_str().unwrap().to_owned())
+        .collect();
+    let mut out = BTreeSet::new();
+    let variants = doc["components"]["schemas"]["ClientMsg"]["oneOf"]
+        .as_array()
+        .expect("ClientMsg's variants");
+    for v in variants {
+        let t = v["properties"]["t"]["enum"][0]
+            .as_str()
+            .unwrap_or_else(|| panic!("a variant without `t`: {v}"));
+        if v["properties"].get("answer").is_some() {
+            out.extend(answers.iter().map(|a| format!("{t} {a}")));
+        } else {
+            out.insert(t.to_owned());
+        }
+    }
+    out
+}
+
+fn message_key(m: &Message) -> String {
+    m.answer
+        .map_or_else(|| m.t.to_owned(), |a| format!("{} {a}", m.t))
+}
+
+#[test]
+fn every_operation_and_message_has_a_row_and_the_document_agrees_on_who_must_sign_in() {
+    let (all, secured, doc) = documented();
+    let rows: BTreeSet<String> = routes()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    assert_eq!(routes().len(), rows.len(), "a route has two rows");
+    // The socket's own operation is the messages' table.
+    let missing: Vec<_> = all
+        .iter()
+        .filter(|k| !rows.contains(*k) && *k != "GET /ws")
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "operations of the document without a row in the matrix: {missing:?}"
+    );
+    let extra: Vec<_> = rows.difference(&all).collect();
+    assert!(
+        extra.is_empty(),
+        "rows for operations the document does not have: {extra:?}"
+    );
+    for r in routes() {
+        let key = format!("{} {}", r.method, r.path);
+        assert_eq!(
+            r.expect[0] == SO,
+            secured.contains(&key),
+            "{key}: the matrix and the document's `security` disagree on whether one must be signed in"
+        );
+    }
+    let sent: BTreeSet<String> = messages().iter().map(message_key).collect();
+    assert_eq!(messages().len(), sent.len(), "a message has two rows");
+    assert_eq!(
+        sent,
+        documented_messages(&doc),
+        "the socket's messages and the matrix's rows"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_role_is_refused_or_served_as_its_row_says() {
+    for (url, pg) in support::databases("authz").await {
+        let server = gridplay_server::start(support::config(&url))
+            .await
+            .expect("server");
+        let addr = server.addr;
+        let names = ["ann", "ben", "cyd"].map(str::to_owned);
+        let mut cookies = Vec::new();
+        for n in &names {
+            cookies.push(signup(addr, n).await);
+        }
+        let [first, second, stranger] = names;
+        let mut run = Run {
+            addr,
+            db: server.state.db.clone(),
+            people: People {
+                first,
+                second,
+                stranger,
+                cookies: cookies.try_into().unwrap(),
+            },
+            made: 0,
+        };
+        let mut wrong = Vec::new();
+        for r in routes() {
+            for (role, expect) in ROLES.into_iter().zip(r.expect) {
+                eprintln!("{} {} as {role:?}", r.method, r.path);
+                let case = run.case(r.subject, role).await;
+                let path = r
+                    .path
+                    .replace("{id}", &case.id)
+                    .replace("{n}", "0")
+                    .replace("{game}", "reversi")
+                    .replace("{name}", &case.first)
+                    .replace("{path}", "game.js");
+                let before = run.snapshot(r.subject, &case.id).await;
+                let body = r.body.map(|b| b(&case).to_string());
+                let res = http(addr, r.method, &path, case.cookie.as_deref(), body.as_deref()).await;
+                let got = if (200..300).contains(&res.status) {
+                    Http::Ok
+                } else {
+                    let code = res.json()["error"]["code"].as_str().unwrap_or("").to_owned();
+                    match expect {
+                        Http::No(s, c) if s == res.status && c == code => expect,
+                        _ => {
+                            wrong.push(format!(
+                                "{} {path} as {role:?}: {} {}",
+                                r.method, res.status, res.body
+                            ));
+                            continue;
+                        }
+                    }
+                };
+                if got != expect {
+                    wrong.push(format!(
+                        "{} {path} as {role:?}: expected {expect:?}, got {got:?}",
+                        r.method
+                    ));
+                } else if expect != Http::Ok {
+                    let after = run.snapshot(r.subject, &case.id).await;
+                    if after != before {
+                        wrong.push(format!(
+                            "{} {path} as {role:?}: refused, yet {before} became {after}",
+                            r.method
+                        ));
+                    }
+                }
+            }
+        }
+        for m in messages() {
+            for (role, expect) in ROLES.into_iter().zip(m.expect.clone()) {
+                eprintln!("{} {:?} as {role:?}", m.t, m.answer);
+                let case = run.case(m.subject, role).await;
+                let before = run.snapshot(m.subject, &case.id).await;
+                let mut ws = support::socket(addr, case.cookie.as_deref()).await;
+                if m.subject != Subject::Nothing {
+                    // Everyone watches first: the stranger and the visitor as spectators.
+                    send(&mut ws, json!({"t": "watch", "game": case.id})).await;
+                    support::recv_until(&mut ws, "sync").await;
+                }
+                let mut msg = json!({"t": m.t, "game": case.id, "ack": "x"});
+                match m.t {
+                    "move" => msg["move"] = json!("d3"),
+                    "tv" => msg = json!({"t": "tv", "games": [{"game": case.id}]}),
+                    "lobby" | "ping" => msg = json!({"t": m.t}),
+                    _ => {}
+                }
+                if let Some(a) = m.answer {
+                    msg["answer"] = json!(a);
+                }
+                send(&mut ws, msg.clone()).await;
+                let mut said = String::new();
+                let got = if expect == Ws::Answered {
+                    // Answered without an error: a ping sent after it comes back with no error before its pong.
+                    send(&mut ws, json!({"t": "ping"})).await;
+                    let mut pongs = if m.t == "ping" { 2 } else { 1 };
+                    let mut got = Ws::Answered;
+                    while pongs > 0 {
+                        let a = recv(&mut ws).await;
+                        match a["t"].as_str() {
+                            Some("pong") => pongs -= 1,
+                            Some("error") => {
+                                said = a["message"].as_str().unwrap_or("").to_owned();
+                                got = Ws::Refused(a["code"].as_str().unwrap_or("").to_owned());
+                            }
+                            _ => {}
+                        }
+                    }
+                    got
+                } else {
+                    let a = answer_to(&mut ws, "x").await;
+                    said = a["message"].as_str().unwrap_or("").to_owned();
+                    if a["t"] == "ack" {
+                        Ws::Ack
+                    } else {
+                        Ws::Refused(a["code"].as_str().unwrap_or("").to_owned())
+                    }
+                };
+                if !got.is(&expect) {
+                    wrong.push(format!(
+                        "{msg} as {role:?}: expected {expect:?}, got {got:?} ({said})"
+                    ));
+                } else if matches!(expect, Ws::No(_)) {
+                    let after = run.snapshot(m.subject, &case.id).await;
+                    if after != before {
+                        wrong.push(format!("{msg} as {role:?}: refused, yet {before} became {after}"));
+                    }
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "on {url}:\n{}", wrong.join("\n"));
+        server.stop().await;
+        support::drop_database(pg).await;
+    }
+}
