@@ -150,6 +150,29 @@ function pick(moves, keep = () => true) {
   return fit.length ? fit[fit.length - 1] : moves[moves.length - 1];
 }
 
+/** Enters a move by touch: its kind of placement where the game has several, its cells, then its button. */
+async function tapMove(page, mv) {
+  const tapCell = async (i) => {
+    const [x, y] = await cellCenter(page, i);
+    await page.touchscreen.tap(x, y);
+    await drawn(page);
+  };
+  if (await page.locator(`button[data-mode="${mv.kind}"][aria-pressed="false"]`).count()) {
+    await page.tap(`button[data-mode="${mv.kind}"]`);
+    await drawn(page);
+  }
+  if (mv.from == null) {
+    await tapCell(mv.path[0]);
+  } else if (mv.kind === 'step' || mv.kind === 'jump') {
+    for (const c of [mv.from, ...mv.path]) await tapCell(c);
+  } else {
+    await tapCell(mv.from);
+    await tapCell(mv.path.length ? mv.path[mv.path.length - 1] : mv.from);
+    if (mv.target != null) await tapCell(mv.target);
+    else await page.tap(`button[data-move="${mv.text}"]`);
+  }
+}
+
 /** Moves the board's keyboard cursor onto cell i with the arrow keys (wherever the board is turned). */
 async function keyTo(page, i) {
   await page.focus('#board');
@@ -1045,7 +1068,7 @@ await test('takeback in a casual game, and a premove in a live one', async () =>
   await alice.waitForSelector('#game-over');
 });
 
-await test('a phone: the menu folds away, the players sit above and below the board, a checkers game is played by touch, and Grid Tactics zooms to 40 px squares', async () => {
+await test('a phone: the menu folds away, the players sit above and below the board, a checkers game is played by touch and a move of each other game is tapped, and Grid Tactics zooms to 40 px squares', async () => {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const p = await ctx.newPage();
   await signUp(p, 'frank');
@@ -1063,16 +1086,21 @@ await test('a phone: the menu folds away, the players sit above and below the bo
     const st = await state(p);
     if (st.over) break;
     const mv = pick(st.view.moves);
-    for (const c of [mv.from, ...mv.path]) {
-      const [x, y] = await cellCenter(p, c);
-      await p.touchscreen.tap(x, y);
-      await drawn(p);
-    }
+    await tapMove(p, mv);
     await assertPlayed(p, st, mv);
   }
   const width = await p.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `no horizontal scrolling (page is ${width}px wide)`);
   await shot(p, 'phone-checkers.png');
+  // One move by touch in each of the other games, the exact move checked.
+  for (const game of ['reversi', 'cornered', 'ywf', 'tactics']) {
+    await playComputer(p, game, { tap: true });
+    await p.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your turn', null, { timeout: 30000 });
+    const st = await state(p);
+    const mv = pick(st.view.moves, (m) => m.kind !== 'end-turn' && m.kind !== 'pass');
+    await tapMove(p, mv);
+    await assertPlayed(p, st, mv);
+  }
   await playComputer(p, 'tactics', { tap: true });
   await p.waitForSelector('#zoom', { state: 'visible' });
   await p.tap('#zoom');

@@ -1,5 +1,6 @@
 //! The `gridplay` command. Each subcommand lives in its own module; this file only parses arguments.
 
+mod backup;
 mod bench;
 mod egdb;
 mod matches;
@@ -80,6 +81,10 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Print the web platform's OpenAPI document, which a server also answers at `/api/openapi.json`.
     Openapi,
+    /// Copy a SQLite database while servers run on it, consistent as of the moment the copy begins.
+    Backup(backup::BackupArgs),
+    /// Put a copy made by `gridplay backup` in place of a SQLite database that no server has open.
+    Restore(backup::RestoreArgs),
 }
 
 fn main() -> ExitCode {
@@ -118,6 +123,8 @@ fn main() -> ExitCode {
         Command::Egdb(args) => egdb::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Backup(args) => backup::backup(&args),
+        Command::Restore(args) => backup::restore(&args),
         Command::Games => {
             use std::io::Write;
             std::io::stdout()

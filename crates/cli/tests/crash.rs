@@ -1,4 +1,6 @@
 //! A `gridplay serve` on SQLite, its database written by games played as fast as the players' pages can:
+//! - copied by `gridplay backup` while it runs, the copy has every move acknowledged before the backup began,
+//!   and `gridplay restore` puts it back once the server is stopped (not before), keeping the file replaced;
 //! - killed (SIGKILL) and started again on the same file, it has every move it acknowledged, once each;
 //! - its files copied while it is frozen (SIGSTOP: the files as a power cut would leave them), at several
 //!   moments, each copy opens with every move acknowledged before its freeze.
@@ -179,4 +181,68 @@ async fn a_copy_of_the_files_taken_mid_write_has_every_move_acknowledged_before_
         let server = Server::start(&database(copy.path()));
         assert_stored(&server, before);
     }
+}
+
+/// `gridplay` with these arguments: whether it succeeded, and what it wrote to standard error.
+fn gridplay(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gridplay"))
+        .args(args)
+        .output()
+        .expect("gridplay runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_under_load_has_every_move_acknowledged_before_it_and_restores_once_no_server_runs() {
+    let dir = Folder::new("backup");
+    let url = database(dir.path());
+    let server = Server::start(&url);
+    let acked = Acked::default();
+    let tasks = load(&server, 6, &acked).await;
+    until_acked(&acked, 60).await;
+    // The moves acknowledged before the backup begins; the games go on while it copies.
+    let before = acked.lock().unwrap().clone();
+    let copy = dir.path().join("copy.db");
+    let copy = copy.to_str().expect("a path");
+    let (ok, err) = gridplay(&["backup", "--database", &url, "--to", copy]);
+    assert!(ok, "{err}");
+    let (ok, err) = gridplay(&["backup", "--database", &url, "--to", copy]);
+    assert!(
+        !ok && err.contains("exists already"),
+        "a second copy onto the first: {err}"
+    );
+    // No restore while the server has the database open.
+    let (ok, err) = gridplay(&["restore", copy, "--database", &url]);
+    assert!(!ok && err.contains("stop it first"), "{err}");
+    until_acked(&acked, acked_count(&acked) + 20).await;
+    drop(server);
+    for t in tasks {
+        t.await.expect("a page's task");
+    }
+    let all = acked.lock().unwrap().clone();
+    let (ok, err) = gridplay(&["restore", copy, "--database", &url]);
+    assert!(ok, "{err}");
+    assert!(err.contains("is kept as"), "{err}");
+    let server = Server::start(&url);
+    assert_stored(&server, &before);
+    // The database replaced is kept: it has every move, those after the backup too.
+    let kept = std::fs::read_dir(dir.path())
+        .expect("the folder")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| {
+            let name = p.to_string_lossy();
+            name.contains("gridplay.db.replaced-") && !name.ends_with("-wal") && !name.ends_with("-shm")
+        })
+        .expect("the replaced database");
+    drop(server);
+    let server = Server::start(&database_file(&kept));
+    assert_stored(&server, &all);
+}
+
+fn database_file(file: &Path) -> String {
+    format!("sqlite://{}", file.display())
 }

@@ -27,6 +27,7 @@ use tokio::sync::mpsc;
 
 use crate::clock::TimeControl;
 
+pub mod backup;
 mod challenges;
 mod games;
 pub(crate) mod kinds;
@@ -68,6 +69,9 @@ pub enum DbError {
     Url(String),
     #[error("{0} writers of game actions: a SQLite database takes exactly one, PostgreSQL one or more")]
     Writers(u32),
+    /// The SQLite file is being restored, or its lock file cannot be opened.
+    #[error("{0}")]
+    Locked(#[from] backup::BackupError),
 }
 
 /// Milliseconds since the Unix epoch.
@@ -89,6 +93,8 @@ pub struct Db {
     writers: Arc<[mpsc::Sender<WriteJob>]>,
     /// What the writer has done, for the load benchmark.
     writes: Arc<WriterStats>,
+    /// On a SQLite file, the shared lock that keeps a restore from replacing it (`backup`).
+    _in_use: Option<Arc<backup::InUse>>,
 }
 
 /// Which database runs underneath.
@@ -151,6 +157,7 @@ impl Db {
         } else {
             return Err(DbError::Url(url.to_owned()));
         };
+        let mut in_use = None;
         if backend == Backend::Sqlite && !url.contains(":memory:") {
             let options = SqliteConnectOptions::from_str(url)?;
             if let Some(dir) = options
@@ -160,6 +167,7 @@ impl Db {
             {
                 create_dir(dir)?;
             }
+            in_use = Some(Arc::new(backup::hold(options.get_filename())?));
         }
         let url = if backend == Backend::Sqlite && !url.contains('?') && !url.contains(":memory:") {
             format!("{url}?mode=rwc")
@@ -190,6 +198,7 @@ impl Db {
             pool,
             writers: senders.into(),
             writes,
+            _in_use: in_use,
         })
     }
 
