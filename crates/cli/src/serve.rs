@@ -115,11 +115,33 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
             running.addr,
             redact(&database)
         );
-        let _ = tokio::signal::ctrl_c().await;
+        stop_signal().await;
         eprintln!("stopping");
         running.stop().await;
         Ok(())
     })
+}
+
+/// Waits for SIGINT (Ctrl-C) or SIGTERM (a service manager's stop): both stop the server the same way.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(e) => {
+                eprintln!("warning: cannot listen for SIGTERM: {e}");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// Logs to standard error; `RUST_LOG` chooses what (default: info for gridplay, warnings for the rest).

@@ -246,3 +246,22 @@ async fn a_backup_under_load_has_every_move_acknowledged_before_it_and_restores_
 fn database_file(file: &Path) -> String {
     format!("sqlite://{}", file.display())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_stops_a_server_under_load_as_ctrl_c_does_keeping_every_acknowledged_move() {
+    let dir = Folder::new("term");
+    let url = database(dir.path());
+    let mut server = Server::start(&url);
+    let acked = Acked::default();
+    let tasks = load(&server, 6, &acked).await;
+    until_acked(&acked, 60).await;
+    signal(&server, "TERM");
+    let status = server.child.wait().expect("the server exits");
+    assert!(status.success(), "SIGTERM ends the server cleanly: {status}");
+    for t in tasks {
+        t.await.expect("a page's task");
+    }
+    let acked = acked.lock().unwrap().clone();
+    let server = Server::start(&url);
+    assert_stored(&server, &acked);
+}

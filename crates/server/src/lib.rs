@@ -94,8 +94,9 @@ pub struct Running {
 }
 
 impl Running {
-    /// Stops accepting, lets open requests finish, and waits.
+    /// Stops accepting, lets open requests finish, and waits. From the start `/readyz` says it is draining.
     pub async fn stop(self) {
+        self.state.begin_drain();
         let _ = self.shutdown.send(());
         let _ = tokio::time::timeout(Duration::from_secs(5), self.task).await;
         self.upkeep.abort();

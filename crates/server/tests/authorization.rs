@@ -133,6 +133,8 @@ fn routes() -> Vec<Route> {
         route("GET", "/leaderboard/{game}", Nothing, None, ALL),
         route("GET", "/rules/{game}", Nothing, None, ALL),
         route("GET", "/tournaments", Nothing, None, ALL),
+        route("GET", "/healthz", Nothing, None, ALL),
+        route("GET", "/readyz", Nothing, None, ALL),
         route("GET", "/api/catalog", Nothing, None, ALL),
         route("GET", "/api/lobby", Nothing, None, ALL),
         route("GET", "/api/me", Nothing, None, ALL),

@@ -82,6 +82,9 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
+/// The schema's migrations, `migrations/`.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
 /// A pool of connections with the schema migrated.
 #[derive(Clone, Debug)]
 pub struct Db {
@@ -179,7 +182,7 @@ impl Db {
         }
         let memory = url.contains(":memory:");
         let pool = pool_options(backend, connections).connect(&url).await?;
-        sqlx::migrate!("./migrations").run(&pool).await?;
+        MIGRATOR.run(&pool).await?;
         // The writer has a connection of its own, so that its transactions never wait for the reads queued
         // on the shared ones, nor they for it (on SQLite, WAL lets them run side by side), and a thread of its
         // own (`writer::start_thread`). A memory database is one connection, which the writer shares.

@@ -92,6 +92,20 @@ impl Db {
         Ok(u64::try_from(row.try_get::<i64, _>("n")?).unwrap_or(0))
     }
 
+    /// Whether every migration this build knows is applied (for readiness; a newer server may have applied
+    /// more). A query that fails means the database cannot be reached.
+    pub async fn migrations_applied(&self) -> Result<bool, DbError> {
+        let applied: Vec<i64> = sqlx::query("SELECT version FROM _sqlx_migrations WHERE success")
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|r| r.try_get::<i64, _>("version"))
+            .collect::<Result<_, _>>()?;
+        Ok(super::MIGRATOR
+            .iter()
+            .all(|m| !m.migration_type.is_up_migration() || applied.contains(&m.version)))
+    }
+
     /// Records that the server `process` is alive at `at`.
     pub async fn heartbeat(&self, process: &str, at: i64) -> Result<(), DbError> {
         let r = sqlx::query("UPDATE heartbeats SET at = $1 WHERE process = $2")

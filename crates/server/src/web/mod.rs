@@ -16,6 +16,7 @@ pub mod challenges;
 pub mod error;
 pub mod extract;
 pub mod games;
+pub mod health;
 pub mod lang;
 pub mod openapi;
 pub mod players;
@@ -67,9 +68,22 @@ pub struct Shared {
     pub bus: bus::Bus,
     /// The catalog in each language, made once: every page carries it.
     catalogs: HashMap<&'static str, std::sync::OnceLock<Arc<str>>>,
+    /// Set once the server begins to stop: `/readyz` answers 503 so that a load balancer sends no one new.
+    draining: std::sync::atomic::AtomicBool,
 }
 
 impl AppState {
+    /// Marks the server as stopping: `/readyz` answers 503 from now on.
+    pub fn begin_drain(&self) {
+        self.draining.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the server is stopping.
+    #[must_use]
+    pub fn draining(&self) -> bool {
+        self.draining.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Lets the rate limiters forget the addresses and users they no longer limit.
     pub fn forget_limits(&self) {
         for limiter in [&self.auth_limiter, &self.signup_limiter] {
@@ -164,6 +178,7 @@ impl AppState {
                 .iter()
                 .map(|l| (*l, std::sync::OnceLock::new()))
                 .collect(),
+            draining: std::sync::atomic::AtomicBool::new(false),
         })))
     }
 }

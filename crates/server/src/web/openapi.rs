@@ -21,7 +21,8 @@ use utoipa::{
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::web::{
-    AppState, auth, catalog, challenges, error::ApiError, games, players, rules, settings, tournaments, ws,
+    AppState, auth, catalog, challenges, error::ApiError, games, health, players, rules, settings,
+    tournaments, ws,
 };
 
 /// The pages of the site: each answers the same shell, which loads the page's module.
@@ -140,7 +141,13 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
     );
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .nest("/api", api().layer(csp.clone()))
-        .merge(OpenApiRouter::new().routes(routes!(ws::upgrade)).layer(csp))
+        .merge(
+            OpenApiRouter::new()
+                .routes(routes!(ws::upgrade))
+                .routes(routes!(health::healthz))
+                .routes(routes!(health::readyz))
+                .layer(csp),
+        )
 }
 
 /// The whole document: the API and the socket from their routes, the pages and the files from their lists.
