@@ -10,6 +10,10 @@ pub(crate) struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "GRIDPLAY_ADDR", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
+    /// Where to answer `/metrics` in Prometheus's text format (docs/operations.md), apart from the site; off
+    /// unless given.
+    #[arg(long, env = "GRIDPLAY_METRICS_ADDR")]
+    metrics_addr: Option<SocketAddr>,
     /// Database: `sqlite://FILE` or `postgres://USER@HOST/DB`. The default is a SQLite file in
     /// $XDG_DATA_HOME/gridplay (or ~/.local/share/gridplay), created if missing.
     #[arg(long, env = "GRIDPLAY_DATABASE")]
@@ -75,6 +79,7 @@ impl ServeArgs {
     fn config(&self) -> Config {
         Config {
             addr: self.addr,
+            metrics_addr: self.metrics_addr,
             database: self
                 .database
                 .clone()
@@ -115,6 +120,9 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
             running.addr,
             redact(&database)
         );
+        if let Some(at) = running.metrics_addr {
+            eprintln!("metrics at http://{at}/metrics");
+        }
         stop_signal().await;
         eprintln!("stopping");
         running.stop().await;

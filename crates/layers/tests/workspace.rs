@@ -9,7 +9,7 @@ use gridplay_layers::{Reference, cycles, edges, references, top_modules};
 
 /// The server's layers, from the bottom.
 const SERVER_LAYERS: &[&[&str]] = &[
-    &["clock", "config", "ids", "text", "transcript"],
+    &["clock", "config", "ids", "telemetry", "text", "transcript"],
     &["db"],
     &["bus"],
     &["game"],

@@ -203,6 +203,8 @@ impl Bus {
                 while let Ok(n) = notices_rx.try_recv() {
                     lines.push(n.payload(&inner.origin));
                 }
+                metrics::counter!(crate::telemetry::BUS_NOTICES, "way" => "sent")
+                    .increment(lines.len() as u64);
                 for payload in pack(&lines) {
                     if let Err(e) = inner.db.notify(&payload).await {
                         tracing::warn!("bus: cannot send {payload:?}: {e}");
@@ -395,6 +397,8 @@ impl Bus {
                                         for line in n.payload().lines().filter(|l| {
                                             l.split_once(' ').is_none_or(|(origin, _)| origin != inner.origin)
                                         }) {
+                                            metrics::counter!(crate::telemetry::BUS_NOTICES, "way" => "heard")
+                                                .increment(1);
                                             let told = match Notice::parse(line) {
                                                 Some((_, Notice::Game { id, version, action })) => {
                                                     Some(Heard::Game { id, version, action })

@@ -8,6 +8,8 @@ use std::{net::SocketAddr, path::PathBuf};
 pub struct Config {
     /// Where to listen.
     pub addr: SocketAddr,
+    /// Where to answer `/metrics` (Prometheus's text format), apart from the site; `None`: nowhere.
+    pub metrics_addr: Option<SocketAddr>,
     /// `sqlite://FILE`, `sqlite::memory:` or `postgres://...`.
     pub database: String,
     /// Database connections; `None` picks 1 for SQLite (one writer, no lock waits) and 8 for PostgreSQL.
@@ -94,6 +96,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            metrics_addr: None,
             database: default_database(),
             db_connections: None,
             db_writers: None,

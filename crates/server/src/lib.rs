@@ -16,6 +16,7 @@ pub mod config;
 pub mod db;
 pub mod game;
 pub mod ids;
+pub mod telemetry;
 mod text;
 pub mod transcript;
 pub mod web;
@@ -87,6 +88,8 @@ async fn upkeep(state: AppState) {
 #[derive(Debug)]
 pub struct Running {
     pub addr: SocketAddr,
+    /// Where `/metrics` is answered, if anywhere (`Config::metrics_addr`).
+    pub metrics_addr: Option<SocketAddr>,
     pub state: AppState,
     shutdown: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<Result<(), std::io::Error>>,
@@ -107,6 +110,31 @@ impl Running {
             tracing::error!("heartbeat: {e}");
         }
     }
+}
+
+/// Answers `/metrics` at `at` (port 0 picks a free port), apart from the site: its address.
+async fn serve_metrics(at: SocketAddr) -> Result<SocketAddr, ServeError> {
+    telemetry::install();
+    let listener = tokio::net::TcpListener::bind(at)
+        .await
+        .map_err(|source| ServeError::Listen { addr: at, source })?;
+    let addr = listener.local_addr()?;
+    let app = axum::Router::new().route(
+        "/metrics",
+        axum::routing::get(|| async {
+            (
+                [(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+                telemetry::render(),
+            )
+        }),
+    );
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!("metrics: {e}");
+        }
+    });
+    tracing::info!("metrics at http://{addr}/metrics");
+    Ok(addr)
 }
 
 /// Starts the server on `config.addr` (port 0 picks a free port) and returns once it listens.
@@ -145,8 +173,13 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
             .await
     });
     tracing::info!("gridplay listens on http://{addr}");
+    let metrics_addr = match state.config.metrics_addr {
+        Some(at) => Some(serve_metrics(at).await?),
+        None => None,
+    };
     Ok(Running {
         addr,
+        metrics_addr,
         state,
         shutdown,
         task,

@@ -157,6 +157,8 @@ async fn no_route_is_added_outside_the_document() {
             }
         }
     }
+    // `/metrics` is answered on its own address, apart from the site (docs/operations.md), not by the API.
+    literal.retain(|(file, path)| !(path == "/metrics" && file.ends_with("lib.rs")));
     for (file, path) in literal {
         assert!(
             documented.contains(path.as_str()),

@@ -354,9 +354,14 @@ pub(super) async fn run(
     let mut jobs = Vec::with_capacity(GROUP_MAX);
     while rx.recv_many(&mut jobs, GROUP_MAX).await > 0 {
         let started = Instant::now();
+        // What waits behind the group a writer takes (with several writers, the one that took a group last).
+        metrics::gauge!(crate::telemetry::DB_QUEUE).set(rx.len() as f64);
         stats.commits.fetch_add(1, Ordering::Relaxed);
         stats.actions.fetch_add(jobs.len() as u64, Ordering::Relaxed);
-        match conn.write(backend, &jobs).await {
+        let written = conn.write(backend, &jobs).await;
+        // Recorded before anyone hears of the commit, so that a reader who has an ack sees it counted.
+        metrics::histogram!(crate::telemetry::DB_COMMIT_SECONDS).record(started.elapsed().as_secs_f64());
+        match written {
             Ok(()) => {
                 for job in jobs.drain(..) {
                     let _ = job.done.send(Ok(()));

@@ -52,6 +52,22 @@ impl EnginePool {
         }
     }
 
+    /// A thread of `lane`, once one is free; the wait is counted in the metrics.
+    async fn enter(&self, lane: Lane) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let name = match lane {
+            Lane::Game => "games",
+            Lane::Analysis => "analysis",
+        };
+        let queue = metrics::gauge!(crate::telemetry::ENGINE_QUEUE, "lane" => name);
+        queue.increment(1.0);
+        let asked = std::time::Instant::now();
+        let permit = self.lane(lane).acquire_owned().await.ok();
+        queue.decrement(1.0);
+        metrics::histogram!(crate::telemetry::ENGINE_WAIT_SECONDS, "lane" => name)
+            .record(asked.elapsed().as_secs_f64());
+        permit
+    }
+
     /// The best move at `level` (one of the game's levels in the engine table) in the game's current position,
     /// or `None` if the engine has none (the game is over, or it was stopped before it started). A search that
     /// reads the history (repetitions) sees the game's.
@@ -63,7 +79,7 @@ impl EnginePool {
         seed: u64,
         stop: StopFlag,
     ) -> Option<String> {
-        let _permit = self.lane(lane).acquire_owned().await.ok()?;
+        let _permit = self.enter(lane).await?;
         if stop.is_stopped() {
             return None;
         }
@@ -96,7 +112,7 @@ impl EnginePool {
         per_position: Duration,
         clamp: i32,
     ) -> Option<Vec<PositionScore>> {
-        let _permit = self.lane(Lane::Analysis).acquire_owned().await.ok()?;
+        let _permit = self.enter(Lane::Analysis).await?;
         tokio::task::spawn_blocking(move || {
             positions
                 .iter()

@@ -91,6 +91,7 @@ pub(crate) struct ErrorDetail {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        metrics::counter!(crate::telemetry::ERRORS, "kind" => self.code).increment(1);
         let body = Json(ErrorBody {
             error: ErrorDetail {
                 code: self.code,

@@ -68,6 +68,7 @@ pub(crate) struct SocketTicket {
     counts: Arc<std::sync::Mutex<Counts>>,
     ip: IpAddr,
     user: Option<String>,
+    _open: crate::telemetry::Held,
 }
 
 impl SocketCounts {
@@ -101,6 +102,7 @@ impl SocketCounts {
             counts: self.0.clone(),
             ip,
             user: user.map(str::to_owned),
+            _open: crate::telemetry::Held::new(crate::telemetry::SOCKETS),
         })
     }
 }

@@ -170,6 +170,7 @@ impl Actor {
     }
 
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        let _held = crate::telemetry::Held::new(crate::telemetry::ACTORS);
         loop {
             let outdated = self.serve(&mut rx).await;
             if outdated && self.holds {

@@ -397,14 +397,21 @@ impl GameHub {
         ack: Option<String>,
         base: Option<u64>,
     ) -> Result<u64, LiveError> {
-        self.ask(id, |reply| Cmd::Act {
-            user: user.id.clone(),
-            action: action.clone(),
-            ack: ack.clone(),
-            base,
-            reply,
-        })
-        .await?
+        let asked = std::time::Instant::now();
+        let result = self
+            .ask(id, |reply| Cmd::Act {
+                user: user.id.clone(),
+                action: action.clone(),
+                ack: ack.clone(),
+                base,
+                reply,
+            })
+            .await?;
+        match &result {
+            Ok(_) => metrics::histogram!(crate::telemetry::ACK_SECONDS).record(asked.elapsed().as_secs_f64()),
+            Err(e) => metrics::counter!(crate::telemetry::ERRORS, "kind" => e.code()).increment(1),
+        }
+        result
     }
 
     /// The position after `n` moves, or `None` past the last move.

@@ -49,6 +49,7 @@ impl Actor {
     pub(super) async fn commit(&mut self, side: Player, action: Action) -> Result<u64, LiveError> {
         let step = self.prepare(side, action)?;
         self.store(&step).await?;
+        metrics::counter!(crate::telemetry::ACTIONS, "kind" => step.action.kind().as_str()).increment(1);
         let version = step.version;
         self.keep(step).await;
         Ok(version)
