@@ -5,11 +5,22 @@ use std::net::SocketAddr;
 use clap::Args;
 use gridplay_server::{Config, config::Limits};
 
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum LogFormat {
+    Text,
+    Json,
+}
+
 #[derive(Args, Debug)]
 pub(crate) struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "GRIDPLAY_ADDR", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
+    /// How log lines are written to standard error: `text` for people, `json` (one object a line, with the
+    /// request's and the game's span fields) for a log collector.
+    #[arg(long, env = "GRIDPLAY_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     /// Where to answer `/metrics` in Prometheus's text format (docs/operations.md), apart from the site; off
     /// unless given.
     #[arg(long, env = "GRIDPLAY_METRICS_ADDR")]
@@ -109,7 +120,7 @@ impl ServeArgs {
 }
 
 pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
-    init_logging();
+    init_logging(args.log_format);
     let config = args.config();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async move {
@@ -152,14 +163,22 @@ async fn stop_signal() {
     let _ = tokio::signal::ctrl_c().await;
 }
 
-/// Logs to standard error; `RUST_LOG` chooses what (default: info for gridplay, warnings for the rest).
-pub(crate) fn init_logging() {
+/// Logs to standard error, as text or JSON; `RUST_LOG` chooses what (default: info for gridplay, warnings for
+/// the rest). Each line carries the fields of the spans it is in: a request's id, method and path, a game's id.
+pub(crate) fn init_logging(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,gridplay_server=info"));
-    let _ = tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(true)
+            .try_init(),
+    };
 }
 
 /// A database address without its password.

@@ -282,3 +282,55 @@ pub fn check_parsers_never_panic<G: Game>(game: &G) {
         }
     }
 }
+
+/// A game's rules written apart from its module, on positions' text, for [`differential`]: the legal moves'
+/// texts of a position (none once it is over), and the text of the position a move leads to.
+pub trait Reference {
+    fn moves(&self, position: &str) -> std::collections::BTreeSet<String>;
+    fn play(&self, position: &str, mv: &str) -> String;
+
+    /// Perft by the reference alone.
+    fn perft(&self, position: &str, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.moves(position)
+            .iter()
+            .map(|m| self.perft(&self.play(position, m), depth - 1))
+            .sum()
+    }
+}
+
+/// Plays a random game from each start, comparing at every position the module's legal moves with the
+/// reference's, and after each move the module's position text with the reference's. Returns the moves
+/// played, game by game, in order. Panics with the position at the first difference.
+pub fn differential<P: Position>(
+    reference: &impl Reference,
+    starts: impl IntoIterator<Item = P>,
+    seed: u64,
+) -> Vec<Vec<String>> {
+    use rand::RngExt;
+    let mut rng = playout::seeded(seed);
+    let mut games = Vec::new();
+    for mut p in starts {
+        let mut played = Vec::new();
+        loop {
+            let text = p.to_text();
+            let expected = reference.moves(&text);
+            let got: std::collections::BTreeSet<String> =
+                p.legal_moves().into_iter().map(|m| p.move_text(m)).collect();
+            assert_eq!(got, expected, "the legal moves of {text}");
+            if p.outcome().is_some() {
+                assert!(expected.is_empty(), "{text} is over, but the reference has moves");
+                break;
+            }
+            let list: Vec<&String> = expected.iter().collect();
+            let mv = list[rng.random_range(0..list.len())].clone();
+            p.play_text(&mv).unwrap_or_else(|e| panic!("{text}: {mv}: {e}"));
+            assert_eq!(p.to_text(), reference.play(&text, &mv), "{text}, after {mv}");
+            played.push(mv);
+        }
+        games.push(played);
+    }
+    games
+}

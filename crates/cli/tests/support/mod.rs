@@ -6,7 +6,7 @@ use std::{
     io::{BufRead, BufReader, Read, Write},
     net::{SocketAddr, TcpStream},
     process::{Child, Command, Stdio},
-    sync::mpsc,
+    sync::{Arc, Mutex, mpsc},
     time::Duration,
 };
 
@@ -15,34 +15,45 @@ use serde_json::{Value, json};
 use sqlx::Connection;
 use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest, http::HeaderValue};
 
-/// A `gridplay serve` child process and the address it listens on.
+/// A `gridplay serve` child process, the address it listens on, and the lines it has written to standard
+/// error so far.
 pub struct Server {
     pub child: Child,
     pub addr: SocketAddr,
+    pub lines: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
     /// `gridplay serve` on `database`: on PostgreSQL with two writers of game actions, on SQLite its one.
     pub fn start(database: &str) -> Server {
+        Server::start_with(database, &[], "warn")
+    }
+
+    /// The same with more arguments for `serve` and the `RUST_LOG` filter.
+    pub fn start_with(database: &str, more: &[&str], log: &str) -> Server {
         let mut args = vec!["serve", "--addr", "127.0.0.1:0", "--database", database];
         if database.starts_with("postgres") {
             args.extend(["--db-writers", "2"]);
         }
+        args.extend(more);
         let mut child = Command::new(env!("CARGO_BIN_EXE_gridplay"))
             .args(args)
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", log)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .expect("gridplay serve starts");
         let stderr = child.stderr.take().expect("stderr");
         let (tx, rx) = mpsc::channel();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let kept = lines.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 if let Some(rest) = line.strip_prefix("gridplay serves http://") {
                     let _ = tx.send(rest.split(' ').next().unwrap_or_default().to_owned());
                 }
                 eprintln!("[server] {line}");
+                kept.lock().unwrap().push(line);
             }
         });
         let addr = rx
@@ -50,7 +61,7 @@ impl Server {
             .expect("the server says where it listens")
             .parse()
             .expect("an address");
-        Server { child, addr }
+        Server { child, addr, lines }
     }
 }
 

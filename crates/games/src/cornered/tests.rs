@@ -431,53 +431,39 @@ mod reference {
         q
     }
 
-    /// Perft by the reference alone.
-    pub(super) fn perft(p: &Pos, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
+    /// The reference as the differential tests take it.
+    pub(super) struct Rules;
+
+    impl gridplay_core::testkit::Reference for Rules {
+        fn moves(&self, position: &str) -> BTreeSet<String> {
+            moves(&parse(position))
         }
-        moves(p).iter().map(|m| perft(&play(p, m), depth - 1)).sum()
+
+        fn play(&self, position: &str, mv: &str) -> String {
+            text(&play(&parse(position), mv))
+        }
     }
 }
 
 #[test]
 fn rules_2_3_and_6_match_a_reference_written_apart() {
-    use rand::RngExt;
-    use std::collections::BTreeSet;
     // Random games on boards from 2x2 to 25x25, every position compared: the crosses that may be played, and
     // the position each move leads to.
-    let mut rng = gridplay_core::playout::seeded(3);
-    let mut compared = 0;
-    for size in [2, 3, 4, 5, 8, 9, 13, 25].repeat(3) {
-        let mut p = game(size).start();
-        loop {
-            let r = reference::parse(&p.to_text());
-            let expected = reference::moves(&r);
-            let got: BTreeSet<String> = p.legal_moves().iter().map(|&m| p.move_text(m)).collect();
-            assert_eq!(got, expected, "{}", p.to_text());
-            compared += 1;
-            if p.outcome().is_some() {
-                assert!(expected.is_empty());
-                break;
-            }
-            let list: Vec<&String> = expected.iter().collect();
-            let mv = list[rng.random_range(0..list.len())].clone();
-            p.play_text(&mv).unwrap();
-            assert_eq!(
-                p.to_text(),
-                reference::text(&reference::play(&r, &mv)),
-                "after {mv}"
-            );
-        }
-    }
-    assert!(compared > 300, "{compared} positions compared");
+    let starts = [2, 3, 4, 5, 8, 9, 13, 25]
+        .repeat(3)
+        .into_iter()
+        .map(|n| game(n).start());
+    let games = testkit::differential(&reference::Rules, starts, 3);
+    let compared: usize = games.iter().map(Vec::len).sum();
+    assert!(compared > 300, "{compared} moves compared");
 }
 
 #[test]
 fn the_3x3_perft_table_is_confirmed_by_the_reference() {
+    use gridplay_core::testkit::Reference;
     let table = parse_table(include_str!("../../tests/perft/cornered-3x3.perft")).unwrap();
-    let start = reference::parse(&game(3).start().to_text());
+    let start = game(3).start().to_text();
     for (depth, count) in table {
-        assert_eq!(reference::perft(&start, depth), count, "perft {depth}");
+        assert_eq!(reference::Rules.perft(&start, depth), count, "perft {depth}");
     }
 }

@@ -541,70 +541,56 @@ mod reference {
         q
     }
 
-    /// Perft by the reference alone: a pass is a ply, an ended game is not extended.
-    pub(super) fn perft(p: &Pos, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
+    /// The reference as the differential tests take it (a pass is a ply; an ended game has no moves).
+    pub(super) struct Rules;
+
+    impl gridplay_core::testkit::Reference for Rules {
+        fn moves(&self, position: &str) -> BTreeSet<String> {
+            moves(&parse(position))
         }
-        moves(p).iter().map(|m| perft(&play(p, m), depth - 1)).sum()
+
+        fn play(&self, position: &str, mv: &str) -> String {
+            text(&play(&parse(position), mv))
+        }
     }
 }
 
 #[test]
 fn rules_3_to_7_match_a_reference_written_apart() {
-    use rand::RngExt;
     use std::collections::BTreeSet;
     // Random games from the default layout and from another, every position compared: the actions listed,
     // and the position each action leads to.
-    let mut rng = gridplay_core::playout::seeded(7);
-    let mut compared = 0;
-    let mut kinds = BTreeSet::new();
-    for layout in [None, Some("9/9/2WYF4/2YFW4/2FWY4/9/9/9/9")].repeat(20) {
-        let game = match layout {
-            None => Ywf::default(),
-            Some(l) => Ywf::from_spec(&format!("ywf:layout={l}").parse::<GameSpec>().unwrap()).unwrap(),
-        };
-        let mut p = game.start();
-        loop {
-            let r = reference::parse(&p.to_text());
-            let expected = reference::moves(&r);
-            assert_eq!(
-                moves(&p).into_iter().collect::<BTreeSet<_>>(),
-                expected,
-                "{}",
-                p.to_text()
-            );
-            compared += 1;
-            if p.outcome().is_some() {
-                assert!(expected.is_empty());
-                break;
-            }
-            let list = moves(&p);
-            let mv = list[rng.random_range(0..list.len())].clone();
-            kinds.insert(if mv == "pass" {
+    let other = Ywf::from_spec(
+        &"ywf:layout=9/9/2WYF4/2YFW4/2FWY4/9/9/9/9"
+            .parse::<GameSpec>()
+            .unwrap(),
+    )
+    .unwrap();
+    let starts = [Ywf::default().start(), other.start()].repeat(20);
+    let games = testkit::differential(&reference::Rules, starts, 7);
+    let played: Vec<&String> = games.iter().flatten().collect();
+    assert!(played.len() > 1000, "{} moves compared", played.len());
+    let kinds: BTreeSet<&str> = played
+        .iter()
+        .map(|m| {
+            if *m == "pass" {
                 "pass"
-            } else if mv.starts_with('*') {
+            } else if m.starts_with('*') {
                 "change"
             } else {
                 "play"
-            });
-            p.play_text(&mv).unwrap();
-            assert_eq!(
-                p.to_text(),
-                reference::text(&reference::play(&r, &mv)),
-                "after {mv}"
-            );
-        }
-    }
-    assert!(compared > 1000, "{compared} positions compared");
+            }
+        })
+        .collect();
     assert_eq!(kinds.len(), 3, "plays, changes and passes all met: {kinds:?}");
 }
 
 #[test]
 fn the_perft_table_is_confirmed_by_the_reference() {
+    use gridplay_core::testkit::Reference;
     let table = parse_table(include_str!("../../tests/perft/ywf.perft")).unwrap();
-    let start = reference::parse(&Ywf::default().start().to_text());
+    let start = Ywf::default().start().to_text();
     for (depth, count) in table {
-        assert_eq!(reference::perft(&start, depth), count, "perft {depth}");
+        assert_eq!(reference::Rules.perft(&start, depth), count, "perft {depth}");
     }
 }

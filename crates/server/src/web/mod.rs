@@ -208,5 +208,33 @@ pub fn router(state: AppState) -> Router {
         ))
         .layer(middleware::from_fn(error::json_errors))
         .layer(CompressionLayer::new().gzip(true).br(true))
+        .layer(middleware::from_fn(request_span))
         .with_state(state)
+}
+
+/// Runs a request in a span that names it: its id (the client's `X-Request-Id` when it is a plausible one, else
+/// a new one, answered in `X-Request-Id`), method and path. Every line logged while it is served carries them;
+/// at debug level one line a request says its status and time.
+async fn request_span(req: Request, next: Next) -> Response {
+    use tracing::Instrument;
+    let id = req
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| (1..=64).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        .map_or_else(|| crate::ids::short(12), str::to_owned);
+    let span = tracing::info_span!("request", id = %id, method = %req.method(), path = %req.uri().path());
+    let started = std::time::Instant::now();
+    let mut res = next.run(req).instrument(span.clone()).await;
+    span.in_scope(|| {
+        tracing::debug!(
+            status = res.status().as_u16(),
+            ms = started.elapsed().as_millis() as u64,
+            "answered"
+        );
+    });
+    if let Ok(v) = HeaderValue::from_str(&id) {
+        res.headers_mut().insert("x-request-id", v);
+    }
+    res
 }

@@ -164,9 +164,15 @@ pub(crate) async fn upgrade(
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| async move {
-            connection(state, user, socket).await;
-            drop(ticket);
+        .on_upgrade(move |socket| {
+            // The socket's lines carry the id of the request that opened it.
+            tracing::Instrument::instrument(
+                async move {
+                    connection(state, user, socket).await;
+                    drop(ticket);
+                },
+                tracing::Span::current(),
+            )
         })
 }
 

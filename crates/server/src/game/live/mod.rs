@@ -340,7 +340,11 @@ impl GameHub {
             .get_or_try_init(|| async {
                 let (tx, rx) = mpsc::channel(256);
                 let actor = Actor::load(self.clone(), id, tx.downgrade()).await?;
-                tokio::spawn(actor.run(rx));
+                // Every line about the game carries its id.
+                tokio::spawn(tracing::Instrument::instrument(
+                    actor.run(rx),
+                    tracing::info_span!("game", id = %id),
+                ));
                 Ok::<_, LiveError>(tx)
             })
             .await;

@@ -223,6 +223,12 @@ impl Actor {
     /// tournament's director is told; otherwise the timed work resumes and the player to move hears of it.
     async fn follow_up(&mut self, step: &Prepared) {
         if step.ended || step.aborted {
+            tracing::info!(
+                version = step.version,
+                winner = step.update.winner.map_or("none", Winner::as_str),
+                termination = step.update.termination.map_or("none", EndReason::as_str),
+                "the game is over"
+            );
             if self.holds {
                 self.holds = false;
                 self.hub.0.bus.release(&self.row.id).await;
