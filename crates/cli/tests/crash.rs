@@ -8,81 +8,11 @@
 mod support;
 
 use std::{
-    collections::BTreeMap,
     path::{Path, PathBuf},
     process::Command,
-    sync::{Arc, Mutex},
 };
 
-use serde_json::Value;
-use support::{Page, Server, game_between, http, signup};
-
-/// The moves each game's pages saw acknowledged, by game: move `i` of a game is its version `i + 1`.
-type Acked = Arc<Mutex<BTreeMap<String, Vec<String>>>>;
-
-/// Games between Ann and Ben, each played by both players' pages, each side playing its first legal move as
-/// soon as it is to move, until the server goes away or the game ends. The moves acknowledged go to `acked`.
-async fn load(server: &Server, games: usize, acked: &Acked) -> Vec<tokio::task::JoinHandle<()>> {
-    let (ann, ben) = (signup(server.addr, "ann"), signup(server.addr, "ben"));
-    let mut tasks = Vec::new();
-    for _ in 0..games {
-        let game = game_between(server.addr, &ann, &ben, "ben", None);
-        acked.lock().unwrap().insert(game.clone(), Vec::new());
-        let mut pages = [
-            Page::watch(server.addr, &ann, &game).await,
-            Page::watch(server.addr, &ben, &game).await,
-        ];
-        let acked = acked.clone();
-        tasks.push(tokio::spawn(async move {
-            // Each acknowledged move is the next version: both pages see it before the next move is played.
-            let mut v = 0;
-            loop {
-                let [p0, p1] = &mut pages;
-                let (ok0, ok1) = tokio::join!(p0.try_until_version(v), p1.try_until_version(v));
-                if !(ok0 && ok1 && pages[0].state["over"].is_null()) {
-                    return;
-                }
-                let side = usize::from(pages[0].state["view"]["turn"] == "second");
-                let Some(mv) = pages[side].try_play(&game).await else {
-                    return;
-                };
-                acked.lock().unwrap().get_mut(&game).expect("a game").push(mv);
-                v += 1;
-            }
-        }));
-    }
-    tasks
-}
-
-fn acked_count(acked: &Acked) -> usize {
-    acked.lock().unwrap().values().map(Vec::len).sum()
-}
-
-/// Waits until the pages have had `n` moves acknowledged in all.
-async fn until_acked(acked: &Acked, n: usize) {
-    while acked_count(acked) < n {
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-}
-
-/// Every move of `acked` is stored in its game at its place, once: the stored moves begin with them.
-fn assert_stored(server: &Server, acked: &BTreeMap<String, Vec<String>>) {
-    for (game, moves) in acked {
-        let (status, state, _) = http(server.addr, "GET", &format!("/api/games/{game}"), None, None);
-        assert_eq!(status, 200, "{state}");
-        let stored: Vec<&str> = state["moves"]
-            .as_array()
-            .expect("moves")
-            .iter()
-            .filter_map(Value::as_str)
-            .collect();
-        assert!(
-            stored.len() >= moves.len() && stored[..moves.len()] == moves[..],
-            "game {game}: acknowledged {moves:?}, stored {stored:?}"
-        );
-        assert_eq!(state["version"], stored.len(), "game {game}: one action a move");
-    }
-}
+use support::{Acked, Server, acked_count, assert_stored, load, until_acked};
 
 fn signal(server: &Server, name: &str) {
     let done = Command::new("sh")

@@ -1,7 +1,8 @@
 //! Two `gridplay serve` processes on one PostgreSQL database; one is killed (SIGKILL) while its games have a
 //! live clock running and an engine to move. The other takes both over: the engine's reply comes once, the
 //! clock flags once, and every acknowledged move is stored exactly once. A server stopped gracefully hands
-//! its running clocks over too. Runs where `GRIDPLAY_TEST_POSTGRES` names a PostgreSQL server
+//! its running clocks over too, and a rolling restart of two servers loses no acknowledged move and leaves no
+//! game stuck. Runs where `GRIDPLAY_TEST_POSTGRES` names a PostgreSQL server
 //! (`scripts/test` always sets it; under CI it is required).
 
 mod support;
@@ -12,7 +13,10 @@ use std::{
 };
 
 use serde_json::{Value, json};
-use support::{Page, Server, drop_database, game_between, http, new_database, signup};
+use support::{
+    Acked, Page, Server, assert_stored, drop_database, game_between, http, load, new_database, signup,
+    until_acked,
+};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_s_clocks_and_engine_moves_are_taken_over() {
@@ -155,5 +159,56 @@ async fn a_stopped_server_s_clocks_are_taken_over_by_a_server_that_holds_the_gam
     assert_eq!(state["version"], 3, "two moves and one flag: {state}");
     assert_eq!(state["moves"], json!([first, second]), "{state}");
     drop(b);
+    drop_database(conn, &name).await;
+}
+
+/// A rolling restart: two servers on one PostgreSQL database with games in play through the first; the first
+/// is stopped (SIGTERM) and started again, then the second. Every acknowledged move is stored once, and every
+/// game still in play takes its next move through the restarted server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rolling_restart_loses_no_acknowledged_move_and_leaves_no_game_stuck() {
+    let Some((conn, name, url)) = new_database("rolling").await else {
+        return;
+    };
+    let mut a = Server::start(&url);
+    let mut b = Server::start(&url);
+    let acked = Acked::default();
+    let tasks = load(&a, 4, &acked).await;
+    until_acked(&acked, 40).await;
+    let stop = |server: &mut Server| {
+        let done = Command::new("sh")
+            .args(["-c", &format!("kill -TERM {}", server.child.id())])
+            .status()
+            .expect("kill -TERM");
+        assert!(done.success());
+        let status = server.child.wait().expect("the server exits");
+        assert!(status.success(), "SIGTERM stops the server cleanly: {status}");
+    };
+    stop(&mut a);
+    for t in tasks {
+        t.await.expect("a page's task");
+    }
+    let acked = acked.lock().unwrap().clone();
+    assert_stored(&b, &acked);
+    let a = Server::start(&url);
+    stop(&mut b);
+    assert_stored(&a, &acked);
+    // No game stuck: each game still in play takes the next move through the restarted server.
+    let (ann, ben) = (support::signin(a.addr, "ann"), support::signin(a.addr, "ben"));
+    for (game, moves) in &acked {
+        let mut pages = [
+            Page::watch(a.addr, &ann, game).await,
+            Page::watch(a.addr, &ben, game).await,
+        ];
+        if !pages[0].state["over"].is_null() {
+            continue;
+        }
+        let side = usize::from(pages[0].state["view"]["turn"] == "second");
+        let version = pages[side].version();
+        assert!(version as usize >= moves.len(), "{game}");
+        pages[side].play(game).await;
+        pages[1 - side].until_version(version + 1).await;
+    }
+    drop(a);
     drop_database(conn, &name).await;
 }
