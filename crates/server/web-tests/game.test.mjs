@@ -49,6 +49,7 @@ test('errors, connection, rematch offers and a started game', () => {
   m = reduce(m, { t: 'error', game: 'g1', code: 'not-found', message: 'no such game' }).model;
   assert.deepEqual(m.unavailable, { code: 'not-found', message: 'no such game' });
   assert.deepEqual(reduce(m, { t: 'error', game: 'g1', ack: 'a1', message: 'stale' }).model.unavailable, { code: 'not-found', message: 'no such game' }, 'an answer to an action is not about the game');
+  assert.equal(reduce(m, { t: 'connection', open: true }).model, m, 'a socket that opens again while the page shows it connected changes nothing (nothing to redraw)');
   m = reduce(m, { t: 'connection', open: false }).model;
   assert.equal(m.connected, false);
   m = reduce(m, { t: 'sync', game: 'g1', state: state(7, { winner: 'first', termination: 'rules' }) }).model;

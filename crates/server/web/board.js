@@ -3,6 +3,7 @@
 
 import { t } from './i18n.js';
 import { titleOf } from './catalog.js';
+import { afterPaint } from './util.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -246,11 +247,7 @@ export class Board {
     // after the frame that drew it (its layout and paint included).
     if (!drawnOnce) {
       drawnOnce = true;
-      requestAnimationFrame(() => {
-        const after = new MessageChannel();
-        after.port1.onmessage = () => performance.mark('gridplay:first-board');
-        after.port2.postMessage(null);
-      });
+      afterPaint(() => performance.mark('gridplay:first-board'));
     }
     this.prev = cells;
     this.drawCursor();

@@ -3,7 +3,7 @@
 // gamestate.js how the socket's messages change what the page shows. This file draws and wires them.
 
 import { Board } from './board.js';
-import { h, api, toast, confirmDialog, navigate, playerLink, pref, moveSound } from './util.js';
+import { h, api, toast, confirmDialog, navigate, playerLink, pref, moveSound, afterPaint } from './util.js';
 import { gameOf, labeller, gameWord, specTitle } from './catalog.js';
 import { t, errorText, timeLabel } from './i18n.js';
 import * as entries from './entry.js';
@@ -462,15 +462,15 @@ class GamePage {
     this.barBottom.replaceChildren(playerBar(s, below, side, this.serverNow()));
     // Whether the board needs a zoom depends on its size and the screen's, not on the move: measured once
     // it is on screen (a measure forces the page's layout), and again when the window changes.
-    if (!this.fitted) { this.fitted = true; requestAnimationFrame(() => this.fitZoom()); }
+    if (!this.fitted) { this.fitted = true; afterPaint(() => this.fitZoom()); }
     this.board.render(s, turned, boardMarks(this, this.moves()), gameOf(s.game).look);
     this.lastRendered = s.version;
     this.ctx.title((this.myTurn() ? `● ${t('game.yourTurn')} · ` : '') + `${gameOf(s.game).title} · gridplay`);
-    // The board comes first: the page's first frame shows it, and the panel follows in the next.
+    // The board comes first: the page's first frame shows it alone, and the panel is built once it is painted.
     if (this.panelDrawn) this.renderPanel();
     else if (!this.panelSoon) {
       this.panelSoon = true;
-      requestAnimationFrame(() => { this.panelDrawn = true; if (this.state()) this.renderPanel(); });
+      afterPaint(() => { this.panelDrawn = true; if (this.state()) this.renderPanel(); });
     }
   }
 

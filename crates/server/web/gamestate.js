@@ -63,7 +63,7 @@ export function initial(id) {
  */
 export function reduce(model, msg, { me = null, now = Date.now() } = {}) {
   const same = { model, changed: false, effect: null };
-  if (msg.t === 'connection') return { ...same, model: { ...model, connected: msg.open } };
+  if (msg.t === 'connection') return msg.open === model.connected ? same : { ...same, model: { ...model, connected: msg.open } };
   const mine = model.state && me != null && model.state.players.some((p) => p.id === me);
   // A new game of mine started (a rematch accepted): go there once this one is over.
   if (msg.t === 'started') return model.state && model.state.over && mine ? { ...same, effect: { navigate: `/game/${msg.game}` } } : same;

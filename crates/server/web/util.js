@@ -22,6 +22,15 @@ export function h(tag, attrs = {}, ...children) {
 
 let toastTimer;
 /** Shows a short message at the bottom of the page. */
+/** Runs `fn` once the next frame is painted: in a task after that frame's callbacks, layout and paint. */
+export function afterPaint(fn) {
+  requestAnimationFrame(() => {
+    const after = new MessageChannel();
+    after.port1.onmessage = () => fn();
+    after.port2.postMessage(null);
+  });
+}
+
 export function toast(text) {
   const t = document.getElementById('toast');
   t.textContent = text;

@@ -31,7 +31,7 @@ use rust_embed::Embed;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::{web::AppState, web::auth::MaybeUser, web::error::ApiError, web::lang::Lang};
+use crate::{web::AppState, web::auth::MaybeUser, web::bundle, web::error::ApiError, web::lang::Lang};
 
 #[derive(Embed)]
 #[folder = "web/"]
@@ -54,6 +54,8 @@ struct Files {
     by_path: HashMap<String, Asset>,
     by_hashed: HashMap<String, String>,
     imports: HashMap<String, Vec<String>>,
+    /// The modules served joined in `app.js`'s file (bundle.rs); empty where they could not be joined.
+    joined: BTreeSet<String>,
     /// The `<script type="importmap">` element, and the CSP source that allows it.
     import_map: String,
     import_map_csp: String,
@@ -82,15 +84,16 @@ fn module(path: &str, source: &str) -> (Option<String>, Vec<String>) {
         return (None, Vec::new());
     }
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
-    let mut imports: Vec<String> = parsed
+    // In the order of the source: a browser evaluates a module's imports in that order.
+    let mut requested: Vec<(u32, &str)> = parsed
         .module_record
         .requested_modules
-        .keys()
-        .map(|spec| spec.as_str())
-        .filter(|s| s.starts_with("./") || s.starts_with("../"))
-        .map(|s| resolve(dir, s))
+        .iter()
+        .filter_map(|(spec, uses)| Some((uses.iter().map(|u| u.statement_span.start).min()?, spec.as_str())))
+        .filter(|(_, s)| s.starts_with("./") || s.starts_with("../"))
         .collect();
-    imports.sort();
+    requested.sort_unstable();
+    let imports: Vec<String> = requested.into_iter().map(|(_, s)| resolve(dir, s)).collect();
     let minified = Codegen::new()
         .with_options(CodegenOptions::minify())
         .build(&parsed.program)
@@ -99,7 +102,7 @@ fn module(path: &str, source: &str) -> (Option<String>, Vec<String>) {
 }
 
 /// A relative specifier from a module in `dir`, as a path under `web/`.
-fn resolve(dir: &str, spec: &str) -> String {
+pub(crate) fn resolve(dir: &str, spec: &str) -> String {
     let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
     for p in spec.split('/') {
         match p {
@@ -113,46 +116,76 @@ fn resolve(dir: &str, spec: &str) -> String {
     parts.join("/")
 }
 
+/// The first bytes of a file's SHA-256, in hex: its ETag and the hash in its name.
+fn content_hash(data: &[u8]) -> String {
+    Sha256::digest(data)
+        .iter()
+        .take(5)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 impl Files {
     fn load() -> Files {
         let mut by_path = HashMap::new();
-        let mut by_hashed = HashMap::new();
         let mut imports = HashMap::new();
-        let mut map = BTreeMap::new();
+        let mut sources = HashMap::new();
         for path in Web::iter() {
             let Some(f) = Web::get(&path) else {
                 continue;
             };
             let mut data = f.data;
             if path.ends_with(".js") {
-                let (minified, deps) = module(&path, &String::from_utf8_lossy(&data));
+                let source = String::from_utf8_lossy(&data).into_owned();
+                let (minified, deps) = module(&path, &source);
                 if let Some(m) = minified {
                     data = Cow::Owned(m.into_bytes());
                 }
                 imports.insert(path.to_string(), deps);
+                sources.insert(path.to_string(), source);
             }
-            let hash: String = Sha256::digest(&data)
-                .iter()
-                .take(5)
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            let hashed = hashed_name(&path, &hash);
-            if path.ends_with(".js") {
-                map.insert(format!("/assets/{path}"), format!("/assets/{hashed}"));
-            }
-            by_hashed.insert(hashed.clone(), path.to_string());
-            by_path.insert(
-                path.to_string(),
-                Asset {
-                    mime: f.metadata.mimetype().to_owned(),
-                    etag: format!("\"{hash}\""),
-                    hashed,
-                    data,
-                    br: OnceLock::new(),
-                    gzip: OnceLock::new(),
-                },
-            );
+            by_path.insert(path.to_string(), Asset::new(&path, data, f.metadata.mimetype()));
         }
+        // The app shell's modules, joined into one served as `app.js` (bundle.rs), where they can be.
+        let order = bundle::evaluation_order("app.js", &imports);
+        let parts: Vec<(String, String)> = order
+            .iter()
+            .filter_map(|m| Some((m.clone(), sources.get(m)?.clone())))
+            .collect();
+        let mut joined = BTreeSet::new();
+        match bundle::join(&parts).map(|src| module("app.js", &src).0) {
+            Ok(Some(code)) => {
+                let mime = by_path
+                    .get("app.js")
+                    .map_or_else(|| "text/javascript".to_owned(), |a| a.mime.clone());
+                by_path.insert(
+                    "app.js".into(),
+                    Asset::new("app.js", Cow::Owned(code.into_bytes()), &mime),
+                );
+                joined.extend(order.iter().cloned());
+                let all: BTreeSet<String> = order.iter().flat_map(|m| imports[m].clone()).collect();
+                imports.insert("app.js".into(), all.into_iter().collect());
+            }
+            Ok(None) => tracing::warn!("the app shell's joined modules do not parse: each served alone"),
+            Err(why) => tracing::warn!("the app shell's modules are served alone: {why}"),
+        }
+        let by_hashed = by_path
+            .iter()
+            .map(|(p, a)| (a.hashed.clone(), p.clone()))
+            .collect();
+        // Each module's plain name to its hashed one; a joined module's to the joined file.
+        let map: BTreeMap<String, String> = by_path
+            .iter()
+            .filter(|(p, _)| p.ends_with(".js"))
+            .map(|(p, a)| {
+                let served = if joined.contains(p) {
+                    &by_path["app.js"].hashed
+                } else {
+                    &a.hashed
+                };
+                (format!("/assets/{p}"), format!("/assets/{served}"))
+            })
+            .collect();
         let map_json = json!({ "imports": map }).to_string();
         let digest = Sha256::digest(map_json.as_bytes());
         let shell = by_path
@@ -163,6 +196,7 @@ impl Files {
             by_path,
             by_hashed,
             imports,
+            joined,
             import_map: format!(r#"<script type="importmap">{map_json}</script>"#),
             import_map_csp: format!("'sha256-{}'", base64(&digest)),
             shell,
@@ -179,7 +213,13 @@ impl Files {
         }
     }
 
+    /// Where a file is served: under its hashed name, or the joined file's for a joined module.
     fn url(&self, path: &str) -> String {
+        let path = if self.joined.contains(path) {
+            "app.js"
+        } else {
+            path
+        };
         self.by_path
             .get(path)
             .map_or_else(|| format!("/assets/{path}"), |a| format!("/assets/{}", a.hashed))
@@ -223,6 +263,18 @@ fn encoding(headers: &HeaderMap) -> Option<&'static str> {
 }
 
 impl Asset {
+    fn new(path: &str, data: Cow<'static, [u8]>, mime: &str) -> Asset {
+        let hash = content_hash(&data);
+        Asset {
+            mime: mime.to_owned(),
+            etag: format!("\"{hash}\""),
+            hashed: hashed_name(path, &hash),
+            data,
+            br: OnceLock::new(),
+            gzip: OnceLock::new(),
+        }
+    }
+
     /// The file compressed for `encoding`, made once.
     fn encoded(&self, encoding: &str) -> &[u8] {
         match encoding {
@@ -331,8 +383,9 @@ fn shell(lang: &str, page: Option<&str>, boot: &str) -> String {
         r#"<link rel="stylesheet" href="{}">"#,
         files.url("style.css")
     ));
-    for m in &modules {
-        head.push_str(&format!(r#"<link rel="modulepreload" href="{}">"#, files.url(m)));
+    let urls: BTreeSet<String> = modules.iter().map(|m| files.url(m)).collect();
+    for u in &urls {
+        head.push_str(&format!(r#"<link rel="modulepreload" href="{u}">"#));
     }
     head.push_str(&format!(
         r#"<script type="module" src="{}"></script>"#,
@@ -458,7 +511,11 @@ mod tests {
                    const x = 'import y from ./no.js';\n  import * as e from './entry.js';\nimport { c } from 'pkg';\n\
                    /** Doc. */\nexport const f = async () => (await import('./later.js')).g(a, x, e, c);\n";
         let (minified, imports) = module("lang/en.js", src);
-        assert_eq!(imports, ["lang/entry.js", "lang/side.js", "lang/util.js", "x.js"]);
+        assert_eq!(
+            imports,
+            ["lang/util.js", "x.js", "lang/side.js", "lang/entry.js"],
+            "in the source's order"
+        );
         let minified = minified.expect("it parses");
         assert!(
             !minified.contains("comment") && !minified.contains("Doc."),
@@ -504,27 +561,43 @@ mod tests {
         assert_eq!(hashed_name("icon.svg", "abc"), "icon.abc.svg");
     }
 
+    /// The app shell's modules are served joined in `app.js`'s file, and the import map sends each of them
+    /// there: a page's module that imports `./util.js` gets the shell's instance.
+    #[test]
+    fn the_shell_is_one_file() {
+        let files = &*FILES;
+        let joined: Vec<&str> = files.joined.iter().map(String::as_str).collect();
+        assert_eq!(joined, ["app.js", "catalog.js", "i18n.js", "live.js", "util.js"]);
+        let app = format!("/assets/{}", files.by_path["app.js"].hashed);
+        for m in &joined {
+            assert!(
+                files.import_map.contains(&format!(r#""/assets/{m}":"{app}""#)),
+                "{m}: {}",
+                files.import_map
+            );
+        }
+        let code = String::from_utf8_lossy(&files.by_path["app.js"].data).into_owned();
+        for name in ["h", "api", "t", "startLanguage", "Live", "gameOf", "isDeleted"] {
+            assert!(code.contains(name), "{name}");
+        }
+        assert!(files.import_map.contains(r#""/assets/game.js":"/assets/game."#));
+    }
+
     /// A game page preloads every module it will import, its own language's words and not the other's, and
     /// no other page's module; every page module the router knows exists.
     #[test]
     fn a_page_preloads_its_whole_module_graph_and_nothing_else() {
         let game = preloads("en", Some("game.js"));
         let has = |name: &str| game.iter().any(|u| u.starts_with(&format!("/assets/{name}.")));
+        for m in ["app", "game", "board", "entry", "gamestate", "lang/en"] {
+            assert!(has(m), "{m} in {game:?}");
+        }
+        assert_eq!(game.len(), 6, "{game:?}");
         for m in [
-            "app",
             "util",
             "i18n",
             "live",
-            "game",
-            "board",
-            "entry",
-            "gamestate",
             "catalog",
-            "lang/en",
-        ] {
-            assert!(has(m), "{m} in {game:?}");
-        }
-        for m in [
             "lang/ja",
             "lobby",
             "tournaments",

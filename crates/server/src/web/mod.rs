@@ -11,6 +11,7 @@
 
 pub mod assets;
 pub mod auth;
+mod bundle;
 pub mod catalog;
 pub mod challenges;
 pub mod error;
