@@ -5,7 +5,7 @@
 //                                regular expression of the tests to run)
 
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -1037,6 +1037,96 @@ await test('account: move sounds and their switch, move confirmation, a password
   await p.goto(`${BASE}/watch`);
   await shot(p, 'account.png');
   await ctx.close();
+});
+
+await test('moderation: a report from a profile; an admin made by the command line warns, mutes and closes from the queue; the player reads the warning; in English and Japanese, axe-clean', async () => {
+  const open = async (name, locale = 'en-US') => {
+    const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, locale, bypassCSP: true });
+    const p = await ctx.newPage();
+    p.on('pageerror', (e) => console.log('page error:', e.message));
+    return p;
+  };
+  const rita = await open('rita');
+  await signUp(rita, 'rita');
+  const sam = await open('sam');
+  await signUp(sam, 'sam');
+  const mia = await open('mia');
+  await signUp(mia, 'mia');
+  // No admin link until the operator makes one, on the server's database while it runs.
+  assert.equal(await mia.locator('#nav-admin').count(), 0);
+  const made = spawnSync(BIN, ['admin', 'grant', 'mia', '--database', `sqlite://${dataDir}/gridplay.db`], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+  assert.match(made.stderr, /mia is now an admin/);
+  // Rita reports Sam from his profile; the report goes to the admins.
+  await rita.goto(`${BASE}/player/sam`);
+  await rita.click('#report summary');
+  await rita.fill('#report-reason', 'Sam called me names in the lobby.');
+  await rita.click('#report button[type=submit]');
+  await rita.waitForSelector('#toast.show');
+  assert.match(await rita.textContent('#toast'), /Report sent/);
+  // Nobody reports themself: no box on one's own profile.
+  await sam.goto(`${BASE}/player/sam`);
+  await sam.waitForSelector('h1');
+  assert.equal(await sam.locator('#report').count(), 0);
+  // The admin's page: the queue with the report, Sam's standing, and the actions.
+  await mia.goto(BASE + '/');
+  await mia.click('#nav-admin');
+  await mia.waitForSelector('article[data-report]');
+  const card = mia.locator('article[data-report]');
+  assert.match(await card.textContent(), /Report about sam/);
+  assert.match(await card.textContent(), /Sam called me names in the lobby\./);
+  assert.deepEqual(await axe(mia), []);
+  const act = async (kind, reason, minutes) => {
+    await card.locator('select[id$="-kind"]').selectOption(kind);
+    if (minutes) await card.locator('input[id$="-minutes"]').fill(String(minutes));
+    await card.locator('input[id$="-reason"]').fill(reason);
+    await card.locator('.admin-act button[type=submit]').click();
+    const shown = { warn: 'Warning', mute: 'Mute in chat' }[kind];
+    await mia.waitForFunction((k) => [...document.querySelectorAll('article[data-report] .history li strong')].some((e) => e.textContent === k)
+      || document.querySelector('article[data-report] .error:not(:empty)'), shown);
+    assert.equal(await card.locator('.error:not(:empty)').count(), 0, await card.textContent());
+  };
+  await act('warn', 'Please keep the lobby polite.');
+  await act('mute', 'Muted for an hour after the warning.', 60);
+  // Sam reads what the moderators did, without their names.
+  await sam.goto(`${BASE}/account`);
+  await sam.waitForSelector('#moderation:not([hidden])');
+  const said = await sam.textContent('#moderation');
+  assert.match(said, /Please keep the lobby polite\./);
+  assert.match(said, /You may not chat until/);
+  assert.ok(!said.includes('mia'), said);
+  // The report is closed with what was done: the queue is empty.
+  await card.locator('input[id^="close-"]').fill('Warned and muted for an hour.');
+  await card.locator('button.secondary[type=submit]').click();
+  await mia.waitForSelector('#queue-empty');
+  // In Japanese the admin's page is wholly Japanese, and axe-clean.
+  const ja = await open('mia-ja', 'ja-JP');
+  await ja.context().addCookies(await mia.context().cookies());
+  await ja.goto(BASE + '/admin');
+  await ja.waitForSelector('#queue-empty');
+  assert.equal(await ja.textContent('h1'), '管理');
+  assert.equal(await ja.textContent('#queue-empty'), '未処理の通報はありません。');
+  assert.deepEqual(await axe(ja), []);
+  await ja.context().close();
+  // Closing Sam's account, looked up by name, signs him out and keeps him out.
+  await mia.fill('#look-name', 'sam');
+  await mia.click('#look-name + button');
+  await mia.waitForSelector('#looked-up [data-account="sam"]');
+  const looked = mia.locator('#looked-up');
+  await looked.locator('select[id$="-kind"]').selectOption('close');
+  await looked.locator('input[id$="-reason"]').fill('Insults after a warning and a mute.');
+  await looked.locator('.admin-act button[type=submit]').click();
+  await mia.click('#confirm-yes');
+  await mia.waitForFunction(() => /closed/.test(document.querySelector('#looked-up h3')?.textContent || ''));
+  await sam.goto(`${BASE}/account`);
+  await sam.waitForSelector('#signup, .card a[href="/"]');
+  assert.equal(await sam.locator('#me').count(), 0);
+  await sam.goto(BASE + '/');
+  await sam.fill('#signin input[name=name]', 'sam');
+  await sam.fill('#signin input[name=password]', 'password-sam');
+  await sam.click('#signin button[type=submit]');
+  await sam.waitForFunction(() => /closed by the site/.test(document.body.textContent));
+  for (const p of [rita, sam, mia]) await p.context().close();
 });
 
 await test('takeback in a casual game, and a premove in a live one', async () => {

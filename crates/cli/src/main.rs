@@ -1,5 +1,6 @@
 //! The `gridplay` command. Each subcommand lives in its own module; this file only parses arguments.
 
+mod admin;
 mod backup;
 mod bench;
 mod egdb;
@@ -85,6 +86,8 @@ enum Command {
     Backup(backup::BackupArgs),
     /// Put a copy made by `gridplay backup` in place of a SQLite database that no server has open.
     Restore(backup::RestoreArgs),
+    /// The site's admins: `grant NAME`, `revoke NAME`, `list`, on the server's database.
+    Admin(admin::AdminArgs),
 }
 
 fn main() -> ExitCode {
@@ -125,6 +128,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Backup(args) => backup::backup(&args),
         Command::Restore(args) => backup::restore(&args),
+        Command::Admin(args) => admin::admin(&args),
         Command::Games => {
             use std::io::Write;
             std::io::stdout()

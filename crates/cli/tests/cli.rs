@@ -836,3 +836,64 @@ fn openapi_prints_the_servers_document() {
     assert_eq!(out.trim_end(), gridplay_server::openapi_document());
     assert!(doc["paths"]["/api/games/{id}"]["get"].is_object(), "{out}");
 }
+
+/// `gridplay admin` makes and unmakes admins on the server's database, records each change on the
+/// account's moderation history as the command line's, and names what it cannot find.
+#[test]
+fn admins_are_made_by_the_command_line_and_recorded() {
+    use gridplay_server::db::{Db, User};
+    let dir = std::env::temp_dir().join(format!("gridplay-admin-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let url = format!("sqlite://{}/gridplay.db", dir.display());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let db = Db::connect(&url, 1, 1).await.expect("database");
+        let ann = User {
+            id: "u-ann".into(),
+            name: "Ann".into(),
+        };
+        assert!(db.create_user(&ann, "no-password").await.expect("a user"));
+    });
+    let (ok, out, err) = gridplay(&["admin", "list", "--database", &url]);
+    assert!(ok && out.is_empty(), "no admin to begin with: {out} {err}");
+    let (ok, _, err) = gridplay(&["admin", "grant", "ann", "--database", &url]);
+    assert!(ok, "{err}");
+    assert!(err.contains("Ann is now an admin"), "{err}");
+    let (ok, out, _) = gridplay(&["admin", "list", "--database", &url]);
+    assert!(ok);
+    assert_eq!(out, "Ann\n");
+    let (ok, _, err) = gridplay(&["admin", "grant", "nobody", "--database", &url]);
+    assert!(!ok && err.contains("there is no account named nobody"), "{err}");
+    let (ok, _, err) = gridplay(&[
+        "admin",
+        "revoke",
+        "Ann",
+        "--database",
+        &url,
+        "--reason",
+        "stepped down",
+    ]);
+    assert!(ok && err.contains("Ann is no longer an admin"), "{err}");
+    rt.block_on(async {
+        let db = Db::connect(&url, 1, 1).await.expect("database");
+        let s = db.standing("ann").await.unwrap().expect("Ann");
+        assert!(!s.admin);
+        let history = db.moderation_history(&s.id).await.unwrap();
+        let seen: Vec<(&str, &str, bool)> = history
+            .iter()
+            .map(|a| (a.kind.as_str(), a.reason.as_str(), a.admin.is_none()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("revoke", "stepped down", true),
+                ("grant", "made an admin by the server's operator", true)
+            ]
+        );
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}

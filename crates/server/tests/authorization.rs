@@ -11,14 +11,15 @@ use std::{collections::BTreeSet, net::SocketAddr};
 use gridplay_core::Player;
 use gridplay_server::{
     clock::TimeControl,
-    db::{ActionKind, ActionRow, Db, GameRow, GameStatus, GameUpdate, now_ms},
+    db::{Act, ActionKind, ActionRow, Db, GameRow, GameStatus, GameUpdate, ModKind, now_ms},
 };
 use serde_json::{Value, json};
 use support::{http, recv, send, signup};
 
 /// Who asks. Each subject names its first and second: a game's first and second players, a challenge's
 /// creator and the player it challenges, a tournament's creator and a player who joined. The stranger is
-/// signed in and none of these; on a game's socket the stranger and the signed-out visitor are spectators
+/// signed in and none of these, and so is the admin (made by the operator), who alone may use the admin
+/// routes; on a game's socket the stranger and the signed-out visitor are spectators
 /// (they watch the game before they act). Where an operation acts on the asker's own account, each
 /// signed-in role is an account of its own, made for that case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +28,7 @@ enum Role {
     First,
     Second,
     Stranger,
+    Admin,
 }
 
 const ROLES: [Role; 4] = [Role::SignedOut, Role::First, Role::Second, Role::Stranger];
@@ -82,6 +84,8 @@ enum Subject {
     Finished,
     /// The first player made a round-robin tournament and the second joined it.
     Tournament,
+    /// The stranger reported the first player.
+    Report,
 }
 
 const SO: Http = Http::No(401, "signed-out");
@@ -94,6 +98,8 @@ struct Route {
     subject: Subject,
     body: Option<fn(&Case) -> Value>,
     expect: [Http; 4],
+    /// What the admin gets: where not named, what the stranger gets (an admin is no party to a subject).
+    admin: Option<Http>,
 }
 
 const fn route(
@@ -109,6 +115,21 @@ const fn route(
         subject,
         body,
         expect,
+        admin: None,
+    }
+}
+
+/// A row of the admin routes: refused to every role but the admin's.
+fn admin_route(
+    method: &'static str,
+    path: &'static str,
+    subject: Subject,
+    body: Option<fn(&Case) -> Value>,
+) -> Route {
+    let no = Http::No(403, "not-admin");
+    Route {
+        admin: Some(Http::Ok),
+        ..route(method, path, subject, body, [SO, no, no, no])
     }
 }
 
@@ -122,6 +143,7 @@ fn routes() -> Vec<Route> {
         // The pages: each shows what its asker may see, and asks a signed-out visitor to sign in where needed.
         route("GET", "/", Nothing, None, ALL),
         route("GET", "/account", Nothing, None, ALL),
+        route("GET", "/admin", Nothing, None, ALL),
         route("GET", "/assets/{path}", Nothing, None, ALL),
         route("GET", "/game/{id}", Game, None, ALL),
         route("GET", "/games", Nothing, None, ALL),
@@ -151,6 +173,28 @@ fn routes() -> Vec<Route> {
         route("GET", "/api/games/{id}/export", Finished, None, ALL),
         route("GET", "/api/games/{id}/analysis/stored", Finished, None, ALL),
         route("GET", "/api/my-games", Nothing, None, SIGNED_IN),
+        route(
+            "POST",
+            "/api/reports",
+            Nothing,
+            Some(|c| json!({"user": c.first, "reason": "rude in chat"})),
+            [SO, Http::No(400, "own-report"), Http::Ok, Http::Ok],
+        ),
+        route("GET", "/api/account/moderation", Nothing, None, SIGNED_IN),
+        admin_route("GET", "/api/admin/reports", Nothing, None),
+        admin_route(
+            "POST",
+            "/api/admin/reports/{id}/close",
+            Report,
+            Some(|_| json!({"reason": "dealt with"})),
+        ),
+        admin_route("GET", "/api/admin/users/{name}", Nothing, None),
+        admin_route(
+            "POST",
+            "/api/admin/users/{name}/actions",
+            Nothing,
+            Some(|_| json!({"kind": "warn", "reason": "be polite"})),
+        ),
         route(
             "GET",
             "/api/games/{id}/hint",
@@ -359,7 +403,8 @@ struct People {
     first: String,
     second: String,
     stranger: String,
-    cookies: [String; 3],
+    admin: String,
+    cookies: [String; 4],
 }
 
 /// One case: the subject made for it and who asks.
@@ -396,7 +441,7 @@ impl Run {
 
     /// A casual game with help between the first and second players, the first to move.
     async fn game(&self) -> String {
-        let [a, b, _] = &self.people.cookies;
+        let [a, b, _, _] = &self.people.cookies;
         support::game_between(
             self.addr,
             a,
@@ -422,9 +467,19 @@ impl Run {
 
     /// Makes the subject of a case; its id.
     async fn subject(&mut self, subject: Subject) -> String {
-        let [a, b, _] = self.people.cookies.clone();
+        let [a, b, c, _] = self.people.cookies.clone();
         match subject {
             Subject::Nothing | Subject::OwnAccount => self.people.first.clone(),
+            Subject::Report => self
+                .post(
+                    "/api/reports",
+                    &c,
+                    json!({"user": self.people.first, "reason": "a report"}),
+                )
+                .await["id"]
+                .as_str()
+                .expect("a report id")
+                .to_owned(),
             Subject::Challenge => self
                 .post(
                     "/api/challenges",
@@ -540,6 +595,7 @@ impl Run {
             (_, Role::First) => (self.people.first.clone(), Some(self.people.cookies[0].clone())),
             (_, Role::Second) => (self.people.second.clone(), Some(self.people.cookies[1].clone())),
             (_, Role::Stranger) => (self.people.stranger.clone(), Some(self.people.cookies[2].clone())),
+            (_, Role::Admin) => (self.people.admin.clone(), Some(self.people.cookies[3].clone())),
         };
         Case {
             id,
@@ -554,7 +610,26 @@ impl Run {
     /// tournament's players and state.
     async fn snapshot(&self, subject: Subject, id: &str) -> String {
         match subject {
-            Subject::Nothing | Subject::OwnAccount => String::new(),
+            Subject::OwnAccount => String::new(),
+            // What an admin route or a report would change: the first player's record and the open reports.
+            Subject::Nothing | Subject::Report => {
+                let first = self
+                    .db
+                    .standing(&self.people.first)
+                    .await
+                    .unwrap()
+                    .expect("the first player");
+                let history = self.db.moderation_history(&first.id).await.unwrap().len();
+                let open: Vec<String> = self
+                    .db
+                    .reports(None)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|r| r.id)
+                    .collect();
+                format!("{history} {open:?}")
+            }
             Subject::Challenge => format!("{:?}", self.db.challenge(id).await.unwrap().map(|c| c.status)),
             Subject::Tournament => {
                 let t = http(self.addr, "GET", &format!("/api/tournaments/{id}"), None, None)
@@ -676,12 +751,19 @@ async fn each_role_is_refused_or_served_as_its_row_says() {
             .await
             .expect("server");
         let addr = server.addr;
-        let names = ["ann", "ben", "cyd"].map(str::to_owned);
+        let names = ["ann", "ben", "cyd", "dee"].map(str::to_owned);
         let mut cookies = Vec::new();
         for n in &names {
             cookies.push(signup(addr, n).await);
         }
-        let [first, second, stranger] = names;
+        let dee = server.state.db.standing("dee").await.unwrap().expect("dee");
+        server
+            .state
+            .db
+            .moderate(&dee.id, None, &Act::new(ModKind::Grant, "the matrix's admin"))
+            .await
+            .unwrap();
+        let [first, second, stranger, admin] = names;
         let mut run = Run {
             addr,
             db: server.state.db.clone(),
@@ -689,13 +771,15 @@ async fn each_role_is_refused_or_served_as_its_row_says() {
                 first,
                 second,
                 stranger,
+                admin,
                 cookies: cookies.try_into().unwrap(),
             },
             made: 0,
         };
         let mut wrong = Vec::new();
         for r in routes() {
-            for (role, expect) in ROLES.into_iter().zip(r.expect) {
+            let admin = r.admin.unwrap_or(r.expect[3]);
+            for (role, expect) in ROLES.into_iter().zip(r.expect).chain([(Role::Admin, admin)]) {
                 eprintln!("{} {} as {role:?}", r.method, r.path);
                 let case = run.case(r.subject, role).await;
                 let path = r

@@ -2,7 +2,7 @@
 // signing out everywhere, and deleting the account. The server checks the password for the last two kinds.
 
 import { h, api, toast, confirmDialog, navigate, pref, setPref } from './util.js';
-import { t, errorText } from './i18n.js';
+import { t, errorText, fmtDate } from './i18n.js';
 
 export function accountPage(main, ctx) {
   ctx.title(`${t('nav.account')} · gridplay`);
@@ -58,6 +58,17 @@ export function accountPage(main, ctx) {
   } }, h('h2', {}, t('account.deleteHeading')), h('p', { class: 'muted' }, t('account.deleteHelp')),
   h('label', {}, t('auth.password'), delPass), h('button', { type: 'submit', class: 'danger' }, t('account.delete')), delErr);
 
-  main.replaceChildren(h('h1', {}, t('nav.account')), h('div', { class: 'grid' }, prefs, password, everywhere, remove));
+  // What the moderators did to this account (warnings, mutes, a new name), shown once there is any.
+  const moderation = h('section', { class: 'card stack', id: 'moderation', hidden: true });
+  api('/account/moderation').then((m) => {
+    if (!m.history.length && !m.muted_until) return;
+    moderation.hidden = false;
+    moderation.replaceChildren(h('h2', {}, t('account.moderation')),
+      m.muted_until ? h('p', { class: 'error' }, t('account.mutedUntil', { when: fmtDate(m.muted_until) })) : null,
+      h('ol', { class: 'history' }, m.history.map((x) => h('li', {}, h('strong', {}, t(`admin.kind.${x.kind}`)), ' · ', fmtDate(x.at),
+        x.detail ? h('span', { class: 'muted' }, ` (${x.detail})`) : null, h('br'), x.reason))));
+  }).catch(() => {});
+
+  main.replaceChildren(h('h1', {}, t('nav.account')), moderation, h('div', { class: 'grid' }, prefs, password, everywhere, remove));
   return () => {};
 }

@@ -20,6 +20,7 @@ const PAGES = {
   tournaments: () => import('./tournaments.js'),
   rules: () => import('./rules.js'),
   account: () => import('./account.js'),
+  admin: () => import('./admin.js'),
 };
 
 /** What the page came with from the server. */
@@ -81,6 +82,7 @@ function header() {
     link('/leaderboard', t('nav.leaderboards'), 'nav-leaderboard'),
     link(`/rules/${firstGame()}`, t('nav.rules'), 'nav-rules'),
     ...(ctx.me ? [h('a', { href: '/games', 'data-link': true, id: 'nav-games' }, t('nav.myGames'), ctx.waiting ? h('span', { class: 'badge', id: 'waiting-count' }, String(ctx.waiting)) : null)] : []),
+    ...(ctx.me && ctx.me.admin ? [link('/admin', t('nav.admin'), 'nav-admin')] : []),
   );
   // The language switch: the choice is kept, and the page is loaded again in the new language.
   const language = h('select', { id: 'lang', class: 'small', 'aria-label': t('nav.language'), onchange: async (e) => { setLang(e.target.value); await loadLanguage(e.target.value); location.reload(); } },
@@ -120,6 +122,7 @@ function pageOf(p) {
   if ((r = m(/^\/replay\/([A-Za-z0-9]{1,16})$/))) return ['replay', 'replayPage', r[1]];
   if (p === '/games') return ['people', 'myGamesPage'];
   if (p === '/account') return ['account', 'accountPage'];
+  if (p === '/admin') return ['admin', 'adminPage'];
   if (p === '/watch') return ['watch', 'watchPage'];
   if ((r = m(/^\/player\/([A-Za-z0-9_-]{1,20})$/))) return ['people', 'playerPage', r[1]];
   if ((r = m(/^\/leaderboard(?:\/([a-z]{1,20}))?$/))) return ['people', 'leaderboardPage', r[1] || firstGame()];

@@ -1,7 +1,7 @@
 // Pages about people and the games they play: my games, a player's profile with the rating chart, and the
 // leaderboards (the games to watch are watch.js). They show what /api returns; the live ones refetch when the server says so.
 
-import { h, api, serial, playerLink } from './util.js';
+import { h, api, serial, playerLink, toast } from './util.js';
 import { allGames, titleOf, specTitle } from './catalog.js';
 import { t, errorText, timeLabel, playerLabel, isDeleted, fmtDate } from './i18n.js';
 
@@ -111,7 +111,9 @@ export function playerPage(main, name, ctx) {
     const charts = h('div', { class: 'card', id: 'charts' }, h('h2', {}, t('player.history')),
       Object.keys(d.history).length ? Object.entries(d.history).map(([g, pts]) => h('figure', { class: 'chart' }, h('figcaption', {}, titleOf(g)), ratingChart(pts, g)))
         : h('p', { class: 'muted' }, t('player.chartLater')));
-    main.replaceChildren(h('h1', {}, d.name, d.online ? h('span', { class: 'badge online' }, t('player.online')) : null),
+    main.replaceChildren(h('h1', {}, d.name, d.online ? h('span', { class: 'badge online' }, t('player.online')) : null,
+      d.engine ? h('span', { class: 'badge', id: 'engine-mark', title: t('player.engineHelp') }, t('player.engine')) : null),
+      reportBox(d.name, null, ctx),
       h('div', { class: 'grid' }, ratings, stats),
       h('div', { class: 'grid', style: 'margin-top:1rem' }, charts,
         h('div', { class: 'stack' },
@@ -119,6 +121,29 @@ export function playerPage(main, name, ctx) {
           h('div', { class: 'card', id: 'recent' }, h('h2', {}, t('player.recent')), list(d.recent, {}, t('list.noneYet'))))));
   }
   return livePage(ctx, load, ['lobby']).stop;
+}
+
+/**
+ * "Report": a signed-in player tells the admins about another player, or about a player's conduct in a game
+ * (`game`), with a reason. Nothing for oneself or when signed out.
+ */
+export function reportBox(name, game, ctx) {
+  if (!ctx.me || ctx.me.name.toLowerCase() === name.toLowerCase()) return null;
+  const reason = h('textarea', { id: 'report-reason', required: true, maxlength: 500, rows: 3 });
+  const err = h('p', { class: 'error', role: 'alert' });
+  const box = h('details', { class: 'report', id: 'report' }, h('summary', {}, t('report.open', { name })),
+    h('form', { class: 'stack', onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = '';
+      try {
+        await api('/reports', game ? { user: name, game, reason: reason.value } : { user: name, reason: reason.value });
+        reason.value = '';
+        box.open = false;
+        toast(t('report.sent'));
+      } catch (x) { err.textContent = errorText(x); }
+    } }, h('label', {}, t('report.reason'), reason), h('p', { class: 'muted' }, t('report.help')),
+    h('button', { type: 'submit' }, t('report.send')), err));
+  return box;
 }
 
 export function leaderboardPage(main, game, ctx) {

@@ -8,6 +8,7 @@ import { h, api, toast } from './util.js';
 import { gameOf, specTitle } from './catalog.js';
 import { t, errorText } from './i18n.js';
 import { overText, sideName } from './gamestate.js';
+import { reportBox } from './people.js';
 
 export function replayPage(main, id, ctx) {
   let meta = null;
@@ -16,7 +17,8 @@ export function replayPage(main, id, ctx) {
   const cache = new Map();
   const boardBox = h('div', { class: 'board-wrap', id: 'board' });
   const panel = h('aside', { class: 'card' });
-  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox), panel));
+  const below = h('div', { id: 'replay-below' });
+  main.replaceChildren(h('div', { class: 'game' }, h('section', {}, boardBox, below), panel));
   const board = new Board(boardBox, { onCell() {}, onDrop() {} }, { keys: false });
 
   let analysis = null;
@@ -204,6 +206,10 @@ export function replayPage(main, id, ctx) {
       // An analysis made on an earlier visit (by anyone) is shown again.
       if (meta.over) analysis = await api(`/games/${id}/analysis/stored`).catch(() => null);
       go(meta.moves.length);
+      // A player may report the other player's conduct in this game to the admins.
+      const mine = ctx.me ? meta.players.findIndex((p) => p.id === ctx.me.id) : -1;
+      const other = mine < 0 ? null : meta.players[1 - mine];
+      if (other && other.name && !other.level) below.replaceChildren(reportBox(other.name, id, ctx) || '');
     } catch (e) {
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('replay.unavailable')), h('p', {}, errorText(e)), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
     }

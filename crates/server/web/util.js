@@ -20,8 +20,6 @@ export function h(tag, attrs = {}, ...children) {
   return e;
 }
 
-let toastTimer;
-/** Shows a short message at the bottom of the page. */
 /** Runs `fn` once the next frame is painted: in a task after that frame's callbacks, layout and paint. */
 export function afterPaint(fn) {
   requestAnimationFrame(() => {
@@ -31,6 +29,8 @@ export function afterPaint(fn) {
   });
 }
 
+let toastTimer;
+/** Shows a short message at the bottom of the page. */
 export function toast(text) {
   const t = document.getElementById('toast');
   t.textContent = text;

@@ -215,7 +215,7 @@ impl Db {
     /// A game's leaderboard: established ratings first, best first, then provisional ones.
     pub async fn leaderboard(&self, game: &str, limit: i64) -> Result<Vec<RatingRow>, DbError> {
         let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {RATING_COLUMNS} WHERE r.game = $1 ORDER BY CASE WHEN r.deviation < $2 THEN 0 ELSE 1 END, \
+            "SELECT {RATING_COLUMNS} WHERE r.game = $1 AND u.engine = 0 AND u.closed = 0 ORDER BY CASE WHEN r.deviation < $2 THEN 0 ELSE 1 END, \
              r.rating DESC, u.name_key LIMIT $3"
         )))
         .bind(game)

@@ -76,7 +76,7 @@ impl Db {
     pub async fn session_user(&self, token: &str) -> Result<Option<User>, DbError> {
         let row = sqlx::query(
             "SELECT u.id, u.name FROM sessions s JOIN users u ON u.id = s.user_id \
-             WHERE s.id = $1 AND s.expires_at > $2",
+             WHERE s.id = $1 AND s.expires_at > $2 AND u.closed = 0",
         )
         .bind(session_key(token))
         .bind(now_ms())

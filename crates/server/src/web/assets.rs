@@ -93,27 +93,15 @@ fn module(path: &str, source: &str) -> (Option<String>, Vec<String>) {
         .filter(|(_, s)| s.starts_with("./") || s.starts_with("../"))
         .collect();
     requested.sort_unstable();
-    let imports: Vec<String> = requested.into_iter().map(|(_, s)| resolve(dir, s)).collect();
+    let imports: Vec<String> = requested
+        .into_iter()
+        .map(|(_, s)| bundle::resolve(dir, s))
+        .collect();
     let minified = Codegen::new()
         .with_options(CodegenOptions::minify())
         .build(&parsed.program)
         .code;
     (Some(minified), imports)
-}
-
-/// A relative specifier from a module in `dir`, as a path under `web/`.
-pub(crate) fn resolve(dir: &str, spec: &str) -> String {
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for p in spec.split('/') {
-        match p {
-            "." | "" => {}
-            ".." => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    parts.join("/")
 }
 
 /// The first bytes of a file's SHA-256, in hex: its ETag and the hash in its name.
@@ -361,6 +349,7 @@ fn page_module(path: &str) -> Option<&'static str> {
         "replay" => "replay.js",
         "games" | "player" | "leaderboard" => "people.js",
         "account" => "account.js",
+        "admin" => "admin.js",
         "watch" => "watch.js",
         "rules" => "rules.js",
         "tournaments" | "tournament" => "tournaments.js",
@@ -444,7 +433,11 @@ async fn boot(
     game: Option<&str>,
 ) -> String {
     let catalog = crate::web::catalog::catalog_text(state, lang).unwrap_or_else(|_| "null".into());
-    let me = user.map(|u| json!({ "id": u.id, "name": u.name }));
+    let mut me = None;
+    if let Some(u) = user {
+        let admin = state.db.is_admin(&u.id).await.unwrap_or(false);
+        me = Some(json!({ "id": u.id, "name": u.name, "admin": admin }));
+    }
     let mut game_json = String::from("null");
     if let Some(id) = game
         && crate::ids::plausible(id)
@@ -531,7 +524,7 @@ mod tests {
             None,
             "a module that does not parse is served as it is"
         );
-        assert_eq!(resolve("", "./app.js"), "app.js");
+        assert_eq!(bundle::resolve("", "./app.js"), "app.js");
     }
 
     /// Every module of the site parses, so that each is minified and its imports preloaded.
@@ -618,6 +611,7 @@ mod tests {
             "/player/a",
             "/leaderboard",
             "/account",
+            "/admin",
             "/watch",
             "/rules/x",
             "/tournaments",

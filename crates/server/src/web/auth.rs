@@ -134,14 +134,19 @@ pub(crate) struct Me {
 pub(crate) struct UserJson {
     id: String,
     name: String,
+    /// One of the site's admins (made by `gridplay admin grant`): the admin pages are theirs.
+    admin: bool,
 }
 
-impl From<User> for UserJson {
-    fn from(u: User) -> UserJson {
-        UserJson {
+impl UserJson {
+    /// The user as the pages see it, with whether they are an admin.
+    async fn of(state: &AppState, u: User) -> ApiResult<UserJson> {
+        let admin = state.db.is_admin(&u.id).await?;
+        Ok(UserJson {
             id: u.id,
             name: u.name,
-        }
+            admin,
+        })
     }
 }
 
@@ -168,12 +173,8 @@ async fn start_session(state: &AppState, jar: CookieJar, user: User) -> ApiResul
         .path("/")
         .max_age(time_days(SESSION_DAYS))
         .build();
-    Ok((
-        jar.add(cookie),
-        Json(Me {
-            user: Some(user.into()),
-        }),
-    ))
+    let user = UserJson::of(state, user).await?;
+    Ok((jar.add(cookie), Json(Me { user: Some(user) })))
 }
 
 fn time_days(days: i64) -> time::Duration {
@@ -228,7 +229,7 @@ pub(crate) async fn signup(
 /// Signs in: the answer sets the session cookie.
 #[utoipa::path(post, path = "/signin", tag = "account", request_body = Credentials,
     responses((status = 200, body = Me, headers(("Set-Cookie" = String, description = "The session, `gp_session`"))),
-        (status = "4XX", body = ErrorBody, description = "Wrong name or password (`bad-credentials`), or too many attempts")))]
+        (status = "4XX", body = ErrorBody, description = "Wrong name or password (`bad-credentials`), an account closed by the moderators (`account-closed`), or too many attempts")))]
 pub(crate) async fn signin(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -251,6 +252,13 @@ pub(crate) async fn signin(
     };
     if !verify(c.password, stored).await? {
         return Err(wrong());
+    }
+    if state.db.is_closed(&user.id).await? {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "account-closed",
+            "this account was closed by the site's moderators",
+        ));
     }
     start_session(&state, jar, user).await
 }
@@ -378,8 +386,10 @@ pub(crate) async fn delete_account(
 
 /// Who the session is.
 #[utoipa::path(get, path = "/me", tag = "account", responses((status = 200, body = Me)))]
-pub(crate) async fn me(MaybeUser(user): MaybeUser) -> Json<Me> {
-    Json(Me {
-        user: user.map(UserJson::from),
-    })
+pub(crate) async fn me(State(state): State<AppState>, MaybeUser(user): MaybeUser) -> ApiResult<Json<Me>> {
+    let user = match user {
+        Some(u) => Some(UserJson::of(&state, u).await?),
+        None => None,
+    };
+    Ok(Json(Me { user }))
 }

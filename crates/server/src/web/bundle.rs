@@ -41,6 +41,21 @@ pub(crate) fn evaluation_order(entry: &str, imports: &HashMap<String, Vec<String
     out
 }
 
+/// A relative specifier from a module in `dir`, as a path under `web/`.
+pub(crate) fn resolve(dir: &str, spec: &str) -> String {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for p in spec.split('/') {
+        match p {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
+}
+
 /// One module's parts, read once.
 struct Part {
     path: String,
@@ -178,7 +193,7 @@ fn read(path: &str, source: &str, members: &BTreeSet<&str>) -> Result<Part, Stri
         if !(spec.starts_with("./") || spec.starts_with("../")) {
             return Err(format!("{path} imports {spec}, which is not a file of the site"));
         }
-        let src = super::assets::resolve(dir, spec);
+        let src = resolve(dir, spec);
         let ImportImportName::Name(imported) = &e.import_name else {
             return Err(format!("{path} imports {spec} by default or as a namespace"));
         };

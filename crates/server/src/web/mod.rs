@@ -19,6 +19,7 @@ pub mod extract;
 pub mod games;
 pub mod health;
 pub mod lang;
+pub mod moderation;
 pub mod openapi;
 pub mod players;
 pub mod rules;

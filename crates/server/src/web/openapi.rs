@@ -21,8 +21,8 @@ use utoipa::{
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::web::{
-    AppState, auth, catalog, challenges, error::ApiError, games, health, players, rules, settings,
-    tournaments, ws,
+    AppState, auth, catalog, challenges, error::ApiError, games, health, moderation, players, rules,
+    settings, tournaments, ws,
 };
 
 /// The pages of the site: each answers the same shell, which loads the page's module.
@@ -32,6 +32,7 @@ pub(crate) const PAGES: &[&str] = &[
     "/replay/{id}",
     "/games",
     "/account",
+    "/admin",
     "/watch",
     "/player/{name}",
     "/leaderboard",
@@ -63,6 +64,7 @@ session is the `gp_session` cookie that signing in sets.",
         (name = "lobby", description = "Who is online, challenges, games against the engine, rematches"),
         (name = "players", description = "Games in play, profiles, leaderboards"),
         (name = "tournaments", description = "Swiss and round-robin tournaments"),
+        (name = "moderation", description = "Reports by players; the admins' queue and their actions on accounts"),
         (name = "site", description = "The pages, the browser's files and the socket"),
     )
 )]
@@ -126,6 +128,12 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::join))
         .routes(routes!(tournaments::withdraw))
         .routes(routes!(tournaments::start))
+        .routes(routes!(moderation::report))
+        .routes(routes!(moderation::mine))
+        .routes(routes!(moderation::queue))
+        .routes(routes!(moderation::close_report))
+        .routes(routes!(moderation::account))
+        .routes(routes!(moderation::act))
         .merge(files)
         .fallback(|| async { ApiError::not_found("API route") })
 }

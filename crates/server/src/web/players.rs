@@ -135,6 +135,8 @@ pub(crate) struct MyGames {
 pub(crate) struct Profile {
     name: String,
     online: bool,
+    /// Marked by the moderators as an engine user: off the leaderboards, rated games kept.
+    engine: bool,
     ratings: Vec<ProfileRating>,
     stats: Vec<StatsRow>,
     /// Per game, the rating after each rated game: `[unix ms, rating]`.
@@ -310,8 +312,10 @@ pub(crate) async fn profile(
     }
     let active = state.db.games_of(&user.id, GameStatus::Active, 50).await?;
     let finished = state.db.games_of(&user.id, GameStatus::Finished, 20).await?;
+    let engine = state.db.standing(&user.name).await?.is_some_and(|s| s.engine);
     Ok(Json(Profile {
         online: state.lobby.names().iter().any(|n| n == &user.name),
+        engine,
         ratings: ratings
             .iter()
             .map(|r| ProfileRating {

@@ -1,0 +1,373 @@
+//! Moderation: admins, reports, and the actions admins take on accounts, each recorded with who took it and
+//! why.
+
+use sqlx::Row;
+
+use super::{Db, DbError, now_ms};
+use crate::ids;
+
+/// What an admin does to an account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModKind {
+    /// Admin rights given (by the command line).
+    Grant,
+    /// Admin rights taken back.
+    Revoke,
+    /// A warning the player reads on their account page.
+    Warn,
+    /// No chat until a time.
+    Mute,
+    /// The name replaced by a neutral one.
+    Rename,
+    /// Marked as an engine user: off the leaderboards, rated games flagged.
+    Engine,
+    /// The account closed: no sign-in, every session ended.
+    Close,
+    /// A report dismissed or dealt with.
+    CloseReport,
+}
+
+impl ModKind {
+    pub const ALL: [ModKind; 8] = [
+        ModKind::Grant,
+        ModKind::Revoke,
+        ModKind::Warn,
+        ModKind::Mute,
+        ModKind::Rename,
+        ModKind::Engine,
+        ModKind::Close,
+        ModKind::CloseReport,
+    ];
+
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModKind::Grant => "grant",
+            ModKind::Revoke => "revoke",
+            ModKind::Warn => "warn",
+            ModKind::Mute => "mute",
+            ModKind::Rename => "rename",
+            ModKind::Engine => "engine",
+            ModKind::Close => "close",
+            ModKind::CloseReport => "close-report",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(s: &str) -> Option<ModKind> {
+        ModKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// One moderation action to take: what, why, and what it needs.
+#[derive(Clone, Debug)]
+pub struct Act<'a> {
+    pub kind: ModKind,
+    /// Why, as the history shows it (the player reads a warning's).
+    pub reason: &'a str,
+    /// What it did, as the history shows it: a mute's length, the old and new names, the report closed.
+    pub detail: String,
+    /// A mute's end, Unix ms.
+    pub until: Option<i64>,
+    /// A rename's new name.
+    pub new_name: Option<&'a str>,
+}
+
+impl<'a> Act<'a> {
+    #[must_use]
+    pub fn new(kind: ModKind, reason: &'a str) -> Act<'a> {
+        Act {
+            kind,
+            reason,
+            detail: String::new(),
+            until: None,
+            new_name: None,
+        }
+    }
+}
+
+/// An account as moderation sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub id: String,
+    pub name: String,
+    pub admin: bool,
+    pub closed: bool,
+    pub engine: bool,
+    /// Unix ms until which the player may not chat; 0 or past: not muted.
+    pub muted_until: i64,
+}
+
+/// One recorded action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModAction {
+    pub id: String,
+    /// The admin's name, or `None` for the server's command line.
+    pub admin: Option<String>,
+    pub kind: String,
+    pub reason: String,
+    pub detail: String,
+    pub at: i64,
+}
+
+/// A report, with the names it refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub id: String,
+    pub reporter: String,
+    pub target_id: String,
+    pub target: String,
+    pub game: Option<String>,
+    pub reason: String,
+    pub at: i64,
+    pub closed_at: Option<i64>,
+}
+
+impl Db {
+    /// An account's standing, by name in any case.
+    pub async fn standing(&self, name: &str) -> Result<Option<Standing>, DbError> {
+        let row =
+            sqlx::query("SELECT id, name, admin, closed, engine, muted_until FROM users WHERE name_key = $1")
+                .bind(name.to_lowercase())
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(|r| {
+            Ok(Standing {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                admin: r.try_get::<i64, _>("admin")? != 0,
+                closed: r.try_get::<i64, _>("closed")? != 0,
+                engine: r.try_get::<i64, _>("engine")? != 0,
+                muted_until: r.try_get("muted_until")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Whether a user is an admin.
+    pub async fn is_admin(&self, user_id: &str) -> Result<bool, DbError> {
+        let row = sqlx::query("SELECT admin FROM users WHERE id = $1 AND closed = 0")
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get::<i64, _>("admin")? != 0,
+            None => false,
+        })
+    }
+
+    /// The admins' names, in order.
+    pub async fn admins(&self) -> Result<Vec<String>, DbError> {
+        let rows = sqlx::query("SELECT name FROM users WHERE admin = 1 AND closed = 0 ORDER BY name_key")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("name")?)).collect()
+    }
+
+    /// Whether a user is closed.
+    pub async fn is_closed(&self, user_id: &str) -> Result<bool, DbError> {
+        let row = sqlx::query("SELECT closed FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get::<i64, _>("closed")? != 0,
+            None => false,
+        })
+    }
+
+    /// Takes a moderation action on the account `target` (a user id) and records it in the same transaction:
+    /// `admin` is the admin's user id (`None`: the server's command line). Returns the recorded action's id.
+    pub async fn moderate(
+        &self,
+        target: &str,
+        admin: Option<&str>,
+        act: &Act<'_>,
+    ) -> Result<String, DbError> {
+        let Act {
+            kind,
+            reason,
+            detail,
+            until,
+            new_name,
+        } = act;
+        let kind = *kind;
+        let mut tx = self.pool.begin().await?;
+        let set = |sql: &'static str| sqlx::query(sql).bind(target);
+        match kind {
+            ModKind::Grant => {
+                set("UPDATE users SET admin = 1 WHERE id = $1")
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            ModKind::Revoke => {
+                set("UPDATE users SET admin = 0 WHERE id = $1")
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            ModKind::Engine => {
+                set("UPDATE users SET engine = 1 WHERE id = $1")
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            ModKind::Mute => {
+                sqlx::query("UPDATE users SET muted_until = $2 WHERE id = $1")
+                    .bind(target)
+                    .bind(until.unwrap_or(0))
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            ModKind::Rename => {
+                let name = new_name.unwrap_or_default();
+                sqlx::query("UPDATE users SET name = $2, name_key = $3 WHERE id = $1")
+                    .bind(target)
+                    .bind(name)
+                    .bind(name.to_lowercase())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            ModKind::Close => {
+                set("UPDATE users SET closed = 1, admin = 0 WHERE id = $1")
+                    .execute(&mut *tx)
+                    .await?;
+                set("DELETE FROM sessions WHERE user_id = $1")
+                    .execute(&mut *tx)
+                    .await?;
+                set("UPDATE challenges SET status = 'cancelled' WHERE status = 'open' AND (creator = $1 OR target = $1)")
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            ModKind::Warn | ModKind::CloseReport => {}
+        }
+        let id = ids::short(12);
+        // Each action on an account later than the one before, so that the history has one order.
+        let last: Option<i64> =
+            sqlx::query("SELECT MAX(created_at) AS last FROM mod_actions WHERE target = $1")
+                .bind(target)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get("last")?;
+        let at = now_ms().max(last.map_or(0, |l| l + 1));
+        sqlx::query(
+            "INSERT INTO mod_actions (id, target, admin, kind, reason, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&id)
+        .bind(target)
+        .bind(admin.unwrap_or(""))
+        .bind(kind.as_str())
+        .bind(*reason)
+        .bind(detail.as_str())
+        .bind(at)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// The actions taken on an account, newest first.
+    pub async fn moderation_history(&self, target: &str) -> Result<Vec<ModAction>, DbError> {
+        let rows = sqlx::query(
+            "SELECT m.id, u.name AS admin_name, m.kind, m.reason, m.detail, m.created_at FROM mod_actions m \
+             LEFT JOIN users u ON u.id = m.admin WHERE m.target = $1 ORDER BY m.created_at DESC, m.id LIMIT 200",
+        )
+        .bind(target)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ModAction {
+                    id: r.try_get("id")?,
+                    admin: r.try_get("admin_name")?,
+                    kind: r.try_get("kind")?,
+                    reason: r.try_get("reason")?,
+                    detail: r.try_get("detail")?,
+                    at: r.try_get("created_at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Files a report.
+    pub async fn add_report(
+        &self,
+        reporter: &str,
+        target: &str,
+        game: Option<&str>,
+        reason: &str,
+    ) -> Result<String, DbError> {
+        let id = ids::short(12);
+        sqlx::query(
+            "INSERT INTO reports (id, reporter, target, game, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&id)
+        .bind(reporter)
+        .bind(target)
+        .bind(game)
+        .bind(reason)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(id)
+    }
+
+    /// How many reports a user filed since `since` (Unix ms).
+    pub async fn reports_filed_since(&self, reporter: &str, since: i64) -> Result<i64, DbError> {
+        let r = sqlx::query("SELECT COUNT(*) AS n FROM reports WHERE reporter = $1 AND created_at >= $2")
+            .bind(reporter)
+            .bind(since)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(r.try_get("n")?)
+    }
+
+    /// Reports: the open ones oldest first, or every report about one account (`about`, a user id) newest
+    /// first.
+    pub async fn reports(&self, about: Option<&str>) -> Result<Vec<Report>, DbError> {
+        let base = "SELECT r.id, a.name AS reporter, r.target, t.name AS target_name, r.game, r.reason, r.created_at, \
+                    r.closed_at FROM reports r JOIN users a ON a.id = r.reporter JOIN users t ON t.id = r.target";
+        let rows = match about {
+            Some(target) => {
+                sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "{base} WHERE r.target = $1 ORDER BY r.created_at DESC, r.id LIMIT 200"
+                )))
+                .bind(target)
+                .fetch_all(&self.pool)
+                .await?
+            }
+            None => {
+                sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "{base} WHERE r.closed_at IS NULL ORDER BY r.created_at, r.id LIMIT 200"
+                )))
+                .fetch_all(&self.pool)
+                .await?
+            }
+        };
+        rows.iter()
+            .map(|r| {
+                Ok(Report {
+                    id: r.try_get("id")?,
+                    reporter: r.try_get("reporter")?,
+                    target_id: r.try_get("target")?,
+                    target: r.try_get("target_name")?,
+                    game: r.try_get("game")?,
+                    reason: r.try_get("reason")?,
+                    at: r.try_get("created_at")?,
+                    closed_at: r.try_get("closed_at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Closes an open report; `false` if there is no open report of that id.
+    pub async fn close_report(&self, id: &str, admin: &str) -> Result<bool, DbError> {
+        let r = sqlx::query(
+            "UPDATE reports SET closed_at = $2, closed_by = $3 WHERE id = $1 AND closed_at IS NULL",
+        )
+        .bind(id)
+        .bind(now_ms())
+        .bind(admin)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+}

@@ -1,0 +1,429 @@
+//! Moderation over HTTP: players report a player or a game; admins (made by `gridplay admin grant`) read the
+//! queue of open reports with each account's standing and history, act on accounts (warn, mute, rename, mark
+//! as an engine user, close), and close reports. Every action is recorded with who took it and why.
+
+use axum::{
+    Json,
+    extract::{FromRequestParts, Path, State},
+    http::{StatusCode, request::Parts},
+};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    db::{Act, ModAction, ModKind, Report, Standing, User, now_ms},
+    ids, text,
+    web::{
+        AppState,
+        auth::{SignedIn, check_name},
+        error::{ApiError, ApiResult, ErrorBody},
+    },
+};
+
+/// Reports one player may file in an hour.
+const REPORTS_PER_HOUR: i64 = 10;
+/// A reason's length, in characters.
+const REASON_MAX: usize = 500;
+/// The longest mute, in minutes (30 days).
+const MUTE_MAX_MINUTES: i64 = 30 * 24 * 60;
+
+/// A signed-in admin; anyone else is refused (401 signed out, 403 `not-admin`).
+pub(crate) struct Admin(pub User);
+
+impl FromRequestParts<AppState> for Admin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let SignedIn(user) = SignedIn::from_request_parts(parts, state).await?;
+        if state.db.is_admin(&user.id).await? {
+            Ok(Admin(user))
+        } else {
+            Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "not-admin",
+                "only the site's admins may do this",
+            ))
+        }
+    }
+}
+
+fn reason(raw: &str) -> ApiResult<String> {
+    text::clean(raw, REASON_MAX).map_err(|e| ApiError::bad_request("bad-reason", format!("the reason {e}")))
+}
+
+/// A player or a game reported, with why.
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct NewReport {
+    /// The player reported (in a game, one of its players).
+    user: String,
+    /// The game the report is about, if any.
+    game: Option<String>,
+    /// Why, 1 to 500 characters.
+    reason: String,
+}
+
+/// A report filed.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Filed {
+    id: String,
+}
+
+/// Reports a player, or a player's conduct in a game, to the site's admins.
+#[utoipa::path(post, path = "/reports", tag = "moderation", security(("session" = [])), request_body = NewReport,
+    responses((status = 200, body = Filed), (status = "4XX", body = ErrorBody,
+        description = "Signed out, no such player or game, oneself reported (`own-report`), a bad reason, or too many reports")))]
+pub(crate) async fn report(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Json(r): Json<NewReport>,
+) -> ApiResult<Json<Filed>> {
+    let why = reason(&r.reason)?;
+    if r.user.len() > 20 {
+        return Err(ApiError::not_found("player"));
+    }
+    let target = state
+        .db
+        .user_named(&r.user)
+        .await?
+        .ok_or_else(|| ApiError::not_found("player"))?;
+    if target.id == me.id {
+        return Err(ApiError::bad_request("own-report", "you cannot report yourself"));
+    }
+    if let Some(g) = &r.game {
+        let row = if ids::plausible(g) {
+            state.db.game(g).await?
+        } else {
+            None
+        };
+        let row = row.ok_or_else(|| ApiError::not_found("game"))?;
+        if !row.users.iter().flatten().any(|p| p.id == target.id) {
+            return Err(ApiError::bad_request(
+                "not-in-game",
+                format!("{} did not play that game", target.name),
+            ));
+        }
+    }
+    if state.db.reports_filed_since(&me.id, now_ms() - 3_600_000).await? >= REPORTS_PER_HOUR {
+        return Err(ApiError::too_many(format!(
+            "at most {REPORTS_PER_HOUR} reports an hour: try again later"
+        )));
+    }
+    let id = state
+        .db
+        .add_report(&me.id, &target.id, r.game.as_deref(), &why)
+        .await?;
+    Ok(Json(Filed { id }))
+}
+
+/// An account as the admins see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct AccountStanding {
+    name: String,
+    admin: bool,
+    closed: bool,
+    /// Marked as an engine user: off the leaderboards.
+    engine: bool,
+    /// Unix ms until which the player may not chat; absent when not muted.
+    muted_until: Option<i64>,
+    /// The actions taken on the account, newest first.
+    history: Vec<ActionJson>,
+    /// Every report about the account, newest first.
+    reports: Vec<ReportJson>,
+}
+
+/// One recorded moderation action.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ActionJson {
+    id: String,
+    /// The admin who took it; absent when it came from the server's command line.
+    admin: Option<String>,
+    /// `grant`, `revoke`, `warn`, `mute`, `rename`, `engine`, `close` or `close-report`.
+    kind: String,
+    reason: String,
+    /// What it did: the mute's length, the old and new names, the report closed.
+    detail: String,
+    at: i64,
+}
+
+impl From<ModAction> for ActionJson {
+    fn from(a: ModAction) -> ActionJson {
+        ActionJson {
+            id: a.id,
+            admin: a.admin,
+            kind: a.kind,
+            reason: a.reason,
+            detail: a.detail,
+            at: a.at,
+        }
+    }
+}
+
+/// A report.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ReportJson {
+    id: String,
+    reporter: String,
+    user: String,
+    game: Option<String>,
+    reason: String,
+    at: i64,
+    closed: bool,
+}
+
+impl From<Report> for ReportJson {
+    fn from(r: Report) -> ReportJson {
+        ReportJson {
+            id: r.id,
+            reporter: r.reporter,
+            user: r.target,
+            game: r.game,
+            reason: r.reason,
+            at: r.at,
+            closed: r.closed_at.is_some(),
+        }
+    }
+}
+
+async fn standing_json(state: &AppState, s: Standing) -> ApiResult<AccountStanding> {
+    let history = state
+        .db
+        .moderation_history(&s.id)
+        .await?
+        .into_iter()
+        .map(ActionJson::from)
+        .collect();
+    let reports = state
+        .db
+        .reports(Some(&s.id))
+        .await?
+        .into_iter()
+        .map(ReportJson::from)
+        .collect();
+    Ok(AccountStanding {
+        name: s.name,
+        admin: s.admin,
+        closed: s.closed,
+        engine: s.engine,
+        muted_until: (s.muted_until > now_ms()).then_some(s.muted_until),
+        history,
+        reports,
+    })
+}
+
+/// The queue: the open reports, oldest first, each with its account's standing and history.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Queue {
+    reports: Vec<QueuedReport>,
+}
+
+/// An open report and the account it is about.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct QueuedReport {
+    report: ReportJson,
+    account: AccountStanding,
+}
+
+/// The open reports, oldest first, with each reported account's standing, history and other reports.
+#[utoipa::path(get, path = "/admin/reports", tag = "moderation", security(("session" = [])),
+    responses((status = 200, body = Queue), (status = "4XX", body = ErrorBody, description = "Signed out, or not an admin (`not-admin`)")))]
+pub(crate) async fn queue(State(state): State<AppState>, Admin(_): Admin) -> ApiResult<Json<Queue>> {
+    let mut reports = Vec::new();
+    for r in state.db.reports(None).await? {
+        let Some(s) = state.db.standing(&r.target).await? else {
+            continue;
+        };
+        let account = standing_json(&state, s).await?;
+        reports.push(QueuedReport {
+            report: r.into(),
+            account,
+        });
+    }
+    Ok(Json(Queue { reports }))
+}
+
+/// Why a report is closed.
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct Closing {
+    /// What was done or why nothing was, 1 to 500 characters.
+    reason: String,
+}
+
+/// Closes an open report (dealt with, or dismissed), recorded on the reported account's history.
+#[utoipa::path(post, path = "/admin/reports/{id}/close", tag = "moderation", security(("session" = [])), request_body = Closing,
+    params(("id" = String, Path, description = "The report's id")),
+    responses((status = 200, body = Filed), (status = "4XX", body = ErrorBody,
+        description = "Signed out, not an admin, a bad reason, or no open report of that id")))]
+pub(crate) async fn close_report(
+    State(state): State<AppState>,
+    Admin(admin): Admin,
+    Path(id): Path<String>,
+    Json(c): Json<Closing>,
+) -> ApiResult<Json<Filed>> {
+    let why = reason(&c.reason)?;
+    let open = state.db.reports(None).await?;
+    let Some(r) = open.into_iter().find(|r| r.id == id) else {
+        return Err(ApiError::not_found("open report"));
+    };
+    if !state.db.close_report(&id, &admin.id).await? {
+        return Err(ApiError::not_found("open report"));
+    }
+    let act = Act {
+        detail: format!("report {id}"),
+        ..Act::new(ModKind::CloseReport, &why)
+    };
+    state.db.moderate(&r.target_id, Some(&admin.id), &act).await?;
+    Ok(Json(Filed { id }))
+}
+
+/// An account's standing, history and reports.
+#[utoipa::path(get, path = "/admin/users/{name}", tag = "moderation", security(("session" = [])),
+    params(("name" = String, Path, description = "The account's name")),
+    responses((status = 200, body = AccountStanding), (status = "4XX", body = ErrorBody, description = "Signed out, not an admin, or no such player")))]
+pub(crate) async fn account(
+    State(state): State<AppState>,
+    Admin(_): Admin,
+    Path(name): Path<String>,
+) -> ApiResult<Json<AccountStanding>> {
+    let s = state
+        .db
+        .standing(&name)
+        .await?
+        .ok_or_else(|| ApiError::not_found("player"))?;
+    Ok(Json(standing_json(&state, s).await?))
+}
+
+/// An action on an account.
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct NewAction {
+    /// `warn`, `mute`, `rename`, `engine` or `close`.
+    kind: String,
+    /// Why, 1 to 500 characters; the player reads it with a warning.
+    reason: String,
+    /// A mute's length in minutes, 1 to 43,200 (30 days).
+    minutes: Option<i64>,
+}
+
+/// Acts on an account: warns, mutes in chat for a time, renames to a neutral name, marks as an engine user
+/// (off the leaderboards) or closes it (no sign-in, every session ended, its open challenges cancelled).
+#[utoipa::path(post, path = "/admin/users/{name}/actions", tag = "moderation", security(("session" = [])), request_body = NewAction,
+    params(("name" = String, Path, description = "The account's name")),
+    responses((status = 200, body = AccountStanding), (status = "4XX", body = ErrorBody,
+        description = "Signed out, not an admin, no such player, an unknown action, a bad reason or length, or an action on oneself")))]
+pub(crate) async fn act(
+    State(state): State<AppState>,
+    Admin(admin): Admin,
+    Path(name): Path<String>,
+    Json(a): Json<NewAction>,
+) -> ApiResult<Json<AccountStanding>> {
+    let Some(kind @ (ModKind::Warn | ModKind::Mute | ModKind::Rename | ModKind::Engine | ModKind::Close)) =
+        ModKind::parse(&a.kind)
+    else {
+        return Err(ApiError::bad_request(
+            "bad-action",
+            format!("“{}” is no action: warn, mute, rename, engine or close", a.kind),
+        ));
+    };
+    let why = reason(&a.reason)?;
+    let target = state
+        .db
+        .standing(&name)
+        .await?
+        .ok_or_else(|| ApiError::not_found("player"))?;
+    if target.id == admin.id {
+        return Err(ApiError::bad_request(
+            "own-account",
+            "an admin does not act on their own account",
+        ));
+    }
+    if target.closed {
+        return Err(ApiError::conflict(
+            "account-closed",
+            format!("{} is closed already", target.name),
+        ));
+    }
+    let (mut until, mut new_name, mut detail) = (None, None, String::new());
+    match kind {
+        ModKind::Mute => {
+            let minutes = a.minutes.unwrap_or(0);
+            if !(1..=MUTE_MAX_MINUTES).contains(&minutes) {
+                return Err(ApiError::bad_request(
+                    "bad-minutes",
+                    format!("a mute lasts 1 to {MUTE_MAX_MINUTES} minutes (30 days)"),
+                ));
+            }
+            until = Some(now_ms() + minutes * 60_000);
+            detail = format!("{minutes} minutes");
+        }
+        ModKind::Rename => {
+            // A neutral name no one has: `player-` and six letters or digits.
+            let mut name = String::new();
+            for _ in 0..5 {
+                let n = format!("player-{}", ids::short(6).to_lowercase());
+                if check_name(&n).is_ok() && state.db.user_named(&n).await?.is_none() {
+                    name = n;
+                    break;
+                }
+            }
+            if name.is_empty() {
+                return Err(ApiError::internal());
+            }
+            detail = format!("{} → {name}", target.name);
+            new_name = Some(name);
+        }
+        _ => {}
+    }
+    let act = Act {
+        detail,
+        until,
+        new_name: new_name.as_deref(),
+        ..Act::new(kind, &why)
+    };
+    state.db.moderate(&target.id, Some(&admin.id), &act).await?;
+    if matches!(kind, ModKind::Rename | ModKind::Close) {
+        state.lobby.changed();
+    }
+    let shown = new_name.unwrap_or(target.name);
+    let s = state
+        .db
+        .standing(&shown)
+        .await?
+        .ok_or_else(|| ApiError::not_found("player"))?;
+    Ok(Json(standing_json(&state, s).await?))
+}
+
+/// The warnings and other actions the moderators took on the signed-in account, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct MyStanding {
+    /// Unix ms until which the user may not chat; absent when not muted.
+    muted_until: Option<i64>,
+    history: Vec<ActionJson>,
+}
+
+/// What the moderators did to the signed-in account (warnings, mutes, renames), newest first.
+#[utoipa::path(get, path = "/account/moderation", tag = "account", security(("session" = [])),
+    responses((status = 200, body = MyStanding), (status = "4XX", body = ErrorBody, description = "Signed out")))]
+pub(crate) async fn mine(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+) -> ApiResult<Json<MyStanding>> {
+    let s = state
+        .db
+        .standing(&me.name)
+        .await?
+        .ok_or_else(|| ApiError::not_found("player"))?;
+    let history = state
+        .db
+        .moderation_history(&me.id)
+        .await?
+        .into_iter()
+        .filter(|a| a.kind != "close-report")
+        .map(|a| ActionJson {
+            admin: None,
+            ..a.into()
+        })
+        .collect();
+    Ok(Json(MyStanding {
+        muted_until: (s.muted_until > now_ms()).then_some(s.muted_until),
+        history,
+    }))
+}

@@ -1,0 +1,106 @@
+// The admins' page: the queue of open reports, each with the reported account's standing (admin, closed,
+// engine user, muted until), its history of moderation actions and its other reports; an account looked up
+// by name; and on each account the actions (warn, mute for a time, rename, mark as an engine user, close),
+// each taken with a reason the server records. Only admins see it; the server refuses the rest.
+
+import { h, api, toast, confirmDialog, playerLink } from './util.js';
+import { t, errorText, fmtDate } from './i18n.js';
+
+const KINDS = ['warn', 'mute', 'rename', 'engine', 'close'];
+
+/** An account's standing, history and the form of actions on it; `done` draws again after an action. */
+function accountCard(a, done) {
+  const flags = [
+    a.admin ? t('admin.isAdmin') : null,
+    a.closed ? t('admin.isClosed') : null,
+    a.engine ? t('admin.isEngine') : null,
+    a.muted_until ? t('admin.mutedUntil', { when: fmtDate(a.muted_until) }) : null,
+  ].filter(Boolean);
+  const history = a.history.length
+    ? h('ol', { class: 'history' }, a.history.map((x) => h('li', {},
+      h('strong', {}, t(`admin.kind.${x.kind}`)), ' · ', x.admin ? x.admin : t('admin.commandLine'), ' · ', fmtDate(x.at),
+      x.detail ? h('span', { class: 'muted' }, ` (${x.detail})`) : null, h('br'), x.reason)))
+    : h('p', { class: 'muted' }, t('admin.noHistory'));
+  const reports = a.reports.length
+    ? h('ul', {}, a.reports.map((r) => h('li', {}, `${fmtDate(r.at)} · ${r.reporter}: ${r.reason}`, r.closed ? h('span', { class: 'muted' }, ` (${t('admin.closedReport')})`) : null)))
+    : h('p', { class: 'muted' }, t('admin.noReports'));
+  const id = `act-${a.name}`;
+  const kind = h('select', { id: `${id}-kind`, 'aria-label': t('admin.action') }, KINDS.map((k) => h('option', { value: k }, t(`admin.kind.${k}`))));
+  const minutes = h('input', { type: 'number', id: `${id}-minutes`, min: 1, max: 43200, value: 60, 'aria-label': t('admin.minutes') });
+  const minutesBox = h('label', { hidden: true }, t('admin.minutes'), minutes);
+  kind.onchange = () => { minutesBox.hidden = kind.value !== 'mute'; };
+  const reason = h('input', { id: `${id}-reason`, required: true, maxlength: 500, 'aria-label': t('admin.reason'), placeholder: t('admin.reason') });
+  const err = h('p', { class: 'error', role: 'alert' });
+  const form = h('form', { class: 'row admin-act', onsubmit: async (e) => {
+    e.preventDefault();
+    err.textContent = '';
+    if (['rename', 'close'].includes(kind.value) && !(await confirmDialog(t(`admin.confirm.${kind.value}`, { name: a.name }), t(`admin.kind.${kind.value}`)))) return;
+    const body = { kind: kind.value, reason: reason.value };
+    if (kind.value === 'mute') body.minutes = Number(minutes.value);
+    try {
+      const after = await api(`/admin/users/${encodeURIComponent(a.name)}/actions`, body);
+      toast(t('admin.done', { name: after.name }));
+      done();
+    } catch (x) { err.textContent = errorText(x); }
+  } }, kind, minutesBox, reason, h('button', { type: 'submit' }, t('admin.act')));
+  return h('section', { class: 'stack', 'data-account': a.name },
+    h('h3', {}, playerLink(a.name), flags.length ? h('span', { class: 'muted' }, ` · ${flags.join(' · ')}`) : null),
+    h('h4', {}, t('admin.history')), history,
+    h('h4', {}, t('admin.reports')), reports,
+    a.closed ? null : form, err);
+}
+
+export function adminPage(main, ctx) {
+  ctx.title(`${t('nav.admin')} · gridplay`);
+  if (!ctx.me || !ctx.me.admin) {
+    main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('nav.admin')), h('p', {}, t('admin.only'))));
+    return () => {};
+  }
+  const queue = h('div', { class: 'stack', id: 'queue' });
+  const looked = h('div', { id: 'looked-up' });
+  const lookName = h('input', { id: 'look-name', required: true, maxlength: 20, autocomplete: 'off', 'aria-label': t('admin.lookUp') });
+  const lookErr = h('p', { class: 'error', role: 'alert' });
+  let lastLooked = null;
+
+  async function lookUp(name) {
+    lookErr.textContent = '';
+    try {
+      const a = await api(`/admin/users/${encodeURIComponent(name)}`);
+      lastLooked = a.name;
+      looked.replaceChildren(h('div', { class: 'card' }, accountCard(a, refresh)));
+    } catch (x) { lastLooked = null; looked.replaceChildren(); lookErr.textContent = errorText(x); }
+  }
+
+  async function load() {
+    let q;
+    try { q = await api('/admin/reports'); } catch (x) { queue.replaceChildren(h('p', { class: 'error' }, errorText(x))); return; }
+    if (!q.reports.length) { queue.replaceChildren(h('p', { class: 'muted', id: 'queue-empty' }, t('admin.queueEmpty'))); return; }
+    queue.replaceChildren(...q.reports.map(({ report: r, account }) => {
+      const why = h('input', { id: `close-${r.id}`, required: true, maxlength: 500, 'aria-label': t('admin.closeReason'), placeholder: t('admin.closeReason') });
+      const err = h('p', { class: 'error', role: 'alert' });
+      const close = h('form', { class: 'row', onsubmit: async (e) => {
+        e.preventDefault();
+        try { await api(`/admin/reports/${r.id}/close`, { reason: why.value }); toast(t('admin.reportClosed')); refresh(); } catch (x) { err.textContent = errorText(x); }
+      } }, why, h('button', { type: 'submit', class: 'secondary' }, t('admin.closeReport')));
+      return h('article', { class: 'card stack', 'data-report': r.id },
+        h('h2', {}, t('admin.reportAbout', { name: r.user })),
+        h('p', {}, t('admin.reportBy', { name: r.reporter, when: fmtDate(r.at) }),
+          r.game ? [' · ', h('a', { href: `/replay/${r.game}`, 'data-link': true }, t('admin.theGame'))] : null),
+        h('blockquote', {}, r.reason),
+        close, err, accountCard(account, refresh));
+    }));
+  }
+
+  function refresh() {
+    load();
+    if (lastLooked) lookUp(lastLooked);
+  }
+
+  main.replaceChildren(h('h1', {}, t('nav.admin')),
+    h('div', { class: 'card stack' }, h('h2', {}, t('admin.lookUp')),
+      h('form', { class: 'row', onsubmit: (e) => { e.preventDefault(); lookUp(lookName.value.trim()); } }, lookName, h('button', { type: 'submit' }, t('admin.show'))),
+      lookErr, looked),
+    h('h2', {}, t('admin.queue')), queue);
+  load();
+  return () => {};
+}
