@@ -1039,7 +1039,7 @@ await test('account: move sounds and their switch, move confirmation, a password
   await ctx.close();
 });
 
-await test('moderation: a report from a profile; an admin made by the command line warns, mutes and closes from the queue; the player reads the warning; in English and Japanese, axe-clean', async () => {
+await test('moderation: reports from a profile and from a game; an admin made by the command line warns, mutes and closes from the queue; the player reads the warning; in English and Japanese, axe-clean', async () => {
   const open = async (name, locale = 'en-US') => {
     const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, locale, bypassCSP: true });
     const p = await ctx.newPage();
@@ -1064,6 +1064,18 @@ await test('moderation: a report from a profile; an admin made by the command li
   await rita.click('#report button[type=submit]');
   await rita.waitForSelector('#toast.show');
   assert.match(await rita.textContent('#toast'), /Report sent/);
+  // And about a game they play together, from its replay page (a player reports the other player).
+  const game = await rita.evaluate(async () => {
+    const c = await (await fetch('/api/challenges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec: 'reversi', color: 'first', opponent: 'sam' }) })).json();
+    return c.id;
+  });
+  const started = await sam.evaluate(async (id) => (await (await fetch(`/api/challenges/${id}/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()).game, game);
+  await rita.goto(`${BASE}/replay/${started}`);
+  await rita.click('#report summary');
+  assert.match(await rita.textContent('#report summary'), /Report sam/);
+  await rita.fill('#report-reason', 'Sam stalls in our game.');
+  await rita.click('#report button[type=submit]');
+  await rita.waitForFunction(() => /Report sent/.test(document.querySelector('#toast').textContent));
   // Nobody reports themself: no box on one's own profile.
   await sam.goto(`${BASE}/player/sam`);
   await sam.waitForSelector('h1');
@@ -1072,7 +1084,8 @@ await test('moderation: a report from a profile; an admin made by the command li
   await mia.goto(BASE + '/');
   await mia.click('#nav-admin');
   await mia.waitForSelector('article[data-report]');
-  const card = mia.locator('article[data-report]');
+  assert.equal(await mia.locator('article[data-report]').count(), 2);
+  const card = mia.locator('article[data-report]').first();
   assert.match(await card.textContent(), /Report about sam/);
   assert.match(await card.textContent(), /Sam called me names in the lobby\./);
   assert.deepEqual(await axe(mia), []);
@@ -1082,7 +1095,7 @@ await test('moderation: a report from a profile; an admin made by the command li
     await card.locator('input[id$="-reason"]').fill(reason);
     await card.locator('.admin-act button[type=submit]').click();
     const shown = { warn: 'Warning', mute: 'Mute in chat' }[kind];
-    await mia.waitForFunction((k) => [...document.querySelectorAll('article[data-report] .history li strong')].some((e) => e.textContent === k)
+    await mia.waitForFunction((k) => [...document.querySelectorAll('article[data-report]:first-of-type .history li strong')].some((e) => e.textContent === k)
       || document.querySelector('article[data-report] .error:not(:empty)'), shown);
     assert.equal(await card.locator('.error:not(:empty)').count(), 0, await card.textContent());
   };
@@ -1095,8 +1108,13 @@ await test('moderation: a report from a profile; an admin made by the command li
   assert.match(said, /Please keep the lobby polite\./);
   assert.match(said, /You may not chat until/);
   assert.ok(!said.includes('mia'), said);
-  // The report is closed with what was done: the queue is empty.
+  // Each report is closed with what was done; the one about the game links to it. Then the queue is empty.
   await card.locator('input[id^="close-"]').fill('Warned and muted for an hour.');
+  await card.locator('button.secondary[type=submit]').click();
+  await mia.waitForFunction(() => document.querySelectorAll('article[data-report]').length === 1);
+  assert.match(await card.textContent(), /Sam stalls in our game\./);
+  assert.equal(await card.locator(`a[href="/replay/${started}"]`).count(), 1);
+  await card.locator('input[id^="close-"]').fill('Dealt with by the same mute.');
   await card.locator('button.secondary[type=submit]').click();
   await mia.waitForSelector('#queue-empty');
   // In Japanese the admin's page is wholly Japanese, and axe-clean.

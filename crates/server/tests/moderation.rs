@@ -53,6 +53,8 @@ async fn reports_reach_the_queue_and_each_action_does_what_it_says() {
             .await
             .json();
         assert!(board["players"].to_string().contains("\"ann\""), "{board}");
+        let profile = http(addr, "GET", "/api/players/ann", None, None).await.json();
+        assert_eq!(profile["recent"][0]["flagged"], false, "{profile}");
 
         // Ben reports Ann's conduct in that game; he cannot report himself, nor with an empty or hidden reason,
         // nor about a game she did not play.
@@ -154,6 +156,12 @@ async fn reports_reach_the_queue_and_each_action_does_what_it_says() {
         let profile = http(addr, "GET", "/api/players/ann", None, None).await.json();
         assert_eq!(profile["engine"], true);
         assert_eq!(profile["recent"].as_array().unwrap().len(), 1, "{profile}");
+        assert_eq!(
+            profile["recent"][0]["flagged"], true,
+            "the rated game is kept and flagged: {profile}"
+        );
+        let ben_games = http(addr, "GET", "/api/players/ben", None, None).await.json();
+        assert_eq!(ben_games["recent"][0]["flagged"], true, "{ben_games}");
         // Rename: a neutral name; the old one is free and Ann's session goes on under the new one.
         let r = post(
             addr,

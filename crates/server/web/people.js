@@ -16,6 +16,7 @@ export function gameItem(g, opts = {}) {
   const tags = [timeLabel(g.time), g.rated ? t('game.rated') : t('game.casual')].filter(Boolean).join(' · ');
   const right = [];
   if (opts.spectators && g.spectators) right.push(h('span', { class: 'muted spectators' }, t('game.watching', { n: g.spectators })));
+  if (g.flagged) right.push(h('span', { class: 'muted flagged', title: t('player.engineHelp') }, t('game.flagged')));
   if (g.my_turn) right.push(h('span', { class: 'badge' }, t('game.yourTurnBadge')));
   else if (g.status === 'active' && opts.mine) right.push(h('span', { class: 'muted' }, t('game.waiting')));
   const named = (i) => (g.names && g.names[i]) || playerLabel(g.players[i]);

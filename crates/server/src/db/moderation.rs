@@ -164,6 +164,18 @@ impl Db {
         rows.iter().map(|r| Ok(r.try_get("name")?)).collect()
     }
 
+    /// Whether a user is marked as an engine user.
+    pub async fn is_engine(&self, user_id: &str) -> Result<bool, DbError> {
+        let row = sqlx::query("SELECT engine FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get::<i64, _>("engine")? != 0,
+            None => false,
+        })
+    }
+
     /// Whether a user is closed.
     pub async fn is_closed(&self, user_id: &str) -> Result<bool, DbError> {
         let row = sqlx::query("SELECT closed FROM users WHERE id = $1")

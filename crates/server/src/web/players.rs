@@ -73,6 +73,8 @@ pub(crate) struct ListedGame {
     /// The board, for the first games of the live list when asked for (`boards`).
     #[serde(skip_serializing_if = "Option::is_none")]
     board: Option<MiniBoard>,
+    /// A rated game with a player the moderators marked as an engine user: kept, and shown flagged.
+    flagged: bool,
 }
 
 /// A game's board as a mini-board draws it: the cells and whose turn, without the legal moves.
@@ -188,6 +190,7 @@ pub(crate) const MAX_BOARDS: usize = 12;
 async fn with_ratings(state: &AppState, games: &[GameRow], me: Option<&str>) -> ApiResult<Vec<ListedGame>> {
     let mut now: HashMap<(String, String), Option<RatingRow>> = HashMap::new();
     let mut after: HashMap<(String, String), RatingsAfter> = HashMap::new();
+    let mut engine: HashMap<String, bool> = HashMap::new();
     let mut out = Vec::with_capacity(games.len());
     for g in games {
         let mut ratings = Vec::new();
@@ -228,6 +231,15 @@ async fn with_ratings(state: &AppState, games: &[GameRow], me: Option<&str>) -> 
             }));
         }
         let players: Vec<&str> = g.users.iter().flatten().map(|u| u.id.as_str()).collect();
+        let mut flagged = false;
+        if g.rated {
+            for id in &players {
+                if !engine.contains_key(*id) {
+                    engine.insert((*id).to_owned(), state.db.is_engine(id).await?);
+                }
+                flagged |= engine[*id];
+            }
+        }
         out.push(ListedGame {
             summary: GameSummary::of(g, me),
             ratings,
@@ -238,6 +250,7 @@ async fn with_ratings(state: &AppState, games: &[GameRow], me: Option<&str>) -> 
                 .map(|u| u.as_ref().map(|u| u.name.clone()))
                 .collect(),
             board: None,
+            flagged,
         });
     }
     Ok(out)

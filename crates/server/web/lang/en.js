@@ -413,4 +413,5 @@ export default {
   'error.own-account': "An admin does not act on their own account.",
   'error.account-closed': "This account was closed by the site's moderators.",
   'error.bad-minutes': "A mute lasts 1 minute to 30 days.",
+  'game.flagged': 'an engine user played',
 };

@@ -410,4 +410,5 @@ export default {
   'error.own-account': "管理者は自分のアカウントには処置できません。",
   'error.account-closed': "このアカウントはサイトのモデレーターにより閉鎖されました。",
   'error.bad-minutes': "チャット禁止の期間は 1 分から 30 日までです。",
+  'game.flagged': 'エンジン使用者の対局',
 };
