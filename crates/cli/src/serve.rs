@@ -75,6 +75,15 @@ pub(crate) struct ServeArgs {
     /// Mark the session cookie Secure (when served over HTTPS).
     #[arg(long, env = "GRIDPLAY_SECURE_COOKIES")]
     secure_cookies: bool,
+    /// A reverse proxy's address (nginx, Caddy on this machine: 127.0.0.1): its requests count against the
+    /// limits of the client that its X-Forwarded-For names (docs/operations.md). Repeat it, or separate
+    /// addresses by commas in the variable.
+    #[arg(
+        long = "trusted-proxy",
+        env = "GRIDPLAY_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    trusted_proxies: Vec<std::net::IpAddr>,
     /// Sign-up and sign-in attempts allowed per client address per minute.
     #[arg(long, env = "GRIDPLAY_AUTH_PER_MINUTE", default_value_t = 20)]
     auth_per_minute: u32,
@@ -100,6 +109,7 @@ impl ServeArgs {
             engine_threads: self.engine_threads,
             engine_book: self.engine_book,
             secure_cookies: self.secure_cookies,
+            trusted_proxies: self.trusted_proxies.clone(),
             auth_per_minute: self.auth_per_minute,
             ws_per_second: self.ws_per_second,
             ws_burst: self.ws_burst,

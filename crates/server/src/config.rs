@@ -23,6 +23,10 @@ pub struct Config {
     pub engine_book: bool,
     /// Mark the session cookie `Secure` (set this behind HTTPS).
     pub secure_cookies: bool,
+    /// The reverse proxies (nginx, Caddy) in front of the server: a request from one of these addresses is
+    /// counted against the limits of the client its `X-Forwarded-For` names, not the proxy's. Empty: every
+    /// request is its peer's.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Sign-up and sign-in attempts allowed per client address per minute.
     pub auth_per_minute: u32,
     /// WebSocket messages a connection may send per second on average...
@@ -103,6 +107,7 @@ impl Default for Config {
             engine_threads: 2,
             engine_book: true,
             secure_cookies: false,
+            trusted_proxies: Vec::new(),
             auth_per_minute: 20,
             ws_per_second: 5,
             ws_burst: 100,

@@ -589,3 +589,55 @@ async fn sessions_are_stored_as_hashes_and_expired_ones_are_purged() {
     server.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Behind a trusted proxy each client has its own sign-in limit, named by the proxy's X-Forwarded-For; without
+/// the proxy trusted, the header is the client's own words and counts for nothing.
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_client_has_its_own_limit() {
+    for trusted in [true, false] {
+        let server = gridplay_server::start(gridplay_server::Config {
+            auth_per_minute: 2,
+            trusted_proxies: if trusted {
+                vec!["127.0.0.1".parse().unwrap()]
+            } else {
+                Vec::new()
+            },
+            ..config("sqlite::memory:")
+        })
+        .await
+        .expect("server");
+        let attempt = |client: &'static str| async move {
+            let body = r#"{"name":"nobody","password":"password-x"}"#;
+            let r = support::http_with(
+                server.addr,
+                "POST",
+                "/api/signin",
+                None,
+                Some(body),
+                &[("X-Forwarded-For", client)],
+            )
+            .await;
+            r.json()["error"]["code"].as_str().unwrap_or("").to_owned()
+        };
+        assert_eq!(attempt("198.51.100.1").await, "bad-credentials");
+        assert_eq!(attempt("198.51.100.1").await, "bad-credentials");
+        assert_eq!(
+            attempt("198.51.100.1").await,
+            "rate-limited",
+            "a third attempt in the minute"
+        );
+        let other = attempt("198.51.100.2").await;
+        if trusted {
+            assert_eq!(
+                other, "bad-credentials",
+                "another client behind the proxy has attempts of its own"
+            );
+        } else {
+            assert_eq!(
+                other, "rate-limited",
+                "an untrusted peer's header changes nothing"
+            );
+        }
+        server.stop().await;
+    }
+}

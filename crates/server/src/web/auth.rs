@@ -100,20 +100,55 @@ impl FromRequestParts<AppState> for SignedIn {
     }
 }
 
-/// The client's address, or the unspecified address when the server runs without one (in-process tests).
+/// The client's address: the peer's, or where the peer is a trusted proxy (`Config::trusted_proxies`), the
+/// one its `X-Forwarded-For` names (`client_ip`). The unspecified address when the server runs without one
+/// (in-process tests).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ClientIp(pub IpAddr);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+impl FromRequestParts<AppState> for ClientIp {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let ip = parts
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.ip());
-        Ok(ClientIp(ip))
+        let forwarded = parts
+            .headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok());
+        Ok(ClientIp(client_ip(
+            peer,
+            forwarded,
+            &state.config.trusted_proxies,
+        )))
     }
+}
+
+/// Who a request is from. A peer that is not a trusted proxy is the client. A trusted proxy's request is the
+/// client's that the proxies' `X-Forwarded-For` names: its addresses read from the right (each proxy appends
+/// the address it saw), the first that is not a trusted proxy. An address that does not parse, or a list of
+/// proxies only, leaves the peer: a client cannot choose its address by writing the header itself, since the
+/// nearest proxy appends what it saw after anything the client wrote.
+pub(crate) fn client_ip<'a>(
+    peer: IpAddr,
+    forwarded: impl Iterator<Item = &'a str>,
+    trusted: &[IpAddr],
+) -> IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let hops: Vec<&str> = forwarded.flat_map(|v| v.split(',')).map(str::trim).collect();
+    for hop in hops.iter().rev() {
+        match hop.parse::<IpAddr>() {
+            Ok(ip) if trusted.contains(&ip) => {}
+            Ok(ip) => return ip,
+            Err(_) => return peer,
+        }
+    }
+    peer
 }
 
 /// A name and a password.
@@ -392,4 +427,44 @@ pub(crate) async fn me(State(state): State<AppState>, MaybeUser(user): MaybeUser
         None => None,
     };
     Ok(Json(Me { user }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trusted_proxys_request_is_the_client_it_names() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let proxy = [ip("127.0.0.1"), ip("10.0.0.9")];
+        let of = |peer: &str, xff: &[&str]| client_ip(ip(peer), xff.iter().copied(), &proxy);
+        assert_eq!(
+            of("203.0.113.7", &["198.51.100.1"]),
+            ip("203.0.113.7"),
+            "no proxy: the peer, whatever it writes"
+        );
+        assert_eq!(of("127.0.0.1", &["198.51.100.1"]), ip("198.51.100.1"));
+        assert_eq!(
+            of("127.0.0.1", &["6.6.6.6, 198.51.100.1"]),
+            ip("198.51.100.1"),
+            "what the client wrote comes first"
+        );
+        assert_eq!(
+            of("127.0.0.1", &["6.6.6.6", "198.51.100.1, 10.0.0.9"]),
+            ip("198.51.100.1"),
+            "two proxies"
+        );
+        assert_eq!(of("127.0.0.1", &["2001:db8::1"]), ip("2001:db8::1"));
+        assert_eq!(
+            of("127.0.0.1", &[]),
+            ip("127.0.0.1"),
+            "no header: the proxy itself"
+        );
+        assert_eq!(
+            of("127.0.0.1", &["1.2.3.4, junk"]),
+            ip("127.0.0.1"),
+            "a hop that does not parse"
+        );
+        assert_eq!(of("127.0.0.1", &["10.0.0.9"]), ip("127.0.0.1"), "proxies only");
+    }
 }

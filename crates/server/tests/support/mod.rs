@@ -141,8 +141,23 @@ pub async fn http(
     cookie: Option<&str>,
     body: Option<&str>,
 ) -> Response {
+    http_with(addr, method, path, cookie, body, &[]).await
+}
+
+/// `http` with more headers: `(name, value)`.
+pub async fn http_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<&str>,
+    more: &[(&str, &str)],
+) -> Response {
     let mut s = TcpStream::connect(addr).await.expect("connect");
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (name, value) in more {
+        req.push_str(&format!("{name}: {value}\r\n"));
+    }
     if let Some(c) = cookie {
         req.push_str(&format!("Cookie: {c}\r\n"));
     }
