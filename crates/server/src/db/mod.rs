@@ -87,6 +87,30 @@ pub fn now_ms() -> i64 {
 /// The schema's migrations, `migrations/`.
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
+/// The versions of this build's migrations, oldest first.
+#[must_use]
+pub fn schema_versions() -> Vec<i64> {
+    MIGRATOR.iter().map(|m| m.version).collect()
+}
+
+/// The migrations this build applies: every one, or those up to `up_to` (the migrations of a build before,
+/// for the test of a rolling upgrade). A migration applied by a newer build is left alone, so that during a
+/// rolling upgrade a server of the build before still starts on the database that the new build has moved
+/// on: every migration is one that the build before can run beside (tables, columns with defaults and
+/// indexes added; none taken away or renamed: `tests/upgrade.rs` reads each).
+fn migrator(up_to: Option<i64>) -> sqlx::migrate::Migrator {
+    let mut m = sqlx::migrate!("./migrations");
+    m.migrations = m
+        .migrations
+        .iter()
+        .filter(|x| up_to.is_none_or(|v| x.version <= v))
+        .cloned()
+        .collect::<Vec<_>>()
+        .into();
+    m.set_ignore_missing(true);
+    m
+}
+
 /// A pool of connections with the schema migrated.
 #[derive(Clone, Debug)]
 pub struct Db {
@@ -100,6 +124,8 @@ pub struct Db {
     writes: Arc<WriterStats>,
     /// On a SQLite file, the shared lock that keeps a restore from replacing it (`backup`).
     _in_use: Option<Arc<backup::InUse>>,
+    /// The last migration this server applies (`Db::connect_up_to`); `None`: every one of this build.
+    schema_up_to: Option<i64>,
 }
 
 /// Which database runs underneath.
@@ -154,6 +180,17 @@ impl Db {
     /// actions. `writers`: the writers of game actions, each with a connection of its own; SQLite takes only
     /// one (it lets one transaction write at a time).
     pub async fn connect(url: &str, connections: u32, writers: u32) -> Result<Db, DbError> {
+        Db::connect_up_to(url, connections, writers, None).await
+    }
+
+    /// `connect`, applying the migrations up to version `up_to` only, as a build before the later ones
+    /// would: for the test of a rolling upgrade.
+    pub async fn connect_up_to(
+        url: &str,
+        connections: u32,
+        writers: u32,
+        up_to: Option<i64>,
+    ) -> Result<Db, DbError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -184,7 +221,7 @@ impl Db {
         }
         let memory = url.contains(":memory:");
         let pool = pool_options(backend, connections).connect(&url).await?;
-        MIGRATOR.run(&pool).await?;
+        migrator(up_to).run(&pool).await?;
         // The writer has a connection of its own, so that its transactions never wait for the reads queued
         // on the shared ones, nor they for it (on SQLite, WAL lets them run side by side), and a thread of its
         // own (`writer::start_thread`). A memory database is one connection, which the writer shares.
@@ -204,6 +241,7 @@ impl Db {
             writers: senders.into(),
             writes,
             _in_use: in_use,
+            schema_up_to: up_to,
         })
     }
 

@@ -103,6 +103,7 @@ impl Db {
             .collect::<Result<_, _>>()?;
         Ok(super::MIGRATOR
             .iter()
+            .filter(|m| self.schema_up_to.is_none_or(|v| m.version <= v))
             .all(|m| !m.migration_type.is_up_migration() || applied.contains(&m.version)))
     }
 
