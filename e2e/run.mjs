@@ -1040,17 +1040,17 @@ await test('account: move sounds and their switch, move confirmation, a password
 });
 
 await test('moderation: reports from a profile and from a game; an admin made by the command line warns, mutes and closes from the queue; the player reads the warning; in English and Japanese, axe-clean', async () => {
-  const open = async (name, locale = 'en-US') => {
+  const open = async (locale = 'en-US') => {
     const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, locale, bypassCSP: true });
     const p = await ctx.newPage();
     p.on('pageerror', (e) => console.log('page error:', e.message));
     return p;
   };
-  const rita = await open('rita');
+  const rita = await open();
   await signUp(rita, 'rita');
-  const sam = await open('sam');
+  const sam = await open();
   await signUp(sam, 'sam');
-  const mia = await open('mia');
+  const mia = await open();
   await signUp(mia, 'mia');
   // No admin link until the operator makes one, on the server's database while it runs.
   assert.equal(await mia.locator('#nav-admin').count(), 0);
@@ -1118,7 +1118,7 @@ await test('moderation: reports from a profile and from a game; an admin made by
   await card.locator('button.secondary[type=submit]').click();
   await mia.waitForSelector('#queue-empty');
   // In Japanese the admin's page is wholly Japanese, and axe-clean.
-  const ja = await open('mia-ja', 'ja-JP');
+  const ja = await open('ja-JP');
   await ja.context().addCookies(await mia.context().cookies());
   await ja.goto(BASE + '/admin');
   await ja.waitForSelector('#queue-empty');

@@ -84,13 +84,10 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// The schema's migrations, `migrations/`.
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
-
-/// The versions of this build's migrations, oldest first.
+/// The versions of this build's migrations (`migrations/`), oldest first.
 #[must_use]
 pub fn schema_versions() -> Vec<i64> {
-    MIGRATOR.iter().map(|m| m.version).collect()
+    migrator(None).iter().map(|m| m.version).collect()
 }
 
 /// The migrations this build applies: every one, or those up to `up_to` (the migrations of a build before,

@@ -354,20 +354,20 @@ impl Db {
                 .await?
             }
         };
-        rows.iter()
-            .map(|r| {
-                Ok(Report {
-                    id: r.try_get("id")?,
-                    reporter: r.try_get("reporter")?,
-                    target_id: r.try_get("target")?,
-                    target: r.try_get("target_name")?,
-                    game: r.try_get("game")?,
-                    reason: r.try_get("reason")?,
-                    at: r.try_get("created_at")?,
-                    closed_at: r.try_get("closed_at")?,
-                })
-            })
-            .collect()
+        rows.iter().map(report).collect()
+    }
+
+    /// An open report, by id.
+    pub async fn open_report(&self, id: &str) -> Result<Option<Report>, DbError> {
+        let row = sqlx::query(
+            "SELECT r.id, a.name AS reporter, r.target, t.name AS target_name, r.game, r.reason, r.created_at, \
+             r.closed_at FROM reports r JOIN users a ON a.id = r.reporter JOIN users t ON t.id = r.target \
+             WHERE r.id = $1 AND r.closed_at IS NULL",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(report).transpose()
     }
 
     /// Closes an open report; `false` if there is no open report of that id.
@@ -382,4 +382,17 @@ impl Db {
         .await?;
         Ok(r.rows_affected() == 1)
     }
+}
+
+fn report(r: &sqlx::any::AnyRow) -> Result<Report, DbError> {
+    Ok(Report {
+        id: r.try_get("id")?,
+        reporter: r.try_get("reporter")?,
+        target_id: r.try_get("target")?,
+        target: r.try_get("target_name")?,
+        game: r.try_get("game")?,
+        reason: r.try_get("reason")?,
+        at: r.try_get("created_at")?,
+        closed_at: r.try_get("closed_at")?,
+    })
 }

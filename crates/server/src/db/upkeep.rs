@@ -101,9 +101,8 @@ impl Db {
             .iter()
             .map(|r| r.try_get::<i64, _>("version"))
             .collect::<Result<_, _>>()?;
-        Ok(super::MIGRATOR
+        Ok(super::migrator(self.schema_up_to)
             .iter()
-            .filter(|m| self.schema_up_to.is_none_or(|v| m.version <= v))
             .all(|m| !m.migration_type.is_up_migration() || applied.contains(&m.version)))
     }
 

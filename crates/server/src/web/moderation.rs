@@ -2,6 +2,8 @@
 //! queue of open reports with each account's standing and history, act on accounts (warn, mute, rename, mark
 //! as an engine user, close), and close reports. Every action is recorded with who took it and why.
 
+use std::collections::HashMap;
+
 use axum::{
     Json,
     extract::{FromRequestParts, Path, State},
@@ -116,7 +118,7 @@ pub(crate) async fn report(
 }
 
 /// An account as the admins see it.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub(crate) struct AccountStanding {
     name: String,
     admin: bool,
@@ -132,7 +134,7 @@ pub(crate) struct AccountStanding {
 }
 
 /// One recorded moderation action.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub(crate) struct ActionJson {
     id: String,
     /// The admin who took it; absent when it came from the server's command line.
@@ -159,7 +161,7 @@ impl From<ModAction> for ActionJson {
 }
 
 /// A report.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub(crate) struct ReportJson {
     id: String,
     reporter: String,
@@ -228,11 +230,16 @@ pub(crate) struct QueuedReport {
     responses((status = 200, body = Queue), (status = "4XX", body = ErrorBody, description = "Signed out, or not an admin (`not-admin`)")))]
 pub(crate) async fn queue(State(state): State<AppState>, Admin(_): Admin) -> ApiResult<Json<Queue>> {
     let mut reports = Vec::new();
+    // An account reported several times is read once.
+    let mut accounts: HashMap<String, AccountStanding> = HashMap::new();
     for r in state.db.reports(None).await? {
-        let Some(s) = state.db.standing(&r.target).await? else {
-            continue;
-        };
-        let account = standing_json(&state, s).await?;
+        if !accounts.contains_key(&r.target_id) {
+            let Some(s) = state.db.standing(&r.target).await? else {
+                continue;
+            };
+            accounts.insert(r.target_id.clone(), standing_json(&state, s).await?);
+        }
+        let account = accounts[&r.target_id].clone();
         reports.push(QueuedReport {
             report: r.into(),
             account,
@@ -260,8 +267,7 @@ pub(crate) async fn close_report(
     Json(c): Json<Closing>,
 ) -> ApiResult<Json<Filed>> {
     let why = reason(&c.reason)?;
-    let open = state.db.reports(None).await?;
-    let Some(r) = open.into_iter().find(|r| r.id == id) else {
+    let Some(r) = state.db.open_report(&id).await? else {
         return Err(ApiError::not_found("open report"));
     };
     if !state.db.close_report(&id, &admin.id).await? {
