@@ -144,14 +144,32 @@ impl Db {
         .transpose()
     }
 
-    /// Whether a user is an admin.
+    /// Whether a user is an admin (a closed account is not).
     pub async fn is_admin(&self, user_id: &str) -> Result<bool, DbError> {
-        let row = sqlx::query("SELECT admin FROM users WHERE id = $1 AND closed = 0")
-            .bind(user_id)
-            .fetch_optional(&self.pool)
-            .await?;
+        self.user_flag(
+            "SELECT admin AS flag FROM users WHERE id = $1 AND closed = 0",
+            user_id,
+        )
+        .await
+    }
+
+    /// Whether a user is marked as an engine user.
+    pub async fn is_engine(&self, user_id: &str) -> Result<bool, DbError> {
+        self.user_flag("SELECT engine AS flag FROM users WHERE id = $1", user_id)
+            .await
+    }
+
+    /// Whether a user is closed.
+    pub async fn is_closed(&self, user_id: &str) -> Result<bool, DbError> {
+        self.user_flag("SELECT closed AS flag FROM users WHERE id = $1", user_id)
+            .await
+    }
+
+    /// One flag of a user, read by `sql` (which names it `flag`); `false` for no such user.
+    async fn user_flag(&self, sql: &'static str, user_id: &str) -> Result<bool, DbError> {
+        let row = sqlx::query(sql).bind(user_id).fetch_optional(&self.pool).await?;
         Ok(match row {
-            Some(r) => r.try_get::<i64, _>("admin")? != 0,
+            Some(r) => r.try_get::<i64, _>("flag")? != 0,
             None => false,
         })
     }
@@ -162,30 +180,6 @@ impl Db {
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(|r| Ok(r.try_get("name")?)).collect()
-    }
-
-    /// Whether a user is marked as an engine user.
-    pub async fn is_engine(&self, user_id: &str) -> Result<bool, DbError> {
-        let row = sqlx::query("SELECT engine FROM users WHERE id = $1")
-            .bind(user_id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => r.try_get::<i64, _>("engine")? != 0,
-            None => false,
-        })
-    }
-
-    /// Whether a user is closed.
-    pub async fn is_closed(&self, user_id: &str) -> Result<bool, DbError> {
-        let row = sqlx::query("SELECT closed FROM users WHERE id = $1")
-            .bind(user_id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => r.try_get::<i64, _>("closed")? != 0,
-            None => false,
-        })
     }
 
     /// Takes a moderation action on the account `target` (a user id) and records it in the same transaction:
