@@ -1039,7 +1039,7 @@ await test('account: move sounds and their switch, move confirmation, a password
   await ctx.close();
 });
 
-await test('moderation: reports from a profile and from a game; an admin made by the command line warns, mutes and closes from the queue; the player reads the warning; in English and Japanese, axe-clean', async () => {
+await test('moderation: reports from a profile and from a game; an admin made by the command line warns, mutes and closes from the queue; the player reads the warning, and the open page of a closed account is signed out; in English and Japanese, axe-clean', async () => {
   const open = async (locale = 'en-US') => {
     const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, locale, bypassCSP: true });
     const p = await ctx.newPage();
@@ -1136,6 +1136,9 @@ await test('moderation: reports from a profile and from a game; an admin made by
   await looked.locator('.admin-act button[type=submit]').click();
   await mia.click('#confirm-yes');
   await mia.waitForFunction(() => /closed/.test(document.querySelector('#looked-up h3')?.textContent || ''));
+  // Sam's open page hears of it at once: it is signed out, and says why.
+  await sam.waitForFunction(() => !document.querySelector('#me'));
+  assert.match(await sam.textContent('#toast'), /closed by the site's moderators/);
   await sam.goto(`${BASE}/account`);
   await sam.waitForSelector('#signup, .card a[href="/"]');
   assert.equal(await sam.locator('#me').count(), 0);

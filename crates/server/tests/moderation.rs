@@ -208,6 +208,7 @@ async fn reports_reach_the_queue_and_each_action_does_what_it_says() {
         .await;
         assert_eq!(r.status, 200, "{}", r.body);
         let challenge = r.json()["id"].as_str().unwrap().to_owned();
+        let mut cyd_page = support::socket(addr, Some(&cyd)).await;
         let r = post(
             addr,
             "/api/admin/users/cyd/actions",
@@ -217,6 +218,21 @@ async fn reports_reach_the_queue_and_each_action_does_what_it_says() {
         .await
         .json();
         assert_eq!(r["closed"], true, "{r}");
+        // Her open page hears it, and its socket ends: it acts no more.
+        recv_until(&mut cyd_page, "signed-out").await;
+        let end = tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            futures_util::StreamExt::next(&mut cyd_page),
+        )
+        .await
+        .expect("the socket ends");
+        assert!(
+            matches!(
+                end,
+                None | Some(Err(_)) | Some(Ok(tokio_tungstenite::tungstenite::Message::Close(_)))
+            ),
+            "{end:?}"
+        );
         let me = http(addr, "GET", "/api/me", Some(&cyd), None).await.json();
         assert!(me["user"].is_null(), "{me}");
         assert_eq!(

@@ -5,7 +5,7 @@
 // game page the game's state) and preloads the modules of its page; other pages' modules load when first
 // visited.
 
-import { h, api, navigate, clearToast } from './util.js';
+import { h, api, navigate, clearToast, toast } from './util.js';
 import { t, lang, setLang, startLanguage, loadLanguage, LANGUAGES } from './i18n.js';
 import { Live } from './live.js';
 import { allGames, loadCatalog, setCatalog } from './catalog.js';
@@ -195,6 +195,8 @@ window.addEventListener('popstate', route);
   live = new Live();
   ctx.live = live;
   live.on((m) => {
+    // The moderators closed this account: the page is signed out (its socket has ended).
+    if (m.t === 'signed-out') { toast(t('account.closedByModerators')); ctx.setUser(null); return; }
     if (m.t === 'turn' || m.t === 'started' || m.t === 'lobby' || m.t === 'event') refreshWaiting();
   });
   header();

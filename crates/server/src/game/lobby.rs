@@ -238,6 +238,11 @@ impl Lobby {
         }
     }
 
+    /// The user's account is closed: each of their pages on every server is told, and its socket ends.
+    pub fn signed_out(&self, user: &str) {
+        self.tell(user, &ServerMsg::SignedOut.text());
+    }
+
     /// A game started between users: their pages may go to it.
     pub fn started(&self, game: &str, users: &[&str]) {
         let msg = ServerMsg::Started { game }.text();

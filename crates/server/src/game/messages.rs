@@ -118,6 +118,8 @@ pub(crate) enum ServerMsg<'a> {
     },
     /// Something in the lobby changed: fetch it again.
     Lobby,
+    /// The moderators closed this user's account: the page is signed out, and the socket ends after this.
+    SignedOut,
     /// A game of this user started.
     Started {
         game: &'a str,

@@ -385,6 +385,9 @@ pub(crate) async fn act(
         ..Act::new(kind, &why)
     };
     state.db.moderate(&target.id, Some(&admin.id), &act).await?;
+    if kind == ModKind::Close {
+        state.lobby.signed_out(&target.id);
+    }
     if matches!(kind, ModKind::Rename | ModKind::Close) {
         state.lobby.changed();
     }

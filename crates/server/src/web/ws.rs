@@ -292,6 +292,11 @@ where
             }
             ev = next_lobby(&mut personal) => {
                 match ev {
+                    // A closed account's page hears it, and its socket ends: it acts no more.
+                    Ok(m) if *m == *ServerMsg::SignedOut.text() => {
+                        let _ = sink.send(text(m.to_string())).await;
+                        break;
+                    }
                     Ok(m) => ok = sink.send(text(m.to_string())).await.is_ok(),
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         ok = sink.send(send(&ServerMsg::Lobby)).await.is_ok();

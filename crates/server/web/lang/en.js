@@ -414,4 +414,5 @@ export default {
   'error.account-closed': "This account was closed by the site's moderators.",
   'error.bad-minutes': "A mute lasts 1 minute to 30 days.",
   'game.flagged': 'an engine user played',
+  'account.closedByModerators': "This account was closed by the site's moderators: you are signed out.",
 };

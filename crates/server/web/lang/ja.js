@@ -411,4 +411,5 @@ export default {
   'error.account-closed': "このアカウントはサイトのモデレーターにより閉鎖されました。",
   'error.bad-minutes': "チャット禁止の期間は 1 分から 30 日までです。",
   'game.flagged': 'エンジン使用者の対局',
+  'account.closedByModerators': 'このアカウントはモデレーターにより閉鎖されました。ログアウトしました。',
 };
