@@ -51,6 +51,8 @@ pub enum Heard {
     },
     /// A message for one user's pages here.
     Tell { user: String, msg: String },
+    /// Another server kept chat line `id`.
+    Chat { id: String },
     /// The listening connection was lost: whatever was sent meanwhile is unknown.
     Lost,
 }
@@ -78,6 +80,8 @@ pub enum Notice {
     Presence,
     /// A message for one user's pages (a server message as JSON).
     Tell { user: String, msg: String },
+    /// A chat line was kept (read from the database by its id).
+    Chat { id: String },
 }
 
 impl Notice {
@@ -99,6 +103,7 @@ impl Notice {
             Notice::Lobby => format!("{origin} lobby"),
             Notice::Presence => format!("{origin} presence"),
             Notice::Tell { user, msg } => format!("{origin} tell {user} {msg}"),
+            Notice::Chat { id } => format!("{origin} chat {id}"),
         }
     }
 
@@ -143,6 +148,7 @@ impl Notice {
                     msg: msg.to_owned(),
                 }
             }
+            "chat" if !rest.is_empty() && !rest.contains(' ') => Notice::Chat { id: rest.to_owned() },
             _ => return None,
         };
         Some((origin, notice))
@@ -273,6 +279,11 @@ impl Bus {
         if let Some(inner) = &self.0 {
             let _ = inner.notices.send(notice);
         }
+    }
+
+    /// Tells the other servers that chat line `id` was kept.
+    pub fn chat(&self, id: &str) {
+        self.publish(Notice::Chat { id: id.to_owned() });
     }
 
     /// Records, for the other servers, that `user` has a page open here or no longer has.
@@ -411,6 +422,7 @@ impl Bus {
                                                 Some((_, Notice::Tell { user, msg })) => {
                                                     Some(Heard::Tell { user, msg })
                                                 }
+                                                Some((_, Notice::Chat { id })) => Some(Heard::Chat { id }),
                                                 None => {
                                                     tracing::warn!("bus: unreadable notice {line:?}");
                                                     None
@@ -505,6 +517,7 @@ mod tests {
                 user: "u1".into(),
                 msg: r#"{"t":"turn","game":"g 1"}"#.into(),
             },
+            Notice::Chat { id: "line1".into() },
         ] {
             assert_eq!(Notice::parse(&n.payload("srv")), Some(("srv", n.clone())));
         }
@@ -526,6 +539,8 @@ mod tests {
         assert_eq!(Notice::parse("srv lobby extra"), None);
         assert_eq!(Notice::parse("srv game x 1 2"), None);
         assert_eq!(Notice::parse("srv tell u1"), None);
+        assert_eq!(Notice::parse("srv chat"), None);
+        assert_eq!(Notice::parse("srv chat a b"), None);
         assert_eq!(Notice::parse("srv"), None);
     }
 }

@@ -25,6 +25,8 @@ pub const ENGINE_QUEUE: &str = "gridplay_engine_queue";
 pub const ENGINE_WAIT_SECONDS: &str = "gridplay_engine_wait_seconds";
 /// Notices between servers on PostgreSQL (`way`: sent, heard).
 pub const BUS_NOTICES: &str = "gridplay_bus_notices_total";
+/// Chat lines said on this server (`room`: players, spectators).
+pub const CHAT_LINES: &str = "gridplay_chat_lines_total";
 /// Errors answered (`kind`: the error's code, as the client reads it).
 pub const ERRORS: &str = "gridplay_errors_total";
 

@@ -169,6 +169,7 @@ fn routes() -> Vec<Route> {
         route("GET", "/api/tournaments/{id}", Tournament, None, ALL),
         route("GET", "/api/games/{id}", Game, None, ALL),
         route("GET", "/api/games/{id}/spectators", Game, None, ALL),
+        route("GET", "/api/games/{id}/chat", Game, None, ALL),
         route("GET", "/api/games/{id}/ply/{n}", Finished, None, ALL),
         route("GET", "/api/games/{id}/export", Finished, None, ALL),
         route("GET", "/api/games/{id}/analysis/stored", Finished, None, ALL),
@@ -365,6 +366,8 @@ fn messages() -> Vec<Message> {
         message("ping", None, Nothing, [ANSWERED; 4]),
         message("watch", None, Game, [ANSWERED; 4]),
         message("tv", None, Game, [ANSWERED; 4]),
+        // A player says it in the players' room, the stranger in the spectators'.
+        message("chat", None, Game, [OUT, ANSWERED, ANSWERED, ANSWERED]),
         message("move", None, Game, [OUT, ACK, Ws::No("not-your-turn"), STRANGER]),
         message("resign", None, Game, [OUT, ACK, ACK, STRANGER]),
         message("abort", None, Game, [OUT, ACK, ACK, STRANGER]),
@@ -837,6 +840,7 @@ async fn each_role_is_refused_or_served_as_its_row_says() {
                 let mut msg = json!({"t": m.t, "game": case.id, "ack": "x"});
                 match m.t {
                     "move" => msg["move"] = json!("d3"),
+                    "chat" => msg["text"] = json!("good luck"),
                     "tv" => msg = json!({"t": "tv", "games": [{"game": case.id}]}),
                     "lobby" | "ping" => msg = json!({"t": m.t}),
                     _ => {}

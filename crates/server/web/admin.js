@@ -50,6 +50,15 @@ function accountCard(a, done) {
     a.closed ? null : form, err);
 }
 
+/** The chat of a reported game, both rooms, with the reported line marked; open when a line is reported. */
+function chatContext(r, chat) {
+  if (!chat || !chat.length) return null;
+  return h('details', { class: 'chat-context', open: !!r.line }, h('summary', {}, t('admin.chat', { n: chat.length })),
+    h('ol', { class: 'chat-log' }, chat.map((l) => h('li', { class: l.id === r.line ? 'reported' : '' },
+      h('span', { class: 'chat-name' }, l.name), h('span', { class: 'muted' }, ` ${t(`chat.room.${l.room}`)} `), l.text,
+      l.id === r.line ? h('strong', {}, ` — ${t('admin.reportedLine')}`) : null))));
+}
+
 export function adminPage(main, ctx) {
   ctx.title(`${t('nav.admin')} · gridplay`);
   if (!ctx.me || !ctx.me.admin) {
@@ -75,7 +84,7 @@ export function adminPage(main, ctx) {
     let q;
     try { q = await api('/admin/reports'); } catch (x) { queue.replaceChildren(h('p', { class: 'error' }, errorText(x))); return; }
     if (!q.reports.length) { queue.replaceChildren(h('p', { class: 'muted', id: 'queue-empty' }, t('admin.queueEmpty'))); return; }
-    queue.replaceChildren(...q.reports.map(({ report: r, account }) => {
+    queue.replaceChildren(...q.reports.map(({ report: r, account, chat }) => {
       const why = h('input', { id: `close-${r.id}`, required: true, maxlength: 500, 'aria-label': t('admin.closeReason'), placeholder: t('admin.closeReason') });
       const err = h('p', { class: 'error', role: 'alert' });
       const close = h('form', { class: 'row', onsubmit: async (e) => {
@@ -87,6 +96,7 @@ export function adminPage(main, ctx) {
         h('p', {}, t('admin.reportBy', { name: r.reporter, when: fmtDate(r.at) }),
           r.game ? [' · ', h('a', { href: `/replay/${r.game}`, 'data-link': true }, t('admin.theGame'))] : null),
         h('blockquote', {}, r.reason),
+        chatContext(r, chat),
         close, err, accountCard(account, refresh));
     }));
   }

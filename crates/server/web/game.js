@@ -3,10 +3,11 @@
 // gamestate.js how the socket's messages change what the page shows. This file draws and wires them.
 
 import { Board } from './board.js';
+import { ChatBox } from './chat.js';
 import { h, api, toast, confirmDialog, navigate, playerLink, pref, moveSound, afterPaint } from './util.js';
 import { gameOf, labeller, gameWord, specTitle } from './catalog.js';
 import { t, errorText, timeLabel } from './i18n.js';
-import * as entries from './entry.js';
+import { EMPTY, PREMOVE_CELLS, atDest, backUp, buttons, click, complete, dragTargets, drop, final, marks, modeOf, placeKinds, premoveMatch } from './entry.js';
 import { initial, reduce, announce, moveLines, overText, sideName, SIDES, timeLeft, fmtClock, fmtSpan } from './gamestate.js';
 
 const idx = (side) => (side === 'first' ? 0 : 1);
@@ -72,25 +73,25 @@ function movesNode(state) {
 /** The buttons that enter a move: the kind of placement, moves with no cell, and the steps of a path or an activation. */
 function entryButtons(how, ms, entry, state, label, on) {
   const out = [];
-  const kinds = entries.placeKinds(ms);
+  const kinds = placeKinds(ms);
   if (kinds.length > 1) {
     for (const k of kinds) {
-      const pressed = entries.modeOf(ms, entry) === k;
+      const pressed = modeOf(ms, entry) === k;
       out.push(h('button', { class: pressed ? '' : 'secondary', 'aria-pressed': String(pressed), 'data-mode': k, onclick: () => on.entry({ ...entry, mode: k }) }, label(k)));
     }
   }
-  for (const m of entries.buttons(ms)) out.push(h('button', { onclick: () => on.send(m), 'data-move': m.text }, label(m.kind)));
+  for (const m of buttons(ms)) out.push(h('button', { onclick: () => on.send(m), 'data-move': m.text }, label(m.kind)));
   if (how === 'path' && entry.sel != null) {
-    const exact = entries.complete(ms, entry);
-    out.push(h('button', { class: 'secondary', disabled: entry.entered.length === 0, onclick: () => on.entry(entries.backUp(entry)) }, t('entry.backUp')));
+    const exact = complete(ms, entry);
+    out.push(h('button', { class: 'secondary', disabled: entry.entered.length === 0, onclick: () => on.entry(backUp(entry)) }, t('entry.backUp')));
     out.push(h('button', { disabled: exact.length !== 1, onclick: () => on.send(exact[0]) }, t('entry.submit')));
   }
   if (how !== 'path' && entry.sel != null && entry.dest == null) {
-    out.push(h('button', { class: 'secondary', onclick: () => on.entry({ ...entries.EMPTY, mode: entry.mode }) }, t('entry.deselect')));
+    out.push(h('button', { class: 'secondary', onclick: () => on.entry({ ...EMPTY, mode: entry.mode }) }, t('entry.deselect')));
   }
   if (how !== 'path' && entry.dest != null) {
     const { files, ranks, width } = state.view;
-    for (const m of entries.atDest(ms, entry)) {
+    for (const m of atDest(ms, entry)) {
       const where = m.target != null ? ' ' + files[m.target % width] + ranks[Math.floor(m.target / width)] : '';
       out.push(h('button', { onclick: () => on.send(m), 'data-move': m.text }, label(m.kind) + where));
     }
@@ -114,7 +115,7 @@ function overBanner(state, id, { side, rematchOffer }, on) {
 function boardMarks(page, ms) {
   const { state } = page.model;
   const game = gameOf(state.game);
-  const m = entries.marks(game.entry, ms, page.entry, state.view.cells, page.showLegal, game.look.helping);
+  const m = marks(game.entry, ms, page.entry, state.view.cells, page.showLegal, game.look.helping);
   m.last = new Set();
   m.hoverTint = game.look.cursor_tint;
   const lm = state.last_move;
@@ -122,7 +123,7 @@ function boardMarks(page, ms) {
     if (lm.from != null) m.last.add(lm.from);
     for (const c of lm.path) m.last.add(c);
     if (lm.target != null) m.last.add(lm.target);
-    m.movedFrom = lm.from; m.movedTo = lm.from != null ? entries.final(lm) : null;
+    m.movedFrom = lm.from; m.movedTo = lm.from != null ? final(lm) : null;
   }
   if (page.lastRendered === state.version) { m.movedFrom = null; m.movedTo = null; }
   const hinted = page.hint && ms.find((mv) => mv.text === page.hint);
@@ -148,7 +149,7 @@ class GamePage {
     this.id = id;
     this.ctx = ctx;
     this.model = initial(id);
-    this.entry = entries.EMPTY;
+    this.entry = EMPTY;
     this.busy = false;
     this.hint = null; // the engine's suggested move text, until the position changes
     this.showLegal = localStorage.getItem('gridplay.showLegal') !== 'off';
@@ -159,6 +160,8 @@ class GamePage {
     this.premove = []; // cells clicked during the opponent's turn in a live game
     this.spectators = 0;
     this.lowWarned = false;
+    this.chat = null; // the chat box, made after the first board; false where no one would read this page's lines
+    this.chatLines = null; // lines that came before the box
     this.build();
     this.board = this.makeBoard();
     this.listen();
@@ -205,9 +208,10 @@ class GamePage {
     // A board whose squares would be under 40 px (Grid Tactics on a phone) can be zoomed, then panned by scrolling.
     this.scroller = h('div', { class: 'board-scroll' }, this.boardBox);
     this.zoomButton = h('button', { class: 'small secondary', id: 'zoom', hidden: true, 'aria-pressed': 'false', onclick: () => this.toggleZoom() }, t('game.zoomIn'));
+    this.chatSlot = h('div', { class: 'chat-slot' });
     this.main.replaceChildren(h('div', { class: 'game' },
       h('section', {}, this.barTop, this.scroller, this.barBottom, h('div', { class: 'row board-tools' }, this.moveBox, this.zoomButton), this.legendBox),
-      this.panel), this.announcer);
+      this.panel, this.chatSlot), this.announcer);
   }
 
   say(text) { if (text) this.announcer.textContent = text; }
@@ -246,9 +250,9 @@ class GamePage {
       onCell: (i) => this.onCell(i),
       onDrop: (from, to) => {
         const ms = this.moves();
-        if (ms.length) this.enter(entries.drop(this.how(), ms, this.entry, from, to, (k) => this.label(k)));
+        if (ms.length) this.enter(drop(this.how(), ms, this.entry, from, to, (k) => this.label(k)));
       },
-      dragTargets: (from) => entries.dragTargets(this.how(), this.moves(), this.entry, from),
+      dragTargets: (from) => dragTargets(this.how(), this.moves(), this.entry, from),
     });
   }
 
@@ -266,11 +270,11 @@ class GamePage {
   /** A click on cell i: part of a move on the player's turn, a premove on the opponent's in a live game. */
   onCell(i) {
     const ms = this.moves();
-    if (ms.length) { this.enter(entries.click(this.how(), ms, this.entry, i, (k) => this.label(k))); return; }
+    if (ms.length) { this.enter(click(this.how(), ms, this.entry, i, (k) => this.label(k))); return; }
     if (this.canPremove()) {
       const pre = this.premove;
       if (pre.length && pre[0] === i) this.premove = [];
-      else if (this.how() === 'place' || pre.length >= entries.PREMOVE_CELLS[this.how()]) this.premove = [i];
+      else if (this.how() === 'place' || pre.length >= PREMOVE_CELLS[this.how()]) this.premove = [i];
       else this.premove = [...pre, i];
       this.render();
     } else if (this.state() && !this.state().over && this.mySide() && !this.myTurn()) toast(t('game.notYourTurn'));
@@ -292,10 +296,10 @@ class GamePage {
     this.render();
     try {
       await this.ctx.live.act({ t: 'move', game: this.id, move: m.text, v: this.state().version });
-      this.entry = { ...entries.EMPTY, mode: this.entry.mode };
+      this.entry = { ...EMPTY, mode: this.entry.mode };
     } catch (e) {
       toast(errorText(e) || t('game.moveRefused'));
-      if (e.code === 'stale') this.entry = { ...entries.EMPTY, mode: this.entry.mode };
+      if (e.code === 'stale') this.entry = { ...EMPTY, mode: this.entry.mode };
     } finally {
       this.busy = false;
       this.render();
@@ -434,9 +438,9 @@ class GamePage {
     const side = this.mySide();
     this.claimOpen = this.canClaim();
     const onEntry = { entry: (e) => { this.entry = e; this.render(); }, send: (m) => this.send(m) };
-    const buttons = [...entryButtons(this.how(), this.moves(), this.entry, s, (k) => this.label(k), onEntry), ...this.helpButtons(side), ...(side && !s.over ? this.playerButtons(side) : [])];
+    const actions = [...entryButtons(this.how(), this.moves(), this.entry, s, (k) => this.label(k), onEntry), ...this.helpButtons(side), ...(side && !s.over ? this.playerButtons(side) : [])];
     const list = movesNode(s);
-    const children = [...this.panelHead(s, side), ...this.panelNotices(s, side), h('div', { class: 'actions' }, ...buttons), h('h2', {}, t('game.moves')), list];
+    const children = [...this.panelHead(s, side), ...this.panelNotices(s, side), h('div', { class: 'actions' }, ...actions), h('h2', {}, t('game.moves')), list];
     // The move box stays in place (typing is not lost when the panel redraws); it shows for a player.
     this.moveBox.hidden = !side || !!s.over;
     this.legalList.replaceChildren(...this.moves().map((m) => h('option', { value: m.text })));
@@ -470,8 +474,40 @@ class GamePage {
     if (this.panelDrawn) this.renderPanel();
     else if (!this.panelSoon) {
       this.panelSoon = true;
-      afterPaint(() => { this.panelDrawn = true; if (this.state()) this.renderPanel(); });
+      afterPaint(() => { this.panelDrawn = true; if (this.state()) { this.renderPanel(); this.makeChat(); } });
     }
+  }
+
+  /**
+   * The chat box: the players' room for a player, the spectators' room for anyone else. A player against the
+   * engine has none (no one would read it). Lines are sent once over the socket, never resent.
+   */
+  makeChat() {
+    const s = this.state();
+    if (this.chat !== null || !s) return;
+    const side = this.mySide();
+    if (side && s.players.some((p) => p.level != null || !p.id)) { this.chat = false; return; }
+    this.chat = new ChatBox({
+      game: this.id,
+      me: this.ctx.me,
+      room: side ? 'players' : 'spectators',
+      send: (text) => {
+        if (!this.ctx.live.open) return false;
+        this.ctx.live.raw({ t: 'chat', game: this.id, text, ack: `chat-${Date.now().toString(36)}` });
+        return true;
+      },
+    });
+    if (this.chatLines) this.chat.reset(this.chatLines);
+    this.chatSlot.replaceChildren(this.chat.node);
+  }
+
+  /** Chat lines from the socket: all the page may read (`reset`), or new ones. */
+  onChat(msg) {
+    if (!this.chat) {
+      this.chatLines = msg.reset ? msg.lines : [...(this.chatLines || []), ...msg.lines];
+      return;
+    }
+    if (msg.reset) this.chat.reset(msg.lines); else this.chat.add(msg.lines);
   }
 
   /** Updates the clocks in place, several times a second, without redrawing the page. */
@@ -505,6 +541,8 @@ class GamePage {
 
   /** A socket message: the model changes by `reduce`, and the page draws it, announces it, or leaves. */
   onMessage(msg) {
+    if (msg.game === this.id && msg.t === 'chat') { this.onChat(msg); return; }
+    if (msg.t === 'error' && typeof msg.ack === 'string' && msg.ack.startsWith('chat-')) { if (this.chat) this.chat.refused(msg); return; }
     const me = this.ctx.me;
     const r = reduce(this.model, msg, { me: me ? me.id : null, now: Date.now() });
     if (r.effect && r.effect.navigate) { navigate(r.effect.navigate); return; }
@@ -515,11 +553,11 @@ class GamePage {
       return;
     }
     if (!this.state()) return;
-    if (r.changed) { this.entry = entries.EMPTY; this.hint = null; this.pending = null; }
+    if (r.changed) { this.entry = EMPTY; this.hint = null; this.pending = null; }
     // A premove plays as soon as the turn comes, if it names one legal move.
     let premoved = null;
     if (r.changed && this.premove.length && this.myTurn() && !this.busy) {
-      premoved = entries.premoveMatch(this.how(), this.state().view.moves, this.premove, this.entry.mode);
+      premoved = premoveMatch(this.how(), this.state().view.moves, this.premove, this.entry.mode);
       this.premove = [];
       if (!premoved) toast(t('game.premoveDropped'));
     }
@@ -537,7 +575,7 @@ class GamePage {
 
   onKey(e) {
     if (e.key !== 'Escape') return;
-    if (this.entry.sel != null) { this.entry = { ...entries.EMPTY, mode: this.entry.mode }; this.render(); }
+    if (this.entry.sel != null) { this.entry = { ...EMPTY, mode: this.entry.mode }; this.render(); }
     if (this.premove.length) { this.premove = []; this.render(); }
   }
 

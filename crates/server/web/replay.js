@@ -9,6 +9,7 @@ import { gameOf, specTitle } from './catalog.js';
 import { t, errorText } from './i18n.js';
 import { overText, sideName } from './gamestate.js';
 import { reportBox } from './people.js';
+import { replayChat } from './chat.js';
 
 export function replayPage(main, id, ctx) {
   let meta = null;
@@ -210,6 +211,9 @@ export function replayPage(main, id, ctx) {
       const mine = ctx.me ? meta.players.findIndex((p) => p.id === ctx.me.id) : -1;
       const other = mine < 0 ? null : meta.players[1 - mine];
       if (other && other.name && !other.level) below.replaceChildren(reportBox(other.name, id, ctx) || '');
+      // The chat as this reader may read it: both rooms for the players once the game is over.
+      const chat = await replayChat(id, ctx.me);
+      if (chat) below.append(chat);
     } catch (e) {
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('replay.unavailable')), h('p', {}, errorText(e)), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
     }

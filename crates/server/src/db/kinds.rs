@@ -87,6 +87,11 @@ stored!(
 );
 
 stored!(
+    /// A game's chat room: its players', or its spectators'.
+    Room { Players = "players", Spectators = "spectators" }
+);
+
+stored!(
     /// What an action of a game is.
     ActionKind {
         Move = "move",

@@ -6,7 +6,7 @@
 //! The storage layer: it knows nothing of HTTP, of the bus or of games in memory. By subject: `users`
 //! (accounts and sessions), `games` (games and their actions), `challenges`, `ratings`, `tournaments`,
 //! `servers` (what several servers on one database share: presence, viewers, leases, and the NOTIFY channel),
-//! `moderation` (admins, reports and the record of admin actions), `upkeep` (analyses, quotas, heartbeats and purges), `kinds` (the words stored for statuses and results), and
+//! `moderation` (admins, reports and the record of admin actions), `chat` (the lines said in games), `upkeep` (analyses, quotas, heartbeats and purges), `kinds` (the words stored for statuses and results), and
 //! `writer` (the group commits of game actions on a connection and thread of their own). This module holds
 //! the connection.
 
@@ -29,6 +29,7 @@ use crate::clock::TimeControl;
 
 pub mod backup;
 mod challenges;
+mod chat;
 mod games;
 pub(crate) mod kinds;
 mod moderation;
@@ -44,9 +45,10 @@ use writer::{GROUP_MAX, WriteJob};
 pub use writer::{WriterCounts, WriterStats};
 
 pub use challenges::ChallengeRow;
+pub use chat::ChatLine;
 pub use games::{ActionRow, GameRow, GameUpdate};
 pub(crate) use games::{GAME_COLUMNS, game_row, insert_game};
-pub use kinds::{ActionKind, EndReason, GameStatus, Winner};
+pub use kinds::{ActionKind, EndReason, GameStatus, Room, Winner};
 pub use moderation::{Act, ModAction, ModKind, Report, Standing};
 pub use ratings::{RateJob, RatingRow, StatsRow};
 pub use servers::{CHANNEL, Lease, pack};

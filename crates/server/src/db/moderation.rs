@@ -118,6 +118,8 @@ pub struct Report {
     pub target_id: String,
     pub target: String,
     pub game: Option<String>,
+    /// The chat line reported, if any (its id).
+    pub line: Option<String>,
     pub reason: String,
     pub at: i64,
     pub closed_at: Option<i64>,
@@ -293,22 +295,24 @@ impl Db {
             .collect()
     }
 
-    /// Files a report.
+    /// Files a report about an account, in a game or about one of its chat lines.
     pub async fn add_report(
         &self,
         reporter: &str,
         target: &str,
         game: Option<&str>,
+        line: Option<&str>,
         reason: &str,
     ) -> Result<String, DbError> {
         let id = ids::short(12);
         sqlx::query(
-            "INSERT INTO reports (id, reporter, target, game, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO reports (id, reporter, target, game, chat_line, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&id)
         .bind(reporter)
         .bind(target)
         .bind(game)
+        .bind(line)
         .bind(reason)
         .bind(now_ms())
         .execute(&self.pool)
@@ -329,8 +333,8 @@ impl Db {
     /// Reports: the open ones oldest first, or every report about one account (`about`, a user id) newest
     /// first.
     pub async fn reports(&self, about: Option<&str>) -> Result<Vec<Report>, DbError> {
-        let base = "SELECT r.id, a.name AS reporter, r.target, t.name AS target_name, r.game, r.reason, r.created_at, \
-                    r.closed_at FROM reports r JOIN users a ON a.id = r.reporter JOIN users t ON t.id = r.target";
+        let base = "SELECT r.id, a.name AS reporter, r.target, t.name AS target_name, r.game, r.chat_line, r.reason, \
+                    r.created_at, r.closed_at FROM reports r JOIN users a ON a.id = r.reporter JOIN users t ON t.id = r.target";
         let rows = match about {
             Some(target) => {
                 sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -354,8 +358,8 @@ impl Db {
     /// An open report, by id.
     pub async fn open_report(&self, id: &str) -> Result<Option<Report>, DbError> {
         let row = sqlx::query(
-            "SELECT r.id, a.name AS reporter, r.target, t.name AS target_name, r.game, r.reason, r.created_at, \
-             r.closed_at FROM reports r JOIN users a ON a.id = r.reporter JOIN users t ON t.id = r.target \
+            "SELECT r.id, a.name AS reporter, r.target, t.name AS target_name, r.game, r.chat_line, r.reason, \
+             r.created_at, r.closed_at FROM reports r JOIN users a ON a.id = r.reporter JOIN users t ON t.id = r.target \
              WHERE r.id = $1 AND r.closed_at IS NULL",
         )
         .bind(id)
@@ -385,6 +389,7 @@ fn report(r: &sqlx::any::AnyRow) -> Result<Report, DbError> {
         target_id: r.try_get("target")?,
         target: r.try_get("target_name")?,
         game: r.try_get("game")?,
+        line: r.try_get("chat_line")?,
         reason: r.try_get("reason")?,
         at: r.try_get("created_at")?,
         closed_at: r.try_get("closed_at")?,

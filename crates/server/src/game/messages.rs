@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::{
-    db::ActionKind,
+    db::{ActionKind, ChatLine, Room},
     game::state::{GameState, StateDelta},
 };
 
@@ -52,6 +52,14 @@ pub(crate) enum ClientMsg {
         game: String,
         ack: Option<String>,
     },
+    /// Say `text` in a game's chat: in its players' room for a player, in its spectators' room for anyone
+    /// else. The line comes back in a `chat` message to every page that watches the game and may read it; a
+    /// refusal comes as an `error` with the `ack`.
+    Chat {
+        game: String,
+        text: String,
+        ack: Option<String>,
+    },
     /// Follow these games' boards (the watch page's mini-boards), each from version `v`, replacing what the
     /// page followed so before; an empty list follows none. At most `players::MAX_BOARDS`.
     Tv {
@@ -81,6 +89,33 @@ pub(crate) enum DrawAnswer {
 pub(crate) struct UserJson<'a> {
     pub id: &'a str,
     pub name: &'a str,
+}
+
+/// A line of a game's chat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub(crate) struct ChatJson {
+    pub id: String,
+    pub room: Room,
+    /// The author's user id (a page hides the lines of the players its user chose to hide by it).
+    pub user: String,
+    /// The author's name as it is now.
+    pub name: String,
+    pub text: String,
+    /// When it was said, Unix ms.
+    pub at: i64,
+}
+
+impl From<&ChatLine> for ChatJson {
+    fn from(l: &ChatLine) -> ChatJson {
+        ChatJson {
+            id: l.id.clone(),
+            room: l.room,
+            user: l.user_id.clone(),
+            name: l.name.clone(),
+            text: l.body.clone(),
+            at: l.at,
+        }
+    }
 }
 
 /// An action as a game's watchers hear of it.
@@ -140,6 +175,13 @@ pub(crate) enum ServerMsg<'a> {
         /// The server's time, for the clocks.
         now: i64,
         state: &'a GameState,
+    },
+    /// Lines of a game's chat that this page may read: every line it may read so far when `reset` (sent when
+    /// the page starts watching), else new ones.
+    Chat {
+        game: &'a str,
+        reset: bool,
+        lines: Vec<ChatJson>,
     },
     /// One action and what it changed in the state of version `v - 1` (see [`delta`]).
     Event {

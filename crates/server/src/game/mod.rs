@@ -4,6 +4,7 @@
 //! - `live`: the hub of games in play, one actor per game (checks, commits and publishes every action);
 //! - `state`: the state of a game as a client sees it, and the delta of an event;
 //! - `messages`: what the server sends over a page's socket (events, states, notices);
+//! - `chat`: the players' and spectators' rooms of each game: lines checked, kept and passed on;
 //! - `lobby`: who is online, who watches what, and the notices of the lobby and of one user;
 //! - `engine_pool`: the engine's searches on blocking threads, in a lane for games and one for analyses;
 //! - `tournament`: pairings, standings, and the director that pairs each round, told by the hub through a
@@ -11,6 +12,7 @@
 //!
 //! The bus (`crate::bus`) is an adapter this layer follows: [`follow_bus`] acts on what it heard.
 
+pub mod chat;
 pub mod engine_pool;
 pub mod live;
 pub mod lobby;
@@ -26,10 +28,15 @@ use tokio::sync::mpsc;
 use crate::bus::Heard;
 
 /// Acts on what the bus heard of the other servers, in order, until the bus stops: a committed action moves
-/// this server's copy of its game on, the lobby's changes reach its pages, and a lost connection makes every
-/// copy and every lobby page look again.
-pub fn follow_bus(hub: &live::GameHub, lobby: &lobby::Lobby, mut heard: mpsc::UnboundedReceiver<Heard>) {
-    let (hub, lobby) = (hub.clone(), lobby.clone());
+/// this server's copy of its game on, the lobby's changes and chat lines reach its pages, and a lost
+/// connection makes every copy and every lobby page look again.
+pub fn follow_bus(
+    hub: &live::GameHub,
+    lobby: &lobby::Lobby,
+    chat: &chat::Chat,
+    mut heard: mpsc::UnboundedReceiver<Heard>,
+) {
+    let (hub, lobby, chat) = (hub.clone(), lobby.clone(), chat.clone());
     tokio::spawn(async move {
         while let Some(h) = heard.recv().await {
             match h {
@@ -41,6 +48,7 @@ pub fn follow_bus(hub: &live::GameHub, lobby: &lobby::Lobby, mut heard: mpsc::Un
                     lobby.changed_here();
                 }
                 Heard::Tell { user, msg } => lobby.tell_here(&user, &msg),
+                Heard::Chat { id } => chat.heard(&id).await,
                 Heard::Lost => {
                     hub.heard_nothing().await;
                     lobby.changed_here();

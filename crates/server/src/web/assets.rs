@@ -54,8 +54,8 @@ struct Files {
     by_path: HashMap<String, Asset>,
     by_hashed: HashMap<String, String>,
     imports: HashMap<String, Vec<String>>,
-    /// The modules served joined in `app.js`'s file (bundle.rs); empty where they could not be joined.
-    joined: BTreeSet<String>,
+    /// Each module served in a joined file (bundle.rs), and that file: absent where it could not be joined.
+    joined: BTreeMap<String, String>,
     /// The `<script type="importmap">` element, and the CSP source that allows it.
     import_map: String,
     import_map_csp: String,
@@ -63,6 +63,11 @@ struct Files {
 }
 
 static FILES: LazyLock<Files> = LazyLock::new(Files::load);
+
+/// The modules joined into one file each (bundle.rs), in this order: the app shell (`app.js` and what it
+/// imports), then the game page's own modules (`game.js` and what it imports beyond the shell). A module in
+/// an earlier file is imported from it by the later ones.
+const JOINS: &[&str] = &["app.js", "game.js"];
 
 /// The name a hash goes into: `app.js` → `app.HASH.js`.
 fn hashed_name(path: &str, hash: &str) -> String {
@@ -134,28 +139,36 @@ impl Files {
             }
             by_path.insert(path.to_string(), Asset::new(&path, data, f.metadata.mimetype()));
         }
-        // The app shell's modules, joined into one served as `app.js` (bundle.rs), where they can be.
-        let order = bundle::evaluation_order("app.js", &imports);
-        let parts: Vec<(String, String)> = order
-            .iter()
-            .filter_map(|m| Some((m.clone(), sources.get(m)?.clone())))
-            .collect();
-        let mut joined = BTreeSet::new();
-        match bundle::join(&parts).map(|src| module("app.js", &src).0) {
-            Ok(Some(code)) => {
-                let mime = by_path
-                    .get("app.js")
-                    .map_or_else(|| "text/javascript".to_owned(), |a| a.mime.clone());
-                by_path.insert(
-                    "app.js".into(),
-                    Asset::new("app.js", Cow::Owned(code.into_bytes()), &mime),
-                );
-                joined.extend(order.iter().cloned());
-                let all: BTreeSet<String> = order.iter().flat_map(|m| imports[m].clone()).collect();
-                imports.insert("app.js".into(), all.into_iter().collect());
+        // The app shell's modules joined into one served as `app.js`, and the game page's own modules into one
+        // served as `game.js` (bundle.rs), where they can be.
+        let mut joined = BTreeMap::new();
+        for entry in JOINS {
+            let order: Vec<String> = bundle::evaluation_order(entry, &imports)
+                .into_iter()
+                .filter(|m| !joined.contains_key(m))
+                .collect();
+            let parts: Vec<(String, String)> = order
+                .iter()
+                .filter_map(|m| Some((m.clone(), sources.get(m)?.clone())))
+                .collect();
+            match bundle::join(&parts).map(|src| module(entry, &src).0) {
+                Ok(Some(code)) => {
+                    let mime = by_path
+                        .get(*entry)
+                        .map_or_else(|| "text/javascript".to_owned(), |a| a.mime.clone());
+                    by_path.insert(
+                        (*entry).into(),
+                        Asset::new(entry, Cow::Owned(code.into_bytes()), &mime),
+                    );
+                    joined.extend(order.iter().map(|m| (m.clone(), (*entry).to_owned())));
+                    let all: BTreeSet<String> = order.iter().flat_map(|m| imports[m].clone()).collect();
+                    imports.insert((*entry).into(), all.into_iter().collect());
+                }
+                Ok(None) => {
+                    tracing::warn!("the modules joined as web/{entry} do not parse: each served alone");
+                }
+                Err(why) => tracing::warn!("the modules of web/{entry} are served alone: {why}"),
             }
-            Ok(None) => tracing::warn!("the app shell's joined modules do not parse: each served alone"),
-            Err(why) => tracing::warn!("the app shell's modules are served alone: {why}"),
         }
         let by_hashed = by_path
             .iter()
@@ -166,11 +179,7 @@ impl Files {
             .iter()
             .filter(|(p, _)| p.ends_with(".js"))
             .map(|(p, a)| {
-                let served = if joined.contains(p) {
-                    &by_path["app.js"].hashed
-                } else {
-                    &a.hashed
-                };
+                let served = joined.get(p).map_or(&a.hashed, |f| &by_path[f].hashed);
                 (format!("/assets/{p}"), format!("/assets/{served}"))
             })
             .collect();
@@ -203,11 +212,7 @@ impl Files {
 
     /// Where a file is served: under its hashed name, or the joined file's for a joined module.
     fn url(&self, path: &str) -> String {
-        let path = if self.joined.contains(path) {
-            "app.js"
-        } else {
-            path
-        };
+        let path = self.joined.get(path).map_or(path, String::as_str);
         self.by_path
             .get(path)
             .map_or_else(|| format!("/assets/{path}"), |a| format!("/assets/{}", a.hashed))
@@ -554,26 +559,49 @@ mod tests {
         assert_eq!(hashed_name("icon.svg", "abc"), "icon.abc.svg");
     }
 
-    /// The app shell's modules are served joined in `app.js`'s file, and the import map sends each of them
-    /// there: a page's module that imports `./util.js` gets the shell's instance.
+    /// The app shell's modules are served joined in `app.js`'s file, and the game page's own in `game.js`'s;
+    /// the import map sends each module there: a page's module that imports `./util.js` or `./board.js` gets
+    /// the instance of the joined file.
     #[test]
-    fn the_shell_is_one_file() {
+    fn the_shell_and_the_game_page_are_one_file_each() {
         let files = &*FILES;
-        let joined: Vec<&str> = files.joined.iter().map(String::as_str).collect();
-        assert_eq!(joined, ["app.js", "catalog.js", "i18n.js", "live.js", "util.js"]);
-        let app = format!("/assets/{}", files.by_path["app.js"].hashed);
-        for m in &joined {
-            assert!(
-                files.import_map.contains(&format!(r#""/assets/{m}":"{app}""#)),
-                "{m}: {}",
-                files.import_map
-            );
+        for (file, members, names) in [
+            (
+                "app.js",
+                &["app.js", "catalog.js", "i18n.js", "live.js", "util.js"][..],
+                &["h", "api", "t", "startLanguage", "Live", "gameOf", "isDeleted"][..],
+            ),
+            (
+                "game.js",
+                &["board.js", "chat.js", "entry.js", "game.js", "gamestate.js"][..],
+                &["Board", "premoveMatch", "reduce"][..],
+            ),
+        ] {
+            let joined: Vec<&str> = files
+                .joined
+                .iter()
+                .filter(|(_, f)| f.as_str() == file)
+                .map(|(m, _)| m.as_str())
+                .collect();
+            assert_eq!(joined, members, "{file}");
+            let url = format!("/assets/{}", files.by_path[file].hashed);
+            for m in &joined {
+                assert!(
+                    files.import_map.contains(&format!(r#""/assets/{m}":"{url}""#)),
+                    "{m}: {}",
+                    files.import_map
+                );
+            }
+            let code = String::from_utf8_lossy(&files.by_path[file].data).into_owned();
+            for name in names {
+                assert!(code.contains(name), "{file}: {name}");
+            }
         }
-        let code = String::from_utf8_lossy(&files.by_path["app.js"].data).into_owned();
-        for name in ["h", "api", "t", "startLanguage", "Live", "gameOf", "isDeleted"] {
-            assert!(code.contains(name), "{name}");
-        }
-        assert!(files.import_map.contains(r#""/assets/game.js":"/assets/game."#));
+        assert!(
+            files
+                .import_map
+                .contains(r#""/assets/replay.js":"/assets/replay."#)
+        );
     }
 
     /// A game page preloads every module it will import, its own language's words and not the other's, and
@@ -582,11 +610,14 @@ mod tests {
     fn a_page_preloads_its_whole_module_graph_and_nothing_else() {
         let game = preloads("en", Some("game.js"));
         let has = |name: &str| game.iter().any(|u| u.starts_with(&format!("/assets/{name}.")));
-        for m in ["app", "game", "board", "entry", "gamestate", "lang/en"] {
+        for m in ["app", "game", "lang/en"] {
             assert!(has(m), "{m} in {game:?}");
         }
-        assert_eq!(game.len(), 6, "{game:?}");
+        assert_eq!(game.len(), 3, "{game:?}");
         for m in [
+            "board",
+            "entry",
+            "gamestate",
             "util",
             "i18n",
             "live",

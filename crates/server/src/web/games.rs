@@ -15,9 +15,10 @@ use utoipa::ToSchema;
 use crate::{
     db::{ActionKind, ActionRow, EndReason, GameRow, GameStatus, Winner, now_ms},
     game::live::{Analysis, GameState, LiveError, PlyJson},
+    game::messages::ChatJson,
     web::{
         AppState,
-        auth::SignedIn,
+        auth::{MaybeUser, SignedIn},
         error::{ApiError, ApiResult, ErrorBody},
         extract::GameId,
     },
@@ -127,6 +128,31 @@ pub(crate) async fn game_state(
     GameId(id): GameId,
 ) -> ApiResult<Json<Arc<GameState>>> {
     Ok(Json(state.hub.state(&id).await?))
+}
+
+/// A game's chat as one reader may read it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub(crate) struct ChatLines {
+    /// Oldest first: the players' room for its players (in a game between people), the spectators' room for
+    /// everyone else, and for the players too once the game is over.
+    lines: Vec<ChatJson>,
+}
+
+/// The chat of a game that the reader (signed in or not) may read: a replay shows it. A page that watches a
+/// game gets the same lines, and then each new one, over its socket.
+#[utoipa::path(get, path = "/games/{id}/chat", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    responses((status = 200, body = ChatLines), (status = 404, body = ErrorBody)))]
+pub(crate) async fn game_chat(
+    State(state): State<AppState>,
+    MaybeUser(me): MaybeUser,
+    GameId(id): GameId,
+) -> ApiResult<Json<ChatLines>> {
+    let s = state.hub.state(&id).await?;
+    let lines = state.chat.history(&s, me.as_ref().map(|u| u.id.as_str())).await?;
+    Ok(Json(ChatLines {
+        lines: lines.iter().map(ChatJson::from).collect(),
+    }))
 }
 
 /// How many watch a game besides its players (the game page shows it).

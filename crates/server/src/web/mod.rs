@@ -59,6 +59,8 @@ pub struct Shared {
     pub registry: &'static Registry,
     pub hub: GameHub,
     pub lobby: Lobby,
+    /// The games' chat rooms.
+    pub chat: game::chat::Chat,
     pub config: Config,
     auth_limiter: DefaultKeyedRateLimiter<std::net::IpAddr>,
     signup_limiter: DefaultKeyedRateLimiter<std::net::IpAddr>,
@@ -160,7 +162,8 @@ impl AppState {
             bus.clone(),
             config.limits.clone(),
         );
-        game::follow_bus(&hub, &lobby, bus.listen(config.database.clone()));
+        let chat = game::chat::Chat::new(db.clone(), bus.clone());
+        game::follow_bus(&hub, &lobby, &chat, bus.listen(config.database.clone()));
         game::tournament::direct(&hub);
         let per_minute = NonZeroU32::new(config.auth_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
         Ok(AppState(Arc::new(Shared {
@@ -168,6 +171,7 @@ impl AppState {
             registry,
             hub,
             lobby,
+            chat,
             auth_limiter: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
             signup_limiter: DefaultKeyedRateLimiter::keyed(Quota::per_hour(
                 NonZeroU32::new(config.limits.signups_per_hour.max(1)).unwrap_or(NonZeroU32::MIN),

@@ -1,4 +1,4 @@
-//! Moderation over HTTP: players report a player or a game; admins (made by `gridplay admin grant`) read the
+//! Moderation over HTTP: players report a player, a game or a chat line; admins (made by `gridplay admin grant`) read the
 //! queue of open reports with each account's standing and history, act on accounts (warn, mute, rename, mark
 //! as an engine user, close), and close reports. Every action is recorded with who took it and why.
 
@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    db::{Act, ModAction, ModKind, Report, Standing, User, now_ms},
+    db::{Act, ModAction, ModKind, Report, Room, Standing, User, now_ms},
+    game::messages::ChatJson,
     ids, text,
     web::{
         AppState,
@@ -26,6 +27,8 @@ use crate::{
 const REPORTS_PER_HOUR: i64 = 10;
 /// A reason's length, in characters.
 const REASON_MAX: usize = 500;
+/// The lines of a reported game's chat shown with the report.
+const CONTEXT_LINES: i64 = 200;
 /// The longest mute, in minutes (30 days).
 const MUTE_MAX_MINUTES: i64 = 30 * 24 * 60;
 
@@ -60,6 +63,8 @@ pub(crate) struct NewReport {
     user: String,
     /// The game the report is about, if any.
     game: Option<String>,
+    /// The chat line reported, if any (its id): said by `user`, in `game` when a game is named.
+    line: Option<String>,
     /// Why, 1 to 500 characters.
     reason: String,
 }
@@ -70,10 +75,10 @@ pub(crate) struct Filed {
     id: String,
 }
 
-/// Reports a player, or a player's conduct in a game, to the site's admins.
+/// Reports a player, a player's conduct in a game, or a line they said in a game's chat, to the site's admins.
 #[utoipa::path(post, path = "/reports", tag = "moderation", security(("session" = [])), request_body = NewReport,
     responses((status = 200, body = Filed), (status = "4XX", body = ErrorBody,
-        description = "Signed out, no such player or game, oneself reported (`own-report`), a bad reason, or too many reports")))]
+        description = "Signed out, no such player, game or line, oneself reported (`own-report`), a line not theirs (`not-their-line`), a bad reason, or too many reports")))]
 pub(crate) async fn report(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
@@ -91,7 +96,22 @@ pub(crate) async fn report(
     if target.id == me.id {
         return Err(ApiError::bad_request("own-report", "you cannot report yourself"));
     }
-    if let Some(g) = &r.game {
+    let mut game = r.game.clone();
+    if let Some(id) = &r.line {
+        let line = if id.len() <= 64 {
+            state.db.chat_line(id).await?
+        } else {
+            None
+        };
+        let line = line.ok_or_else(|| ApiError::not_found("chat line"))?;
+        if line.user_id != target.id || game.as_ref().is_some_and(|g| *g != line.game) {
+            return Err(ApiError::bad_request(
+                "not-their-line",
+                format!("{} did not say that line in that game", target.name),
+            ));
+        }
+        game = Some(line.game);
+    } else if let Some(g) = &r.game {
         let row = if ids::plausible(g) {
             state.db.game(g).await?
         } else {
@@ -112,7 +132,7 @@ pub(crate) async fn report(
     }
     let id = state
         .db
-        .add_report(&me.id, &target.id, r.game.as_deref(), &why)
+        .add_report(&me.id, &target.id, game.as_deref(), r.line.as_deref(), &why)
         .await?;
     Ok(Json(Filed { id }))
 }
@@ -167,6 +187,8 @@ pub(crate) struct ReportJson {
     reporter: String,
     user: String,
     game: Option<String>,
+    /// The chat line reported, if any (its id).
+    line: Option<String>,
     reason: String,
     at: i64,
     closed: bool,
@@ -179,6 +201,7 @@ impl From<Report> for ReportJson {
             reporter: r.reporter,
             user: r.target,
             game: r.game,
+            line: r.line,
             reason: r.reason,
             at: r.at,
             closed: r.closed_at.is_some(),
@@ -218,14 +241,17 @@ pub(crate) struct Queue {
     reports: Vec<QueuedReport>,
 }
 
-/// An open report and the account it is about.
+/// An open report, the account it is about, and the chat of its game.
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct QueuedReport {
     report: ReportJson,
     account: AccountStanding,
+    /// The last lines of the game's chat, both rooms, oldest first, when the report names a game.
+    chat: Vec<ChatJson>,
 }
 
-/// The open reports, oldest first, with each reported account's standing, history and other reports.
+/// The open reports, oldest first, with each reported account's standing, history and other reports, and the
+/// chat of the game a report names.
 #[utoipa::path(get, path = "/admin/reports", tag = "moderation", security(("session" = [])),
     responses((status = 200, body = Queue), (status = "4XX", body = ErrorBody, description = "Signed out, or not an admin (`not-admin`)")))]
 pub(crate) async fn queue(State(state): State<AppState>, Admin(_): Admin) -> ApiResult<Json<Queue>> {
@@ -240,9 +266,20 @@ pub(crate) async fn queue(State(state): State<AppState>, Admin(_): Admin) -> Api
             accounts.insert(r.target_id.clone(), standing_json(&state, s).await?);
         }
         let account = accounts[&r.target_id].clone();
+        let chat = match &r.game {
+            Some(g) => state
+                .db
+                .chat_lines(g, &[Room::Players, Room::Spectators], CONTEXT_LINES)
+                .await?
+                .iter()
+                .map(ChatJson::from)
+                .collect(),
+            None => Vec::new(),
+        };
         reports.push(QueuedReport {
             report: r.into(),
             account,
+            chat,
         });
     }
     Ok(Json(Queue { reports }))

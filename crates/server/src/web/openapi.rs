@@ -117,6 +117,7 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(games::stored_analysis))
         .routes(routes!(games::game_hint))
         .routes(routes!(games::game_spectators))
+        .routes(routes!(games::game_chat))
         .routes(routes!(players::live_games))
         .routes(routes!(players::my_games))
         .routes(routes!(players::profile))

@@ -2,8 +2,9 @@
 //!
 //! Client messages are JSON objects with a `t` field: `lobby`, `watch {game, v?}`, `tv {games: [{game, v?}]}`
 //! (the watch page's mini-boards), `move {game, move, ack?, v?}`,
-//! `resign {game, ack?}`, `draw {game, answer: offer|accept|decline, ack?}` and `ping`. Each action is answered
-//! by `ack {ack, v}` once committed, or `error {ack, code, message}`. docs/web.md ("The WebSocket") has the whole list.
+//! `resign {game, ack?}`, `draw {game, answer: offer|accept|decline, ack?}`, `chat {game, text, ack?}` and `ping`.
+//! Each action is answered by `ack {ack, v}` once committed, or `error {ack, code, message}`; a chat line comes
+//! back in a `chat` message. docs/web.md ("The WebSocket") has the whole list.
 
 use std::{collections::HashMap, net::IpAddr, num::NonZeroU32, sync::Arc};
 
@@ -22,10 +23,10 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::{
     config::Limits,
-    db::User,
+    db::{ChatLine, Room, User},
     game::live::{Action, LiveError, Published},
     game::lobby::Viewing,
-    game::messages::{ClientMsg, DrawAnswer, ServerMsg, TvGame, UserJson},
+    game::messages::{ChatJson, ClientMsg, DrawAnswer, ServerMsg, TvGame, UserJson},
     web::AppState,
     web::auth::{ClientIp, MaybeUser},
     web::error::ApiError,
@@ -197,6 +198,15 @@ async fn next_game_event(
     }
 }
 
+async fn next_chat(
+    feed: &mut Option<ChatFeed>,
+) -> Option<Result<Arc<ChatLine>, broadcast::error::RecvError>> {
+    match feed {
+        Some(c) => Some(c.rx.recv().await),
+        None => std::future::pending().await,
+    }
+}
+
 async fn next_lobby(
     feed: &mut Option<broadcast::Receiver<Arc<str>>>,
 ) -> Result<Arc<str>, broadcast::error::RecvError> {
@@ -228,6 +238,8 @@ where
     let limiter = RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst));
     let mut lobby: Option<broadcast::Receiver<Arc<str>>> = None;
     let mut game: Option<Watching> = None;
+    let mut chat: Option<ChatFeed> = None;
+    let reader = user.as_ref().map(|u| u.id.as_str());
     let (tv_tx, mut tv_rx) = mpsc::channel::<String>(256);
     let mut tv = TvFeeds::new(tv_tx);
     let hello = ServerMsg::Hello {
@@ -249,7 +261,8 @@ where
                     ok = sink.send(error_msg(None, "rate-limited", "too many messages: slow down")).await.is_ok();
                     continue;
                 }
-                let replies = handle(&state, user.as_ref(), &viewer, &msg, &mut lobby, &mut game, &mut tv).await;
+                let mut on = Following { lobby: &mut lobby, game: &mut game, chat: &mut chat, tv: &mut tv };
+                let replies = handle(&state, user.as_ref(), &viewer, &msg, &mut on).await;
                 for r in replies {
                     if sink.send(r).await.is_err() {
                         ok = false;
@@ -263,7 +276,7 @@ where
                     Some(Err(broadcast::error::RecvError::Lagged(_))) => {
                         // Too far behind: start again from a full state.
                         let id = game.take().map(|w| w.id).unwrap_or_default();
-                        let replies = watch(&state, &id, &viewer, None, &mut game).await;
+                        let replies = watch(&state, &id, (&viewer, reader), None, &mut game, &mut chat).await;
                         for r in replies {
                             ok = ok && sink.send(r).await.is_ok();
                         }
@@ -271,11 +284,31 @@ where
                     Some(Err(broadcast::error::RecvError::Closed)) | None => {
                         // The actor stopped; watch again, which reloads it.
                         let id = game.take().map(|w| w.id).unwrap_or_default();
-                        let replies = watch(&state, &id, &viewer, None, &mut game).await;
+                        let replies = watch(&state, &id, (&viewer, reader), None, &mut game, &mut chat).await;
                         for r in replies {
                             ok = ok && sink.send(r).await.is_ok();
                         }
                     }
+                }
+            }
+            line = next_chat(&mut chat) => {
+                match line {
+                    Some(Ok(l)) => {
+                        if let Some(c) = &chat && c.reads.contains(&l.room) {
+                            let msg = ServerMsg::Chat { game: &l.game, reset: false, lines: vec![ChatJson::from(&*l)] };
+                            ok = sink.send(send(&msg)).await.is_ok();
+                        }
+                    }
+                    // Behind: every line again.
+                    Some(Err(broadcast::error::RecvError::Lagged(_))) => {
+                        if let Some(id) = game.as_ref().map(|w| w.id.clone()) {
+                            let replies = watch(&state, &id, (&viewer, reader), None, &mut game, &mut chat).await;
+                            for r in replies {
+                                ok = ok && sink.send(r).await.is_ok();
+                            }
+                        }
+                    }
+                    Some(Err(broadcast::error::RecvError::Closed)) | None => chat = None,
                 }
             }
             Some(m) = tv_rx.recv() => {
@@ -400,15 +433,34 @@ struct Watching {
     _viewing: Viewing,
 }
 
+/// The chat of the game a page follows: its lines, and the rooms the page may read.
+struct ChatFeed {
+    rx: broadcast::Receiver<Arc<ChatLine>>,
+    reads: Vec<Room>,
+}
+
+/// What a page follows besides its own user's notices.
+struct Following<'a> {
+    lobby: &'a mut Option<broadcast::Receiver<Arc<str>>>,
+    game: &'a mut Option<Watching>,
+    chat: &'a mut Option<ChatFeed>,
+    tv: &'a mut TvFeeds,
+}
+
+/// Starts following a game as `viewer` (its place among the viewers) and `reader` (the signed-in user, who
+/// may read the players' room): what the page missed since version `since` (or its whole state), then the
+/// chat's lines that the page may read.
 async fn watch(
     state: &AppState,
     id: &str,
-    viewer: &str,
+    (viewer, reader): (&str, Option<&str>),
     since: Option<u64>,
     game: &mut Option<Watching>,
+    chat: &mut Option<ChatFeed>,
 ) -> Vec<Message> {
     // Drop the old place first, so a page never counts twice.
     *game = None;
+    *chat = None;
     match state.hub.watch(id, since).await {
         Ok(w) => {
             *game = Some(Watching {
@@ -416,10 +468,30 @@ async fn watch(
                 feed: w.feed,
                 _viewing: state.lobby.viewing(id, viewer),
             });
-            w.catchup.iter().map(|j| text(j.to_string())).collect()
+            let mut out: Vec<Message> = w.catchup.iter().map(|j| text(j.to_string())).collect();
+            // Followed before the history is read, so that no line falls between the two.
+            let rx = state.chat.follow(id);
+            if let Ok(s) = state.hub.state(id).await {
+                match state.chat.history(&s, reader).await {
+                    Ok(lines) => {
+                        out.push(send(&ServerMsg::Chat {
+                            game: id,
+                            reset: true,
+                            lines: lines.iter().map(ChatJson::from).collect(),
+                        }));
+                        *chat = Some(ChatFeed {
+                            rx,
+                            reads: crate::game::chat::readable(&s, reader),
+                        });
+                    }
+                    Err(e) => tracing::warn!("chat history: {e}"),
+                }
+            }
+            out
         }
         Err(e) => {
             *game = None;
+            *chat = None;
             // The game is named, so that the page that asked knows the answer is about its game.
             vec![send(&ServerMsg::Error {
                 ack: None,
@@ -437,9 +509,7 @@ async fn handle(
     user: Option<&User>,
     viewer: &str,
     msg: &str,
-    lobby: &mut Option<broadcast::Receiver<Arc<str>>>,
-    game: &mut Option<Watching>,
-    tv: &mut TvFeeds,
+    on: &mut Following<'_>,
 ) -> Vec<Message> {
     let msg: ClientMsg = match serde_json::from_str(msg) {
         Ok(m) => m,
@@ -454,11 +524,22 @@ async fn handle(
     let (id, action, ack, base) = match msg {
         ClientMsg::Ping => return vec![send(&ServerMsg::Pong)],
         ClientMsg::Lobby => {
-            *lobby = Some(state.lobby.subscribe());
+            *on.lobby = Some(state.lobby.subscribe());
             return Vec::new();
         }
-        ClientMsg::Watch { game: id, v } => return watch(state, &id, viewer, v, game).await,
-        ClientMsg::Tv { games } => return tv.follow(state, games).await,
+        ClientMsg::Watch { game: id, v } => {
+            return watch(
+                state,
+                &id,
+                (viewer, user.map(|u| u.id.as_str())),
+                v,
+                on.game,
+                on.chat,
+            )
+            .await;
+        }
+        ClientMsg::Tv { games } => return on.tv.follow(state, games).await,
+        ClientMsg::Chat { game, text, ack } => return say(state, user, &game, &text, ack.as_deref()).await,
         ClientMsg::Move { game, mv, ack, v } => (game, Action::Move(mv), ack, v),
         ClientMsg::Resign { game, ack } => (game, Action::Resign, ack, None),
         ClientMsg::Abort { game, ack } => (game, Action::Abort, ack, None),
@@ -506,6 +587,40 @@ async fn handle(
                 _ => None,
             },
         })],
+    }
+}
+
+/// A chat line said by the page's user.
+async fn say(state: &AppState, user: Option<&User>, id: &str, text: &str, ack: Option<&str>) -> Vec<Message> {
+    let refused = |code: &str, message: &str| {
+        send(&ServerMsg::Error {
+            ack,
+            game: Some(id),
+            code,
+            message,
+            v: None,
+        })
+    };
+    let Some(user) = user else {
+        return vec![refused("signed-out", "sign in to chat")];
+    };
+    if ack.is_some_and(|a| a.len() > 64) {
+        return vec![error_msg(
+            None,
+            "bad-message",
+            "an ack id has at most 64 characters",
+        )];
+    }
+    let game = match state.hub.state(id).await {
+        Ok(g) => g,
+        Err(e) => return vec![refused(e.code(), &e.message())],
+    };
+    match state.chat.say(&game, user, text).await {
+        Ok(_) => Vec::new(),
+        Err(e) => {
+            metrics::counter!(crate::telemetry::ERRORS, "kind" => e.code()).increment(1);
+            vec![refused(e.code(), &e.message())]
+        }
     }
 }
 
