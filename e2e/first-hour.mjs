@@ -182,9 +182,10 @@ export async function firstHour({ test, browser, BASE, ART, signUp, playComputer
           });
           assert.deepEqual(seen.apiBefore, [], 'no API call before the first board');
           assert.deepEqual(seen.chained, [], 'no module found by following imports');
-          // The app shell's modules come joined in one file: the page, its board, its words and the shell.
+          // The app shell's modules come joined in one file, and the game page's in another: the shell, the
+          // page and its words.
           assert.equal(seen.modules, seen.preloaded, 'every module loaded was preloaded');
-          assert.ok(seen.modules >= 5 && seen.modules <= 6, `${seen.modules} modules`);
+          assert.equal(seen.modules, 3, `${seen.modules} modules`);
           // Hashed files are cached for good; the page itself is asked for each time.
           const heads = await q.evaluate(async () => {
             const js = document.querySelector('link[rel=modulepreload]').href;

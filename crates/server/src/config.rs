@@ -35,6 +35,9 @@ pub struct Config {
     pub ws_burst: u32,
     /// Offer the registry's test games beside the real ones: for development and tests.
     pub with_test_games: bool,
+    /// The last migration this server applies and expects, as a build made before the later ones would;
+    /// `None` (always, outside the tests of a rolling upgrade): every migration of this build.
+    pub schema_up_to: Option<i64>,
     /// What one user or one address may do: beyond these, requests are answered `429 too-many`.
     pub limits: Limits,
 }
@@ -112,6 +115,7 @@ impl Default for Config {
             ws_per_second: 5,
             ws_burst: 100,
             with_test_games: false,
+            schema_up_to: None,
             limits: Limits::default(),
         }
     }

@@ -2,7 +2,9 @@
 //! send (the document's `ClientMsg`), tried as each role, on SQLite and PostgreSQL. A role that may not act is
 //! refused with the status and code its row names, and the refusal changes nothing; a role that may act
 //! succeeds. An operation or a message without a row here fails the test, and so does a row whose refusal of
-//! a signed-out asker disagrees with the document's `security`.
+//! a signed-out asker disagrees with the document's `security`. Each operation is also asked with a personal
+//! API token of each scope the asker may hold, and gets what the session gets only with the scope the
+//! document names.
 
 mod support;
 
@@ -86,6 +88,8 @@ enum Subject {
     Tournament,
     /// The stranger reported the first player.
     Report,
+    /// The first player made an API token.
+    Token,
 }
 
 const SO: Http = Http::No(401, "signed-out");
@@ -135,6 +139,7 @@ fn admin_route(
 
 const ALL: [Http; 4] = [Http::Ok; 4];
 const SIGNED_IN: [Http; 4] = [SO, Http::Ok, Http::Ok, Http::Ok];
+const NOT_FOUND: Http = Http::No(404, "not-found");
 
 fn routes() -> Vec<Route> {
     use Subject::*;
@@ -245,6 +250,22 @@ fn routes() -> Vec<Route> {
             OwnAccount,
             Some(|c| json!({"password": format!("password-{}", c.asker)})),
             SIGNED_IN,
+        ),
+        route("GET", "/api/account/tokens", OwnAccount, None, SIGNED_IN),
+        route(
+            "POST",
+            "/api/account/tokens",
+            OwnAccount,
+            Some(|_| json!({"name": "a program", "scopes": ["read"]})),
+            SIGNED_IN,
+        ),
+        // Only its owner revokes a token; to anyone else there is no such token.
+        route(
+            "POST",
+            "/api/account/tokens/{id}/revoke",
+            Token,
+            Some(|_| json!({})),
+            [SO, Http::Ok, NOT_FOUND, NOT_FOUND],
         ),
         route(
             "POST",
@@ -473,6 +494,16 @@ impl Run {
         let [a, b, c, _] = self.people.cookies.clone();
         match subject {
             Subject::Nothing | Subject::OwnAccount => self.people.first.clone(),
+            Subject::Token => self
+                .post(
+                    "/api/account/tokens",
+                    &a,
+                    json!({"name": "the first's", "scopes": ["read"]}),
+                )
+                .await["id"]
+                .as_str()
+                .expect("a token id")
+                .to_owned(),
             Subject::Report => self
                 .post(
                     "/api/reports",
@@ -614,6 +645,24 @@ impl Run {
     async fn snapshot(&self, subject: Subject, id: &str) -> String {
         match subject {
             Subject::OwnAccount => String::new(),
+            // Whether the first player's tokens are as they were.
+            Subject::Token => {
+                let first = self
+                    .db
+                    .user_named(&self.people.first)
+                    .await
+                    .unwrap()
+                    .expect("the first");
+                let ids: Vec<String> = self
+                    .db
+                    .tokens(&first.id)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|t| t.id)
+                    .collect();
+                format!("{ids:?}")
+            }
             // What an admin route or a report would change: the first player's record and the open reports.
             Subject::Nothing | Subject::Report => {
                 let first = self
@@ -668,13 +717,24 @@ fn documented() -> (BTreeSet<String>, BTreeSet<String>, Value) {
     for (path, ops) in doc["paths"].as_object().expect("paths") {
         for (method, op) in ops.as_object().expect("operations") {
             let key = format!("{} {path}", method.to_uppercase());
-            if op.get("security").is_some() {
+            // Signing in is needed where every way in is the session or a token (an empty requirement makes
+            // both optional).
+            let reqs = op["security"].as_array().cloned().unwrap_or_default();
+            if !reqs.is_empty() && reqs.iter().all(|r| r.as_object().is_some_and(|o| !o.is_empty())) {
                 secured.insert(key.clone());
             }
             all.insert(key);
         }
     }
     (all, secured, doc)
+}
+
+/// The token scope the document gives an operation (`None`: it takes no token).
+fn token_scope(doc: &Value, method: &str, path: &str) -> Option<String> {
+    doc["paths"][path][method.to_lowercase()]["security"]
+        .as_array()?
+        .iter()
+        .find_map(|req| req.get("token")?.get(0)?.as_str().map(str::to_owned))
 }
 
 /// The messages a page may send, from the document's `ClientMsg`: each `t`, and each answer where the message
@@ -780,6 +840,7 @@ async fn each_role_is_refused_or_served_as_its_row_says() {
             made: 0,
         };
         let mut wrong = Vec::new();
+        let (_, _, doc) = documented();
         for r in routes() {
             let admin = r.admin.unwrap_or(r.expect[3]);
             for (role, expect) in ROLES.into_iter().zip(r.expect).chain([(Role::Admin, admin)]) {
@@ -824,6 +885,87 @@ async fn each_role_is_refused_or_served_as_its_row_says() {
                         ));
                     }
                 }
+            }
+        }
+        // The same rows asked with a personal API token instead of the session, of each scope the asker may
+        // have: the first player's (the admin's on the admin routes). A token with the scope the document gives
+        // the operation gets what the session gets; any other is refused, and so is every token where the
+        // document gives no scope, and the refusal changes nothing.
+        for r in routes() {
+            let (role, session_expect, scopes) = match r.admin {
+                Some(a) => (Role::Admin, a, &["read", "play", "admin"][..]),
+                None => (Role::First, r.expect[1], &["read", "play"][..]),
+            };
+            let needed = token_scope(&doc, r.method, r.path);
+            for scope in scopes {
+                eprintln!("{} {} as {role:?} with a {scope} token", r.method, r.path);
+                let case = run.case(r.subject, role).await;
+                let cookie = case.cookie.clone().expect("a signed-in asker");
+                let made = run
+                    .post(
+                        "/api/account/tokens",
+                        &cookie,
+                        json!({"name": "matrix", "scopes": [scope]}),
+                    )
+                    .await;
+                let token = made["token"].as_str().expect("a token").to_owned();
+                let expect = match &needed {
+                    None => Http::No(403, "token-refused"),
+                    Some(n) if n == scope => session_expect,
+                    Some(_) => Http::No(403, "token-scope"),
+                };
+                let path = r
+                    .path
+                    .replace("{id}", &case.id)
+                    .replace("{n}", "0")
+                    .replace("{game}", "reversi")
+                    .replace("{name}", &case.first)
+                    .replace("{path}", "game.js");
+                let before = run.snapshot(r.subject, &case.id).await;
+                let body = r.body.map(|b| b(&case).to_string());
+                let bearer = format!("Bearer {token}");
+                let res = support::http_with(
+                    addr,
+                    r.method,
+                    &path,
+                    None,
+                    body.as_deref(),
+                    &[("Authorization", &bearer)],
+                )
+                .await;
+                let got = if (200..300).contains(&res.status) {
+                    Http::Ok
+                } else {
+                    let code = res.json()["error"]["code"].as_str().unwrap_or("").to_owned();
+                    match expect {
+                        Http::No(st, c) if st == res.status && c == code => expect,
+                        _ => Http::No(res.status, "(another code)"),
+                    }
+                };
+                if got != expect {
+                    wrong.push(format!(
+                        "{} {path} with {role:?}'s {scope} token: expected {expect:?}, got {} {}",
+                        r.method, res.status, res.body
+                    ));
+                } else if expect != Http::Ok {
+                    let after = run.snapshot(r.subject, &case.id).await;
+                    if after != before {
+                        wrong.push(format!(
+                            "{} {path} with {role:?}'s {scope} token: refused, yet {before} became {after}",
+                            r.method
+                        ));
+                    }
+                }
+                // Revoked, so that the asker never holds more than one (with its session, if it still has one).
+                let id = made["id"].as_str().expect("an id");
+                let _ = http(
+                    addr,
+                    "POST",
+                    &format!("/api/account/tokens/{id}/revoke"),
+                    Some(&cookie),
+                    Some("{}"),
+                )
+                .await;
             }
         }
         for m in messages() {

@@ -40,6 +40,12 @@ async fn moves_are_acknowledged_after_commit_and_broadcast_with_versions() {
                 (sync["t"].as_str(), sync["state"]["version"].as_u64()),
                 (Some("sync"), Some(0))
             );
+            // Then the chat lines the page may read: none yet.
+            let chat = recv(ws).await;
+            assert_eq!(
+                (chat["t"].as_str(), chat["lines"].as_array().map(Vec::len)),
+                (Some("chat"), Some(0))
+            );
         }
         // Ben may not move first; the spectator may not move at all.
         send(

@@ -83,11 +83,25 @@ async fn the_document_is_openapi_3_and_its_references_resolve() {
             );
         }
     }
+    // The session, or a token with the operation's scope; a route anyone may read takes a token as an option;
+    // the account's keys take the session only.
     assert_eq!(
         doc["paths"]["/api/challenges"]["post"]["security"],
+        json!([{ "session": [] }, { "token": ["play"] }])
+    );
+    assert_eq!(
+        doc["paths"]["/api/catalog"]["get"]["security"],
+        json!([{}, { "token": ["read"] }])
+    );
+    assert_eq!(
+        doc["paths"]["/api/admin/reports"]["get"]["security"],
+        json!([{ "session": [] }, { "token": ["admin"] }])
+    );
+    assert_eq!(
+        doc["paths"]["/api/account/tokens"]["post"]["security"],
         json!([{ "session": [] }])
     );
-    assert!(doc["paths"]["/api/catalog"]["get"]["security"].is_null());
+    assert_eq!(doc["components"]["securitySchemes"]["token"]["scheme"], "bearer");
 }
 
 #[tokio::test]

@@ -5,12 +5,21 @@
 //! - a build that knows fewer migrations starts on a database migrated further (a server restarted
 //!   mid-upgrade), on SQLite and PostgreSQL, and reports itself ready.
 //!
-//! The game's side of a restart (every acknowledged move kept once, no game stuck) is the rolling restart in
-//! `crates/cli/tests/takeover.rs`.
+//! - two servers of the build before, on PostgreSQL with games in play, are upgraded one after the other (the
+//!   first new server migrates the database while the other old one still serves): every acknowledged move
+//!   is stored once, and every game takes moves through the new servers.
+//!
+//! The build before is this build told to apply and expect its migrations but the last (`schema_up_to`), as
+//! a binary made before the last migration would. A restart by SIGTERM of `gridplay serve` processes, with
+//! moves in flight, is the rolling restart in `crates/cli/tests/takeover.rs`.
 
 mod support;
 
+use std::net::SocketAddr;
+
 use gridplay_server::db::{Db, schema_versions};
+use serde_json::json;
+use support::{recv_until, send, signup};
 
 /// Each statement of each migration, with what kind of change it is; the ones a build before could trip on
 /// are refused.
@@ -75,6 +84,109 @@ async fn a_build_that_knows_fewer_migrations_starts_on_a_database_migrated_furth
             "and finds its own migrations applied"
         );
         drop((new, old));
+        support::drop_database(pg).await;
+    }
+}
+
+/// Plays the first legal move of the side to move in `game` through the server at `addr`, as that side's
+/// page does; returns the move once acknowledged.
+async fn play(addr: SocketAddr, cookies: &[String; 2], game: &str) -> String {
+    let mut probe = support::socket(addr, None).await;
+    send(&mut probe, json!({"t": "watch", "game": game})).await;
+    let state = recv_until(&mut probe, "sync").await["state"].clone();
+    let side = usize::from(state["view"]["turn"] == "second");
+    let mv = state["view"]["moves"][0]["text"]
+        .as_str()
+        .expect("a move to play")
+        .to_owned();
+    let mut ws = support::socket(addr, Some(&cookies[side])).await;
+    let v = state["version"].as_u64().unwrap();
+    send(
+        &mut ws,
+        json!({"t": "move", "game": game, "move": mv, "ack": "m", "v": v}),
+    )
+    .await;
+    let ack = recv_until(&mut ws, "ack").await;
+    assert_eq!(
+        (ack["ack"].as_str(), ack["v"].as_u64()),
+        (Some("m"), Some(v + 1)),
+        "{ack}"
+    );
+    mv
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_upgraded_in_turn_across_a_migration_keep_every_acknowledged_move_once() {
+    let versions = schema_versions();
+    let before = versions[versions.len() - 2];
+    for (url, pg) in support::databases("rolling_upgrade").await {
+        if pg.is_none() {
+            continue;
+        }
+        let old = || gridplay_server::Config {
+            schema_up_to: Some(before),
+            ..support::config(&url)
+        };
+        let new = || support::config(&url);
+        let a = gridplay_server::start(old()).await.expect("old server A");
+        let b = gridplay_server::start(old()).await.expect("old server B");
+        let cookies = [signup(a.addr, "ann").await, signup(b.addr, "ben").await];
+        let mut games = Vec::new();
+        for _ in 0..3 {
+            let g = support::game_between(
+                a.addr,
+                &cookies[0],
+                &cookies[1],
+                &json!({"spec": "reversi", "color": "first", "opponent": "ben"}),
+            )
+            .await;
+            games.push((g, Vec::new()));
+        }
+        // Each game moves through both servers: two moves a game a phase.
+        let phase = async |one: SocketAddr, two: SocketAddr, games: &mut Vec<(String, Vec<String>)>| {
+            for (g, played) in games.iter_mut() {
+                played.push(play(one, &cookies, g).await);
+                played.push(play(two, &cookies, g).await);
+            }
+        };
+        let schema = async || -> i64 {
+            use sqlx::Connection;
+            let mut c = sqlx::AnyConnection::connect(&url).await.unwrap();
+            sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations WHERE success")
+                .fetch_one(&mut c)
+                .await
+                .unwrap()
+        };
+        assert_eq!(
+            schema().await,
+            before,
+            "the servers of the build before migrated so far"
+        );
+        phase(a.addr, b.addr, &mut games).await;
+        // A is upgraded: the new build applies the last migration while B, of the build before, serves on.
+        a.stop().await;
+        let a = gridplay_server::start(new()).await.expect("new server A");
+        assert_eq!(schema().await, *versions.last().unwrap());
+        phase(b.addr, a.addr, &mut games).await;
+        // Then B.
+        b.stop().await;
+        let b = gridplay_server::start(new()).await.expect("new server B");
+        phase(a.addr, b.addr, &mut games).await;
+        // Every acknowledged move is stored once, in order.
+        for (g, played) in &games {
+            let stored: Vec<String> = a
+                .state
+                .db
+                .actions(g)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|r| r.body)
+                .collect();
+            assert_eq!(&stored, played, "{g}");
+        }
+        a.stop().await;
+        b.stop().await;
         support::drop_database(pg).await;
     }
 }

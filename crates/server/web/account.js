@@ -4,6 +4,50 @@
 import { h, api, toast, confirmDialog, navigate, pref, setPref } from './util.js';
 import { t, errorText, fmtDate } from './i18n.js';
 
+/**
+ * Personal API tokens: made with a name and scopes, shown once (with a button that copies it), listed with
+ * when each was last used, and revoked. A program sends one as `Authorization: Bearer`.
+ */
+function tokensCard(ctx) {
+  const list = h('ul', { class: 'tokens', id: 'token-list' });
+  const shown = h('div', { id: 'token-made', 'aria-live': 'polite' });
+  const name = h('input', { id: 'token-name', required: true, maxlength: 40, autocomplete: 'off' });
+  const scopes = ['read', 'play', ...(ctx.me.admin ? ['admin'] : [])].map((s) =>
+    h('label', { class: 'toggle' }, h('input', { type: 'checkbox', name: 'scope', value: s, checked: s === 'read' }), ` ${t(`token.scope.${s}`)}`));
+  const err = h('p', { class: 'error', role: 'alert' });
+  async function load() {
+    let d;
+    try { d = await api('/account/tokens'); } catch (x) { err.textContent = errorText(x); return; }
+    list.replaceChildren(...(d.tokens.length ? d.tokens.map((tk) => h('li', { 'data-token': tk.id },
+      h('strong', {}, tk.name), ` · ${tk.scopes.map((s) => t(`token.scope.${s}`)).join(', ')} · `,
+      h('span', { class: 'muted' }, tk.last_used_at ? t('token.lastUsed', { when: fmtDate(tk.last_used_at) }) : t('token.neverUsed')), ' ',
+      h('button', { class: 'small secondary', 'aria-label': t('token.revokeNamed', { name: tk.name }), onclick: async () => {
+        if (!(await confirmDialog(t('token.revokeQuestion', { name: tk.name }), t('token.revoke')))) return;
+        try { await api(`/account/tokens/${tk.id}/revoke`, {}); toast(t('token.revoked')); load(); } catch (x) { toast(errorText(x)); }
+      } }, t('token.revoke')))) : [h('li', { class: 'muted' }, t('token.none'))]));
+  }
+  const form = h('form', { class: 'stack', id: 'new-token', onsubmit: async (e) => {
+    e.preventDefault();
+    err.textContent = '';
+    const chosen = [...form.querySelectorAll('input[name=scope]:checked')].map((c) => c.value);
+    try {
+      const made = await api('/account/tokens', { name: name.value, scopes: chosen });
+      name.value = '';
+      const value = h('input', { id: 'token-value', readonly: true, value: made.token, 'aria-label': t('token.value') });
+      shown.replaceChildren(h('div', { class: 'notice stack' }, h('p', {}, t('token.once')), h('div', { class: 'row' }, value,
+        h('button', { type: 'button', class: 'small', onclick: async () => {
+          try { await navigator.clipboard.writeText(made.token); toast(t('token.copied')); } catch { value.select(); }
+        } }, t('token.copy')))));
+      value.select();
+      load();
+    } catch (x) { err.textContent = errorText(x); }
+  } }, h('label', {}, t('token.name'), name), h('fieldset', {}, h('legend', {}, t('token.scopes')), ...scopes),
+  h('button', { type: 'submit' }, t('token.make')), err);
+  load();
+  return h('section', { class: 'card stack', id: 'tokens' }, h('h2', {}, t('token.heading')), h('p', { class: 'muted' }, t('token.help')),
+    shown, list, form);
+}
+
 export function accountPage(main, ctx) {
   ctx.title(`${t('nav.account')} · gridplay`);
   if (!ctx.me) {
@@ -69,6 +113,6 @@ export function accountPage(main, ctx) {
         x.detail ? h('span', { class: 'muted' }, ` (${x.detail})`) : null, h('br'), x.reason))));
   }).catch(() => {});
 
-  main.replaceChildren(h('h1', {}, t('nav.account')), moderation, h('div', { class: 'grid' }, prefs, password, everywhere, remove));
+  main.replaceChildren(h('h1', {}, t('nav.account')), moderation, h('div', { class: 'grid' }, prefs, password, everywhere, tokensCard(ctx), remove));
   return () => {};
 }

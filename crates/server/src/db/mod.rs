@@ -6,7 +6,7 @@
 //! The storage layer: it knows nothing of HTTP, of the bus or of games in memory. By subject: `users`
 //! (accounts and sessions), `games` (games and their actions), `challenges`, `ratings`, `tournaments`,
 //! `servers` (what several servers on one database share: presence, viewers, leases, and the NOTIFY channel),
-//! `moderation` (admins, reports and the record of admin actions), `chat` (the lines said in games), `upkeep` (analyses, quotas, heartbeats and purges), `kinds` (the words stored for statuses and results), and
+//! `moderation` (admins, reports and the record of admin actions), `chat` (the lines said in games), `tokens` (personal API tokens), `upkeep` (analyses, quotas, heartbeats and purges), `kinds` (the words stored for statuses and results), and
 //! `writer` (the group commits of game actions on a connection and thread of their own). This module holds
 //! the connection.
 
@@ -35,6 +35,7 @@ pub(crate) mod kinds;
 mod moderation;
 pub(crate) mod ratings;
 mod servers;
+mod tokens;
 mod tournaments;
 mod upkeep;
 mod users;
@@ -52,6 +53,7 @@ pub use kinds::{ActionKind, EndReason, GameStatus, Room, Winner};
 pub use moderation::{Act, ModAction, ModKind, Report, Standing};
 pub use ratings::{RateJob, RatingRow, StatsRow};
 pub use servers::{CHANNEL, Lease, pack};
+pub use tokens::{TokenRow, TokenUser};
 pub use tournaments::{TournamentBye, TournamentPlayer, TournamentRow};
 pub use users::{User, session_key};
 

@@ -114,7 +114,7 @@ impl Db {
     /// Deletes an account: the user can no longer sign in, every session ends, open challenges made by or to
     /// the user are cancelled, and the name becomes `tombstone` (`deleted-…`, a name no one can sign up
     /// with), so that the user's games stay, shown as a deleted player's, and the old name is free again. What
-    /// the user said in games' chats is deleted.
+    /// the user said in games' chats is deleted, and the user's API tokens revoked.
     pub async fn delete_account(&self, user_id: &str, tombstone: &str) -> Result<(), DbError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE users SET name = $1, name_key = $2, password_hash = '' WHERE id = $3")
@@ -129,6 +129,11 @@ impl Db {
             .await?;
         sqlx::query("DELETE FROM chat_lines WHERE user_id = $1")
             .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE api_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL")
+            .bind(user_id)
+            .bind(now_ms())
             .execute(&mut *tx)
             .await?;
         sqlx::query(

@@ -5,8 +5,10 @@ use std::net::{IpAddr, SocketAddr};
 
 use axum::{
     Json,
-    extract::{ConnectInfo, FromRequestParts, State},
-    http::{StatusCode, request::Parts},
+    extract::{ConnectInfo, FromRequestParts, MatchedPath, Request, State},
+    http::{HeaderMap, Method, StatusCode, header, request::Parts},
+    middleware::Next,
+    response::{IntoResponse, Response},
 };
 use axum_extra::extract::{
     CookieJar,
@@ -19,6 +21,7 @@ use crate::{
     ids,
     web::AppState,
     web::error::{ApiError, ApiResult, ErrorBody},
+    web::scopes,
 };
 
 pub const COOKIE: &str = "gp_session";
@@ -69,7 +72,9 @@ pub(crate) fn check_password(password: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// The signed-in user, if any.
+/// The signed-in user, if any: by the session cookie, or by a personal API token (`Authorization: Bearer`)
+/// that has the scope the route needs. A token that is unknown, revoked or short of that scope is refused
+/// (`401 bad-token`, `403 token-scope`, or `403 token-refused` on a route that takes the session only).
 #[derive(Clone, Debug)]
 pub(crate) struct MaybeUser(pub Option<User>);
 
@@ -77,10 +82,83 @@ pub(crate) struct MaybeUser(pub Option<User>);
 #[derive(Clone, Debug)]
 pub(crate) struct SignedIn(pub User);
 
+/// The token of an `Authorization: Bearer` header, if the request has one.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (kind, token) = value.split_once(' ')?;
+    kind.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// A request's API token, checked by [`check_token`]: the user it acts for.
+#[derive(Clone, Debug)]
+struct TokenAuth(User);
+
+/// The user an API token acts for, if the route (`path` as the router names it) takes a token and the token
+/// has the scope the route needs (`scopes::needed`, the rule the OpenAPI document states).
+async fn token_user(
+    state: &AppState,
+    method: &Method,
+    path: Option<&str>,
+    token: &str,
+) -> Result<User, ApiError> {
+    let found = if token.len() <= 100 {
+        state.db.token_user(token).await?
+    } else {
+        None
+    };
+    let Some(found) = found else {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "bad-token",
+            "the API token is unknown or revoked",
+        ));
+    };
+    match path.and_then(|p| scopes::needed(method, p)) {
+        None => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "token-refused",
+            "this route takes the session of a signed-in page, not an API token",
+        )),
+        Some(s) if !found.scopes.split(' ').any(|x| x == s.as_str()) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "token-scope",
+            format!("this token may not do this: it needs the “{}” scope", s.as_str()),
+        )),
+        Some(_) => Ok(found.user),
+    }
+}
+
+/// Checks the API token of every request that carries one, before its handler runs, whether or not the
+/// handler reads the user: a token short of the route's scope is refused on every route.
+pub(crate) async fn check_token(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    if let Some(token) = bearer(req.headers()).map(str::to_owned) {
+        let path = req
+            .extensions()
+            .get::<MatchedPath>()
+            .map(|p| p.as_str().to_owned());
+        match token_user(&state, req.method(), path.as_deref(), &token).await {
+            Ok(user) => {
+                req.extensions_mut().insert(TokenAuth(user));
+            }
+            Err(e) => return e.into_response(),
+        }
+    }
+    next.run(req).await
+}
+
 impl FromRequestParts<AppState> for MaybeUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        if let Some(token) = bearer(&parts.headers) {
+            if let Some(TokenAuth(user)) = parts.extensions.get::<TokenAuth>() {
+                return Ok(MaybeUser(Some(user.clone())));
+            }
+            let path = parts.extensions.get::<MatchedPath>().map(MatchedPath::as_str);
+            return Ok(MaybeUser(Some(
+                token_user(state, &parts.method, path, token).await?,
+            )));
+        }
         let jar = CookieJar::from_headers(&parts.headers);
         match jar.get(COOKIE) {
             Some(c) if c.value().len() == 64 => Ok(MaybeUser(state.db.session_user(c.value()).await?)),

@@ -23,7 +23,9 @@ pub mod moderation;
 pub mod openapi;
 pub mod players;
 pub mod rules;
+mod scopes;
 pub mod settings;
+mod tokens;
 pub mod tournaments;
 pub mod ws;
 
@@ -143,7 +145,7 @@ impl AppState {
         let writers = config
             .db_writers
             .unwrap_or_else(|| default_writers(&config.database));
-        let db = Db::connect(&config.database, connections, writers).await?;
+        let db = Db::connect_up_to(&config.database, connections, writers, config.schema_up_to).await?;
         let registry = if config.with_test_games {
             gridplay_games::registry_with_test_games()
         } else {
@@ -205,6 +207,7 @@ pub fn router(state: AppState) -> Router {
         site = site.route(page, get(assets::page));
     }
     site.route(openapi::ASSETS, get(assets::asset))
+        .route_layer(middleware::from_fn_with_state(state.clone(), auth::check_token))
         .fallback(assets::not_found)
         .layer(middleware::from_fn(check_origin))
         .layer(DefaultBodyLimit::max(16 * 1024))

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use axum::{
     extract::DefaultBodyLimit,
-    http::{HeaderValue, header},
+    http::{HeaderValue, Method, header},
 };
 use tower_http::set_header::SetResponseHeaderLayer;
 use utoipa::{
@@ -15,14 +15,14 @@ use utoipa::{
     openapi::{
         self, Content, HttpMethod, PathItem, Ref, ResponseBuilder,
         path::{OperationBuilder, ParameterBuilder, ParameterIn},
-        security::{ApiKey, ApiKeyValue, SecurityScheme},
+        security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme},
     },
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::web::{
-    AppState, auth, catalog, challenges, error::ApiError, games, health, moderation, players, rules,
-    settings, tournaments, ws,
+    AppState, auth, catalog, challenges, error::ApiError, games, health, moderation, players, rules, scopes,
+    settings, tokens, tournaments, ws,
 };
 
 /// The pages of the site: each answers the same shell, which loads the page's module.
@@ -53,7 +53,8 @@ pub(crate) const ASSETS: &str = "/assets/{*path}";
 games and their replays, players, rules and tournaments. Moves and other live actions go over the socket \
 (`GET /ws`, described in docs/web.md). Every error answers `ErrorBody`: a stable code and a sentence. A request \
 that changes something (any method but GET) must come from the site's own origin or carry no `Origin`; the \
-session is the `gp_session` cookie that signing in sets.",
+session is the `gp_session` cookie that signing in sets, and a program may send a personal API token instead \
+(`Authorization: Bearer`), within the scope each operation names.",
         license(name = "MIT OR Apache-2.0"),
     ),
     modifiers(&Session),
@@ -70,20 +71,57 @@ session is the `gp_session` cookie that signing in sets.",
 )]
 struct ApiDoc;
 
-/// The session cookie, named by the operations that need a signed-in user.
+/// The session cookie, named by the operations that need a signed-in user, and the personal API token.
 struct Session;
 
 impl Modify for Session {
     fn modify(&self, doc: &mut openapi::OpenApi) {
-        doc.components
-            .get_or_insert_with(openapi::Components::new)
-            .add_security_scheme(
-                "session",
-                SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
-                    auth::COOKIE,
-                    "The session that signing up or in sets (HttpOnly, SameSite=Lax)",
-                ))),
-            );
+        let components = doc.components.get_or_insert_with(openapi::Components::new);
+        components.add_security_scheme(
+            "session",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                auth::COOKIE,
+                "The session that signing up or in sets (HttpOnly, SameSite=Lax)",
+            ))),
+        );
+        components.add_security_scheme(
+            "token",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "A personal API token (`gp_…`), made on the account page: it acts as its user within \
+its scopes, `read` (every GET), `play` (the other routes a player uses) and `admin` (the admins' routes). The \
+scope each operation needs is its `token` requirement.",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// Writes into each operation of the API the token scope it needs (`scopes::needed`): beside the session where
+/// the operation needs a signed-in user, and as an option where it needs none.
+fn token_scopes(doc: &mut openapi::OpenApi) {
+    use openapi::security::SecurityRequirement;
+    for (path, item) in &mut doc.paths.paths {
+        let ops = [
+            (Method::GET, &mut item.get),
+            (Method::POST, &mut item.post),
+            (Method::PUT, &mut item.put),
+            (Method::DELETE, &mut item.delete),
+            (Method::PATCH, &mut item.patch),
+        ];
+        for (method, op) in ops {
+            let (Some(op), Some(scope)) = (op.as_mut(), scopes::needed(&method, path)) else {
+                continue;
+            };
+            let token = SecurityRequirement::new("token", [scope.as_str()]);
+            match &mut op.security {
+                Some(reqs) if !reqs.is_empty() => reqs.push(token),
+                _ => op.security = Some(vec![SecurityRequirement::default(), token]),
+            }
+        }
     }
 }
 
@@ -129,6 +167,8 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::join))
         .routes(routes!(tournaments::withdraw))
         .routes(routes!(tournaments::start))
+        .routes(routes!(tokens::list, tokens::create))
+        .routes(routes!(tokens::revoke))
         .routes(routes!(moderation::report))
         .routes(routes!(moderation::mine))
         .routes(routes!(moderation::queue))
@@ -164,6 +204,7 @@ pub fn document() -> &'static str {
     static DOC: OnceLock<String> = OnceLock::new();
     DOC.get_or_init(|| {
         let mut doc = routes().into_openapi();
+        token_scopes(&mut doc);
         for page in PAGES {
             doc.paths.paths.insert((*page).to_owned(), page_item(page));
         }
