@@ -1061,6 +1061,11 @@ await test('moderation: reports from a profile and from a game; an admin made by
   await rita.goto(`${BASE}/player/sam`);
   await rita.click('#report summary');
   await rita.fill('#report-reason', 'Sam called me names in the lobby.');
+  // The lobby changes while she writes (the page redraws): what she wrote stays, and so does her focus.
+  await sam.evaluate(async () => { await fetch('/api/challenges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec: 'reversi', color: 'first' }) }); });
+  await rita.waitForTimeout(600);
+  assert.equal(await rita.inputValue('#report-reason'), 'Sam called me names in the lobby.');
+  assert.equal(await rita.evaluate(() => document.activeElement?.id), 'report-reason');
   await rita.click('#report button[type=submit]');
   await rita.waitForSelector('#toast.show');
   assert.match(await rita.textContent('#toast'), /Report sent/);

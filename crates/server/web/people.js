@@ -92,9 +92,16 @@ export function ratingChart(points, game) {
 }
 
 export function playerPage(main, name, ctx) {
+  // The page redraws when the lobby changes; the report box is made once and stays in place, so that a report
+  // being written keeps its text and focus.
+  const head = h('div');
+  const body = h('div');
+  let report;
+  let shown = false;
   async function load() {
     let d;
     try { d = await api(`/players/${encodeURIComponent(name)}`); } catch (e) {
+      shown = false;
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('player.noSuch')), h('p', {}, errorText(e)), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
       return;
     }
@@ -112,14 +119,15 @@ export function playerPage(main, name, ctx) {
     const charts = h('div', { class: 'card', id: 'charts' }, h('h2', {}, t('player.history')),
       Object.keys(d.history).length ? Object.entries(d.history).map(([g, pts]) => h('figure', { class: 'chart' }, h('figcaption', {}, titleOf(g)), ratingChart(pts, g)))
         : h('p', { class: 'muted' }, t('player.chartLater')));
-    main.replaceChildren(h('h1', {}, d.name, d.online ? h('span', { class: 'badge online' }, t('player.online')) : null,
-      d.engine ? h('span', { class: 'badge', id: 'engine-mark', title: t('player.engineHelp') }, t('player.engine')) : null),
-      reportBox(d.name, null, ctx),
-      h('div', { class: 'grid' }, ratings, stats),
+    head.replaceChildren(h('h1', {}, d.name, d.online ? h('span', { class: 'badge online' }, t('player.online')) : null,
+      d.engine ? h('span', { class: 'badge', id: 'engine-mark', title: t('player.engineHelp') }, t('player.engine')) : null));
+    if (report === undefined) report = reportBox(d.name, null, ctx);
+    body.replaceChildren(h('div', { class: 'grid' }, ratings, stats),
       h('div', { class: 'grid', style: 'margin-top:1rem' }, charts,
         h('div', { class: 'stack' },
           h('div', { class: 'card', id: 'ongoing' }, h('h2', {}, t('player.playing')), list(d.active, { spectators: true }, t('player.noPlaying'))),
           h('div', { class: 'card', id: 'recent' }, h('h2', {}, t('player.recent')), list(d.recent, {}, t('list.noneYet'))))));
+    if (!shown) { main.replaceChildren(...[head, report, body].filter(Boolean)); shown = true; }
   }
   return livePage(ctx, load, ['lobby']).stop;
 }
