@@ -615,6 +615,62 @@ impl Run {
         }
     }
 
+    /// Asks a row's operation on a case, with a session cookie or an API token, and notes in `wrong` an answer
+    /// other than `expect`, or a refusal that changed the subject.
+    #[allow(clippy::too_many_arguments)]
+    async fn ask(
+        &self,
+        r: &Route,
+        case: &Case,
+        cookie: Option<&str>,
+        token: Option<&str>,
+        expect: Http,
+        asker: &str,
+        wrong: &mut Vec<String>,
+    ) {
+        let path = r
+            .path
+            .replace("{id}", &case.id)
+            .replace("{n}", "0")
+            .replace("{game}", "reversi")
+            .replace("{name}", &case.first)
+            .replace("{path}", "game.js");
+        let before = self.snapshot(r.subject, &case.id).await;
+        let body = r.body.map(|b| b(case).to_string());
+        let bearer = token.map(|t| format!("Bearer {t}"));
+        let headers: Vec<(&str, &str)> = bearer.iter().map(|b| ("Authorization", b.as_str())).collect();
+        let res = support::http_with(self.addr, r.method, &path, cookie, body.as_deref(), &headers).await;
+        let got = if (200..300).contains(&res.status) {
+            Http::Ok
+        } else {
+            let code = res.json()["error"]["code"].as_str().unwrap_or("").to_owned();
+            match expect {
+                Http::No(s, c) if s == res.status && c == code => expect,
+                _ => {
+                    wrong.push(format!(
+                        "{} {path} as {asker}: {} {}",
+                        r.method, res.status, res.body
+                    ));
+                    return;
+                }
+            }
+        };
+        if got != expect {
+            wrong.push(format!(
+                "{} {path} as {asker}: expected {expect:?}, got {got:?}",
+                r.method
+            ));
+        } else if expect != Http::Ok {
+            let after = self.snapshot(r.subject, &case.id).await;
+            if after != before {
+                wrong.push(format!(
+                    "{} {path} as {asker}: refused, yet {before} became {after}",
+                    r.method
+                ));
+            }
+        }
+    }
+
     /// The case for `role` on a new subject: for [`Subject::OwnAccount`], a new account for each signed-in role.
     async fn case(&mut self, subject: Subject, role: Role) -> Case {
         let id = self.subject(subject).await;
@@ -846,45 +902,10 @@ async fn each_role_is_refused_or_served_as_its_row_says() {
             for (role, expect) in ROLES.into_iter().zip(r.expect).chain([(Role::Admin, admin)]) {
                 eprintln!("{} {} as {role:?}", r.method, r.path);
                 let case = run.case(r.subject, role).await;
-                let path = r
-                    .path
-                    .replace("{id}", &case.id)
-                    .replace("{n}", "0")
-                    .replace("{game}", "reversi")
-                    .replace("{name}", &case.first)
-                    .replace("{path}", "game.js");
-                let before = run.snapshot(r.subject, &case.id).await;
-                let body = r.body.map(|b| b(&case).to_string());
-                let res = http(addr, r.method, &path, case.cookie.as_deref(), body.as_deref()).await;
-                let got = if (200..300).contains(&res.status) {
-                    Http::Ok
-                } else {
-                    let code = res.json()["error"]["code"].as_str().unwrap_or("").to_owned();
-                    match expect {
-                        Http::No(s, c) if s == res.status && c == code => expect,
-                        _ => {
-                            wrong.push(format!(
-                                "{} {path} as {role:?}: {} {}",
-                                r.method, res.status, res.body
-                            ));
-                            continue;
-                        }
-                    }
-                };
-                if got != expect {
-                    wrong.push(format!(
-                        "{} {path} as {role:?}: expected {expect:?}, got {got:?}",
-                        r.method
-                    ));
-                } else if expect != Http::Ok {
-                    let after = run.snapshot(r.subject, &case.id).await;
-                    if after != before {
-                        wrong.push(format!(
-                            "{} {path} as {role:?}: refused, yet {before} became {after}",
-                            r.method
-                        ));
-                    }
-                }
+                let cookie = case.cookie.clone();
+                let asker = format!("{role:?}");
+                run.ask(&r, &case, cookie.as_deref(), None, expect, &asker, &mut wrong)
+                    .await;
             }
         }
         // The same rows asked with a personal API token instead of the session, of each scope the asker may
@@ -914,48 +935,9 @@ async fn each_role_is_refused_or_served_as_its_row_says() {
                     Some(n) if n == scope => session_expect,
                     Some(_) => Http::No(403, "token-scope"),
                 };
-                let path = r
-                    .path
-                    .replace("{id}", &case.id)
-                    .replace("{n}", "0")
-                    .replace("{game}", "reversi")
-                    .replace("{name}", &case.first)
-                    .replace("{path}", "game.js");
-                let before = run.snapshot(r.subject, &case.id).await;
-                let body = r.body.map(|b| b(&case).to_string());
-                let bearer = format!("Bearer {token}");
-                let res = support::http_with(
-                    addr,
-                    r.method,
-                    &path,
-                    None,
-                    body.as_deref(),
-                    &[("Authorization", &bearer)],
-                )
-                .await;
-                let got = if (200..300).contains(&res.status) {
-                    Http::Ok
-                } else {
-                    let code = res.json()["error"]["code"].as_str().unwrap_or("").to_owned();
-                    match expect {
-                        Http::No(st, c) if st == res.status && c == code => expect,
-                        _ => Http::No(res.status, "(another code)"),
-                    }
-                };
-                if got != expect {
-                    wrong.push(format!(
-                        "{} {path} with {role:?}'s {scope} token: expected {expect:?}, got {} {}",
-                        r.method, res.status, res.body
-                    ));
-                } else if expect != Http::Ok {
-                    let after = run.snapshot(r.subject, &case.id).await;
-                    if after != before {
-                        wrong.push(format!(
-                            "{} {path} with {role:?}'s {scope} token: refused, yet {before} became {after}",
-                            r.method
-                        ));
-                    }
-                }
+                let asker = format!("{role:?}'s {scope} token");
+                run.ask(&r, &case, None, Some(&token), expect, &asker, &mut wrong)
+                    .await;
                 // Revoked, so that the asker never holds more than one (with its session, if it still has one).
                 let id = made["id"].as_str().expect("an id");
                 let _ = http(
