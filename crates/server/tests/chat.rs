@@ -7,11 +7,7 @@ mod support;
 
 use gridplay_server::db::{Act, ModKind, now_ms};
 use serde_json::{Value, json};
-use support::{Socket, http, recv, recv_until, send, signup};
-
-async fn post(addr: std::net::SocketAddr, path: &str, cookie: &str, body: Value) -> support::Response {
-    http(addr, "POST", path, Some(cookie), Some(&body.to_string())).await
-}
+use support::{Socket, http, post, recv, recv_until, send, signup};
 
 /// A socket that watches `game`, and the chat lines it was given when it began.
 async fn watching(addr: std::net::SocketAddr, cookie: Option<&str>, game: &str) -> (Socket, Vec<Value>) {

@@ -7,11 +7,7 @@ mod support;
 
 use gridplay_server::db::{Act, ModKind};
 use serde_json::{Value, json};
-use support::{http, recv_until, send, signup};
-
-async fn post(addr: std::net::SocketAddr, path: &str, cookie: &str, body: Value) -> support::Response {
-    http(addr, "POST", path, Some(cookie), Some(&body.to_string())).await
-}
+use support::{http, post, recv_until, send, signup};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reports_reach_the_queue_and_each_action_does_what_it_says() {

@@ -6,11 +6,7 @@ mod support;
 
 use gridplay_server::db::{Act, ModKind};
 use serde_json::{Value, json};
-use support::{http, http_with, signup};
-
-async fn post(addr: std::net::SocketAddr, path: &str, cookie: &str, body: Value) -> support::Response {
-    http(addr, "POST", path, Some(cookie), Some(&body.to_string())).await
-}
+use support::{http, http_with, post, signup};
 
 /// A request with a token instead of a cookie.
 async fn with_token(

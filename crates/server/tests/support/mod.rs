@@ -144,6 +144,11 @@ pub async fn http(
     http_with(addr, method, path, cookie, body, &[]).await
 }
 
+/// A signed-in `POST` of a JSON body.
+pub async fn post(addr: SocketAddr, path: &str, cookie: &str, body: Value) -> Response {
+    http(addr, "POST", path, Some(cookie), Some(&body.to_string())).await
+}
+
 /// `http` with more headers: `(name, value)`.
 pub async fn http_with(
     addr: SocketAddr,
