@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
 import { firstHour } from './first-hour.mjs';
+import { bots } from './bots.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -1485,6 +1486,7 @@ await test('two players on two servers: a challenge across them, moves both ways
 });
 
 await firstHour({ test, browser, BASE, ART, signUp, playComputer, state, enter, move, drawn, cellCenter, waitVersion, shot });
+await bots({ test, browser, BASE, BIN, signUp, state, enter, waitVersion, shot, axe, waitFor, stopServer, startServer });
 
 await browser.close();
 await stopServer();

@@ -236,6 +236,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         let user = User {
             id: ids::short(12),
             name: format!("bench{i}_{}", ids::short(4)),
+            bot: false,
         };
         db.create_user(&user, "-").await.map_err(|e| e.to_string())?;
         let token = ids::token();

@@ -142,6 +142,7 @@ pub async fn run(options: SoakOptions) -> Result<SoakReport, String> {
         let user = User {
             id: ids::short(12),
             name: format!("soak{i}_{}", ids::short(4)),
+            bot: false,
         };
         let token = ids::token();
         let db = &server.state.db;

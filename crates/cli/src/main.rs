@@ -3,11 +3,13 @@
 mod admin;
 mod backup;
 mod bench;
+mod bot;
 mod egdb;
 mod matches;
 mod nboard;
 mod perft;
 mod play;
+mod players;
 mod protocol;
 mod render;
 mod selfplay;
@@ -88,6 +90,9 @@ enum Command {
     Restore(backup::RestoreArgs),
     /// The site's admins: `grant NAME`, `revoke NAME`, `list`, on the server's database.
     Admin(admin::AdminArgs),
+    /// Bring an engine online as a bot account: it accepts challenges by its filters and plays them through
+    /// the site's bot API (docs/web.md, "Bots and the API").
+    Bot(bot::BotArgs),
 }
 
 fn main() -> ExitCode {
@@ -129,6 +134,7 @@ fn main() -> ExitCode {
         Command::Backup(args) => backup::backup(&args),
         Command::Restore(args) => backup::restore(&args),
         Command::Admin(args) => admin::admin(&args),
+        Command::Bot(args) => bot::run(&args),
         Command::Games => {
             use std::io::Write;
             std::io::stdout()

@@ -1,8 +1,6 @@
 //! `gridplay match`: two players, many games, varied openings, colours alternated; the score, the Elo
 //! difference with its 95% interval, and games per minute.
 
-mod external;
-
 use std::{
     io::Write,
     time::{Duration, Instant},
@@ -10,11 +8,10 @@ use std::{
 
 use clap::Args;
 use gridplay_core::{DynGame, DynPosition, GameRecord, Outcome, Player, playout};
-use gridplay_engine::{MatchScore, Request};
-use gridplay_search::StopFlag;
+use gridplay_engine::MatchScore;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use external::External;
+use crate::players::{PlayerOptions, Side};
 
 #[derive(Debug, Args)]
 pub(crate) struct MatchArgs {
@@ -67,281 +64,24 @@ pub(crate) struct MatchArgs {
     games_out: Option<std::path::PathBuf>,
 }
 
-fn positive_seconds(text: &str) -> Result<f64, String> {
+impl MatchArgs {
+    /// What the match gives its external engines.
+    fn players(&self) -> PlayerOptions {
+        PlayerOptions {
+            move_time: self.move_time,
+            nboard_depth: self.nboard_depth,
+            answer_limit: self.answer_limit,
+        }
+    }
+}
+
+pub(crate) fn positive_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(s) if s > 0.0 && s.is_finite() && s <= 86_400.0 => Ok(s),
         _ => Err(format!(
             "`{text}` is not a number of seconds from 0 (not included) to 86400"
         )),
     }
-}
-
-/// One side of the match.
-enum Side {
-    /// The engine; with a game clock (`request.clock`, the clock each game starts with), `left` is what it has
-    /// left in the game under way.
-    Engine {
-        request: Request,
-        left: Option<Duration>,
-    },
-    Random,
-    /// The greedy reference player of Grid Tactics (`gridplay_games::tactics::policy`).
-    Greedy,
-    External {
-        engine: Box<External>,
-        move_time: u64,
-    },
-    Nboard {
-        engine: Box<External>,
-    },
-    /// Cake's line driver: `go <FEN> <seconds>` answers `bestmove <move> time <s> fen <FEN after>`.
-    Cake {
-        engine: Box<External>,
-        seconds: f64,
-        game: Box<dyn DynGame>,
-    },
-}
-
-impl Side {
-    fn parse(text: &str, spec: &str, args: &MatchArgs) -> Result<Side, String> {
-        let limit = Duration::from_secs_f64(args.answer_limit);
-        if text == "random" {
-            return Ok(Side::Random);
-        }
-        if text == "greedy" {
-            if spec.split(':').next() != Some("tactics") {
-                return Err(format!("the greedy player plays Grid Tactics only, not `{spec}`"));
-            }
-            return Ok(Side::Greedy);
-        }
-        if let Some(cmd) = text.strip_prefix("nboard=") {
-            if spec.split(':').next() != Some("reversi") {
-                return Err(format!("an NBoard engine plays Reversi only, not `{spec}`"));
-            }
-            let mut engine = Box::new(External::start(cmd, limit)?);
-            engine.tell("nboard 2")?;
-            engine.tell(&format!("set depth {}", args.nboard_depth))?;
-            return Ok(Side::Nboard { engine });
-        }
-        if let Some(cmd) = text.strip_prefix("cake=") {
-            if spec.split(':').next() != Some("checkers") {
-                return Err(format!("Cake plays checkers only, not `{spec}`"));
-            }
-            let engine = Box::new(External::start(cmd, limit)?);
-            return Ok(Side::Cake {
-                engine,
-                seconds: args.move_time as f64 / 1000.0,
-                game: crate::registry().game(spec).map_err(|e| e.to_string())?,
-            });
-        }
-        if let Some(cmd) = text.strip_prefix("cmd=") {
-            let mut engine = Box::new(External::start(cmd, limit)?);
-            let reply = engine.ask(&format!("game {spec}"))?;
-            if reply != "ok" {
-                return Err(format!("`{cmd}` answered `game {spec}` with `{reply}`"));
-            }
-            return Ok(Side::External {
-                engine,
-                move_time: args.move_time,
-            });
-        }
-        let bad = || {
-            format!(
-                "`{text}` is not a player: use level=L (1 to the game's top), depth=N, time=MS, clock=MS[,inc=MS], mcts=MS, playouts=N, random, greedy (Grid \
-                 Tactics), cmd=PROGRAM, nboard=PROGRAM or cake=PROGRAM; depth, time and temp=T combine (depth=3,temp=100), and so \
-                 do mcts and playouts; book=1 adds the opening book (Reversi, checkers) to any of them"
-            )
-        };
-        let mut request = Request::default();
-        let mut increment = None;
-        let parts = text.split(',').filter(|p| !p.starts_with("book=")).count();
-        for part in text.split(',') {
-            let (key, value) = part.split_once('=').ok_or_else(bad)?;
-            let n: u64 = value.parse().map_err(|_| bad())?;
-            match key {
-                "level" if (1..=255).contains(&n) && parts == 1 => {
-                    request.level = Some(crate::check_level(spec, n as u8)?);
-                }
-                "book" if n <= 1 => request.book = n == 1,
-                "depth" if (1..=64).contains(&n) => request.limits.depth = Some(n as u32),
-                "time" if n > 0 => request.limits.time = Some(Duration::from_millis(n)),
-                "clock" if n > 0 => {
-                    request.clock = Some(gridplay_engine::Clock {
-                        left: Duration::from_millis(n),
-                        increment: Duration::ZERO,
-                    });
-                }
-                "inc" => increment = Some(Duration::from_millis(n)),
-                "temp" => request.temperature = Some(u32::try_from(n).map_err(|_| bad())?),
-                "mcts" if n > 0 => {
-                    request.limits.time = Some(Duration::from_millis(n));
-                    request.mcts = true;
-                }
-                "playouts" if n > 0 => {
-                    request.limits.nodes = Some(n);
-                    request.mcts = true;
-                }
-                _ => return Err(bad()),
-            }
-        }
-        match (&mut request.clock, increment) {
-            (Some(clock), Some(inc)) => clock.increment = inc,
-            (None, Some(_)) => return Err(format!("`{text}`: inc=MS goes with clock=MS")),
-            _ => {}
-        }
-        if request.clock.is_some() && (request.mcts || request.temperature.is_some()) {
-            return Err(format!(
-                "`{text}`: a game clock goes with the alpha-beta engine, not mcts or temp"
-            ));
-        }
-        let limited = request.limits.depth.is_some() || request.limits.time.is_some();
-        if request.mcts && (request.temperature.is_some() || request.limits.depth.is_some())
-            || request.temperature.is_some() && !limited
-        {
-            return Err(format!(
-                "`{text}`: temp needs depth or time and cannot go with mcts; mcts and playouts take no depth"
-            ));
-        }
-        Ok(Side::Engine { request, left: None })
-    }
-
-    /// Stops an external engine's process at once (it may be hung or half dead).
-    fn kill(&mut self) {
-        if let Side::External { engine, .. } | Side::Nboard { engine } | Side::Cake { engine, .. } = self {
-            engine.kill();
-        }
-    }
-
-    /// A new game starts: a game clock is set back to its start.
-    fn new_game(&mut self) {
-        if let Side::Engine { request, left } = self {
-            *left = request.clock.map(|c| c.left);
-        }
-    }
-
-    /// This side's move in the game's current position; the engine also sees the game's history.
-    fn choose(
-        &mut self,
-        record: &GameRecord,
-        rng: &mut rand::rngs::SmallRng,
-        seed: u64,
-    ) -> Result<String, String> {
-        let pos = record.position();
-        match self {
-            Side::Random => pos.random_move(rng).ok_or_else(|| "no move".into()),
-            Side::Greedy => {
-                let p = pos
-                    .as_any()
-                    .downcast_ref::<gridplay_games::tactics::TacticsPosition>()
-                    .ok_or("the greedy player plays Grid Tactics only")?;
-                let m = gridplay_games::tactics::policy::greedy_move(p, rng).ok_or("no move")?;
-                Ok(gridplay_core::Position::move_text(p, m))
-            }
-            Side::Engine { request, left } => {
-                let clock = request.clock.zip(*left).map(|(c, left)| gridplay_engine::Clock {
-                    left,
-                    increment: c.increment,
-                });
-                let started = Instant::now();
-                let best = gridplay_engine::think_game(
-                    record,
-                    &Request {
-                        seed,
-                        clock,
-                        ..*request
-                    },
-                    &StopFlag::new(),
-                )
-                .map(|r| r.best)
-                .map_err(|e| e.to_string());
-                if let Some(clock) = clock {
-                    let spent = started.elapsed();
-                    if spent > clock.left {
-                        return Err(format!(
-                            "the engine's clock ran out ({spent:?} for {:?})",
-                            clock.left
-                        ));
-                    }
-                    *left = Some(clock.left - spent + clock.increment);
-                }
-                best
-            }
-            Side::External { engine, move_time } => {
-                let reply = engine.ask(&format!("position {}", pos.to_text()))?;
-                if reply != "ok" {
-                    return Err(format!("the engine refused the position: {reply}"));
-                }
-                let reply = engine.ask(&format!("go time={move_time}"))?;
-                reply
-                    .strip_prefix("bestmove ")
-                    .and_then(|r| r.split_whitespace().next())
-                    .map(str::to_owned)
-                    .ok_or_else(|| format!("the engine answered `{reply}` instead of bestmove"))
-            }
-            Side::Cake {
-                engine,
-                seconds,
-                game,
-            } => {
-                engine.tell(&format!("go {} {seconds}", pos.to_text()))?;
-                let line = loop {
-                    let line = engine.read()?;
-                    if line.starts_with("bestmove") {
-                        break line;
-                    }
-                };
-                let fen = line
-                    .split_once(" fen ")
-                    .map(|(_, f)| f.trim())
-                    .ok_or_else(|| format!("Cake answered `{line}` with no position after its move"))?;
-                move_to(game.as_ref(), pos, fen)
-            }
-            Side::Nboard { engine } => {
-                engine.tell(&format!("set game {}", ggf(&pos.to_text())?))?;
-                engine.tell("go")?;
-                // Engines send other lines (status, set myname...) before their move: skip them.
-                loop {
-                    let line = engine.read()?;
-                    if let Some(rest) = line.strip_prefix("===") {
-                        let mv = rest.trim().split('/').next().unwrap_or("").trim().to_lowercase();
-                        return Ok(if mv == "pa" { "pass".into() } else { mv });
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The legal move of `pos` that leads to the position `after` (in the game's own text), so that an engine
-/// may write its moves in any notation.
-fn move_to(game: &dyn DynGame, pos: &dyn DynPosition, after: &str) -> Result<String, String> {
-    let target = game
-        .parse_position(after)
-        .map_err(|e| format!("the engine's position `{after}`: {e}"))?
-        .to_text();
-    pos.legal_moves()
-        .into_iter()
-        .find(|m| {
-            let mut next = pos.box_clone();
-            next.play(m).is_ok() && next.to_text() == target
-        })
-        .ok_or_else(|| format!("no legal move leads to `{after}`"))
-}
-
-/// A Reversi position text (64 squares of `X`, `O`, `-` and the side to move) as a GGF game with no moves.
-fn ggf(position: &str) -> Result<String, String> {
-    let (cells, side) = position
-        .split_once(' ')
-        .filter(|(c, s)| c.len() == 64 && s.len() == 1)
-        .ok_or_else(|| format!("`{position}` is not an 8x8 Reversi position"))?;
-    let nb = |c: char| match c {
-        'X' => '*',
-        'O' => 'O',
-        _ => '-',
-    };
-    let board: String = cells.chars().map(nb).collect();
-    let side: String = side.chars().map(nb).collect();
-    Ok(format!("(;GM[Othello]PC[gridplay]BO[8 {board} {side}];)"))
 }
 
 /// Each player's thinking time and moves over a match.
@@ -427,7 +167,7 @@ fn play_game(
             })
         };
         let started = Instant::now();
-        let chosen = side.choose(&record, &mut rng, seed + ply);
+        let chosen = side.choose(&record, &mut rng, seed + ply, None);
         // The time of a failed answer counts too (a clock run out spent all of it).
         clocks.add(
             usize::from(!a_to_move),
@@ -512,8 +252,8 @@ const IDLE_FORFEITS: u32 = 2;
 /// Plays the match and returns A's score and both players' times.
 pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(MatchScore, Clocks), String> {
     let game = crate::registry().game(&args.spec).map_err(|e| e.to_string())?;
-    let mut a = Side::parse(&args.a, &args.spec, args).map_err(|e| format!("player A: {e}"))?;
-    let mut b = Side::parse(&args.b, &args.spec, args).map_err(|e| format!("player B: {e}"))?;
+    let mut a = Side::parse(&args.a, &args.spec, &args.players()).map_err(|e| format!("player A: {e}"))?;
+    let mut b = Side::parse(&args.b, &args.spec, &args.players()).map_err(|e| format!("player B: {e}"))?;
     let pairs = args.games.div_ceil(2);
     let mut score = MatchScore::default();
     let mut clocks = Clocks::default();
@@ -569,7 +309,7 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(Ma
                 });
                 // A crashed engine would forfeit every game after: the next game gets a new process.
                 side.kill();
-                *side = Side::parse(text, &args.spec, args).map_err(|e| {
+                *side = Side::parse(text, &args.spec, &args.players()).map_err(|e| {
                     format!(
                         "restarting {} ({text}) after its forfeit: {e}",
                         if by_a { "A" } else { "B" }

@@ -114,7 +114,7 @@ impl ServeArgs {
             ws_per_second: self.ws_per_second,
             ws_burst: self.ws_burst,
             with_test_games: crate::with_test_games(),
-            schema_up_to: None,
+            schema: gridplay_server::db::SchemaPlan::default(),
             limits: Limits {
                 analysis_threads: self.analysis_threads,
                 analyses_per_user: self.analyses_per_user,

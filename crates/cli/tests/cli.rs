@@ -855,6 +855,7 @@ fn admins_are_made_by_the_command_line_and_recorded() {
         let ann = User {
             id: "u-ann".into(),
             name: "Ann".into(),
+            bot: false,
         };
         assert!(db.create_user(&ann, "no-password").await.expect("a user"));
     });

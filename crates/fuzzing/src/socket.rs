@@ -38,10 +38,12 @@ fn bench() -> &'static Bench {
             let user = User {
                 id: "fuzzuser0001".into(),
                 name: "fuzz".into(),
+                bot: false,
             };
             let other = User {
                 id: "fuzzuser0002".into(),
                 name: "other".into(),
+                bot: false,
             };
             for u in [&user, &other] {
                 state.db.create_user(u, "-").await.expect("a user");

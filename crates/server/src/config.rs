@@ -35,9 +35,9 @@ pub struct Config {
     pub ws_burst: u32,
     /// Offer the registry's test games beside the real ones: for development and tests.
     pub with_test_games: bool,
-    /// The last migration this server applies and expects, as a build made before the later ones would;
-    /// `None` (always, outside the tests of a rolling upgrade): every migration of this build.
-    pub schema_up_to: Option<i64>,
+    /// The migrations this server applies and expects: every one of this build (always, outside the tests of
+    /// a rolling upgrade, which make an earlier or a later build of this one).
+    pub schema: SchemaPlan,
     /// What one user or one address may do: beyond these, requests are answered `429 too-many`.
     pub limits: Limits,
 }
@@ -115,7 +115,7 @@ impl Default for Config {
             ws_per_second: 5,
             ws_burst: 100,
             with_test_games: false,
-            schema_up_to: None,
+            schema: SchemaPlan::default(),
             limits: Limits::default(),
         }
     }
@@ -134,4 +134,15 @@ pub fn default_database() -> String {
         None => PathBuf::from("gridplay.db"),
     };
     format!("sqlite://{}", file.display())
+}
+
+/// Which migrations a server applies and expects. Always the default (every migration of this build) but
+/// in the tests of a rolling upgrade, which play two builds with one binary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchemaPlan {
+    /// The last of this build's migrations to apply, as a build made before the later ones would.
+    pub up_to: Option<i64>,
+    /// One more migration after them, as a build made after this one would add: additive SQL that this
+    /// build's queries do not read.
+    pub rehearsal: Option<&'static str>,
 }

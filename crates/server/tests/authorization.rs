@@ -94,7 +94,7 @@ enum Subject {
 
 const SO: Http = Http::No(401, "signed-out");
 
-/// One row per operation: method, path (with `{id}`, `{n}`, `{game}` and `{name}` to fill), subject, body, and
+/// One row per operation: method, path (with `{id}`, `{n}`, `{game}`, `{name}`, `{move}` and `{answer}` to fill), subject, body, and
 /// what each role of [`ROLES`] gets.
 struct Route {
     method: &'static str,
@@ -140,6 +140,13 @@ fn admin_route(
 const ALL: [Http; 4] = [Http::Ok; 4];
 const SIGNED_IN: [Http; 4] = [SO, Http::Ok, Http::Ok, Http::Ok];
 const NOT_FOUND: Http = Http::No(404, "not-found");
+/// The bot API refuses every role, none of which is a bot (`tests/bots.rs` plays it as bots).
+const NOT_BOT: [Http; 4] = [
+    SO,
+    Http::No(403, "not-bot"),
+    Http::No(403, "not-bot"),
+    Http::No(403, "not-bot"),
+];
 
 fn routes() -> Vec<Route> {
     use Subject::*;
@@ -266,6 +273,43 @@ fn routes() -> Vec<Route> {
             Token,
             Some(|_| json!({})),
             [SO, Http::Ok, NOT_FOUND, NOT_FOUND],
+        ),
+        route(
+            "POST",
+            "/api/account/bot",
+            OwnAccount,
+            Some(|_| json!({})),
+            SIGNED_IN,
+        ),
+        route("GET", "/api/bot/stream/event", Nothing, None, NOT_BOT),
+        route("GET", "/api/bot/game/{id}/stream", Game, None, NOT_BOT),
+        route(
+            "POST",
+            "/api/bot/game/{id}/move/{move}",
+            Game,
+            Some(|_| json!({})),
+            NOT_BOT,
+        ),
+        route(
+            "POST",
+            "/api/bot/game/{id}/resign",
+            Game,
+            Some(|_| json!({})),
+            NOT_BOT,
+        ),
+        route(
+            "POST",
+            "/api/bot/game/{id}/abort",
+            Game,
+            Some(|_| json!({})),
+            NOT_BOT,
+        ),
+        route(
+            "POST",
+            "/api/bot/game/{id}/draw/{answer}",
+            Game,
+            Some(|_| json!({})),
+            NOT_BOT,
         ),
         route(
             "POST",
@@ -634,6 +678,8 @@ impl Run {
             .replace("{n}", "0")
             .replace("{game}", "reversi")
             .replace("{name}", &case.first)
+            .replace("{move}", "d3")
+            .replace("{answer}", "offer")
             .replace("{path}", "game.js");
         let before = self.snapshot(r.subject, &case.id).await;
         let body = r.body.map(|b| b(case).to_string());
@@ -914,8 +960,8 @@ async fn each_role_is_refused_or_served_as_its_row_says() {
         // document gives no scope, and the refusal changes nothing.
         for r in routes() {
             let (role, session_expect, scopes) = match r.admin {
-                Some(a) => (Role::Admin, a, &["read", "play", "admin"][..]),
-                None => (Role::First, r.expect[1], &["read", "play"][..]),
+                Some(a) => (Role::Admin, a, &["read", "play", "bot", "admin"][..]),
+                None => (Role::First, r.expect[1], &["read", "play", "bot"][..]),
             };
             let needed = token_scope(&doc, r.method, r.path);
             for scope in scopes {

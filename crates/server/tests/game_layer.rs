@@ -31,6 +31,7 @@ async fn a_game_is_played_through_the_hub_alone() {
         let [ann, ben] = ["ann", "ben"].map(|n| User {
             id: format!("{n}-id"),
             name: n.to_owned(),
+            bot: false,
         });
         for u in [&ann, &ben] {
             assert!(db.create_user(u, "-").await.expect("a user"));
@@ -82,6 +83,7 @@ async fn a_game_is_played_through_the_hub_alone() {
         let outsider = User {
             id: "cat-id".into(),
             name: "cat".into(),
+            bot: false,
         };
         assert_eq!(
             err(hub.act(&id, &outsider, Action::Resign, None, None).await),

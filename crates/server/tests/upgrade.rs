@@ -9,15 +9,18 @@
 //!   first new server migrates the database while the other old one still serves): every acknowledged move
 //!   is stored once, and every game takes moves through the new servers.
 //!
-//! The build before is this build told to apply and expect its migrations but the last (`schema_up_to`), as
-//! a binary made before the last migration would. A restart by SIGTERM of `gridplay serve` processes, with
+//! One binary plays both builds (`Config::schema`, a `SchemaPlan`): for a database migrated further, the
+//! build before is this build told to apply and expect its migrations but the last; for the upgrade of
+//! servers in play, the build before is this build and the new build is this build with one more additive
+//! migration (a rehearsal: a column and a table that no query reads), which it applies at its start while
+//! a server of the build before still serves. A restart by SIGTERM of `gridplay serve` processes, with
 //! moves in flight, is the rolling restart in `crates/cli/tests/takeover.rs`.
 
 mod support;
 
 use std::net::SocketAddr;
 
-use gridplay_server::db::{Db, schema_versions};
+use gridplay_server::db::{Db, SchemaPlan, schema_versions};
 use serde_json::json;
 use support::{recv_until, send, signup};
 
@@ -76,7 +79,11 @@ async fn a_build_that_knows_fewer_migrations_starts_on_a_database_migrated_furth
     for (url, pg) in support::databases("upgrade").await {
         let new = Db::connect(&url, 1, 1).await.expect("the new build migrates");
         assert!(new.migrations_applied().await.unwrap());
-        let old = Db::connect_up_to(&url, 1, 1, Some(before))
+        let plan = SchemaPlan {
+            up_to: Some(before),
+            rehearsal: None,
+        };
+        let old = Db::connect_with(&url, 1, 1, plan)
             .await
             .expect("the build before starts on the migrated database");
         assert!(
@@ -115,19 +122,25 @@ async fn play(addr: SocketAddr, cookies: &[String; 2], game: &str) -> String {
     mv
 }
 
+/// The new build's migration: additive, as every migration must be, and read by no query of either build.
+const REHEARSAL: &str = "ALTER TABLE games ADD COLUMN rehearsal BIGINT NOT NULL DEFAULT 0;
+CREATE TABLE rehearsal_notes (id TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE INDEX rehearsal_notes_body ON rehearsal_notes (body);";
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_servers_upgraded_in_turn_across_a_migration_keep_every_acknowledged_move_once() {
-    let versions = schema_versions();
-    let before = versions[versions.len() - 2];
     for (url, pg) in support::databases("rolling_upgrade").await {
         if pg.is_none() {
             continue;
         }
-        let old = || gridplay_server::Config {
-            schema_up_to: Some(before),
+        let old = || support::config(&url);
+        let new = || gridplay_server::Config {
+            schema: SchemaPlan {
+                up_to: None,
+                rehearsal: Some(REHEARSAL),
+            },
             ..support::config(&url)
         };
-        let new = || support::config(&url);
         let a = gridplay_server::start(old()).await.expect("old server A");
         let b = gridplay_server::start(old()).await.expect("old server B");
         let cookies = [signup(a.addr, "ann").await, signup(b.addr, "ben").await];
@@ -157,16 +170,19 @@ async fn two_servers_upgraded_in_turn_across_a_migration_keep_every_acknowledged
                 .await
                 .unwrap()
         };
+        let last = *schema_versions().last().unwrap();
         assert_eq!(
             schema().await,
-            before,
+            last,
             "the servers of the build before migrated so far"
         );
         phase(a.addr, b.addr, &mut games).await;
-        // A is upgraded: the new build applies the last migration while B, of the build before, serves on.
+        // A is upgraded: the new build applies its migration while B, of the build before, serves on.
         a.stop().await;
         let a = gridplay_server::start(new()).await.expect("new server A");
-        assert_eq!(schema().await, *versions.last().unwrap());
+        assert_eq!(schema().await, last + 1, "the new build's migration is applied");
+        let ready = support::http(a.addr, "GET", "/readyz", None, None).await;
+        assert_eq!(ready.status, 200, "{}", ready.body);
         phase(b.addr, a.addr, &mut games).await;
         // Then B.
         b.stop().await;

@@ -204,6 +204,7 @@ async fn rated_games_of_one_pair_ending_at_once_through_several_writers_each_cou
             .map(|i| User {
                 id: format!("rated{i}"),
                 name: format!("rated{i}"),
+                bot: false,
             })
             .collect();
         for u in &users {

@@ -12,7 +12,7 @@ function tokensCard(ctx) {
   const list = h('ul', { class: 'tokens', id: 'token-list' });
   const shown = h('div', { id: 'token-made', 'aria-live': 'polite' });
   const name = h('input', { id: 'token-name', required: true, maxlength: 40, autocomplete: 'off' });
-  const scopes = ['read', 'play', ...(ctx.me.admin ? ['admin'] : [])].map((s) =>
+  const scopes = ['read', 'play', 'bot', ...(ctx.me.admin ? ['admin'] : [])].map((s) =>
     h('label', { class: 'toggle' }, h('input', { type: 'checkbox', name: 'scope', value: s, checked: s === 'read' }), ` ${t(`token.scope.${s}`)}`));
   const err = h('p', { class: 'error', role: 'alert' });
   async function load() {

@@ -3,7 +3,7 @@
 // what its reader may read: a game page gets the lines over its socket, a replay by one request. The player
 // may hide the chat, hide one author's lines (kept in this browser), and report a line to the moderators.
 
-import { h, api, toast } from './util.js';
+import { h, api, toast, botMark } from './util.js';
 import { t, errorText } from './i18n.js';
 
 const OFF_KEY = 'gridplay.chatOff';
@@ -125,7 +125,7 @@ export class ChatBox {
     const room = this.lines.some((x) => x.room !== l.room) ? h('span', { class: 'chat-room muted' }, ` ${t(`chat.room.${l.room}`)}`) : null;
     const time = new Date(l.at);
     return h('li', { 'data-line': l.id },
-      h('span', { class: 'chat-name' }, l.name), room, ' ',
+      h('span', { class: 'chat-name' }, l.bot ? botMark() : null, l.name), room, ' ',
       h('span', { class: 'chat-text' }, l.text), ' ',
       h('time', { class: 'muted', datetime: time.toISOString() }, time.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })),
       menu, tools);

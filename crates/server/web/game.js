@@ -14,7 +14,7 @@ const idx = (side) => (side === 'first' ? 0 : 1);
 
 /** A player's name: linked with the rating for a user, the engine's level for the engine. */
 function playerName(p) {
-  if (p.name && p.id) return playerLink(p.name, p.rating ? { rating: p.rating, provisional: p.provisional } : null);
+  if (p.name && p.id) return playerLink(p.name, p.rating ? { rating: p.rating, provisional: p.provisional } : null, p.bot);
   if (p.name) return p.name;
   if (p.level) return t('engine.levelLong', { level: p.level });
   return '?';

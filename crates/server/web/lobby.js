@@ -1,7 +1,7 @@
 // The lobby: sign in or up, who is online, challenges, your games, and games against the computer.
 // It fetches /api/lobby again whenever the server says something changed.
 
-import { h, api, toast, navigate, serial } from './util.js';
+import { h, api, toast, navigate, serial, botMark, botName } from './util.js';
 import { t, errorText, timeLabel, playerLabel } from './i18n.js';
 import { loadCatalog, specTitle } from './catalog.js';
 import { settingsControls } from './settings.js';
@@ -156,15 +156,15 @@ export function lobbyPage(main, ctx) {
     const mine = data.games || [];
     swap('games', h('div', { class: 'card', id: 'my-games' }, h('h2', {}, t('lobby.yourGames')),
       mine.length ? h('ul', { class: 'list' }, mine.map((g) => h('li', {},
-        h('a', { href: `/game/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: playerLabel(g.players[0]), b: playerLabel(g.players[1]) })),
+        h('a', { href: `/game/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: botName(playerLabel(g.players[0]), g.bots[0]), b: botName(playerLabel(g.players[1]), g.bots[1]) })),
         g.my_turn ? h('span', { class: 'badge' }, t('game.yourTurnBadge')) : h('span', { class: 'muted' }, t('game.waiting'))))) : h('p', { class: 'muted' }, t('lobby.noGame'))));
     swap('open', openList(data, true));
     swap('online', h('div', { class: 'card', id: 'online' }, h('h2', {}, t('lobby.online', { n: data.online.length })),
-      h('ul', { class: 'list' }, data.online.map((n) => h('li', {}, h('span', {}, n), n === me.name ? h('span', { class: 'muted' }, t('lobby.you'))
+      h('ul', { class: 'list' }, data.online.map((n) => h('li', {}, h('span', {}, (data.online_bots || []).includes(n) ? botMark() : null, n), n === me.name ? h('span', { class: 'muted' }, t('lobby.you'))
         : h('button', { class: 'small secondary', onclick: () => { opponent.value = n; opponent.focus(); } }, t('lobby.challenge')))))));
     const finished = data.finished || [];
     swap('recent', h('div', { class: 'card' }, h('h2', {}, t('lobby.recent')), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
-      h('a', { href: `/replay/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: playerLabel(g.players[0]), b: playerLabel(g.players[1]) })), h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: playerLabel(g.players[g.winner === 'first' ? 0 : 1]) }) : t(`status.${g.status}`))))) : h('p', { class: 'muted' }, t('list.noneYet'))));
+      h('a', { href: `/replay/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: botName(playerLabel(g.players[0]), g.bots[0]), b: botName(playerLabel(g.players[1]), g.bots[1]) })), h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: playerLabel(g.players[g.winner === 'first' ? 0 : 1]) }) : t(`status.${g.status}`))))) : h('p', { class: 'muted' }, t('list.noneYet'))));
   }
 
   /** The three forms of the signed-in lobby, built once. */
@@ -236,7 +236,7 @@ export function lobbyPage(main, ctx) {
 
   function openList(data, signedIn) {
     const items = data.challenges.map((c) => {
-      const what = [specTitle(c.spec), timeLabel(c.time), c.rated ? t('game.rated') : t('game.casual'), c.help ? t('game.helpAllowed') : null, c.creator + (c.target ? ' → ' + c.target : ''), t('lobby.creatorPlays', { side: colorWords(c) })].filter(Boolean).join(' · ');
+      const what = [specTitle(c.spec), timeLabel(c.time), c.rated ? t('game.rated') : t('game.casual'), c.help ? t('game.helpAllowed') : null, botName(c.creator, c.creator_bot) + (c.target ? ' → ' + botName(c.target, c.target_bot) : ''), t('lobby.creatorPlays', { side: colorWords(c) })].filter(Boolean).join(' · ');
       const buttons = [];
       if (signedIn && c.mine) buttons.push(h('button', { class: 'small secondary', onclick: () => close(c.id) }, t('cancel')));
       if (signedIn && !c.mine) {

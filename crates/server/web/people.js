@@ -1,12 +1,12 @@
 // Pages about people and the games they play: my games, a player's profile with the rating chart, and the
 // leaderboards (the games to watch are watch.js). They show what /api returns; the live ones refetch when the server says so.
 
-import { h, api, serial, playerLink, toast } from './util.js';
+import { h, api, serial, playerLink, botMark, toast } from './util.js';
 import { allGames, titleOf, specTitle } from './catalog.js';
 import { t, errorText, timeLabel, playerLabel, isDeleted, fmtDate } from './i18n.js';
 
 function who(g, i) {
-  if (g.names && g.names[i]) return playerLink(g.names[i], g.ratings && g.ratings[i]);
+  if (g.names && g.names[i]) return playerLink(g.names[i], g.ratings && g.ratings[i], g.bots && g.bots[i]);
   return h('span', {}, playerLabel(g.players[i]));
 }
 
@@ -119,7 +119,7 @@ export function playerPage(main, name, ctx) {
     const charts = h('div', { class: 'card', id: 'charts' }, h('h2', {}, t('player.history')),
       Object.keys(d.history).length ? Object.entries(d.history).map(([g, pts]) => h('figure', { class: 'chart' }, h('figcaption', {}, titleOf(g)), ratingChart(pts, g)))
         : h('p', { class: 'muted' }, t('player.chartLater')));
-    head.replaceChildren(h('h1', {}, d.name, d.online ? h('span', { class: 'badge online' }, t('player.online')) : null,
+    head.replaceChildren(h('h1', {}, d.bot ? botMark() : null, d.name, d.online ? h('span', { class: 'badge online' }, t('player.online')) : null,
       d.engine ? h('span', { class: 'badge', id: 'engine-mark', title: t('player.engineHelp') }, t('player.engine')) : null));
     if (report === undefined) report = reportBox(d.name, null, ctx);
     body.replaceChildren(h('div', { class: 'grid' }, ratings, stats),
@@ -157,17 +157,23 @@ export function reportBox(name, game, ctx) {
 
 export function leaderboardPage(main, game, ctx) {
   ctx.title(`${t('nav.leaderboards')} · gridplay`);
+  // Bots are ranked apart from people: `?bots=1` shows the bots' leaderboard.
+  const bots = new URLSearchParams(location.search).get('bots') === '1';
+  const q = bots ? '?bots=1' : '';
   async function load() {
     let d;
-    try { d = await api(`/leaderboard/${game}`); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, errorText(e))); return; }
-    const tabs = h('div', { class: 'tabs' }, allGames().map((g) => h('a', { href: `/leaderboard/${g.name}`, 'data-link': true, class: g.name === game ? 'here' : '' }, g.title)));
-    main.replaceChildren(h('h1', {}, t('board.heading', { game: titleOf(game) })), tabs,
+    try { d = await api(`/leaderboard/${game}${bots ? '?bots=true' : ''}`); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, errorText(e))); return; }
+    const tabs = h('div', { class: 'tabs' }, allGames().map((g) => h('a', { href: `/leaderboard/${g.name}${q}`, 'data-link': true, class: g.name === game ? 'here' : '' }, g.title)));
+    const who = h('div', { class: 'tabs', id: 'board-kind' },
+      h('a', { href: `/leaderboard/${game}`, 'data-link': true, class: bots ? '' : 'here', 'aria-current': bots ? null : 'page' }, t('board.people')),
+      h('a', { href: `/leaderboard/${game}?bots=1`, 'data-link': true, class: bots ? 'here' : '', 'aria-current': bots ? 'page' : null }, t('board.bots')));
+    main.replaceChildren(h('h1', {}, t(bots ? 'board.botsHeading' : 'board.heading', { game: titleOf(game) })), tabs, who,
       h('div', { class: 'card', id: 'leaderboard' }, d.players.length ? h('table', { class: 'table' },
         h('thead', {}, h('tr', {}, ['#', t('col.player'), t('col.rating'), t('col.games')].map((x) => h('th', {}, x)))),
-        h('tbody', {}, d.players.map((p) => h('tr', {}, h('td', {}, p.provisional ? '–' : String(p.rank)), h('td', {}, playerLink(p.name)),
+        h('tbody', {}, d.players.map((p) => h('tr', {}, h('td', {}, p.provisional ? '–' : String(p.rank)), h('td', {}, playerLink(p.name, null, bots)),
           h('td', {}, String(p.rating), p.provisional ? h('span', { class: 'muted', title: t('player.provisional') }, ' ?') : null), h('td', {}, String(p.games))))))
         : h('p', { class: 'muted' }, t('board.none'))),
-      h('p', { class: 'muted' }, t('board.about')));
+      h('p', { class: 'muted' }, t(bots ? 'board.botsAbout' : 'board.about')));
   }
   return livePage(ctx, load, ['lobby']).stop;
 }

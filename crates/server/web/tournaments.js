@@ -1,7 +1,7 @@
 // Tournaments: the list with a form to create one, and a tournament's page with its players, rounds and
 // standings, updated live. The server pairs the rounds; this page only shows them.
 
-import { h, api, toast, navigate, serial } from './util.js';
+import { h, api, toast, navigate, serial, playerLink, botName } from './util.js';
 import { specPicker, timePicker } from './lobby.js';
 import { gameItem } from './people.js';
 import { t, errorText, timeLabel } from './i18n.js';
@@ -23,7 +23,7 @@ export function tournamentsPage(main, ctx) {
       return;
     }
     const items = d.tournaments.map((x) => h('li', { 'data-tournament': x.id },
-      h('span', {}, h('a', { href: `/tournament/${x.id}`, 'data-link': true }, x.name), h('small', { class: 'muted' }, ` ${kindWords(x.kind)} · ${specTitle(x.spec)} · ${timeLabel(x.time)} · ${x.rated ? t('game.rated') : t('game.casual')}`)),
+      h('span', {}, h('a', { href: `/tournament/${x.id}`, 'data-link': true }, x.name), h('small', { class: 'muted' }, ` ${kindWords(x.kind)} · ${specTitle(x.spec)} · ${timeLabel(x.time)} · ${x.rated ? t('game.rated') : t('game.casual')}${x.bots ? ` · ${t('tour.botsAllowed')}` : ''}`)),
       h('span', { class: 'muted' }, `${t('tour.players', { n: x.players })} · ${x.status === 'running' ? t('tour.roundOf', { round: x.round, rounds: x.rounds }) : t(`tour.status.${x.status}`)}`)));
     const listCard = h('div', { class: 'card', id: 'tournament-list' }, h('h2', {}, t('nav.tournaments')), items.length ? h('ul', { class: 'list' }, items) : h('p', { class: 'muted' }, t('tour.none')));
     if (list) { list.replaceWith(listCard); list = listCard; return; }
@@ -37,6 +37,7 @@ export function tournamentsPage(main, ctx) {
     kind.addEventListener('change', () => { roundsLabel.hidden = kind.value !== 'swiss'; });
     const time = timePicker('t', false);
     const rated = h('input', { type: 'checkbox', id: 't-rated', checked: true });
+    const bots = h('input', { type: 'checkbox', id: 't-bots' });
     const err = h('p', { class: 'error', role: 'alert' });
     const createButton = h('button', { type: 'submit' }, t('tour.createButton'));
     picker.guard(createButton);
@@ -44,11 +45,11 @@ export function tournamentsPage(main, ctx) {
       e.preventDefault();
       err.textContent = '';
       try {
-        const r = await api('/tournaments', { name: name.value, spec: picker.spec(), kind: kind.value, rounds: Number(rounds.value), rated: rated.checked, time: time.value() });
+        const r = await api('/tournaments', { name: name.value, spec: picker.spec(), kind: kind.value, rounds: Number(rounds.value), rated: rated.checked, bots: bots.checked, time: time.value() });
         navigate(`/tournament/${r.id}`);
       } catch (x) { err.textContent = errorText(x); }
     } }, h('h2', {}, t('tour.create')), h('label', {}, t('tour.name'), name), picker.node, h('label', {}, t('tour.kind'), kind), roundsLabel, time.node,
-    h('label', { class: 'toggle' }, rated, t('game.ratedCap')), createButton, err);
+    h('label', { class: 'toggle' }, rated, t('game.ratedCap')), h('label', { class: 'toggle' }, bots, t('tour.botsMay')), createButton, err);
     main.replaceChildren(h('h1', {}, t('nav.tournaments')), h('div', { class: 'grid' }, listCard, form));
   });
   const off = ctx.live.on((m) => { if (m.t === 'lobby') { clearTimeout(timer); timer = setTimeout(load, 200); } });
@@ -75,14 +76,14 @@ export function tournamentPage(main, id, ctx) {
     if (ctx.me && d.status !== 'finished' && d.joined) actions.append(h('button', { class: 'secondary', id: 't-withdraw', onclick: () => post('withdraw') }, d.status === 'open' ? t('tour.leave') : t('tour.withdraw')));
     if (d.is_creator && d.status === 'open') actions.append(h('button', { id: 't-start', disabled: d.players < 2, onclick: () => post('start') }, t('tour.start')));
     const head = h('div', { class: 'card' }, h('h1', {}, d.name),
-      h('p', { class: 'muted' }, [kindWords(d.kind), specTitle(d.spec), timeLabel(d.time), d.rated ? t('game.rated') : t('game.casual'), t('tour.createdBy', { name: d.creator })].join(' · ')),
+      h('p', { class: 'muted' }, [kindWords(d.kind), specTitle(d.spec), timeLabel(d.time), d.rated ? t('game.rated') : t('game.casual'), d.bots ? t('tour.botsAllowed') : null, t('tour.createdBy', { name: d.creator })].filter(Boolean).join(' · ')),
       h('p', { class: 'status', id: 't-status' }, status), actions,
-      d.status === 'open' ? h('p', {}, h('strong', {}, t('tour.playersList', { n: d.players })), d.players_list.map((p) => p.name).join(', ')) : null);
+      d.status === 'open' ? h('p', {}, h('strong', {}, t('tour.playersList', { n: d.players })), d.players_list.map((p) => botName(p.name, p.bot)).join(', ')) : null);
     const [tb1, tb2] = d.tie_breaks;
     const standings = h('div', { class: 'card', id: 'standings' }, h('h2', {}, t('tour.standings')),
       h('table', { class: 'table' }, h('thead', {}, h('tr', {}, ['#', t('col.player'), t('col.points'), tb1, tb2, t('col.games')].map((x) => h('th', {}, x)))),
         h('tbody', {}, d.standings.map((s) => h('tr', { class: s.withdrawn ? 'withdrawn' : '' }, h('td', {}, String(s.rank)),
-          h('td', {}, h('a', { href: `/player/${s.name}`, 'data-link': true }, s.name), s.withdrawn ? h('small', { class: 'muted' }, ` ${t('tour.withdrawn')}`) : null),
+          h('td', {}, playerLink(s.name, null, s.bot), s.withdrawn ? h('small', { class: 'muted' }, ` ${t('tour.withdrawn')}`) : null),
           h('td', {}, String(s.points)),
           h('td', {}, String(tb1 === 'Buchholz' ? s.buchholz : s.sonneborn_berger)),
           h('td', {}, String(tb2 === 'Buchholz' ? s.buchholz : s.sonneborn_berger)),

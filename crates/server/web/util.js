@@ -117,14 +117,24 @@ export function navigate(path) {
   window.dispatchEvent(new Event('popstate'));
 }
 
-/** A player's name linked to the profile, with the rating (a ? when provisional). */
-export function playerLink(name, rating) {
+/** The mark beside a bot account's name, wherever it is shown. */
+export function botMark() {
+  return h('span', { class: 'bot-mark', title: t('player.botHelp') }, t('player.bot'));
+}
+
+/** A name as text, with the word that marks a bot account before it (where no element can mark it). */
+export function botName(name, bot) {
+  return bot ? `${t('player.bot')} ${name}` : name;
+}
+
+/** A player's name linked to the profile, with the rating (a ? when provisional), and the mark of a bot. */
+export function playerLink(name, rating, bot = false) {
   if (!name) return h('span', {}, '?');
   if (isDeleted(name)) return h('span', { class: 'muted deleted' }, t('player.deleted'));
   // A finished rated game's rating is the one the player had then, with what the game changed.
   const change = rating && rating.change ? ` ${rating.change > 0 ? '+' : '−'}${Math.abs(rating.change)}` : '';
   const r = rating ? ` (${rating.rating}${rating.provisional ? '?' : ''}${change})` : '';
-  return h('span', {}, h('a', { href: `/player/${name}`, 'data-link': true, class: 'player-link' }, name), r);
+  return h('span', {}, bot ? botMark() : null, h('a', { href: `/player/${name}`, 'data-link': true, class: 'player-link' }, name), r);
 }
 
 // The player's preferences in this browser: move sounds and move confirmation, kept in localStorage. Sounds

@@ -19,7 +19,7 @@ fn args(spec: &str, a: &str, b: &str, games: u32) -> MatchArgs {
 
 /// A player as the match's command line would make it.
 fn parse(text: &str, spec: &str) -> Result<Side, String> {
-    Side::parse(text, spec, &args(spec, "random", "random", 2))
+    Side::parse(text, spec, &args(spec, "random", "random", 2).players())
 }
 
 #[test]
@@ -228,8 +228,11 @@ fn a_move_is_found_by_the_position_it_leads_to() {
     let start = game.start();
     // Cake writes full FENs in its own order; the position is what counts.
     let after = "W:W32,31,30,29,28,27,26,25,24,23,22,21:B1,2,3,4,5,6,7,8,9,10,12,15";
-    assert_eq!(move_to(game.as_ref(), start.as_ref(), after).unwrap(), "11-15");
-    assert!(move_to(game.as_ref(), start.as_ref(), "W:W21-32:B1-11,20").is_err());
+    assert_eq!(
+        crate::players::move_to(game.as_ref(), start.as_ref(), after).unwrap(),
+        "11-15"
+    );
+    assert!(crate::players::move_to(game.as_ref(), start.as_ref(), "W:W21-32:B1-11,20").is_err());
 }
 
 #[test]

@@ -30,9 +30,13 @@ impl Server {
         Server::start_with(database, &[], "warn")
     }
 
-    /// The same with more arguments for `serve` and the `RUST_LOG` filter.
+    /// The same with more arguments for `serve` (an `--addr` of their own replaces a free port) and the
+    /// `RUST_LOG` filter.
     pub fn start_with(database: &str, more: &[&str], log: &str) -> Server {
-        let mut args = vec!["serve", "--addr", "127.0.0.1:0", "--database", database];
+        let mut args = vec!["serve", "--database", database];
+        if !more.contains(&"--addr") {
+            args.extend(["--addr", "127.0.0.1:0"]);
+        }
         if database.starts_with("postgres") {
             args.extend(["--db-writers", "2"]);
         }

@@ -22,7 +22,7 @@ pub struct ChallengeRow {
     pub time: TimeControl,
 }
 
-const CHALLENGE_COLUMNS: &str = "c.id, c.creator, u1.name AS creator_name, c.target, u2.name AS target_name, \
+const CHALLENGE_COLUMNS: &str = "c.id, c.creator, u1.name AS creator_name, u1.bot AS creator_bot, c.target, u2.name AS target_name, u2.bot AS target_bot, \
      c.spec, c.color, c.status, c.game_id, c.created_at, c.rated, c.help, c.clock_initial, c.clock_increment, \
      c.days_per_move FROM challenges c JOIN users u1 ON u1.id = c.creator \
      LEFT JOIN users u2 ON u2.id = c.target";
@@ -33,8 +33,9 @@ fn challenge_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
         creator: User {
             id: row.try_get("creator")?,
             name: row.try_get("creator_name")?,
+            bot: row.try_get::<i64, _>("creator_bot")? != 0,
         },
-        target: user_of(row, "target", "target_name")?,
+        target: user_of(row, ["target", "target_name", "target_bot"])?,
         spec: row.try_get("spec")?,
         color: row.try_get("color")?,
         status: row.try_get("status")?,

@@ -14,11 +14,13 @@ pub struct ChatLine {
     pub room: Room,
     pub user_id: String,
     pub name: String,
+    /// Whether the author is a bot account.
+    pub bot: bool,
     pub body: String,
     pub at: i64,
 }
 
-const LINE_COLUMNS: &str = "c.id, c.game_id, c.room, c.user_id, u.name, c.body, c.created_at";
+const LINE_COLUMNS: &str = "c.id, c.game_id, c.room, c.user_id, u.name, u.bot, c.body, c.created_at";
 
 fn line(r: &sqlx::any::AnyRow) -> Result<ChatLine, DbError> {
     Ok(ChatLine {
@@ -27,6 +29,7 @@ fn line(r: &sqlx::any::AnyRow) -> Result<ChatLine, DbError> {
         room: Room::parse(&r.try_get::<String, _>("room")?)?,
         user_id: r.try_get("user_id")?,
         name: r.try_get("name")?,
+        bot: r.try_get::<i64, _>("bot")? != 0,
         body: r.try_get("body")?,
         at: r.try_get("created_at")?,
     })
@@ -38,16 +41,16 @@ impl Db {
         &self,
         game: &str,
         room: Room,
-        user: &str,
-        name: &str,
+        user: &super::User,
         body: &str,
     ) -> Result<ChatLine, DbError> {
         let line = ChatLine {
             id: ids::short(12),
             game: game.to_owned(),
             room,
-            user_id: user.to_owned(),
-            name: name.to_owned(),
+            user_id: user.id.clone(),
+            name: user.name.clone(),
+            bot: user.bot,
             body: body.to_owned(),
             at: now_ms(),
         };
@@ -57,7 +60,7 @@ impl Db {
         .bind(&line.id)
         .bind(game)
         .bind(room.as_str())
-        .bind(user)
+        .bind(&user.id)
         .bind(body)
         .bind(line.at)
         .execute(&self.pool)

@@ -87,8 +87,8 @@ pub struct GameUpdate {
     pub termination: Option<EndReason>,
 }
 
-pub(crate) const GAME_COLUMNS: &str = "g.id, g.spec, g.game, g.first_user, u1.name AS first_name, g.second_user, \
-     u2.name AS second_name, g.first_level, g.second_level, g.first_label, g.second_label, g.status, g.turn, g.winner, g.termination, g.version, \
+pub(crate) const GAME_COLUMNS: &str = "g.id, g.spec, g.game, g.first_user, u1.name AS first_name, u1.bot AS first_bot, g.second_user, \
+     u2.name AS second_name, u2.bot AS second_bot, g.first_level, g.second_level, g.first_label, g.second_label, g.status, g.turn, g.winner, g.termination, g.version, \
      g.created_at, g.updated_at, g.rated, g.help, g.clock_initial, g.clock_increment, g.days_per_move, g.tournament_id, \
      g.round FROM games g LEFT JOIN users u1 ON u1.id = g.first_user \
      LEFT JOIN users u2 ON u2.id = g.second_user";
@@ -101,8 +101,8 @@ pub(crate) fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         spec: row.try_get("spec")?,
         game: row.try_get("game")?,
         users: [
-            user_of(row, "first_user", "first_name")?,
-            user_of(row, "second_user", "second_name")?,
+            user_of(row, ["first_user", "first_name", "first_bot"])?,
+            user_of(row, ["second_user", "second_name", "second_bot"])?,
         ],
         levels: [level_of(row, "first_level")?, level_of(row, "second_level")?],
         labels: [row.try_get("first_label")?, row.try_get("second_label")?],

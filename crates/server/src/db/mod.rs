@@ -41,6 +41,7 @@ mod upkeep;
 mod users;
 mod writer;
 
+pub use crate::config::SchemaPlan;
 pub use upkeep::Purged;
 use writer::{GROUP_MAX, WriteJob};
 pub use writer::{WriterCounts, WriterStats};
@@ -91,7 +92,10 @@ pub fn now_ms() -> i64 {
 /// The versions of this build's migrations (`migrations/`), oldest first.
 #[must_use]
 pub fn schema_versions() -> Vec<i64> {
-    migrator(None).iter().map(|m| m.version).collect()
+    migrator(SchemaPlan::default())
+        .iter()
+        .map(|m| m.version)
+        .collect()
 }
 
 /// The migrations this build applies: every one, or those up to `up_to` (the migrations of a build before,
@@ -99,15 +103,26 @@ pub fn schema_versions() -> Vec<i64> {
 /// rolling upgrade a server of the build before still starts on the database that the new build has moved
 /// on: every migration is one that the build before can run beside (tables, columns with defaults and
 /// indexes added; none taken away or renamed: `tests/upgrade.rs` reads each).
-fn migrator(up_to: Option<i64>) -> sqlx::migrate::Migrator {
+fn migrator(plan: SchemaPlan) -> sqlx::migrate::Migrator {
     let mut m = sqlx::migrate!("./migrations");
-    m.migrations = m
+    let mut migrations: Vec<_> = m
         .migrations
         .iter()
-        .filter(|x| up_to.is_none_or(|v| x.version <= v))
+        .filter(|x| plan.up_to.is_none_or(|v| x.version <= v))
         .cloned()
-        .collect::<Vec<_>>()
-        .into();
+        .collect();
+    if let Some(sql) = plan.rehearsal {
+        use sqlx::SqlSafeStr;
+        let next = migrations.last().map_or(1, |x| x.version + 1);
+        migrations.push(sqlx::migrate::Migration::new(
+            next,
+            "rehearsal".into(),
+            sqlx::migrate::MigrationType::Simple,
+            sql.into_sql_str(),
+            false,
+        ));
+    }
+    m.migrations = migrations.into();
     m.set_ignore_missing(true);
     m
 }
@@ -125,8 +140,8 @@ pub struct Db {
     writes: Arc<WriterStats>,
     /// On a SQLite file, the shared lock that keeps a restore from replacing it (`backup`).
     _in_use: Option<Arc<backup::InUse>>,
-    /// The last migration this server applies (`Db::connect_up_to`); `None`: every one of this build.
-    schema_up_to: Option<i64>,
+    /// The migrations this server applies (`Db::connect_with`): by default, every one of this build.
+    schema: SchemaPlan,
 }
 
 /// Which database runs underneath.
@@ -148,10 +163,16 @@ impl Backend {
     }
 }
 
-fn user_of(row: &AnyRow, id: &str, name: &str) -> Result<Option<User>, sqlx::Error> {
+/// The user named by a row's columns `PREFIX_user`-style: its id, name and bot flag columns.
+fn user_of(row: &AnyRow, [id, name, bot]: [&str; 3]) -> Result<Option<User>, sqlx::Error> {
     let id: Option<String> = row.try_get(id)?;
     let name: Option<String> = row.try_get(name)?;
-    Ok(id.zip(name).map(|(id, name)| User { id, name }))
+    let bot: Option<i64> = row.try_get(bot)?;
+    Ok(id.zip(name).map(|(id, name)| User {
+        id,
+        name,
+        bot: bot.unwrap_or(0) != 0,
+    }))
 }
 
 fn level_of(row: &AnyRow, col: &str) -> Result<Option<u8>, sqlx::Error> {
@@ -181,16 +202,16 @@ impl Db {
     /// actions. `writers`: the writers of game actions, each with a connection of its own; SQLite takes only
     /// one (it lets one transaction write at a time).
     pub async fn connect(url: &str, connections: u32, writers: u32) -> Result<Db, DbError> {
-        Db::connect_up_to(url, connections, writers, None).await
+        Db::connect_with(url, connections, writers, SchemaPlan::default()).await
     }
 
-    /// `connect`, applying the migrations up to version `up_to` only, as a build before the later ones
-    /// would: for the test of a rolling upgrade.
-    pub async fn connect_up_to(
+    /// `connect`, applying the migrations `schema` names (an earlier or a later build's): for the tests of a
+    /// rolling upgrade.
+    pub async fn connect_with(
         url: &str,
         connections: u32,
         writers: u32,
-        up_to: Option<i64>,
+        schema: SchemaPlan,
     ) -> Result<Db, DbError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
@@ -222,7 +243,7 @@ impl Db {
         }
         let memory = url.contains(":memory:");
         let pool = pool_options(backend, connections).connect(&url).await?;
-        migrator(up_to).run(&pool).await?;
+        migrator(schema).run(&pool).await?;
         // The writer has a connection of its own, so that its transactions never wait for the reads queued
         // on the shared ones, nor they for it (on SQLite, WAL lets them run side by side), and a thread of its
         // own (`writer::start_thread`). A memory database is one connection, which the writer shares.
@@ -242,7 +263,7 @@ impl Db {
             writers: senders.into(),
             writes,
             _in_use: in_use,
-            schema_up_to: up_to,
+            schema,
         })
     }
 

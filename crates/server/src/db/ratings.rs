@@ -212,15 +212,17 @@ impl Db {
         Ok(rows.iter().map(rating_row).collect::<Result<_, _>>()?)
     }
 
-    /// A game's leaderboard: established ratings first, best first, then provisional ones.
-    pub async fn leaderboard(&self, game: &str, limit: i64) -> Result<Vec<RatingRow>, DbError> {
+    /// A game's leaderboard, of people or of bots (`bots`): established ratings first, best first, then
+    /// provisional ones.
+    pub async fn leaderboard(&self, game: &str, bots: bool, limit: i64) -> Result<Vec<RatingRow>, DbError> {
         let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {RATING_COLUMNS} WHERE r.game = $1 AND u.engine = 0 AND u.closed = 0 ORDER BY CASE WHEN r.deviation < $2 THEN 0 ELSE 1 END, \
-             r.rating DESC, u.name_key LIMIT $3"
+            "SELECT {RATING_COLUMNS} WHERE r.game = $1 AND u.engine = 0 AND u.closed = 0 AND u.bot = $4 \
+             ORDER BY CASE WHEN r.deviation < $2 THEN 0 ELSE 1 END, r.rating DESC, u.name_key LIMIT $3"
         )))
         .bind(game)
         .bind(PROVISIONAL_DEVIATION)
         .bind(limit)
+        .bind(i64::from(bots))
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.iter().map(rating_row).collect::<Result<_, _>>()?)

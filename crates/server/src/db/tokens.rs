@@ -92,7 +92,7 @@ impl Db {
     /// The user a token acts for (not revoked, its account not closed), its last use recorded.
     pub async fn token_user(&self, token: &str) -> Result<Option<TokenUser>, DbError> {
         let row = sqlx::query(
-            "SELECT t.id AS token_id, t.scopes, t.last_used_at, u.id, u.name FROM api_tokens t \
+            "SELECT t.id AS token_id, t.scopes, t.last_used_at, u.id, u.name, u.bot FROM api_tokens t \
              JOIN users u ON u.id = t.user_id WHERE t.hash = $1 AND t.revoked_at IS NULL AND u.closed = 0",
         )
         .bind(session_key(token))
@@ -105,6 +105,7 @@ impl Db {
             user: User {
                 id: r.try_get("id")?,
                 name: r.try_get("name")?,
+                bot: r.try_get::<i64, _>("bot")? != 0,
             },
             token_id: r.try_get("token_id")?,
             scopes: r.try_get("scopes")?,

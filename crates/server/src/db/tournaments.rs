@@ -16,6 +16,8 @@ pub struct TournamentRow {
     pub kind: String,
     pub rounds: i64,
     pub rated: bool,
+    /// Whether bot accounts may join.
+    pub bots: bool,
     pub time: TimeControl,
     pub creator: User,
     /// `open`, `running` or `finished`.
@@ -52,10 +54,12 @@ fn tournament_row(r: &sqlx::any::AnyRow) -> Result<TournamentRow, sqlx::Error> {
         kind: r.try_get("kind")?,
         rounds: r.try_get("rounds")?,
         rated: r.try_get::<i64, _>("rated")? != 0,
+        bots: r.try_get::<i64, _>("bots")? != 0,
         time: time_of(r)?,
         creator: User {
             id: r.try_get("creator")?,
             name: r.try_get("creator_name")?,
+            bot: r.try_get::<i64, _>("creator_bot")? != 0,
         },
         status: r.try_get("status")?,
         round: r.try_get("round")?,
@@ -63,8 +67,8 @@ fn tournament_row(r: &sqlx::any::AnyRow) -> Result<TournamentRow, sqlx::Error> {
     })
 }
 
-const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.spec, t.game, t.kind, t.rounds, t.rated, t.clock_initial, \
-     t.clock_increment, t.days_per_move, t.creator, u.name AS creator_name, t.status, t.round, t.created_at \
+const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.spec, t.game, t.kind, t.rounds, t.rated, t.bots, t.clock_initial, \
+     t.clock_increment, t.days_per_move, t.creator, u.name AS creator_name, u.bot AS creator_bot, t.status, t.round, t.created_at \
      FROM tournaments t JOIN users u ON u.id = t.creator";
 
 impl Db {
@@ -73,8 +77,8 @@ impl Db {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO tournaments (id, name, spec, game, kind, rounds, rated, clock_initial, clock_increment, \
-             days_per_move, creator, status, round, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)",
+             days_per_move, creator, status, round, created_at, updated_at, bots) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)",
         )
         .bind(&t.id)
         .bind(&t.name)
@@ -90,6 +94,7 @@ impl Db {
         .bind(&t.status)
         .bind(t.round)
         .bind(t.created_at)
+        .bind(i64::from(t.bots))
         .execute(&mut *tx)
         .await?;
         // Its creator plays in it.
@@ -174,7 +179,7 @@ impl Db {
 
     pub async fn tournament_players(&self, id: &str) -> Result<Vec<TournamentPlayer>, DbError> {
         let rows = sqlx::query(
-            "SELECT p.user_id, u.name, p.joined_at, p.withdrawn FROM tournament_players p \
+            "SELECT p.user_id, u.name, u.bot, p.joined_at, p.withdrawn FROM tournament_players p \
              JOIN users u ON u.id = p.user_id WHERE p.tournament_id = $1 ORDER BY p.joined_at, u.name_key",
         )
         .bind(id)
@@ -186,6 +191,7 @@ impl Db {
                     user: User {
                         id: r.try_get("user_id")?,
                         name: r.try_get("name")?,
+                        bot: r.try_get::<i64, _>("bot")? != 0,
                     },
                     joined_at: r.try_get("joined_at")?,
                     withdrawn: r.try_get("withdrawn")?,

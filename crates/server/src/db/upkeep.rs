@@ -101,7 +101,7 @@ impl Db {
             .iter()
             .map(|r| r.try_get::<i64, _>("version"))
             .collect::<Result<_, _>>()?;
-        Ok(super::migrator(self.schema_up_to)
+        Ok(super::migrator(self.schema)
             .iter()
             .all(|m| !m.migration_type.is_up_migration() || applied.contains(&m.version)))
     }

@@ -9,6 +9,8 @@ use super::{Db, DbError, is_unique_violation, now_ms};
 pub struct User {
     pub id: String,
     pub name: String,
+    /// A bot account: it plays through the bot API only, and is marked as a bot wherever its name is shown.
+    pub bot: bool,
 }
 
 /// What the database keeps of a session token: its SHA-256, in hex. The token itself lives only in the user's
@@ -44,7 +46,7 @@ impl Db {
 
     /// The user of that name (in any case) with the password hash.
     pub async fn user_by_name(&self, name: &str) -> Result<Option<(User, String)>, DbError> {
-        let row = sqlx::query("SELECT id, name, password_hash FROM users WHERE name_key = $1")
+        let row = sqlx::query("SELECT id, name, bot, password_hash FROM users WHERE name_key = $1")
             .bind(name.to_lowercase())
             .fetch_optional(&self.pool)
             .await?;
@@ -53,6 +55,7 @@ impl Db {
                 User {
                     id: r.try_get("id")?,
                     name: r.try_get("name")?,
+                    bot: r.try_get::<i64, _>("bot")? != 0,
                 },
                 r.try_get("password_hash")?,
             ))
@@ -75,7 +78,7 @@ impl Db {
     /// The user of a session that has not expired.
     pub async fn session_user(&self, token: &str) -> Result<Option<User>, DbError> {
         let row = sqlx::query(
-            "SELECT u.id, u.name FROM sessions s JOIN users u ON u.id = s.user_id \
+            "SELECT u.id, u.name, u.bot FROM sessions s JOIN users u ON u.id = s.user_id \
              WHERE s.id = $1 AND s.expires_at > $2 AND u.closed = 0",
         )
         .bind(session_key(token))
@@ -86,6 +89,7 @@ impl Db {
             Ok(User {
                 id: r.try_get("id")?,
                 name: r.try_get("name")?,
+                bot: r.try_get::<i64, _>("bot")? != 0,
             })
         })
         .transpose()
@@ -157,5 +161,35 @@ impl Db {
     /// A user by exact name in any case.
     pub async fn user_named(&self, name: &str) -> Result<Option<User>, DbError> {
         Ok(self.user_by_name(name).await?.map(|(u, _)| u))
+    }
+
+    /// The names of the bot accounts (at most the first 10,000 by name), to mark them in lists of names.
+    pub async fn bot_names(&self) -> Result<std::collections::HashSet<String>, DbError> {
+        let rows =
+            sqlx::query("SELECT name FROM users WHERE bot = 1 AND closed = 0 ORDER BY name_key LIMIT 10000")
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(rows.iter().map(|r| r.try_get("name")).collect::<Result<_, _>>()?)
+    }
+
+    /// Makes an account a bot, if it has no games. Returns whether it did.
+    pub async fn make_bot(&self, user_id: &str) -> Result<bool, DbError> {
+        let r = sqlx::query(
+            "UPDATE users SET bot = 1 WHERE id = $1 AND bot = 0 AND NOT EXISTS \
+             (SELECT 1 FROM games WHERE first_user = $1 OR second_user = $1)",
+        )
+        .bind(user_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// Whether a user has played or is playing any game.
+    pub async fn has_games(&self, user_id: &str) -> Result<bool, DbError> {
+        let row = sqlx::query("SELECT 1 AS one FROM games WHERE first_user = $1 OR second_user = $1 LIMIT 1")
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
     }
 }

@@ -191,10 +191,7 @@ impl Chat {
         {
             return Err(ChatError::Repeated);
         }
-        let line = self
-            .db
-            .add_chat_line(&state.id, room, &user.id, &user.name, &body)
-            .await?;
+        let line = self.db.add_chat_line(&state.id, room, user, &body).await?;
         metrics::counter!(crate::telemetry::CHAT_LINES, "room" => room.as_str()).increment(1);
         self.pass_on(line.clone());
         self.bus.chat(&line.id);

@@ -345,6 +345,7 @@ mod tests {
         let _rx = lobby.join(&User {
             id: "u1".into(),
             name: "Alice".into(),
+            bot: false,
         });
         lobby.set_remote_online(vec![("u1".into(), "Alice".into()), ("u2".into(), "bob".into())]);
         assert_eq!(lobby.names(), ["Alice", "bob"]);

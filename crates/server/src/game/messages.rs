@@ -100,6 +100,8 @@ pub(crate) struct ChatJson {
     pub user: String,
     /// The author's name as it is now.
     pub name: String,
+    /// Whether the author is a bot account.
+    pub bot: bool,
     pub text: String,
     /// When it was said, Unix ms.
     pub at: i64,
@@ -112,6 +114,7 @@ impl From<&ChatLine> for ChatJson {
             room: l.room,
             user: l.user_id.clone(),
             name: l.name.clone(),
+            bot: l.bot,
             text: l.body.clone(),
             at: l.at,
         }

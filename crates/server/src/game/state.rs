@@ -17,6 +17,8 @@ use crate::{
 pub struct PlayerJson {
     pub id: Option<String>,
     pub name: Option<String>,
+    /// A bot account.
+    pub bot: bool,
     /// The engine's level when the engine plays this side.
     pub level: Option<u8>,
     /// The player's rating in this game (rounded), if rated before.
@@ -428,6 +430,7 @@ pub(super) fn player_json(row: &GameRow, i: usize, ratings: &[Option<RatingRow>;
             .as_ref()
             .map(|u| u.name.clone())
             .or_else(|| row.labels[i].clone()),
+        bot: row.users[i].as_ref().is_some_and(|u| u.bot),
         level: row.levels[i],
     }
 }

@@ -24,6 +24,8 @@ use crate::{
 pub struct Standing {
     pub rank: usize,
     pub name: String,
+    /// A bot account.
+    pub bot: bool,
     #[serde(skip)]
     pub user_id: String,
     pub points: f64,
@@ -105,6 +107,7 @@ pub fn standings(
             Standing {
                 rank: 0,
                 name: p.user.name.clone(),
+                bot: p.user.bot,
                 user_id: p.user.id.clone(),
                 points: points.get(me).copied().unwrap_or(0) as f64 / 2.0,
                 buchholz: buchholz as f64 / 2.0,
@@ -506,6 +509,7 @@ mod tests {
             user: User {
                 id: id.into(),
                 name: id.to_uppercase(),
+                bot: false,
             },
             joined_at: 0,
             withdrawn: None,

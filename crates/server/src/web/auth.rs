@@ -249,6 +249,8 @@ pub(crate) struct UserJson {
     name: String,
     /// One of the site's admins (made by `gridplay admin grant`): the admin pages are theirs.
     admin: bool,
+    /// A bot account (it plays through the bot API).
+    bot: bool,
 }
 
 impl UserJson {
@@ -259,6 +261,7 @@ impl UserJson {
             id: u.id,
             name: u.name,
             admin,
+            bot: u.bot,
         })
     }
 }
@@ -331,6 +334,7 @@ pub(crate) async fn signup(
     let user = User {
         id: ids::short(12),
         name: c.name,
+        bot: false,
     };
     let hash = hash(c.password).await?;
     if !state.db.create_user(&user, &hash).await? {

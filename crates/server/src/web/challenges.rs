@@ -32,6 +32,9 @@ pub(crate) struct Lobby {
     /// The names of the players online (signed-in askers only).
     #[serde(skip_serializing_if = "Option::is_none")]
     online: Option<Vec<String>>,
+    /// Which of them are bot accounts (signed-in askers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    online_bots: Option<Vec<String>>,
     /// The asker's games in play (signed-in askers only).
     #[serde(skip_serializing_if = "Option::is_none")]
     games: Option<Vec<GameSummary>>,
@@ -46,8 +49,12 @@ pub(crate) struct ChallengeView {
     id: String,
     /// The name of the player who made it.
     creator: String,
+    /// Whether its creator is a bot account.
+    creator_bot: bool,
     /// The challenged player's name, for a direct challenge.
     target: Option<String>,
+    /// Whether the challenged player is a bot account.
+    target_bot: bool,
     spec: String,
     /// The side the creator takes.
     color: Color,
@@ -69,7 +76,9 @@ impl ChallengeView {
         ChallengeView {
             id: c.id.clone(),
             creator: c.creator.name.clone(),
+            creator_bot: c.creator.bot,
             target: c.target.as_ref().map(|t| t.name.clone()),
+            target_bot: c.target.as_ref().is_some_and(|t| t.bot),
             spec: c.spec.clone(),
             color: Color::stored(&c.color),
             created_at: c.created_at,
@@ -190,13 +199,17 @@ pub(crate) async fn lobby(
         online_count: state.lobby.count(),
         challenges: challenges.iter().map(|c| ChallengeView::of(c, me)).collect(),
         online: None,
+        online_bots: None,
         games: None,
         finished: None,
     };
     if let Some(u) = &user {
         let active = state.db.games_of(&u.id, GameStatus::Active, 50).await?;
         let finished = state.db.games_of(&u.id, GameStatus::Finished, 10).await?;
-        lobby.online = Some(state.lobby.names());
+        let online = state.lobby.names();
+        let bots = state.db.bot_names().await?;
+        lobby.online_bots = Some(online.iter().filter(|n| bots.contains(*n)).cloned().collect());
+        lobby.online = Some(online);
         lobby.games = Some(active.iter().map(|g| GameSummary::of(g, me)).collect());
         lobby.finished = Some(finished.iter().map(|g| GameSummary::of(g, me)).collect());
     }

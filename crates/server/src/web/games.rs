@@ -32,6 +32,8 @@ pub(crate) struct GameSummary {
     game: String,
     /// The players' names, first player first (an engine as `Engine level N`).
     players: [String; 2],
+    /// Which players are bot accounts.
+    bots: [bool; 2],
     status: GameStatus,
     turn: Option<gridplay_core::Player>,
     /// Whether the asker is to move.
@@ -66,6 +68,7 @@ impl GameSummary {
             spec: g.spec.clone(),
             game: g.game.clone(),
             players: [name(0), name(1)],
+            bots: [0, 1].map(|i| g.users[i].as_ref().is_some_and(|u| u.bot)),
             status: g.status,
             turn: g.turn,
             my_turn,

@@ -7,10 +7,12 @@
 //!   as a person edits them) and `tournaments`;
 //! - `assets`: the browser's files and the page every route answers;
 //! - `auth`: accounts and sessions; `extract`: ids checked before any lookup; `lang`: a request's language;
+//! - `bot`: bot accounts and the bot API (NDJSON streams of a bot's events and games, its actions);
 //! - `ws`: a page's socket; `error`: the one JSON error and its HTTP status.
 
 pub mod assets;
 pub mod auth;
+pub mod bot;
 mod bundle;
 pub mod catalog;
 pub mod challenges;
@@ -41,7 +43,13 @@ use axum::{
 };
 use governor::{DefaultKeyedRateLimiter, Quota};
 use gridplay_core::Registry;
-use tower_http::{compression::CompressionLayer, set_header::SetResponseHeaderLayer};
+use tower_http::{
+    compression::{
+        CompressionLayer,
+        predicate::{DefaultPredicate, NotForContentType, Predicate},
+    },
+    set_header::SetResponseHeaderLayer,
+};
 
 use crate::{
     bus,
@@ -145,7 +153,7 @@ impl AppState {
         let writers = config
             .db_writers
             .unwrap_or_else(|| default_writers(&config.database));
-        let db = Db::connect_up_to(&config.database, connections, writers, config.schema_up_to).await?;
+        let db = Db::connect_with(&config.database, connections, writers, config.schema).await?;
         let registry = if config.with_test_games {
             gridplay_games::registry_with_test_games()
         } else {
@@ -216,7 +224,13 @@ pub fn router(state: AppState) -> Router {
             HeaderValue::from_static("nosniff"),
         ))
         .layer(middleware::from_fn(error::json_errors))
-        .layer(CompressionLayer::new().gzip(true).br(true))
+        // The bot API's streams go out line by line, uncompressed: a compressor would hold a line back.
+        .layer(
+            CompressionLayer::new()
+                .gzip(true)
+                .br(true)
+                .compress_when(DefaultPredicate::new().and(NotForContentType::const_new(bot::NDJSON))),
+        )
         .layer(middleware::from_fn(request_span))
         .with_state(state)
 }

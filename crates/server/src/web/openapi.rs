@@ -21,8 +21,8 @@ use utoipa::{
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::web::{
-    AppState, auth, catalog, challenges, error::ApiError, games, health, moderation, players, rules, scopes,
-    settings, tokens, tournaments, ws,
+    AppState, auth, bot, catalog, challenges, error::ApiError, games, health, moderation, players, rules,
+    scopes, settings, tokens, tournaments, ws,
 };
 
 /// The pages of the site: each answers the same shell, which loads the page's module.
@@ -66,6 +66,7 @@ session is the `gp_session` cookie that signing in sets, and a program may send 
         (name = "players", description = "Games in play, profiles, leaderboards"),
         (name = "tournaments", description = "Swiss and round-robin tournaments"),
         (name = "moderation", description = "Reports by players; the admins' queue and their actions on accounts"),
+        (name = "bots", description = "Bot accounts and the bot API: a program's streams of events and of its games, and its actions in them"),
         (name = "site", description = "The pages, the browser's files and the socket"),
     )
 )]
@@ -91,8 +92,8 @@ impl Modify for Session {
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
                         "A personal API token (`gp_…`), made on the account page: it acts as its user within \
-its scopes, `read` (every GET), `play` (the other routes a player uses) and `admin` (the admins' routes). The \
-scope each operation needs is its `token` requirement.",
+its scopes, `read` (every GET), `play` (the other routes a player uses), `bot` (the bot API, for a bot \
+account) and `admin` (the admins' routes). The scope each operation needs is its `token` requirement.",
                     ))
                     .build(),
             ),
@@ -169,6 +170,13 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::start))
         .routes(routes!(tokens::list, tokens::create))
         .routes(routes!(tokens::revoke))
+        .routes(routes!(bot::make_bot))
+        .routes(routes!(bot::event_stream))
+        .routes(routes!(bot::game_stream))
+        .routes(routes!(bot::make_move))
+        .routes(routes!(bot::resign))
+        .routes(routes!(bot::abort))
+        .routes(routes!(bot::draw))
         .routes(routes!(moderation::report))
         .routes(routes!(moderation::mine))
         .routes(routes!(moderation::queue))

@@ -137,6 +137,8 @@ pub(crate) struct MyGames {
 pub(crate) struct Profile {
     name: String,
     online: bool,
+    /// A bot account: it plays through the bot API, and is ranked on the bots' leaderboards.
+    bot: bool,
     /// Marked by the moderators as an engine user: off the leaderboards, rated games kept.
     engine: bool,
     ratings: Vec<ProfileRating>,
@@ -160,7 +162,17 @@ pub(crate) struct ProfileRating {
 pub(crate) struct Leaderboard {
     game: &'static str,
     title: &'static str,
+    /// Whether this is the bots' leaderboard (bots are ranked apart from people).
+    bots: bool,
     players: Vec<Ranked>,
+}
+
+/// Which leaderboard: the people's, or the bots'.
+#[derive(Debug, Deserialize, IntoParams)]
+pub(crate) struct LeaderboardQuery {
+    /// The bots' leaderboard instead of the people's.
+    #[serde(default)]
+    bots: bool,
 }
 
 /// A line of a leaderboard.
@@ -328,6 +340,7 @@ pub(crate) async fn profile(
     let engine = state.db.standing(&user.name).await?.is_some_and(|s| s.engine);
     Ok(Json(Profile {
         online: state.lobby.names().iter().any(|n| n == &user.name),
+        bot: user.bot,
         engine,
         ratings: ratings
             .iter()
@@ -344,21 +357,23 @@ pub(crate) async fn profile(
     }))
 }
 
-/// The best rated players of one game; provisional ratings come after the established ones.
+/// The best rated players of one game, people or bots; provisional ratings come after the established ones.
 #[utoipa::path(get, path = "/leaderboard/{game}", tag = "players",
-    params(("game" = String, Path, description = "The game's registry name")),
+    params(("game" = String, Path, description = "The game's registry name"), LeaderboardQuery),
     responses((status = 200, body = Leaderboard), (status = 404, body = ErrorBody)))]
 pub(crate) async fn leaderboard(
     State(state): State<AppState>,
     Path(game): Path<String>,
+    Query(q): Query<LeaderboardQuery>,
 ) -> ApiResult<Json<Leaderboard>> {
     let Some(entry) = state.registry.entries().iter().find(|e| e.name == game) else {
         return Err(ApiError::not_found("game"));
     };
-    let rows = state.db.leaderboard(entry.name, 100).await?;
+    let rows = state.db.leaderboard(entry.name, q.bots, 100).await?;
     Ok(Json(Leaderboard {
         game: entry.name,
         title: entry.module.title,
+        bots: q.bots,
         players: rows
             .iter()
             .enumerate()

@@ -4,6 +4,7 @@
 //!
 //! - `read`: every `GET` of the API (games, players, one's own games and account);
 //! - `play`: every other route a player uses (challenges, games against the engine, reports, tournaments);
+//! - `bot`: the bot API (`/api/bot/...`) and making the account a bot (`/api/account/bot`), streams included;
 //! - `admin`: the admins' routes (`/api/admin/...`), for an admin's token;
 //! - no token at all for the account's keys: signing in and out, the password, deleting the account, and
 //!   the tokens themselves, which take the session only.
@@ -15,17 +16,19 @@ use axum::http::Method;
 pub(crate) enum Scope {
     Read,
     Play,
+    Bot,
     Admin,
 }
 
 impl Scope {
-    pub(crate) const ALL: [Scope; 3] = [Scope::Read, Scope::Play, Scope::Admin];
+    pub(crate) const ALL: [Scope; 4] = [Scope::Read, Scope::Play, Scope::Bot, Scope::Admin];
 
     #[must_use]
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             Scope::Read => "read",
             Scope::Play => "play",
+            Scope::Bot => "bot",
             Scope::Admin => "admin",
         }
     }
@@ -59,6 +62,9 @@ pub(crate) fn needed(method: &Method, path: &str) -> Option<Scope> {
     if path.starts_with("/api/admin/") {
         return Some(Scope::Admin);
     }
+    if path.starts_with("/api/bot/") || path == "/api/account/bot" {
+        return Some(Scope::Bot);
+    }
     Some(if method == Method::GET {
         Scope::Read
     } else {
@@ -79,12 +85,18 @@ mod tests {
             needed(&Method::POST, "/api/admin/users/{name}/actions"),
             Some(Scope::Admin)
         );
+        assert_eq!(needed(&Method::GET, "/api/bot/stream/event"), Some(Scope::Bot));
+        assert_eq!(
+            needed(&Method::POST, "/api/bot/game/{id}/move/{move}"),
+            Some(Scope::Bot)
+        );
+        assert_eq!(needed(&Method::POST, "/api/account/bot"), Some(Scope::Bot));
         assert_eq!(needed(&Method::POST, "/api/account/delete"), None);
         assert_eq!(needed(&Method::GET, "/api/account/tokens"), None);
         assert_eq!(needed(&Method::GET, "/ws"), None);
         for s in Scope::ALL {
             assert_eq!(Scope::parse(s.as_str()), Some(s));
         }
-        assert_eq!(Scope::parse("bot"), None);
+        assert_eq!(Scope::parse("robot"), None);
     }
 }

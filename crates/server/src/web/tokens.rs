@@ -33,7 +33,7 @@ pub(crate) const PREFIX: &str = "gp_";
 pub(crate) struct TokenJson {
     id: String,
     name: String,
-    /// `read`, `play`, `admin`.
+    /// `read`, `play`, `bot`, `admin`.
     scopes: Vec<String>,
     created_at: i64,
     /// When it was last used (to the minute); absent if never.
@@ -63,8 +63,8 @@ pub(crate) struct Tokens {
 pub(crate) struct NewToken {
     /// What it is for, 1 to 40 characters.
     name: String,
-    /// One or more of `read` (every GET), `play` (challenges, games, reports, tournaments) and `admin` (the
-    /// admins' routes; an admin's tokens only).
+    /// One or more of `read` (every GET), `play` (challenges, games, reports, tournaments), `bot` (the bot API
+    /// and making the account a bot) and `admin` (the admins' routes; an admin's tokens only).
     scopes: Vec<String>,
 }
 
@@ -102,7 +102,10 @@ pub(crate) async fn create(
     let mut scopes = Vec::new();
     for s in &t.scopes {
         let scope = Scope::parse(s).ok_or_else(|| {
-            ApiError::bad_request("bad-scope", format!("“{s}” is no scope: read, play or admin"))
+            ApiError::bad_request(
+                "bad-scope",
+                format!("“{s}” is no scope: read, play, bot or admin"),
+            )
         })?;
         if !scopes.contains(&scope) {
             scopes.push(scope);

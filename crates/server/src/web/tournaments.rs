@@ -39,6 +39,9 @@ pub(crate) struct NewTournament {
     rounds: Option<i64>,
     #[serde(default)]
     rated: bool,
+    /// Whether bot accounts may join (a bot may make only such a tournament).
+    #[serde(default)]
+    bots: bool,
     time: Option<TimeInput>,
 }
 
@@ -56,6 +59,8 @@ pub(crate) struct TournamentSummary {
     /// The round in play; 0 before the start.
     round: i64,
     rated: bool,
+    /// Whether bot accounts may join.
+    bots: bool,
     /// `5+3`, `3 days`.
     time: String,
     /// `open`, `running` or `finished`.
@@ -79,6 +84,7 @@ impl TournamentSummary {
             rounds: t.rounds,
             round: t.round,
             rated: t.rated,
+            bots: t.bots,
             time: t.time.label(),
             status: t.status.clone(),
             creator: t.creator.name.clone(),
@@ -120,6 +126,8 @@ pub(crate) struct TournamentView {
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct Entrant {
     name: String,
+    /// A bot account.
+    bot: bool,
     withdrawn: bool,
 }
 
@@ -180,6 +188,9 @@ pub(crate) async fn create(
     let name = crate::text::clean(&t.name, 60)
         .map_err(|e| ApiError::bad_request("bad-name", format!("the tournament's name {e}")))?;
     let name = name.as_str();
+    if me.bot && !t.bots {
+        return Err(no_bots());
+    }
     let (spec, game) = check_spec(&state, &t.spec)?;
     let time = people_time(t.time)?;
     let (kind, rounds) = match t.kind {
@@ -213,6 +224,7 @@ pub(crate) async fn create(
         kind: kind.into(),
         rounds,
         rated: t.rated,
+        bots: t.bots,
         time,
         creator: me,
         status: "open".into(),
@@ -222,6 +234,15 @@ pub(crate) async fn create(
     state.db.create_tournament(&row).await?;
     state.lobby.changed();
     Ok(Json(TournamentCreated { id: row.id }))
+}
+
+/// A bot's refusal from a tournament for people.
+fn no_bots() -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::FORBIDDEN,
+        "no-bots",
+        "this tournament is for people: bots may join only a tournament that allows them",
+    )
 }
 
 async fn load(state: &AppState, id: &str) -> ApiResult<TournamentRow> {
@@ -278,6 +299,7 @@ pub(crate) async fn show(
             .iter()
             .map(|p| Entrant {
                 name: p.user.name.clone(),
+                bot: p.user.bot,
                 withdrawn: p.withdrawn.is_some(),
             })
             .collect(),
@@ -297,7 +319,7 @@ pub(crate) async fn show(
 #[utoipa::path(post, path = "/tournaments/{id}/join", tag = "tournaments", security(("session" = [])),
     params(("id" = String, Path, description = "The tournament's id")),
     responses((status = 200, body = Joined), (status = "4XX", body = ErrorBody,
-        description = "Signed out; no such tournament; started (`started`) or joined already (`joined`)")))]
+        description = "Signed out; no such tournament; started (`started`) or joined already (`joined`); a bot, where bots are not allowed (`no-bots`)")))]
 pub(crate) async fn join(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
@@ -309,6 +331,9 @@ pub(crate) async fn join(
             "started",
             "the tournament has started: joining is closed",
         ));
+    }
+    if me.bot && !t.bots {
+        return Err(no_bots());
     }
     if !state.db.join_tournament(&id, &me.id).await? {
         return Err(ApiError::conflict("joined", "you are in this tournament already"));

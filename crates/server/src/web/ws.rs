@@ -571,6 +571,21 @@ async fn handle(
             "an ack id has at most 64 characters",
         )];
     }
+    // A bot moves through the bot API only. The game's players say it too, for a page that opened its socket
+    // before its account became a bot.
+    let bot = user.bot
+        || state.hub.state(&id).await.is_ok_and(|s| {
+            s.players
+                .iter()
+                .any(|p| p.bot && p.id.as_deref() == Some(user.id.as_str()))
+        });
+    if bot {
+        return vec![error_msg(
+            ack.as_deref(),
+            "bot-api",
+            "a bot plays through the bot API (/api/bot/...), not a page",
+        )];
+    }
     match state.hub.act(&id, user, action, ack.clone(), base).await {
         Ok(v) => vec![send(&ServerMsg::Ack {
             ack: ack.as_deref(),

@@ -75,7 +75,12 @@ pub fn check(method: &str, path: &str, status: u16, body: &Value) {
             !answer.is_null(),
             "{method} {t} answered {status}, which the document does not list"
         );
-        match answer["content"].get("application/json") {
+        // A stream's lines are checked one by one against its line's schema.
+        let content = &answer["content"];
+        match content
+            .get("application/json")
+            .or_else(|| content.get("application/x-ndjson"))
+        {
             Some(c) => c["schema"].clone(),
             None => return,
         }

@@ -290,3 +290,125 @@ pub async fn recv_until(ws: &mut Socket, t: &str) -> Value {
         }
     }
 }
+
+/// An NDJSON answer read line by line as it comes (the bot API's streams), each line checked against the
+/// OpenAPI document's schema for its route.
+pub struct LineStream {
+    reader: tokio::io::BufReader<TcpStream>,
+    path: String,
+    lines: std::collections::VecDeque<Value>,
+    partial: String,
+    ended: bool,
+}
+
+impl LineStream {
+    /// Opens `GET path` with `Authorization: Bearer token`: the stream, or the refusal's status and body.
+    pub async fn open(addr: SocketAddr, path: &str, token: &str) -> Result<LineStream, (u16, String)> {
+        use tokio::io::AsyncBufReadExt;
+        let mut s = TcpStream::connect(addr).await.expect("connect");
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nAccept-Encoding: gzip, br\r\n\r\n"
+        );
+        s.write_all(req.as_bytes()).await.expect("write");
+        let mut reader = tokio::io::BufReader::new(s);
+        let mut status_line = String::new();
+        reader.read_line(&mut status_line).await.expect("status");
+        let status: u16 = status_line
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .expect("status");
+        let mut headers = Vec::new();
+        loop {
+            let mut l = String::new();
+            reader.read_line(&mut l).await.expect("header");
+            if l.trim().is_empty() {
+                break;
+            }
+            headers.push(l.trim().to_lowercase());
+        }
+        let stream = LineStream {
+            reader,
+            path: path.to_owned(),
+            lines: Default::default(),
+            partial: String::new(),
+            ended: false,
+        };
+        if status != 200 {
+            // The refusal again, uncompressed and checked against the document.
+            let auth = format!("Bearer {token}");
+            let r = http_with(addr, "GET", path, None, None, &[("Authorization", &auth)]).await;
+            return Err((r.status, r.body));
+        }
+        assert!(
+            headers.iter().any(|h| h == "content-type: application/x-ndjson"),
+            "{headers:?}"
+        );
+        assert!(
+            !headers.iter().any(|h| h.starts_with("content-encoding")),
+            "a stream goes out uncompressed: {headers:?}"
+        );
+        Ok(stream)
+    }
+
+    /// The next piece of the chunked body, or `None` at its end.
+    async fn chunk(&mut self) -> Option<String> {
+        use tokio::io::AsyncBufReadExt;
+        let mut size = String::new();
+        if self.reader.read_line(&mut size).await.ok()? == 0 {
+            return None;
+        }
+        let n = usize::from_str_radix(size.trim(), 16).ok()?;
+        if n == 0 {
+            return None;
+        }
+        let mut data = vec![0; n + 2];
+        self.reader.read_exact(&mut data).await.ok()?;
+        data.truncate(n);
+        Some(String::from_utf8(data).expect("UTF-8"))
+    }
+
+    /// The next line, within 15 s, skipping the empty lines that keep the stream alive; `None` once the
+    /// stream has ended.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            if let Some(v) = self.lines.pop_front() {
+                return Some(v);
+            }
+            if self.ended {
+                return None;
+            }
+            match tokio::time::timeout(Duration::from_secs(15), self.chunk())
+                .await
+                .expect("a line within 15 s")
+            {
+                None => self.ended = true,
+                Some(text) => {
+                    self.partial.push_str(&text);
+                    while let Some((line, rest)) = self.partial.split_once('\n') {
+                        let line = line.trim().to_owned();
+                        self.partial = rest.to_owned();
+                        if !line.is_empty() {
+                            let v: Value = serde_json::from_str(&line).expect("a JSON line");
+                            contract::check("GET", &self.path, 200, &v);
+                            self.lines.push_back(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads lines until one with `"t": t` (skipping others); panics if the stream ends first.
+    pub async fn until(&mut self, t: &str) -> Value {
+        loop {
+            let v = self
+                .next()
+                .await
+                .unwrap_or_else(|| panic!("the stream ended before a `{t}` line"));
+            if v["t"] == t {
+                return v;
+            }
+        }
+    }
+}

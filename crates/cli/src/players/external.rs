@@ -20,7 +20,7 @@ const LINE_CHARS: usize = 200;
 /// An external engine's process: lines to its standard input, and its output's lines read by a thread of
 /// their own, so that an answer can be waited for with a limit. Its standard error is not shown (engines
 /// talk there as they think); its last lines are kept to say why it stopped, should it stop.
-pub(super) struct External {
+pub(crate) struct External {
     command: String,
     child: Child,
     input: ChildStdin,
@@ -34,7 +34,7 @@ pub(super) struct External {
 impl External {
     /// Starts `command` under `sh -c`, in a process group of its own so that [`External::kill`] stops whatever
     /// the command started (`cd dir && ./engine` leaves the engine a child of the shell).
-    pub(super) fn start(command: &str, limit: Duration) -> Result<External, String> {
+    pub(crate) fn start(command: &str, limit: Duration) -> Result<External, String> {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
@@ -91,19 +91,19 @@ impl External {
         })
     }
 
-    pub(super) fn tell(&mut self, line: &str) -> Result<(), String> {
+    pub(crate) fn tell(&mut self, line: &str) -> Result<(), String> {
         writeln!(self.input, "{line}")
             .and_then(|()| self.input.flush())
             .map_err(|e| self.stopped(&format!("engine input: {e}")))
     }
 
-    pub(super) fn ask(&mut self, line: &str) -> Result<String, String> {
+    pub(crate) fn ask(&mut self, line: &str) -> Result<String, String> {
         self.tell(line)?;
         self.read()
     }
 
     /// The engine's next line, waited for at most the answer limit.
-    pub(super) fn read(&mut self) -> Result<String, String> {
+    pub(crate) fn read(&mut self) -> Result<String, String> {
         match self.lines.recv_timeout(self.limit) {
             Ok(Ok(line)) => Ok(line),
             Ok(Err(e)) => Err(self.stopped(&e)),
@@ -153,7 +153,7 @@ impl External {
     }
 
     /// Stops the engine's whole process group at once (it may be hung or half dead).
-    pub(super) fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
             // SAFETY: `kill` takes plain integers; the group is the one this process started the engine in
             // (`process_group(0)` makes the shell's pid its group's id), and a group already gone is an error
