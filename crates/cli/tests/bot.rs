@@ -294,3 +294,37 @@ async fn an_outside_engine_plays_a_person_through_the_bot_api() {
     };
     a_bot_plays_a_person_across_a_restart(trial, "cmd").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_plays_several_games_at_once_up_to_its_bound() {
+    let dir = std::env::temp_dir().join(format!("gridplay-bot-{}-several", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let database = format!("sqlite://{}", dir.join("site.db").display());
+    let server = Server::start(&database);
+    let addr = server.addr;
+    let token = bot_token(addr, "robo");
+    let bot = BotProcess::start(addr, &token, &["--engine", "level=1", "--max-games", "2"]);
+    bot.until("connected");
+    let people: Vec<String> = ["pat", "quin", "ria"].iter().map(|n| signup(addr, n)).collect();
+    let corr = json!({"correspondence": {"days": 3}});
+    // Two games at once: each person opens with a move, and the bot answers in both.
+    let mut games = Vec::new();
+    for p in &people[..2] {
+        challenge(addr, p, "robo", &corr);
+        games.push(game_of(addr, p, "robo"));
+    }
+    // The bound is reached: the third challenge is declined, with the reason in the log.
+    let third = challenge(addr, &people[2], "robo", &corr);
+    bot.until(&format!(
+        "challenge {third} from ria: declined, it plays 2 games at once, and has as many"
+    ));
+    for (p, g) in people.iter().zip(&games) {
+        let mut page = Page::watch(addr, p, g).await;
+        page.play(g).await;
+        page.until_version(2).await;
+    }
+    drop(bot);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}

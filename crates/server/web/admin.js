@@ -44,7 +44,7 @@ function accountCard(a, done) {
     } catch (x) { err.textContent = errorText(x); }
   } }, kind, minutesBox, reason, h('button', { type: 'submit' }, t('admin.act')));
   return h('section', { class: 'stack', 'data-account': a.name },
-    h('h3', {}, playerLink(a.name), flags.length ? h('span', { class: 'muted' }, ` · ${flags.join(' · ')}`) : null),
+    h('h3', {}, playerLink(a.name, null, a.bot), flags.length ? h('span', { class: 'muted' }, ` · ${flags.join(' · ')}`) : null),
     h('h4', {}, t('admin.history')), history,
     h('h4', {}, t('admin.reports')), reports,
     a.closed ? null : form, err);

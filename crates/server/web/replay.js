@@ -4,7 +4,7 @@
 // for its move in any position of it.
 
 import { Board } from './board.js';
-import { h, api, toast } from './util.js';
+import { h, api, toast, botMark } from './util.js';
 import { gameOf, specTitle } from './catalog.js';
 import { t, errorText } from './i18n.js';
 import { overText, sideName } from './gamestate.js';
@@ -156,7 +156,7 @@ export function replayPage(main, id, ctx) {
     const score = p.view.score;
     const players = h('div', { class: 'players' }, [0, 1].map((i) => h('div', { class: 'player' + (p.view.turn === (i ? 'second' : 'first') ? ' turn' : '') },
       h('span', { class: 'swatch', style: `background:${meta.sides[i].color}` }),
-      h('span', {}, h('strong', {}, sideName(meta, i)), ' ', meta.players[i].name || (meta.players[i].level ? t('engine.levelLong', { level: meta.players[i].level }) : '?')),
+      h('span', {}, h('strong', {}, sideName(meta, i)), ' ', meta.players[i].bot ? botMark() : null, meta.players[i].name || (meta.players[i].level ? t('engine.levelLong', { level: meta.players[i].level }) : '?')),
       h('span', { class: 'score' }, i === 0 ? score.first : score.second))));
     controls = h('div', { class: 'actions', id: 'replay-controls' });
     const list = h('div', { class: 'moves', id: 'moves' });

@@ -94,6 +94,8 @@ pub struct Standing {
     pub admin: bool,
     pub closed: bool,
     pub engine: bool,
+    /// A bot account.
+    pub bot: bool,
     /// Unix ms until which the player may not chat; 0 or past: not muted.
     pub muted_until: i64,
 }
@@ -128,11 +130,12 @@ pub struct Report {
 impl Db {
     /// An account's standing, by name in any case.
     pub async fn standing(&self, name: &str) -> Result<Option<Standing>, DbError> {
-        let row =
-            sqlx::query("SELECT id, name, admin, closed, engine, muted_until FROM users WHERE name_key = $1")
-                .bind(name.to_lowercase())
-                .fetch_optional(&self.pool)
-                .await?;
+        let row = sqlx::query(
+            "SELECT id, name, admin, closed, engine, bot, muted_until FROM users WHERE name_key = $1",
+        )
+        .bind(name.to_lowercase())
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(|r| {
             Ok(Standing {
                 id: r.try_get("id")?,
@@ -140,6 +143,7 @@ impl Db {
                 admin: r.try_get::<i64, _>("admin")? != 0,
                 closed: r.try_get::<i64, _>("closed")? != 0,
                 engine: r.try_get::<i64, _>("engine")? != 0,
+                bot: r.try_get::<i64, _>("bot")? != 0,
                 muted_until: r.try_get("muted_until")?,
             })
         })

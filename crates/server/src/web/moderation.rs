@@ -145,6 +145,8 @@ pub(crate) struct AccountStanding {
     closed: bool,
     /// Marked as an engine user: off the leaderboards.
     engine: bool,
+    /// A bot account.
+    bot: bool,
     /// Unix ms until which the player may not chat; absent when not muted.
     muted_until: Option<i64>,
     /// The actions taken on the account, newest first.
@@ -229,6 +231,7 @@ async fn standing_json(state: &AppState, s: Standing) -> ApiResult<AccountStandi
         admin: s.admin,
         closed: s.closed,
         engine: s.engine,
+        bot: s.bot,
         muted_until: (s.muted_until > now_ms()).then_some(s.muted_until),
         history,
         reports,
