@@ -181,6 +181,10 @@ async fn each_room_is_read_by_its_own_and_every_limit_holds() {
         assert_eq!(recv_until(&mut a, "ack").await["ack"], "r");
         let both = chat_of(addr, &game, Some(&ann)).await;
         assert_eq!(both.len(), 13, "{both:?}");
+        // The player's open page is given both rooms as the game ends, without a reload.
+        let reset = recv_until(&mut a, "chat").await;
+        assert_eq!(reset["reset"], true, "{reset}");
+        assert_eq!(texts(reset["lines"].as_array().unwrap()), both);
         assert!(both.contains(&"spectators:cyd:nice opening".to_owned()));
         assert_eq!(chat_of(addr, &game, Some(&cyd)).await, spectators);
 

@@ -272,7 +272,16 @@ where
             }
             ev = next_game_event(&mut game) => {
                 match ev {
-                    Some(Ok(p)) => ok = sink.send(text(p.json.to_string())).await.is_ok(),
+                    Some(Ok(p)) => {
+                        ok = sink.send(text(p.json.to_string())).await.is_ok();
+                        // A game that ends opens its spectators' room to its players: their page gets it now.
+                        if ok && reader.is_some() && p.json.contains(r#""over":{"#)
+                            && let Some(id) = game.as_ref().map(|w| w.id.clone())
+                            && let Some(m) = chat_rooms_changed(&state, &id, reader, &mut chat).await
+                        {
+                            ok = sink.send(m).await.is_ok();
+                        }
+                    }
                     Some(Err(broadcast::error::RecvError::Lagged(_))) => {
                         // Too far behind: start again from a full state.
                         let id = game.take().map(|w| w.id).unwrap_or_default();
@@ -437,6 +446,35 @@ struct Watching {
 struct ChatFeed {
     rx: broadcast::Receiver<Arc<ChatLine>>,
     reads: Vec<Room>,
+}
+
+/// Where the rooms a page may read in its game changed (a game over opens the spectators' room to its
+/// players): every line it may read now, as a `chat` reset, and the feed told the new rooms.
+async fn chat_rooms_changed(
+    state: &AppState,
+    id: &str,
+    reader: Option<&str>,
+    chat: &mut Option<ChatFeed>,
+) -> Option<Message> {
+    let feed = chat.as_mut()?;
+    let s = state.hub.state(id).await.ok()?;
+    let rooms = crate::game::chat::readable(&s, reader);
+    if rooms == feed.reads {
+        return None;
+    }
+    let lines = match state.chat.history(&s, reader).await {
+        Ok(lines) => lines,
+        Err(e) => {
+            tracing::warn!("chat history: {e}");
+            return None;
+        }
+    };
+    feed.reads = rooms;
+    Some(send(&ServerMsg::Chat {
+        game: id,
+        reset: true,
+        lines: lines.iter().map(ChatJson::from).collect(),
+    }))
 }
 
 /// What a page follows besides its own user's notices.
