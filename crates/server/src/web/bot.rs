@@ -13,12 +13,7 @@
 //! Both streams send an empty line every few seconds when nothing happens, so that a client sees a dead
 //! connection, and end when the server begins to stop, so that the client reconnects to another.
 
-use std::{
-    collections::{HashMap, HashSet},
-    convert::Infallible,
-    sync::Arc,
-    time::Duration,
-};
+use std::{collections::HashSet, convert::Infallible, sync::Arc, time::Duration};
 
 use axum::{
     Json,
@@ -222,7 +217,7 @@ impl Drop for Online<'_> {
 #[derive(Default)]
 struct Told {
     challenges: HashSet<String>,
-    games: HashMap<String, ()>,
+    games: HashSet<String>,
 }
 
 impl Told {
@@ -252,7 +247,7 @@ impl Told {
         let ids: HashSet<&str> = active.iter().map(|g| g.id.as_str()).collect();
         let ended: Vec<String> = self
             .games
-            .keys()
+            .iter()
             .filter(|id| !ids.contains(id.as_str()))
             .cloned()
             .collect();
@@ -265,7 +260,7 @@ impl Told {
             }
         }
         for g in &active {
-            if self.games.insert(g.id.clone(), ()).is_none() {
+            if self.games.insert(g.id.clone()) {
                 out.push(BotEvent::GameStart {
                     game: GameSummary::of(g, Some(&me.id)),
                 });
