@@ -6,6 +6,7 @@
 //   node e2e/compare-first-board.mjs http://127.0.0.1:8081 http://127.0.0.1:8082   (N=15 runs by default;
 //   CHROMIUM names the browser)
 import { chromium } from 'playwright-core';
+import { engineGame } from './engine-game.mjs';
 const servers = { old: process.argv[2] || 'http://127.0.0.1:8081', new: process.argv[3] || 'http://127.0.0.1:8082' };
 const N = Number(process.env.N || 15);
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
@@ -16,19 +17,7 @@ const init = () => {
   obs.observe(document, { childList: true, subtree: true });
 };
 async function setup(base) {
-  const ctx = await browser.newContext();
-  const page = await ctx.newPage();
-  await page.goto(base + '/');
-  const name = 'u' + Math.floor(Math.random() * 1e6);
-  await page.fill('#signup input[name=name]', name);
-  await page.fill('#signup input[name=password]', 'password-' + name);
-  await page.click('#signup button[type=submit]');
-  await page.waitForSelector('#me');
-  await page.selectOption('#computer-game', 'reversi');
-  await page.selectOption('#computer-color', 'first');
-  await page.click('#play-computer button[type=submit]');
-  await page.waitForURL(/\/game\//);
-  await page.waitForSelector('#board svg');
+  const { ctx, page } = await engineGame(browser, base);
   const r = { url: page.url(), storage: await ctx.storageState() };
   await ctx.close();
   return r;

@@ -10,25 +10,14 @@
 //   node e2e/first-board-floor.mjs http://127.0.0.1:8081   (a running server; N=21 rounds; CHROMIUM names the browser)
 import { chromium } from 'playwright-core';
 import http from 'node:http';
+import { engineGame } from './engine-game.mjs';
 
 const base = process.argv[2] || 'http://127.0.0.1:8081';
 const N = Number(process.env.N || 21);
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 
 // A player with a game against the engine, as the browser tests make one.
-const ctx0 = await browser.newContext();
-const page = await ctx0.newPage();
-await page.goto(base + '/');
-const name = 'u' + Math.floor(Math.random() * 1e6);
-await page.fill('#signup input[name=name]', name);
-await page.fill('#signup input[name=password]', 'password-' + name);
-await page.click('#signup button[type=submit]');
-await page.waitForSelector('#me');
-await page.selectOption('#computer-game', 'reversi');
-await page.selectOption('#computer-color', 'first');
-await page.click('#play-computer button[type=submit]');
-await page.waitForURL(/\/game\//);
-await page.waitForSelector('#board svg [data-cell]');
+const { ctx: ctx0, page } = await engineGame(browser, base);
 await page.waitForTimeout(500);
 const gameUrl = page.url();
 const storage = await ctx0.storageState();

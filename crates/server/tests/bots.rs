@@ -7,28 +7,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{LineStream, Response, http, http_with, post, signup};
-
-/// A request with a token instead of a cookie.
-async fn call(
-    addr: std::net::SocketAddr,
-    method: &str,
-    path: &str,
-    token: &str,
-    body: Option<Value>,
-) -> Response {
-    let auth = format!("Bearer {token}");
-    let body = body.map(|b| b.to_string());
-    http_with(
-        addr,
-        method,
-        path,
-        None,
-        body.as_deref(),
-        &[("Authorization", &auth)],
-    )
-    .await
-}
+use support::{LineStream, error_code, http, post, signup, with_token};
 
 /// A token of the signed-in user with these scopes.
 async fn token(addr: std::net::SocketAddr, cookie: &str, scopes: &[&str]) -> String {
@@ -43,18 +22,11 @@ async fn token(addr: std::net::SocketAddr, cookie: &str, scopes: &[&str]) -> Str
     r.json()["token"].as_str().unwrap().to_owned()
 }
 
-fn code(r: &Response) -> (u16, String) {
-    (
-        r.status,
-        r.json()["error"]["code"].as_str().unwrap_or("").to_owned(),
-    )
-}
-
 /// A new account made a bot through its token: the token (read, play, bot).
 async fn new_bot(addr: std::net::SocketAddr, name: &str) -> String {
     let cookie = signup(addr, name).await;
     let t = token(addr, &cookie, &["read", "play", "bot"]).await;
-    let r = call(addr, "POST", "/api/account/bot", &t, None).await;
+    let r = with_token(addr, "POST", "/api/account/bot", &t, None).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["bot"], true);
     t
@@ -84,13 +56,13 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
         )
         .await;
         let r = post(addr, "/api/account/bot", &ann, json!({})).await;
-        assert_eq!(code(&r), (409, "has-games".into()), "{}", r.body);
+        assert_eq!(error_code(&r), (409, "has-games".into()), "{}", r.body);
         let cara = signup(addr, "cara").await;
         let player_token = token(addr, &cara, &["read", "play"]).await;
-        let r = call(addr, "POST", "/api/account/bot", &player_token, None).await;
-        assert_eq!(code(&r), (403, "token-scope".into()), "{}", r.body);
-        let r = call(addr, "GET", "/api/bot/stream/event", &player_token, None).await;
-        assert_eq!(code(&r), (403, "token-scope".into()), "{}", r.body);
+        let r = with_token(addr, "POST", "/api/account/bot", &player_token, None).await;
+        assert_eq!(error_code(&r), (403, "token-scope".into()), "{}", r.body);
+        let r = with_token(addr, "GET", "/api/bot/stream/event", &player_token, None).await;
+        assert_eq!(error_code(&r), (403, "token-scope".into()), "{}", r.body);
         // A person's token with the bot scope still is no bot's.
         let person_bot_scope = token(addr, &ben, &["bot"]).await;
         match LineStream::open(addr, "/api/bot/stream/event", &person_bot_scope).await {
@@ -101,7 +73,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
         let r = post(addr, "/api/account/bot", &cara, json!({})).await;
         assert_eq!(r.status, 200, "{}", r.body);
         let r = post(addr, "/api/account/bot", &cara, json!({})).await;
-        assert_eq!(code(&r), (409, "already-bot".into()), "{}", r.body);
+        assert_eq!(error_code(&r), (409, "already-bot".into()), "{}", r.body);
 
         let bea = new_bot(addr, "bea").await;
         let bob = new_bot(addr, "bob").await;
@@ -130,7 +102,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
         assert!(seen, "bea is online and marked as a bot in the lobby");
 
         // bob challenges bea, rated, with a clock; bea hears of it and accepts.
-        let r = call(
+        let r = with_token(
             addr,
             "POST",
             "/api/challenges",
@@ -149,7 +121,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
         assert_eq!(heard["challenge"]["from_bot"], true);
         assert_eq!(heard["challenge"]["rated"], true);
         assert_eq!(heard["challenge"]["time"]["kind"], "live");
-        let r = call(
+        let r = with_token(
             addr,
             "POST",
             &format!("/api/challenges/{challenge}/accept"),
@@ -182,13 +154,13 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
         assert_eq!(first["state"]["players"][0]["bot"], true);
         assert!(first["now"].as_i64().is_some());
         // Out of turn, and an illegal move, are refused with reasons.
-        let r = call(addr, "POST", &format!("/api/bot/game/{game}/move/d3"), &bea, None).await;
-        assert_eq!(code(&r), (409, "not-your-turn".into()), "{}", r.body);
-        let r = call(addr, "POST", &format!("/api/bot/game/{game}/move/a1"), &bob, None).await;
-        assert_eq!(code(&r), (400, "refused".into()), "{}", r.body);
-        let r = call(addr, "POST", &format!("/api/bot/game/{game}/move/z9"), &bob, None).await;
-        assert_eq!(code(&r), (400, "refused".into()), "{}", r.body);
-        let r = call(
+        let r = with_token(addr, "POST", &format!("/api/bot/game/{game}/move/d3"), &bea, None).await;
+        assert_eq!(error_code(&r), (409, "not-your-turn".into()), "{}", r.body);
+        let r = with_token(addr, "POST", &format!("/api/bot/game/{game}/move/a1"), &bob, None).await;
+        assert_eq!(error_code(&r), (400, "refused".into()), "{}", r.body);
+        let r = with_token(addr, "POST", &format!("/api/bot/game/{game}/move/z9"), &bob, None).await;
+        assert_eq!(error_code(&r), (400, "refused".into()), "{}", r.body);
+        let r = with_token(
             addr,
             "POST",
             &format!("/api/bot/game/{game}/draw/maybe"),
@@ -196,7 +168,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
             None,
         )
         .await;
-        assert_eq!(code(&r), (400, "bad-answer".into()), "{}", r.body);
+        assert_eq!(error_code(&r), (400, "bad-answer".into()), "{}", r.body);
 
         let mut last = first;
         let mut moves = 0;
@@ -211,7 +183,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
                 .expect("a legal move")
                 .to_owned();
             let v = st["version"].as_u64().unwrap();
-            let r = call(
+            let r = with_token(
                 addr,
                 "POST",
                 &format!("/api/bot/game/{game}/move/{mv}?v={v}"),
@@ -223,7 +195,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
             assert_eq!(r.json()["v"], v + 1);
             // The same move again on the version it was made on is stale, not played twice.
             if moves == 0 {
-                let r = call(
+                let r = with_token(
                     addr,
                     "POST",
                     &format!("/api/bot/game/{game}/move/{mv}?v={v}"),
@@ -231,7 +203,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
                     None,
                 )
                 .await;
-                assert_eq!(code(&r), (409, "stale".into()), "{}", r.body);
+                assert_eq!(error_code(&r), (409, "stale".into()), "{}", r.body);
             }
             moves += 1;
             // Each stream tells every version in order.
@@ -280,7 +252,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
         assert_eq!(mine["active"][0]["bots"], json!([false, false]));
 
         // A bot's session cannot move through a page's socket, in a game against a person.
-        let r = call(
+        let r = with_token(
             addr,
             "POST",
             "/api/challenges",
@@ -311,7 +283,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
         .await;
         let refused = support::recv_until(&mut ws, "error").await;
         assert_eq!(refused["code"], "bot-api", "{refused}");
-        let r = call(
+        let r = with_token(
             addr,
             "POST",
             &format!("/api/bot/game/{against_ben}/move/d3"),
@@ -345,7 +317,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
         .await;
         assert_eq!(r.status, 200, "{}", r.body);
         let people_only = r.json()["id"].as_str().unwrap().to_owned();
-        let r = call(
+        let r = with_token(
             addr,
             "POST",
             &format!("/api/tournaments/{people_only}/join"),
@@ -353,8 +325,8 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
             Some(json!({})),
         )
         .await;
-        assert_eq!(code(&r), (403, "no-bots".into()), "{}", r.body);
-        let r = call(
+        assert_eq!(error_code(&r), (403, "no-bots".into()), "{}", r.body);
+        let r = with_token(
             addr,
             "POST",
             "/api/tournaments",
@@ -362,7 +334,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
             Some(json!({"name": "bots", "spec": "reversi", "kind": "swiss"})),
         )
         .await;
-        assert_eq!(code(&r), (403, "no-bots".into()), "{}", r.body);
+        assert_eq!(error_code(&r), (403, "no-bots".into()), "{}", r.body);
         let r = post(
             addr,
             "/api/tournaments",
@@ -372,7 +344,7 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
         .await;
         assert_eq!(r.status, 200, "{}", r.body);
         let with_bots = r.json()["id"].as_str().unwrap().to_owned();
-        let r = call(
+        let r = with_token(
             addr,
             "POST",
             &format!("/api/tournaments/{with_bots}/join"),
@@ -420,7 +392,7 @@ async fn a_bot_that_stops_answering_loses_on_time() {
         .await;
         assert_eq!(r.status, 200, "{}", r.body);
         let id = r.json()["id"].as_str().unwrap().to_owned();
-        let r = call(
+        let r = with_token(
             addr,
             "POST",
             &format!("/api/challenges/{id}/accept"),
@@ -450,7 +422,7 @@ async fn a_bot_that_stops_answering_loses_on_time() {
         .await;
         support::recv_until(&mut wb, "ack").await;
         let st = stream.until("state").await;
-        let r = call(
+        let r = with_token(
             addr,
             "POST",
             &format!("/api/bot/game/{game}/move/{}", play(&st)),

@@ -5,36 +5,8 @@
 mod support;
 
 use gridplay_server::db::{Act, ModKind};
-use serde_json::{Value, json};
-use support::{http, http_with, post, signup};
-
-/// A request with a token instead of a cookie.
-async fn with_token(
-    addr: std::net::SocketAddr,
-    method: &str,
-    path: &str,
-    token: &str,
-    body: Option<Value>,
-) -> support::Response {
-    let auth = format!("Bearer {token}");
-    let body = body.map(|b| b.to_string());
-    http_with(
-        addr,
-        method,
-        path,
-        None,
-        body.as_deref(),
-        &[("Authorization", &auth)],
-    )
-    .await
-}
-
-fn code(r: &support::Response) -> (u16, String) {
-    (
-        r.status,
-        r.json()["error"]["code"].as_str().unwrap_or("").to_owned(),
-    )
-}
+use serde_json::json;
+use support::{error_code, http, post, signup, with_token};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tokens_act_within_their_scopes_until_revoked() {
@@ -89,7 +61,7 @@ async fn tokens_act_within_their_scopes_until_revoked() {
             (json!({"name": "x", "scopes": ["admin"]}), 403, "not-admin"),
         ] {
             let r = post(addr, "/api/account/tokens", &ann, body.clone()).await;
-            assert_eq!(code(&r), (status, want.to_owned()), "{body}: {}", r.body);
+            assert_eq!(error_code(&r), (status, want.to_owned()), "{body}: {}", r.body);
         }
 
         // A read token reads as its user, and plays nothing.
@@ -99,7 +71,7 @@ async fn tokens_act_within_their_scopes_until_revoked() {
         assert_eq!(mine.status, 200, "{}", mine.body);
         let challenge = json!({"spec": "reversi", "color": "first", "opponent": "ben"});
         let r = with_token(addr, "POST", "/api/challenges", &reader, Some(challenge.clone())).await;
-        assert_eq!(code(&r), (403, "token-scope".to_owned()), "{}", r.body);
+        assert_eq!(error_code(&r), (403, "token-scope".to_owned()), "{}", r.body);
         assert!(r.body.contains("“play”"), "{}", r.body);
         // Even a route that needs no sign-in refuses a token short of its scope.
         let r = post(
@@ -111,7 +83,7 @@ async fn tokens_act_within_their_scopes_until_revoked() {
         .await;
         let play_only = r.json()["token"].as_str().unwrap().to_owned();
         let r = with_token(addr, "GET", "/api/catalog", &play_only, None).await;
-        assert_eq!(code(&r), (403, "token-scope".to_owned()), "{}", r.body);
+        assert_eq!(error_code(&r), (403, "token-scope".to_owned()), "{}", r.body);
         let r = with_token(addr, "GET", "/api/catalog", &reader, None).await;
         assert_eq!(r.status, 200, "{}", r.body);
         // A play token challenges.
@@ -127,22 +99,27 @@ async fn tokens_act_within_their_scopes_until_revoked() {
             ("/api/account/tokens", json!({"name": "more", "scopes": ["read"]})),
         ] {
             let r = with_token(addr, "POST", path, &player, Some(body)).await;
-            assert_eq!(code(&r), (403, "token-refused".to_owned()), "{path}: {}", r.body);
+            assert_eq!(
+                error_code(&r),
+                (403, "token-refused".to_owned()),
+                "{path}: {}",
+                r.body
+            );
         }
         let r = with_token(addr, "GET", "/api/admin/reports", &player, None).await;
-        assert_eq!(code(&r), (403, "token-scope".to_owned()), "{}", r.body);
+        assert_eq!(error_code(&r), (403, "token-scope".to_owned()), "{}", r.body);
         // An unknown token is refused, not taken for a visitor.
         let r = with_token(addr, "GET", "/api/me", "gp_nothing", None).await;
-        assert_eq!(code(&r), (401, "bad-token".to_owned()), "{}", r.body);
+        assert_eq!(error_code(&r), (401, "bad-token".to_owned()), "{}", r.body);
 
         // Revoked: refused from the next request on.
         let id = list.json()["tokens"][1]["id"].as_str().unwrap().to_owned();
         let r = post(addr, &format!("/api/account/tokens/{id}/revoke"), &ann, json!({})).await;
         assert_eq!(r.status, 200, "{}", r.body);
         let r = with_token(addr, "GET", "/api/me", &reader, None).await;
-        assert_eq!(code(&r), (401, "bad-token".to_owned()));
+        assert_eq!(error_code(&r), (401, "bad-token".to_owned()));
         let r = post(addr, &format!("/api/account/tokens/{id}/revoke"), &ann, json!({})).await;
-        assert_eq!(code(&r), (404, "not-found".to_owned()));
+        assert_eq!(error_code(&r), (404, "not-found".to_owned()));
 
         // An admin's token with the admin scope reads the queue.
         let dee = signup(addr, "dee").await;
@@ -168,7 +145,7 @@ async fn tokens_act_within_their_scopes_until_revoked() {
             .await
             .unwrap();
         let r = with_token(addr, "GET", "/api/me", &player, None).await;
-        assert_eq!(code(&r), (401, "bad-token".to_owned()));
+        assert_eq!(error_code(&r), (401, "bad-token".to_owned()));
 
         // At most 20 at once.
         let ben = support::http(
@@ -198,7 +175,7 @@ async fn tokens_act_within_their_scopes_until_revoked() {
             json!({"name": "one more", "scopes": ["read"]}),
         )
         .await;
-        assert_eq!(code(&r), (429, "too-many".to_owned()), "{}", r.body);
+        assert_eq!(error_code(&r), (429, "too-many".to_owned()), "{}", r.body);
 
         server.stop().await;
         support::drop_database(pg).await;

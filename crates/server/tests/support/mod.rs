@@ -149,6 +149,35 @@ pub async fn post(addr: SocketAddr, path: &str, cookie: &str, body: Value) -> Re
     http(addr, "POST", path, Some(cookie), Some(&body.to_string())).await
 }
 
+/// A request with a personal API token (`Authorization: Bearer`) instead of a cookie.
+pub async fn with_token(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> Response {
+    let auth = format!("Bearer {token}");
+    let body = body.map(|b| b.to_string());
+    http_with(
+        addr,
+        method,
+        path,
+        None,
+        body.as_deref(),
+        &[("Authorization", &auth)],
+    )
+    .await
+}
+
+/// A refusal's status and error code.
+pub fn error_code(r: &Response) -> (u16, String) {
+    (
+        r.status,
+        r.json()["error"]["code"].as_str().unwrap_or("").to_owned(),
+    )
+}
+
 /// `http` with more headers: `(name, value)`.
 pub async fn http_with(
     addr: SocketAddr,
