@@ -44,7 +44,9 @@ export async function bots({ test, browser, BASE, BIN, signUp, state, enter, wai
 
   /** The person challenges `bot` from the lobby (the Challenge button beside its name), with this game. */
   async function challengeFromLobby(p, bot, pick) {
-    await p.goto(BASE + '/');
+    // Straight after signing up the page stays on the lobby, whose socket is then reconnecting as the new user:
+    // a bot that accepts at once must still bring the page to the game.
+    if (new URL(p.url()).pathname !== '/') await p.goto(BASE + '/');
     await p.waitForFunction((bot) => [...document.querySelectorAll('#online li')].some((li) => li.textContent.includes(bot)), bot, { timeout: 20000 });
     const row = p.locator('#online li', { hasText: bot });
     assert.equal(await row.locator('.bot-mark').count(), 1, 'the bot is marked in the lobby');

@@ -116,6 +116,9 @@ export function lobbyPage(main, ctx) {
   let timer = null;
   const opponent = h('input', { name: 'opponent', id: 'opponent', placeholder: t('lobby.anyone'), maxlength: 20 });
 
+  // The user's games in play as of the last fetch: one that appears since started while the socket was away
+  // (reconnecting, as just after signing in), its `started` notice lost; it opens as the notice would open it.
+  let known = null;
   const load = serial(async () => {
     let data;
     try {
@@ -125,6 +128,10 @@ export function lobbyPage(main, ctx) {
       else main.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'error' }, errorText(e))));
       return;
     }
+    const ids = (data.games || []).map((g) => g.id);
+    const fresh = known && ctx.me ? ids.find((id) => !known.includes(id)) : null;
+    known = ids;
+    if (fresh) { navigate(`/game/${fresh}`); return; }
     draw(data);
   });
 
