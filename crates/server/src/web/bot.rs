@@ -29,7 +29,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{
     clock::TimeControl,
     db::{ChallengeRow, GameStatus, User},
-    game::{live::Action, messages::DrawAnswer, state::GameState},
+    game::{live::Action, state::GameState},
     web::{
         AppState,
         auth::SignedIn,
@@ -507,20 +507,15 @@ pub(crate) async fn draw(
 ) -> ApiResult<Json<Acted>> {
     let id = checked_id(&id)?;
     let action = match answer.as_str() {
-        "offer" => DrawAnswer::Offer,
-        "accept" => DrawAnswer::Accept,
-        "decline" => DrawAnswer::Decline,
+        "offer" => Action::OfferDraw,
+        "accept" => Action::AcceptDraw,
+        "decline" => Action::DeclineDraw,
         _ => {
             return Err(ApiError::bad_request(
                 "bad-answer",
                 format!("“{answer}” is no answer to a draw: offer, accept or decline"),
             ));
         }
-    };
-    let action = match action {
-        DrawAnswer::Offer => Action::OfferDraw,
-        DrawAnswer::Accept => Action::AcceptDraw,
-        DrawAnswer::Decline => Action::DeclineDraw,
     };
     act(&state, &me, &id, action, None).await
 }
