@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 
 import { firstHour } from './first-hour.mjs';
 import { bots } from './bots.mjs';
+import { analysis } from './analysis.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -1487,6 +1488,7 @@ await test('two players on two servers: a challenge across them, moves both ways
 
 await firstHour({ test, browser, BASE, ART, signUp, playComputer, state, enter, move, drawn, cellCenter, waitVersion, shot });
 await bots({ test, browser, BASE, BIN, signUp, state, enter, waitVersion, shot, axe, waitFor, stopServer, startServer });
+await analysis({ test, browser, BASE, signUp, cellCenter, drawn, shot, axe });
 
 await browser.close();
 await stopServer();

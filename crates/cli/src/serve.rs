@@ -54,6 +54,9 @@ pub(crate) struct ServeArgs {
     /// Hints one user may ask for per minute.
     #[arg(long, env = "GRIDPLAY_HINTS_PER_MINUTE", default_value_t = Limits::default().hints_per_minute)]
     hints_per_minute: u32,
+    /// The longest the analysis board's engine searches one position, in seconds.
+    #[arg(long, env = "GRIDPLAY_LINES_SECONDS", default_value_t = Limits::default().lines_seconds)]
+    lines_seconds: u32,
     /// Open challenges one user may have at once.
     #[arg(long, env = "GRIDPLAY_OPEN_CHALLENGES", default_value_t = Limits::default().open_challenges)]
     open_challenges: u32,
@@ -119,6 +122,7 @@ impl ServeArgs {
                 analysis_threads: self.analysis_threads,
                 analyses_per_user: self.analyses_per_user,
                 hints_per_minute: self.hints_per_minute,
+                lines_seconds: self.lines_seconds,
                 open_challenges: self.open_challenges,
                 tournaments_per_day: self.tournaments_per_day,
                 draw_offer_plies: self.draw_offer_plies,

@@ -24,6 +24,13 @@ pub trait DynGame: Debug + Send + Sync {
     fn info(&self) -> GameInfo;
     fn start(&self) -> Box<dyn DynPosition>;
     fn parse_position(&self, text: &str) -> Result<Box<dyn DynPosition>, PositionError>;
+    /// [`Game::setup`]: a board editor's position, from `base`, a position of this game.
+    fn setup(
+        &self,
+        base: &dyn DynPosition,
+        cells: &[Option<char>],
+        turn: Player,
+    ) -> Result<Box<dyn DynPosition>, PositionError>;
     /// The typed game, for code that dispatches on the concrete type (engines).
     fn as_any(&self) -> &dyn Any;
 }
@@ -40,6 +47,18 @@ impl<G: Game> DynGame for G {
     }
     fn parse_position(&self, text: &str) -> Result<Box<dyn DynPosition>, PositionError> {
         Ok(Box::new(Game::parse_position(self, text)?))
+    }
+    fn setup(
+        &self,
+        base: &dyn DynPosition,
+        cells: &[Option<char>],
+        turn: Player,
+    ) -> Result<Box<dyn DynPosition>, PositionError> {
+        let base = base
+            .as_any()
+            .downcast_ref::<G::Position>()
+            .ok_or_else(|| PositionError::new("the position being edited is of another game"))?;
+        Ok(Box::new(Game::setup(self, base, cells, turn)?))
     }
     fn as_any(&self) -> &dyn Any {
         self

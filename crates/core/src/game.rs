@@ -35,6 +35,59 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// Reads the one-line position text that [`crate::Position::to_text`] writes.
     fn parse_position(&self, text: &str) -> Result<Self::Position, PositionError>;
+
+    /// The position a board editor sets up: `cells` row by row from the top-left, each empty or the character
+    /// of one of the game's editor pieces ([`crate::GameModule::pieces`]), with `turn` to move. What the cells
+    /// do not show comes from `base`, the position being edited (a unit's health where its cell keeps its
+    /// piece; the game's counters).
+    ///
+    /// # Errors
+    ///
+    /// Cells that are not the board's, a character that is no piece of the game, or a position the game
+    /// cannot reach, each with the reason.
+    fn setup(
+        &self,
+        base: &Self::Position,
+        cells: &[Option<char>],
+        turn: crate::Player,
+    ) -> Result<Self::Position, PositionError>;
+}
+
+/// The cells of a board editor checked against the board's `width` x `height` and the game's piece
+/// characters `pieces`.
+///
+/// # Errors
+///
+/// The wrong number of cells, or a character that is not one of `pieces`, with the cell's name.
+pub fn check_cells(
+    cells: &[Option<char>],
+    width: u32,
+    height: u32,
+    pieces: &str,
+) -> Result<(), PositionError> {
+    let want = (width * height) as usize;
+    if cells.len() != want {
+        return Err(PositionError::new(format!(
+            "the board has {want} cells ({width}x{height}), not {}",
+            cells.len()
+        )));
+    }
+    for (i, c) in cells.iter().enumerate() {
+        if let Some(c) = c
+            && !pieces.contains(*c)
+        {
+            return Err(PositionError::new(format!(
+                "`{c}` on cell {} is not a piece of this game (its pieces are {})",
+                i + 1,
+                pieces
+                    .chars()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Static facts about a game variant.

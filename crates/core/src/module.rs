@@ -7,6 +7,20 @@ use serde::Serialize;
 
 use crate::{Codec, RuleExample, SettingDoc};
 
+/// A piece a board editor offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EditorPiece {
+    /// The piece's kind, as [`crate::Piece::kind`] names it.
+    pub kind: &'static str,
+    /// Its side, `None` for a neutral piece.
+    pub owner: Option<crate::Player>,
+    /// The character [`crate::Game::setup`] reads, as [`crate::Piece::glyph`] writes it.
+    pub glyph: char,
+    /// Drawn translucent.
+    pub ghost: bool,
+}
+
 /// Everything about one game that is not a rule, in one place.
 #[derive(Clone, Copy)]
 pub struct GameModule {
@@ -31,6 +45,9 @@ pub struct GameModule {
     pub legend: &'static [(&'static str, &'static str)],
     /// The game's file format for export and import.
     pub codec: &'static dyn Codec,
+    /// The pieces a board editor offers, as the board draws them; [`crate::Game::setup`] reads their
+    /// characters.
+    pub pieces: &'static [EditorPiece],
     /// The module's words in other languages than English: every text above that people read (title, about,
     /// settings, examples, move kinds, legend), and the words its board views use (side names, piece kinds,
     /// the keys and values of `BoardView::info`).

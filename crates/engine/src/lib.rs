@@ -11,6 +11,8 @@ pub mod checkers;
 pub mod cornered;
 mod huge;
 mod levels;
+pub mod lines;
+mod proof;
 mod registry;
 pub mod reversi;
 mod score;
@@ -145,6 +147,8 @@ impl Reply {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineError {
     GameOver,
+    /// Stopped before a first answer.
+    Stopped,
     UnknownGame,
     /// The level asked for, and the game's top level.
     BadLevel {
@@ -157,6 +161,7 @@ impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             EngineError::GameOver => f.write_str("the game is over: there is no move to find"),
+            EngineError::Stopped => f.write_str("the search was stopped before its first answer"),
             EngineError::UnknownGame => f.write_str("no engine plays this game"),
             EngineError::BadLevel { level, top } => {
                 write!(

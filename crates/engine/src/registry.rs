@@ -13,12 +13,12 @@ use gridplay_games::{
     tictactoe::{TicTacToe, TicTacToePosition},
     ywf::{Ywf, YwfPosition},
 };
-use gridplay_search::{Limits, StopFlag};
+use gridplay_search::{Limits, StopFlag, WIN, WIN_THRESHOLD};
 
 use crate::{
     CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, REVERSI_LEVELS, Reply, Request, TACTICS_LEVELS,
-    TICTACTOE_LEVELS, checkers, cornered, level_entry, reversi, score_typed, tactics, think_typed, tictactoe,
-    ywf,
+    TICTACTOE_LEVELS, checkers, cornered, level_entry, proof::Proof, reversi, score_typed, tactics,
+    think_typed, tictactoe, ywf,
 };
 
 /// Thinks about a position of the entry's game reached after the given earlier positions; `None` when the
@@ -39,8 +39,12 @@ pub struct GameEngine {
     /// Whether the engine spends a game clock ([`crate::Request::clock`]) by its own rules; the others get a
     /// plain share of it as a time limit.
     pub spends_clock: bool,
+    /// Whether the game is scored by a margin that the engine's scores count in hundredths (Reversi's discs).
+    pub scores_margin: bool,
     is: fn(&dyn Any) -> bool,
     think: Think,
+    /// How much a score that the engine's full search gave for a position is proved.
+    proof: fn(&dyn Any, i32) -> Proof,
     score: ScoreMoves,
 }
 
@@ -64,6 +68,10 @@ impl GameEngine {
         (self.think)(pos.as_any(), earlier, request, stop)
     }
 
+    pub(crate) fn proof(&self, pos: &dyn DynPosition, score: i32) -> Proof {
+        (self.proof)(pos.as_any(), score)
+    }
+
     pub(crate) fn score(
         &self,
         pos: &dyn DynPosition,
@@ -82,7 +90,9 @@ macro_rules! generic {
             levels: &$levels,
             uses_history: false,
             spends_clock: false,
+            scores_margin: false,
             is: |any| any.is::<$pos>(),
+            proof: |_, score| proof_by_win(score, 1000),
             think: |any, _, request, stop| {
                 let p = any.downcast_ref::<$pos>()?;
                 Some(think_typed(p, &$eval(p), &$levels, request, stop))
@@ -102,7 +112,13 @@ pub static ENGINES: &[GameEngine] = &[
         levels: &REVERSI_LEVELS,
         uses_history: false,
         spends_clock: true,
+        scores_margin: true,
         is: |any| any.is::<ReversiPosition>(),
+        // Near the end the full search is an exact solve.
+        proof: |any, _| match any.downcast_ref::<ReversiPosition>() {
+            Some(p) if p.board().empty().count_ones() <= reversi::SOLVE_EMPTIES => Proof::Exact,
+            _ => Proof::Estimate,
+        },
         think: think_reversi,
         score: |any, time, stop| {
             let p = any.downcast_ref::<ReversiPosition>()?;
@@ -116,7 +132,14 @@ pub static ENGINES: &[GameEngine] = &[
         levels: &CHECKERS_LEVELS,
         uses_history: true,
         spends_clock: false,
+        scores_margin: false,
         is: |any| any.is::<CheckersPosition>(),
+        // A database's win or loss counts `DB_WIN` plus the evaluation, within half of it.
+        proof: |_, score| match proof_by_win(score, 1) {
+            Proof::Estimate if score >= checkers::search::DB_WIN / 2 => Proof::Win { plies: None },
+            Proof::Estimate if score <= -checkers::search::DB_WIN / 2 => Proof::Loss { plies: None },
+            p => p,
+        },
         think: think_checkers,
         score: |any, time, stop| {
             let p = any.downcast_ref::<CheckersPosition>()?;
@@ -131,6 +154,19 @@ pub static ENGINES: &[GameEngine] = &[
         tictactoe::Eval
     }),
 ];
+
+/// A search's score beyond [`WIN_THRESHOLD`]: a forced win or loss, `WIN` less `per_ply` for each ply to it
+/// (the generic search counts 1000 a ply, with the game's margin within it; checkers' search 1).
+fn proof_by_win(score: i32, per_ply: i32) -> Proof {
+    let plies = |s: i32| u32::try_from((WIN - s + per_ply / 2) / per_ply).ok();
+    if score >= WIN_THRESHOLD {
+        Proof::Win { plies: plies(score) }
+    } else if score <= -WIN_THRESHOLD {
+        Proof::Loss { plies: plies(-score) }
+    } else {
+        Proof::Estimate
+    }
+}
 
 /// The engine of the game named `game`.
 #[must_use]

@@ -52,6 +52,9 @@ pub struct Limits {
     pub analyses_per_user: u32,
     /// Hints one user may ask for per minute.
     pub hints_per_minute: u32,
+    /// The longest the analysis board's engine searches one position, in seconds (an analysis under way,
+    /// counted in `analyses_per_user` while it runs).
+    pub lines_seconds: u32,
     /// Open challenges one user may have at once.
     pub open_challenges: u32,
     /// Tournaments one user may create per day.
@@ -71,6 +74,7 @@ impl Default for Limits {
             analysis_threads: 1,
             analyses_per_user: 2,
             hints_per_minute: 10,
+            lines_seconds: 30,
             open_challenges: 20,
             tournaments_per_day: 5,
             draw_offer_plies: 10,
@@ -89,6 +93,7 @@ impl Limits {
             analysis_threads: 1,
             analyses_per_user: 1000,
             hints_per_minute: 100_000,
+            lines_seconds: 30,
             open_challenges: 100_000,
             tournaments_per_day: 100_000,
             draw_offer_plies: 0,

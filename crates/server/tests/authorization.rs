@@ -166,6 +166,7 @@ fn routes() -> Vec<Route> {
         route("GET", "/watch", Nothing, None, ALL),
         route("GET", "/leaderboard/{game}", Nothing, None, ALL),
         route("GET", "/rules/{game}", Nothing, None, ALL),
+        route("GET", "/analysis/{game}", Nothing, None, ALL),
         route("GET", "/tournaments", Nothing, None, ALL),
         route("GET", "/healthz", Nothing, None, ALL),
         route("GET", "/readyz", Nothing, None, ALL),
@@ -361,6 +362,44 @@ fn routes() -> Vec<Route> {
             Nothing,
             Some(|_| json!({"spec": "reversi", "moves": ["f5"]})),
             ALL,
+        ),
+        // The analysis board: anyone reaches positions; the engine's lines need an account (its quota).
+        route(
+            "POST",
+            "/api/analysis/position",
+            Nothing,
+            Some(|_| json!({"spec": "reversi", "moves": ["f5"]})),
+            ALL,
+        ),
+        route(
+            "POST",
+            "/api/analysis/import",
+            Nothing,
+            Some(|_| json!({"spec": "reversi", "text": "f5d6c3"})),
+            ALL,
+        ),
+        route(
+            "POST",
+            "/api/analysis/setup",
+            Nothing,
+            Some(|_| {
+                let mut cells = vec![Value::Null; 64];
+                for (i, g) in [(27, "O"), (28, "X"), (35, "X"), (36, "O"), (37, "X")] {
+                    cells[i] = json!(g);
+                }
+                json!({"spec": "reversi", "cells": cells, "turn": "second"})
+            }),
+            ALL,
+        ),
+        route(
+            "POST",
+            "/api/analysis/lines",
+            Nothing,
+            // Five empty squares: every move is solved at the first depth, and the answer ends at once.
+            Some(
+                |_| json!({"spec": "reversi", "start": "OXXXXXXXOOXOXXXXOXOXXXXXXXXXXOXXOXXOOXXXOXXOOOXX-OXXOOO--OOOOO-- X", "lines": 2}),
+            ),
+            SIGNED_IN,
         ),
         route(
             "POST",

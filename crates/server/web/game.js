@@ -4,7 +4,7 @@
 
 import { Board } from './board.js';
 import { ChatBox } from './chat.js';
-import { h, api, toast, confirmDialog, navigate, playerLink, pref, moveSound, afterPaint } from './util.js';
+import { h, api, toast, confirmDialog, navigate, playerLink, pref, moveSound, afterPaint, analysisUrl } from './util.js';
 import { gameOf, labeller, gameWord, specTitle } from './catalog.js';
 import { t, errorText, timeLabel } from './i18n.js';
 import { EMPTY, PREMOVE_CELLS, atDest, backUp, buttons, click, complete, dragTargets, drop, final, marks, modeOf, placeKinds, premoveMatch } from './entry.js';
@@ -105,7 +105,8 @@ function overBanner(state, id, { side, rematchOffer }, on) {
   return h('div', { class: 'banner', id: 'game-over' }, h('strong', {}, overText(state)),
     h('a', { href: '/', 'data-link': true }, t('backToLobby')), ' · ',
     h('a', { href: `/replay/${id}`, 'data-link': true, id: 'replay-link' }, t('game.replay')), ' · ',
-    h('a', { href: `/api/games/${id}/export`, download: true }, t('game.download')),
+    h('a', { href: `/api/games/${id}/export`, download: true }, t('game.download')), ' · ',
+    h('a', { href: analysisUrl(state.game, state.spec, null, state.moves), 'data-link': true, id: 'analyse-game' }, t('analysis.fromHere')),
     side && !state.tournament ? h('div', { class: 'actions' }, h('button', { id: 'rematch', onclick: on.rematch }, t('game.rematch'))) : null,
     rematchOffer ? h('div', { class: 'actions', id: 'rematch-offer' }, h('span', {}, t('game.rematchOffer', { name: rematchOffer.from })),
       h('button', { onclick: on.acceptRematch }, t('accept')), h('button', { class: 'secondary', onclick: on.declineRematch }, t('decline'))) : null);

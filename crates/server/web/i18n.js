@@ -79,7 +79,7 @@ export function quoted(text) {
 }
 
 /** Codes whose server sentence says more than the code (which setting, which move): shown after the code's words. */
-const DETAILED = new Set(['bad-spec', 'bad-move', 'refused', 'bad-file', 'bad-time', 'bad-name', 'bad-rounds', 'bad-request', 'http', 'too-long', 'too-many']);
+const DETAILED = new Set(['bad-spec', 'bad-move', 'bad-position', 'refused', 'bad-file', 'bad-time', 'bad-name', 'bad-rounds', 'bad-request', 'http', 'too-long', 'too-many']);
 
 /**
  * An error from the server in the page's language: in English the server's own sentence; in another

@@ -4,7 +4,7 @@
 // for its move in any position of it.
 
 import { Board } from './board.js';
-import { h, api, toast, botMark } from './util.js';
+import { h, api, toast, botMark, analysisUrl } from './util.js';
 import { gameOf, specTitle } from './catalog.js';
 import { t, errorText } from './i18n.js';
 import { overText, sideName } from './gamestate.js';
@@ -179,7 +179,8 @@ export function replayPage(main, id, ctx) {
       // The evaluation graph, in the panel, where it is seen without scrolling.
       analysis ? graph() : null,
       bestMove(p),
-      h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, t('replay.download')), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, t('replay.gamePage'))),
+      h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, t('replay.download')), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, t('replay.gamePage')),
+        ' · ', h('a', { href: analysisUrl(meta.game, meta.spec, null, meta.moves.slice(0, n)), 'data-link': true, id: 'analyse-here' }, t('analysis.fromHere'))),
       h('h2', {}, t('game.moves')), list].filter(Boolean));
     renderControls();
     const cur = list.querySelector(`[data-ply="${n}"]`);

@@ -111,6 +111,17 @@ export async function api(path, body) {
   return data;
 }
 
+/** The address of an analysis board: the game, its settings where not the default, a start set up (a position
+ * text), and the line of moves from it. */
+export function analysisUrl(game, spec, start, moves) {
+  const q = new URLSearchParams();
+  if (spec && spec !== game) q.set('spec', spec);
+  if (start) q.set('start', start);
+  for (const m of moves) q.append('m', m);
+  const s = q.toString();
+  return `/analysis/${game}${s ? '?' + s : ''}`;
+}
+
 /** Goes to a page of the app without reloading. */
 export function navigate(path) {
   history.pushState(null, '', path);

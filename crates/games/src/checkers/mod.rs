@@ -52,6 +52,32 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     move_kinds: &[],
     legend: &[],
     codec: &pdn::PdnCodec,
+    pieces: &[
+        gridplay_core::EditorPiece {
+            kind: "man",
+            owner: Some(gridplay_core::Player::First),
+            glyph: 'b',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "king",
+            owner: Some(gridplay_core::Player::First),
+            glyph: 'B',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "man",
+            owner: Some(gridplay_core::Player::Second),
+            glyph: 'w',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "king",
+            owner: Some(gridplay_core::Player::Second),
+            glyph: 'W',
+            ghost: false,
+        },
+    ],
     translations: &[ja::JA],
 };
 
@@ -449,6 +475,40 @@ impl Game for Checkers {
             board: Board::START,
             turn: Player::First,
         }
+    }
+
+    /// Pieces stand on the dark squares; the FEN reader's checks apply (at most 12 a side, no man on its king
+    /// row).
+    fn setup(
+        &self,
+        _: &CheckersPosition,
+        cells: &[Option<char>],
+        turn: Player,
+    ) -> Result<CheckersPosition, PositionError> {
+        gridplay_core::check_cells(cells, 8, 8, "bBwW")?;
+        let mut board = bitboard::Board::default();
+        for sq in 0..32u8 {
+            let bit: Bb = 1 << sq;
+            let (owner, king) = match cells[cell_of(sq) as usize] {
+                None => continue,
+                Some('b') => (Player::First, false),
+                Some('B') => (Player::First, true),
+                Some('w') => (Player::Second, false),
+                Some(_) => (Player::Second, true),
+            };
+            board.pieces[owner.index()] |= bit;
+            if king {
+                board.kings |= bit;
+            }
+        }
+        let dark: Vec<usize> = (0..32u8).map(|sq| cell_of(sq) as usize).collect();
+        if let Some(i) = (0..64).find(|i| cells[*i].is_some() && !dark.contains(i)) {
+            return Err(PositionError::new(format!(
+                "a piece stands on a light square (cell {}): pieces stand on the dark squares only",
+                i + 1
+            )));
+        }
+        self.parse_position(&notation::write_fen(&board, turn))
     }
 
     fn parse_position(&self, text: &str) -> Result<CheckersPosition, PositionError> {

@@ -76,6 +76,32 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
          and no one may place on them.",
     )],
     codec: &gridplay_core::MoveListCodec,
+    pieces: &[
+        gridplay_core::EditorPiece {
+            kind: "placed",
+            owner: Some(gridplay_core::Player::First),
+            glyph: 'W',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "placed",
+            owner: Some(gridplay_core::Player::Second),
+            glyph: 'B',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "occupied",
+            owner: Some(gridplay_core::Player::First),
+            glyph: 'w',
+            ghost: true,
+        },
+        gridplay_core::EditorPiece {
+            kind: "occupied",
+            owner: Some(gridplay_core::Player::Second),
+            glyph: 'b',
+            ghost: true,
+        },
+    ],
     translations: &[ja::JA],
 };
 
@@ -330,6 +356,21 @@ impl Game for Cornered {
             turn: Player::First,
             tie: self.tie,
         }
+    }
+
+    fn setup(
+        &self,
+        _: &CorneredPosition,
+        cells: &[Option<char>],
+        turn: Player,
+    ) -> Result<CorneredPosition, PositionError> {
+        let n = u32::from(self.size);
+        gridplay_core::check_cells(cells, n, n, "WBwb")?;
+        let side = if turn == Player::First { 'W' } else { 'B' };
+        self.parse_position(&format!(
+            "{} {side}",
+            gridplay_core::notation::write_rows(cells, n as usize)
+        ))
     }
 
     fn parse_position(&self, text: &str) -> Result<CorneredPosition, PositionError> {

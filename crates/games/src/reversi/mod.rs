@@ -71,6 +71,20 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     move_kinds: &[("pass", "Pass")],
     legend: &[],
     codec: &notation::TranscriptCodec,
+    pieces: &[
+        gridplay_core::EditorPiece {
+            kind: "disc",
+            owner: Some(gridplay_core::Player::First),
+            glyph: 'X',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "disc",
+            owner: Some(gridplay_core::Player::Second),
+            glyph: 'O',
+            ghost: false,
+        },
+    ],
     translations: &[ja::JA],
 };
 
@@ -394,6 +408,27 @@ impl Game for Reversi {
             turn: Player::First,
             first: self.first,
         }
+    }
+
+    /// The four centre squares hold discs from the start and are never emptied.
+    fn setup(
+        &self,
+        _: &ReversiPosition,
+        cells: &[Option<char>],
+        turn: Player,
+    ) -> Result<ReversiPosition, PositionError> {
+        gridplay_core::check_cells(cells, 8, 8, "XO")?;
+        for sq in [27, 28, 35, 36] {
+            if cells[sq].is_none() {
+                return Err(PositionError::new(format!(
+                    "{} is empty, but the four centre squares hold discs from the start",
+                    notation::square_name(sq as u8)
+                )));
+            }
+        }
+        let board: String = cells.iter().map(|c| c.unwrap_or('-')).collect();
+        let black_to_move = (turn == Player::First) == (self.first == Colour::Black);
+        self.parse_position(&format!("{board} {}", if black_to_move { 'X' } else { 'O' }))
     }
 
     fn parse_position(&self, text: &str) -> Result<ReversiPosition, PositionError> {

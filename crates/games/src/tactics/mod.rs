@@ -148,6 +148,44 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         ("healer", "Cross: a healer."),
     ],
     codec: &gridplay_core::MoveListCodec,
+    pieces: &[
+        gridplay_core::EditorPiece {
+            kind: "warrior",
+            owner: Some(gridplay_core::Player::First),
+            glyph: 'W',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "archer",
+            owner: Some(gridplay_core::Player::First),
+            glyph: 'A',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "healer",
+            owner: Some(gridplay_core::Player::First),
+            glyph: 'H',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "warrior",
+            owner: Some(gridplay_core::Player::Second),
+            glyph: 'w',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "archer",
+            owner: Some(gridplay_core::Player::Second),
+            glyph: 'a',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "healer",
+            owner: Some(gridplay_core::Player::Second),
+            glyph: 'h',
+            ghost: false,
+        },
+    ],
     translations: &[ja::JA],
 };
 
@@ -774,6 +812,69 @@ impl Game for Tactics {
             damaged: false,
             units,
         }
+    }
+
+    /// A unit left on its square keeps its health (and, with the same side to move, whether it has acted);
+    /// a unit placed anew comes at its class's full health. The turn counters are the edited position's.
+    fn setup(
+        &self,
+        base: &TacticsPosition,
+        cells: &[Option<char>],
+        turn: Player,
+    ) -> Result<TacticsPosition, PositionError> {
+        let n = u32::from(self.size);
+        gridplay_core::check_cells(cells, n, n, "WAHwah")?;
+        let same_turn = turn == base.turn;
+        let mut next_id = base
+            .units
+            .iter()
+            .map(|u| u.id)
+            .max()
+            .map_or(0, |m| m.saturating_add(1));
+        let mut units = Vec::new();
+        for (i, c) in cells.iter().enumerate() {
+            let Some(c) = *c else { continue };
+            let owner = if c.is_ascii_uppercase() {
+                Player::First
+            } else {
+                Player::Second
+            };
+            let Some(class) = Class::from_letter(c) else {
+                continue;
+            };
+            let kept = base
+                .units
+                .iter()
+                .find(|u| usize::from(u.square) == i && u.owner == owner && u.class == class);
+            units.push(match kept {
+                Some(u) => Unit {
+                    used: u.used && same_turn,
+                    ..*u
+                },
+                None => {
+                    let id = next_id;
+                    next_id = next_id.saturating_add(1);
+                    Unit {
+                        id,
+                        owner,
+                        class,
+                        square: i as u16,
+                        health: class.stats().health,
+                        used: false,
+                    }
+                }
+            });
+        }
+        // In the order of their ids, as the game keeps them.
+        units.sort_by_key(|u| u.id);
+        self.parse_position(&notation::write(&notation::Setup {
+            size: usize::from(self.size),
+            turn,
+            turns: base.turns,
+            quiet: base.quiet,
+            damaged: base.damaged && same_turn,
+            units,
+        }))
     }
 
     fn parse_position(&self, text: &str) -> Result<TacticsPosition, PositionError> {

@@ -61,6 +61,20 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
     move_kinds: &[],
     legend: &[],
     codec: &gridplay_core::MoveListCodec,
+    pieces: &[
+        gridplay_core::EditorPiece {
+            kind: "x",
+            owner: Some(Player::First),
+            glyph: 'X',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "o",
+            owner: Some(Player::Second),
+            glyph: 'O',
+            ghost: false,
+        },
+    ],
     translations: &[ja::JA],
 };
 
@@ -231,6 +245,47 @@ impl Game for TicTacToe {
             cells: [None; 9],
             turn: Player::First,
         }
+    }
+
+    /// X moves first, so X has as many marks as O (X to move) or one more (O to move), and no game goes on
+    /// after a line of three.
+    fn setup(
+        &self,
+        _: &TicTacToePosition,
+        cells: &[Option<char>],
+        turn: Player,
+    ) -> Result<TicTacToePosition, PositionError> {
+        gridplay_core::check_cells(cells, 3, 3, "XO")?;
+        let count = |g: char| cells.iter().filter(|c| **c == Some(g)).count();
+        let (x, o) = (count('X'), count('O'));
+        let expected = if x == o { Player::First } else { Player::Second };
+        if x != o && x != o + 1 {
+            return Err(PositionError::new(format!(
+                "X moves first, so X has as many marks as O or one more, not {x} and {o}"
+            )));
+        }
+        if turn != expected {
+            return Err(PositionError::new(format!(
+                "with {x} X and {o} O it is {} to move",
+                glyph(expected)
+            )));
+        }
+        let pos = self.parse_position(&format!("{} {}", write_rows(cells, 3), glyph(turn)))?;
+        let mut wins = [false, false];
+        for l in LINES {
+            if let Some(p) = pos.cells[l[0]]
+                && pos.cells[l[1]] == Some(p)
+                && pos.cells[l[2]] == Some(p)
+            {
+                wins[p.index()] = true;
+            }
+        }
+        if wins[0] && wins[1] {
+            return Err(PositionError::new(
+                "both sides have three in a row: the game ends at the first",
+            ));
+        }
+        Ok(pos)
     }
 
     fn parse_position(&self, text: &str) -> Result<TicTacToePosition, PositionError> {

@@ -71,6 +71,26 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         ),
     ],
     codec: &gridplay_core::MoveListCodec,
+    pieces: &[
+        gridplay_core::EditorPiece {
+            kind: "warui",
+            owner: Some(gridplay_core::Player::First),
+            glyph: 'W',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "yoi",
+            owner: Some(gridplay_core::Player::Second),
+            glyph: 'Y',
+            ghost: false,
+        },
+        gridplay_core::EditorPiece {
+            kind: "futsu",
+            owner: None,
+            glyph: 'F',
+            ghost: false,
+        },
+    ],
     translations: &[ja::JA],
 };
 
@@ -429,6 +449,23 @@ impl Game for Ywf {
             token: None,
             last_change: false,
         }
+    }
+
+    /// The token stays where it was; the last action is taken as a Play, so that a Change may follow.
+    fn setup(
+        &self,
+        base: &YwfPosition,
+        cells: &[Option<char>],
+        turn: Player,
+    ) -> Result<YwfPosition, PositionError> {
+        gridplay_core::check_cells(cells, 9, 9, "WYF")?;
+        let board = notation::parse_rows(&gridplay_core::notation::write_rows(cells, 9), 0)?;
+        Ok(YwfPosition {
+            board,
+            turn,
+            token: base.token,
+            last_change: false,
+        })
     }
 
     fn parse_position(&self, text: &str) -> Result<YwfPosition, PositionError> {

@@ -6,7 +6,7 @@
 use std::{sync::Arc, time::Duration};
 
 use gridplay_core::{DynPosition, GameRecord, Outcome, Player};
-use gridplay_engine::Request;
+use gridplay_engine::{EngineError, Request, lines::Lines};
 use gridplay_search::StopFlag;
 use tokio::sync::Semaphore;
 
@@ -147,6 +147,43 @@ impl EnginePool {
         })
         .await
         .ok()
+    }
+}
+
+impl EnginePool {
+    /// The analysis board's best `n` lines of `pos`, in the analysis lane, within `limits`: each complete
+    /// depth is sent on the channel as the search deepens, then an error if the search found nothing (it was
+    /// stopped first). The search stops when `stop` is set or the receiver goes.
+    #[must_use]
+    pub fn lines(
+        &self,
+        pos: Box<dyn DynPosition>,
+        n: usize,
+        limits: gridplay_search::Limits,
+        stop: StopFlag,
+    ) -> tokio::sync::mpsc::Receiver<Result<Lines, EngineError>> {
+        let (tx, rx) = tokio::sync::mpsc::channel(16);
+        let pool = self.clone();
+        tokio::spawn(async move {
+            let Some(_permit) = pool.enter(Lane::Analysis).await else {
+                return;
+            };
+            if stop.is_stopped() || tx.is_closed() {
+                return;
+            }
+            let _ = tokio::task::spawn_blocking(move || {
+                let mut report = |lines: &Lines| {
+                    if tx.blocking_send(Ok(lines.clone())).is_err() {
+                        stop.stop();
+                    }
+                };
+                if let Err(e) = gridplay_engine::lines::lines(pos.as_ref(), n, limits, &stop, &mut report) {
+                    let _ = tx.blocking_send(Err(e));
+                }
+            })
+            .await;
+        });
+        rx
     }
 }
 

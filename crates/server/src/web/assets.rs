@@ -357,6 +357,7 @@ fn page_module(path: &str) -> Option<&'static str> {
         "admin" => "admin.js",
         "watch" => "watch.js",
         "rules" => "rules.js",
+        "analysis" => "analysis.js",
         "tournaments" | "tournament" => "tournaments.js",
         _ => return None,
     })

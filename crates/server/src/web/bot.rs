@@ -172,7 +172,7 @@ pub(crate) enum BotGameLine {
 }
 
 /// An NDJSON answer whose lines come from `rx`: it ends when the sender goes.
-fn ndjson(rx: mpsc::Receiver<Bytes>) -> Response {
+pub(crate) fn ndjson(rx: mpsc::Receiver<Bytes>) -> Response {
     let lines = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv().await.map(|b| (Ok::<_, Infallible>(b), rx))
     });
@@ -187,7 +187,7 @@ fn ndjson(rx: mpsc::Receiver<Bytes>) -> Response {
 }
 
 /// One line of a stream.
-fn line<T: Serialize>(value: &T) -> Bytes {
+pub(crate) fn line<T: Serialize>(value: &T) -> Bytes {
     let mut text = serde_json::to_vec(value).unwrap_or_default();
     text.push(b'\n');
     Bytes::from(text)

@@ -45,6 +45,8 @@ pub(crate) struct CatalogGame {
     rules: Vec<&'static str>,
     /// Piece kind and the words that explain it.
     legend: Vec<LegendLine>,
+    /// The pieces the analysis board's editor offers (their characters are what `/analysis/setup` reads).
+    pieces: &'static [gridplay_core::EditorPiece],
 }
 
 /// One line of a board's legend.
@@ -116,6 +118,7 @@ fn catalog_of(state: &AppState, lang: &'static str) -> ApiResult<Catalog> {
                     words: word(words),
                 })
                 .collect(),
+            pieces: module.pieces,
         });
     }
     Ok(Catalog {

@@ -10,6 +10,7 @@
 //! - `bot`: bot accounts and the bot API (NDJSON streams of a bot's events and games, its actions);
 //! - `ws`: a page's socket; `error`: the one JSON error and its HTTP status.
 
+pub mod analysis;
 pub mod assets;
 pub mod auth;
 pub mod bot;

@@ -21,8 +21,8 @@ use utoipa::{
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::web::{
-    AppState, auth, bot, catalog, challenges, error::ApiError, games, health, moderation, players, rules,
-    scopes, settings, tokens, tournaments, ws,
+    AppState, analysis, auth, bot, catalog, challenges, error::ApiError, games, health, moderation, players,
+    rules, scopes, settings, tokens, tournaments, ws,
 };
 
 /// The pages of the site: each answers the same shell, which loads the page's module.
@@ -38,6 +38,7 @@ pub(crate) const PAGES: &[&str] = &[
     "/leaderboard",
     "/leaderboard/{game}",
     "/rules/{game}",
+    "/analysis/{game}",
     "/tournaments",
     "/tournament/{id}",
 ];
@@ -66,6 +67,7 @@ session is the `gp_session` cookie that signing in sets, and a program may send 
         (name = "players", description = "Games in play, profiles, leaderboards"),
         (name = "tournaments", description = "Swiss and round-robin tournaments"),
         (name = "moderation", description = "Reports by players; the admins' queue and their actions on accounts"),
+        (name = "analysis", description = "The analysis board: any position of a game, the board editor's check, and the engine's lines streamed"),
         (name = "bots", description = "Bot accounts and the bot API: a program's streams of events and of its games, and its actions in them"),
         (name = "site", description = "The pages, the browser's files and the socket"),
     )
@@ -163,6 +165,10 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(players::leaderboard))
         .routes(routes!(rules::rules))
         .routes(routes!(rules::try_moves))
+        .routes(routes!(analysis::position))
+        .routes(routes!(analysis::import))
+        .routes(routes!(analysis::setup))
+        .routes(routes!(analysis::lines))
         .routes(routes!(tournaments::list, tournaments::create))
         .routes(routes!(tournaments::show))
         .routes(routes!(tournaments::join))

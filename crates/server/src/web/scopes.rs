@@ -62,6 +62,10 @@ pub(crate) fn needed(method: &Method, path: &str) -> Option<Scope> {
     if path.starts_with("/api/admin/") {
         return Some(Scope::Admin);
     }
+    // The analysis board changes nothing.
+    if path.starts_with("/api/analysis/") {
+        return Some(Scope::Read);
+    }
     if path.starts_with("/api/bot/") || path == "/api/account/bot" {
         return Some(Scope::Bot);
     }

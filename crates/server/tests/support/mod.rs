@@ -324,6 +324,7 @@ pub async fn recv_until(ws: &mut Socket, t: &str) -> Value {
 /// OpenAPI document's schema for its route.
 pub struct LineStream {
     reader: tokio::io::BufReader<TcpStream>,
+    method: &'static str,
     path: String,
     lines: std::collections::VecDeque<Value>,
     partial: String,
@@ -333,10 +334,37 @@ pub struct LineStream {
 impl LineStream {
     /// Opens `GET path` with `Authorization: Bearer token`: the stream, or the refusal's status and body.
     pub async fn open(addr: SocketAddr, path: &str, token: &str) -> Result<LineStream, (u16, String)> {
+        LineStream::request(addr, "GET", path, token, None).await
+    }
+
+    /// Opens `POST path` with a JSON body and `Authorization: Bearer token`, as [`LineStream::open`].
+    pub async fn post(
+        addr: SocketAddr,
+        path: &str,
+        token: &str,
+        body: &Value,
+    ) -> Result<LineStream, (u16, String)> {
+        LineStream::request(addr, "POST", path, token, Some(body.to_string())).await
+    }
+
+    async fn request(
+        addr: SocketAddr,
+        method: &'static str,
+        path: &str,
+        token: &str,
+        body: Option<String>,
+    ) -> Result<LineStream, (u16, String)> {
         use tokio::io::AsyncBufReadExt;
         let mut s = TcpStream::connect(addr).await.expect("connect");
+        let content = body.as_ref().map_or(String::new(), |b| {
+            format!(
+                "Content-Type: application/json\r\nContent-Length: {}\r\n",
+                b.len()
+            )
+        });
         let req = format!(
-            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nAccept-Encoding: gzip, br\r\n\r\n"
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nAccept-Encoding: gzip, br\r\n{content}\r\n{}",
+            body.as_deref().unwrap_or("")
         );
         s.write_all(req.as_bytes()).await.expect("write");
         let mut reader = tokio::io::BufReader::new(s);
@@ -358,6 +386,7 @@ impl LineStream {
         }
         let stream = LineStream {
             reader,
+            method,
             path: path.to_owned(),
             lines: Default::default(),
             partial: String::new(),
@@ -366,7 +395,15 @@ impl LineStream {
         if status != 200 {
             // The refusal again, uncompressed and checked against the document.
             let auth = format!("Bearer {token}");
-            let r = http_with(addr, "GET", path, None, None, &[("Authorization", &auth)]).await;
+            let r = http_with(
+                addr,
+                method,
+                path,
+                None,
+                body.as_deref(),
+                &[("Authorization", &auth)],
+            )
+            .await;
             return Err((r.status, r.body));
         }
         assert!(
@@ -419,7 +456,7 @@ impl LineStream {
                         self.partial = rest.to_owned();
                         if !line.is_empty() {
                             let v: Value = serde_json::from_str(&line).expect("a JSON line");
-                            contract::check("GET", &self.path, 200, &v);
+                            contract::check(self.method, &self.path, 200, &v);
                             self.lines.push_back(v);
                         }
                     }

@@ -222,6 +222,24 @@ type GameLine = (Vec<Box<dyn DynPosition>>, Vec<String>);
 /// A game's place in the hub: empty until its actor is loaded.
 type Slot = Arc<OnceCell<mpsc::Sender<Cmd>>>;
 
+/// The analysis board's lines as the search deepens.
+pub type LinesFeed = mpsc::Receiver<Result<gridplay_engine::lines::Lines, gridplay_engine::EngineError>>;
+
+/// Holds one analysis board search: when it goes, the search stops and no longer counts in its user's quota.
+#[derive(Debug)]
+pub struct LinesGuard {
+    hub: GameHub,
+    user: String,
+    stop: gridplay_search::StopFlag,
+}
+
+impl Drop for LinesGuard {
+    fn drop(&mut self) {
+        self.stop.stop();
+        self.hub.release_analysis(&self.user);
+    }
+}
+
 /// The live games of this server.
 #[derive(Clone, Debug)]
 pub struct GameHub(Arc<HubInner>);
@@ -522,6 +540,11 @@ impl GameHub {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .remove(id);
+        self.release_analysis(user);
+    }
+
+    /// One of `user`'s analyses under way is over.
+    fn release_analysis(&self, user: &str) {
         let mut counts = self
             .0
             .analysing
@@ -533,6 +556,67 @@ impl GameHub {
                 counts.remove(user);
             }
         }
+    }
+
+    /// Counts one more analysis under way for `user`, or refuses it past `analyses_per_user`.
+    fn count_analysis(&self, user: &str) -> Result<(), LiveError> {
+        let limit = self.0.limits.analyses_per_user;
+        let mut counts = self
+            .0
+            .analysing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let n = counts.entry(user.to_owned()).or_default();
+        if *n >= limit {
+            return Err(LiveError::TooMany(format!(
+                "you have {limit} analyses under way: wait for one to finish or stop one"
+            )));
+        }
+        *n += 1;
+        Ok(())
+    }
+
+    /// The analysis board's engine lines of `pos` (a position of the game named `game`) for `user`: the best
+    /// `n` moves, sent after each complete depth, searched in the analysis lane for at most
+    /// `Limits::lines_seconds`. The search counts among the user's analyses under way (`analyses_per_user`)
+    /// until the returned guard goes, and stops then. A user who plays a game of the same game in which hints
+    /// are not allowed gets no lines until it is over: the engine helps no one against a person unseen.
+    pub async fn lines(
+        &self,
+        user: &User,
+        game: &str,
+        pos: Box<dyn DynPosition>,
+        n: usize,
+    ) -> Result<(LinesFeed, LinesGuard), LiveError> {
+        let playing = self
+            .0
+            .db
+            .games_of(&user.id, GameStatus::Active, 500)
+            .await
+            .map_err(|e| internal(&e))?;
+        if playing
+            .iter()
+            .any(|row| row.game == game && !crate::game::state::hints_allowed(row))
+        {
+            return Err(LiveError::Refused(
+                "the engine's lines are off while you play a game of this game without hints: finish it first"
+                    .into(),
+            ));
+        }
+        self.count_analysis(&user.id)?;
+        let stop = gridplay_search::StopFlag::new();
+        let limits = gridplay_search::Limits::time(std::time::Duration::from_secs(u64::from(
+            self.0.limits.lines_seconds.max(1),
+        )));
+        let feed = self.0.engines.lines(pos, n, limits, stop.clone());
+        Ok((
+            feed,
+            LinesGuard {
+                hub: self.clone(),
+                user: user.id.clone(),
+                stop,
+            },
+        ))
     }
 
     /// Refuses the analysis of an imported game whose moves are those of a game in play.

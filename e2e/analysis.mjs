@@ -1,0 +1,175 @@
+// Browser tests of the analysis board: a session (moves and a variation, the engine's lines seen and
+// stopped, the address shared and reloaded, the board editor and its refusal, a position read in), every
+// game's board with its engine and editor, "analyse from here" on a replay, and the page in Japanese, on a
+// phone and to axe. run.mjs calls analysis() with its server, browser and helpers.
+
+import assert from 'node:assert/strict';
+
+export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn, shot, axe }) {
+  const page = async (name, opts = {}) => {
+    const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, bypassCSP: true, ...opts });
+    const p = await ctx.newPage();
+    p.on('pageerror', (e) => console.log('page error:', e.message));
+    if (name) await signUp(p, name);
+    return p;
+  };
+  const clickCell = async (p, i) => {
+    await p.locator(`#board [data-cell="${i}"]`).scrollIntoViewIfNeeded();
+    const [x, y] = await cellCenter(p, i);
+    await p.mouse.click(x, y);
+  };
+  const moves = async (p) => p.locator('#tree .tree-move:not(#tree-start)').allTextContents();
+  const position = async (p) => p.inputValue('#position-text');
+  /** Waits until the tree's current move is `text` (`1. f5`), the board drawn. */
+  const at = async (p, text) => {
+    await p.waitForFunction((t) => document.querySelector('#tree [aria-current="true"]')?.textContent === t, text);
+    await drawn(p);
+  };
+  // Reversi's squares as the board numbers its cells (a1 top-left, row by row).
+  const sq = (name) => (Number(name[1]) - 1) * 8 + name.charCodeAt(0) - 97;
+
+  await test('analysis board: moves and a variation, engine lines seen and stopped, the link and a reload, the editor', async () => {
+    const p = await page('ada');
+    await p.goto(BASE + '/analysis/reversi');
+    await p.waitForSelector('#tree-start[aria-current="true"]');
+    const start = await position(p);
+    // Moves by clicking the board: the address follows.
+    await clickCell(p, sq('f5'));
+    await at(p, '1. f5');
+    await clickCell(p, sq('d6'));
+    await at(p, '2. d6');
+    assert.match(p.url(), /\/analysis\/reversi\?m=f5&m=d6$/);
+    // Back one move by key, and another reply: a variation beside d6.
+    await p.locator('h1').click();
+    await p.keyboard.press('ArrowLeft');
+    await at(p, '1. f5');
+    await clickCell(p, sq('f6'));
+    await at(p, '2. f6');
+    assert.equal(await p.locator('#tree .variation').count(), 1);
+    assert.deepEqual(await moves(p), ['1. f5', '2. d6', '2. f6']);
+    // Up and down switch between the variations; the variation is made the main line.
+    await p.locator('h1').click();
+    await p.keyboard.press('ArrowUp');
+    await at(p, '2. d6');
+    await p.keyboard.press('ArrowDown');
+    await at(p, '2. f6');
+    await p.click('#tree-promote');
+    assert.deepEqual(await moves(p), ['1. f5', '2. f6', '2. d6']);
+    const afterF6 = await position(p);
+
+    // The engine's lines, deeper as it searches, then stopped: no more updates come.
+    await p.selectOption('#engine-count', '2');
+    await p.click('#engine-start');
+    await p.waitForFunction(() => document.querySelectorAll('#engine-lines li').length === 2);
+    await p.waitForFunction(() => /Depth [3-9]|Depth \d\d/.test(document.querySelector('#engine-status').textContent));
+    assert.match(await p.textContent('#engine-lines li'), /^[+-]?\d/);
+    await p.click('#engine-stop');
+    const stopped = await p.textContent('#engine-status');
+    await p.waitForTimeout(1500);
+    assert.equal(await p.textContent('#engine-status'), stopped);
+    assert.ok(await p.locator('#engine-start').isVisible());
+    await shot(p, 'analysis-reversi.png');
+    // A line's move played from the list goes into the tree.
+    const firstMove = (await p.locator('#engine-lines li:first-child .line-move').first().textContent()).trim();
+    await p.locator('#engine-lines li:first-child .line-move').first().click();
+    await at(p, `3. ${firstMove}`);
+    await p.keyboard.press('ArrowLeft');
+    await at(p, '2. f6');
+
+    // The link shows the same board to someone signed out; a reload keeps it.
+    const link = p.url();
+    assert.match(link, /m=f5&m=f6$/);
+    const q = await page(null);
+    await q.goto(link);
+    await at(q, '2. f6');
+    assert.equal(await position(q), afterF6);
+    assert.ok(await q.locator('#engine-signin').isVisible(), 'signed out, the engine asks for an account');
+    await q.context().close();
+    await p.reload();
+    await at(p, '2. f6');
+    assert.equal(await position(p), afterF6);
+
+    // The editor: a disc set down, the side to move chosen, Done; the new start is the tree's root.
+    await p.click('#edit-position');
+    await p.click('#editor [data-piece="O"]');
+    await clickCell(p, sq('a1'));
+    await p.selectOption('#editor-turn', 'first');
+    await p.click('#editor-done');
+    await p.waitForSelector('#analysis-setup');
+    await p.waitForSelector('#tree-start[aria-current="true"]');
+    const edited = await position(p);
+    assert.equal(edited[0], 'O', edited);
+    assert.match(p.url(), /start=O/);
+    // An impossible position is refused with the rules library's reason, and the editor stays open.
+    await p.click('#edit-position');
+    await p.click('#editor-clear');
+    await p.click('#editor-done');
+    await p.waitForFunction(() => /centre/.test(document.querySelector('#editor-error').textContent));
+    await p.click('#editor-cancel');
+    assert.equal(await position(p), edited);
+
+    // A position text read in, and a bad one refused with the reason.
+    await p.fill('#analysis-import', start);
+    await p.click('#import-load');
+    await p.waitForFunction((s) => document.querySelector('#position-text').value === s, start);
+    await p.fill('#analysis-import', 'X-X');
+    await p.click('#import-load');
+    await p.waitForFunction(() => /neither/.test(document.querySelector('#import-error').textContent));
+    assert.deepEqual(await axe(p), []);
+    await p.context().close();
+  });
+
+  await test('analysis board in every game: a move, the engine\'s lines, the editor\'s pieces', async () => {
+    const p = await page('bea');
+    const games = await p.evaluate(async () => (await (await fetch('/api/catalog')).json()).games.map((g) => ({ name: g.name, pieces: g.pieces.length, levels: g.levels })));
+    assert.ok(games.length >= 6, games.map((g) => g.name).join(' '));
+    for (const g of games) {
+      await p.goto(`${BASE}/analysis/${g.name}`);
+      await p.waitForSelector('#tree-start[aria-current="true"]');
+      // The first legal move from the list.
+      const first = await p.locator('#legal-moves option').nth(1).getAttribute('value');
+      await p.selectOption('#legal-moves', first);
+      await at(p, `1. ${first}`);
+      if (g.levels) {
+        await p.click('#engine-start');
+        await p.waitForFunction(() => document.querySelectorAll('#engine-lines li').length >= 1, null, { timeout: 20000 });
+        await p.click('#engine-stop');
+      }
+      await p.click('#edit-position');
+      assert.equal(await p.locator('#editor [data-piece]').count(), g.pieces + 1, g.name);
+      await p.click('#editor-cancel');
+    }
+    await p.context().close();
+  });
+
+  await test('analysis board: "analyse from here" on a replay, in Japanese, and on a phone', async () => {
+    const p = await page('cid');
+    const id = await p.evaluate(async () => {
+      const r = await fetch('/api/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: '[Game "reversi"]\n\nf5d6c3d3c4' }) });
+      return (await r.json()).game;
+    });
+    await p.goto(`${BASE}/replay/${id}`);
+    await p.waitForSelector('#analyse-here');
+    await p.click('#prev');
+    await p.click('#analyse-here');
+    await at(p, '4. d3');
+    assert.match(p.url(), /m=f5&m=d6&m=c3&m=d3$/);
+    await p.context().close();
+
+    const ja = await page(null, { locale: 'ja-JP' });
+    await ja.goto(`${BASE}/analysis/checkers`);
+    await ja.waitForSelector('#tree-start[aria-current="true"]');
+    assert.match(await ja.textContent('h1'), /^検討ボード/);
+    assert.equal(await ja.textContent('#engine-title'), 'エンジン');
+    assert.deepEqual(await axe(ja), []);
+    await ja.context().close();
+
+    const phone = await page('dee', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await phone.goto(`${BASE}/analysis/reversi`);
+    await phone.waitForSelector('#tree-start[aria-current="true"]');
+    const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 390, `no sideways scrolling on a phone (${wide} px)`);
+    await shot(phone, 'analysis-phone.png', true);
+    await phone.context().close();
+  });
+}
