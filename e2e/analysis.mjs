@@ -142,6 +142,45 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
     await p.context().close();
   });
 
+  /** A game action over a socket of the page's own, answered by its acknowledgement. */
+  // Each action has an acknowledgement id of its own: the server answers a repeated one as a resend.
+  const act = (p, msg) => p.evaluate((m) => new Promise((resolve, reject) => {
+    const ws = new WebSocket(location.origin.replace(/^http/, 'ws') + '/ws');
+    const ack = `e2e-${Math.random()}`;
+    ws.onmessage = (e) => {
+      const r = JSON.parse(e.data);
+      if (r.t === 'hello') ws.send(JSON.stringify({ ...m, ack }));
+      else if ((r.t === 'ack' || r.t === 'error') && r.ack === ack) { ws.close(); if (r.t === 'ack') resolve(); else reject(new Error(r.message || r.code)); }
+    };
+    ws.onerror = () => reject(new Error('the socket failed'));
+  }), msg);
+  const post = (p, path, body) => p.evaluate(async ([u, b]) => (await fetch(u, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) })).json(), [path, body]);
+
+  await test('opening explorer: two finished games between players are counted, with their results', async () => {
+    const [a, b] = [await page('eli'), await page('fay')];
+    const spec = 'cornered:size=7';
+    const first = (await post(a, '/api/analysis/position', { spec })).view.moves[0].text;
+    // Two games that open with the same move: the second player resigns the first, the first the second.
+    for (const resigner of [b, a]) {
+      const challenge = await post(a, '/api/challenges', { spec, color: 'first', opponent: 'fay' });
+      const { game } = await post(b, `/api/challenges/${challenge.id}/accept`, {});
+      await act(a, { t: 'move', game, move: first });
+      await act(resigner, { t: 'resign', game });
+    }
+    await a.goto(`${BASE}/analysis/cornered?spec=${encodeURIComponent(spec)}`);
+    await a.waitForSelector(`#explorer-table tr[data-move="${first}"]`);
+    const row = a.locator(`#explorer-table tr[data-move="${first}"]`);
+    assert.equal((await row.locator('td').nth(1).textContent()).trim(), '2');
+    assert.match(await row.locator('td').nth(2).textContent(), /50% White · 0% draws · 50% Black/);
+    // Its move plays from the table; beyond the games' moves nothing was played.
+    await row.locator('button').click();
+    await at(a, `1. ${first}`);
+    await a.waitForSelector('#explorer-none');
+    assert.deepEqual(await axe(a), []);
+    await a.context().close();
+    await b.context().close();
+  });
+
   await test('analysis board: "analyse from here" on a replay, in Japanese, and on a phone', async () => {
     const p = await page('cid');
     const id = await p.evaluate(async () => {

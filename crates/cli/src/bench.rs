@@ -19,6 +19,27 @@ enum BenchWhat {
     /// Soak test: games against the engine over WebSockets with hints and analyses mixed in, on a server with
     /// the default limits; reports errors, the engine's reply times and resident memory before and after.
     Soak(SoakArgs),
+    /// The opening explorer's answer time: plays seeded games, stores their first plies' counts, and times
+    /// the explorer's query for positions of those games.
+    Explorer(ExplorerArgs),
+}
+
+#[derive(Args, Debug)]
+struct ExplorerArgs {
+    /// Games to store.
+    #[arg(long, default_value_t = 100_000, value_parser = at_least_one)]
+    games: usize,
+    /// The game spec.
+    #[arg(long, default_value = "reversi")]
+    game: String,
+    /// Positions whose answer is timed.
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one)]
+    samples: usize,
+    /// Database (default: a new SQLite file in a temporary directory, removed after).
+    #[arg(long)]
+    database: Option<String>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(Args, Debug)]
@@ -89,6 +110,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
     let a = match &args.what {
         BenchWhat::Server(a) => a,
         BenchWhat::Soak(s) => return soak(s),
+        BenchWhat::Explorer(e) => return explorer(e),
     };
     if a.players < 2 {
         return Err("--players must be at least 2".into());
@@ -117,6 +139,21 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
             report.moves, report.stored
         ));
     }
+    Ok(())
+}
+
+fn explorer(a: &ExplorerArgs) -> Result<(), String> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let report = runtime.block_on(gridplay_bench::explorer::run(
+        gridplay_bench::explorer::ExplorerOptions {
+            games: a.games,
+            spec: a.game.clone(),
+            samples: a.samples,
+            database: a.database.clone(),
+            seed: a.seed,
+        },
+    ))?;
+    println!("{report}");
     Ok(())
 }
 

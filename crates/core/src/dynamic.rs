@@ -87,6 +87,8 @@ pub trait DynPosition: Debug + Send + Sync {
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
     /// A uniformly random legal move, or `None` when the game is over.
     fn random_move(&self, rng: &mut dyn Rng) -> Option<String>;
+    /// [`Position::explorer_key`].
+    fn explorer_key(&self) -> String;
     fn box_clone(&self) -> Box<dyn DynPosition>;
     /// The typed position, for code that dispatches on the concrete type (engines).
     fn as_any(&self) -> &dyn Any;
@@ -154,6 +156,9 @@ impl<P: Position> DynPosition for P {
         }
         let m = moves[rng.random_range(0..moves.len())];
         Some(self.move_text(m))
+    }
+    fn explorer_key(&self) -> String {
+        Position::explorer_key(self)
     }
     fn box_clone(&self) -> Box<dyn DynPosition> {
         Box::new(self.clone())

@@ -113,6 +113,13 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         BuildHasherDefault::<DefaultHasher>::default().hash_one(self.to_text())
     }
 
+    /// The key under which an opening explorer counts this position: positions the rules treat alike share
+    /// one key (Reversi's images under the eight symmetries of the board), so that an explorer counts a move
+    /// as the position it reaches. By default the position text.
+    fn explorer_key(&self) -> String {
+        self.to_text()
+    }
+
     /// The number of move sequences of exactly `depth` plies. A game that ends earlier is not extended.
     ///
     /// The default counts the moves of the last ply in bulk; games override it with a faster walk.

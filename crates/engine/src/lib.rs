@@ -245,6 +245,13 @@ fn think_after(
         .ok_or(EngineError::GameOver)
 }
 
+/// The opening book's moves in `pos` with their scores for the side to move (hundredths of a game unit), best
+/// first: `None` where the game has no book, empty where the book does not have the position.
+#[must_use]
+pub fn book_moves(pos: &dyn DynPosition) -> Option<Vec<(String, i32)>> {
+    registry::engine_of(pos)?.book(pos)
+}
+
 /// Scores every legal move for the side to move, in hundredths of a game unit, best first. Every move is
 /// searched to the same depth, one ply deeper at a time within `time`, and the deepest complete scoring is
 /// kept (one ply always completes), so that the scores of a move played and of the best move compare fairly:

@@ -45,6 +45,8 @@ pub struct GameEngine {
     think: Think,
     /// How much a score that the engine's full search gave for a position is proved.
     proof: fn(&dyn Any, i32) -> Proof,
+    /// The opening book's moves with their scores, where the game has a book.
+    book: fn(&dyn Any) -> Option<Vec<(String, i32)>>,
     score: ScoreMoves,
 }
 
@@ -66,6 +68,10 @@ impl GameEngine {
         stop: &StopFlag,
     ) -> Option<Reply> {
         (self.think)(pos.as_any(), earlier, request, stop)
+    }
+
+    pub(crate) fn book(&self, pos: &dyn DynPosition) -> Option<Vec<(String, i32)>> {
+        (self.book)(pos.as_any())
     }
 
     pub(crate) fn proof(&self, pos: &dyn DynPosition, score: i32) -> Proof {
@@ -93,6 +99,7 @@ macro_rules! generic {
             scores_margin: false,
             is: |any| any.is::<$pos>(),
             proof: |_, score| proof_by_win(score, 1000),
+            book: |_| None,
             think: |any, _, request, stop| {
                 let p = any.downcast_ref::<$pos>()?;
                 Some(think_typed(p, &$eval(p), &$levels, request, stop))
@@ -119,6 +126,16 @@ pub static ENGINES: &[GameEngine] = &[
             Some(p) if p.board().empty().count_ones() <= reversi::SOLVE_EMPTIES => Proof::Exact,
             _ => Proof::Estimate,
         },
+        book: |any| {
+            let p = any.downcast_ref::<ReversiPosition>()?;
+            let moves = reversi::book::Book::shipped().moves(p.board());
+            Some(
+                moves
+                    .into_iter()
+                    .map(|(sq, s)| (gridplay_games::reversi::notation::square_name(sq), s))
+                    .collect(),
+            )
+        },
         think: think_reversi,
         score: |any, time, stop| {
             let p = any.downcast_ref::<ReversiPosition>()?;
@@ -139,6 +156,11 @@ pub static ENGINES: &[GameEngine] = &[
             Proof::Estimate if score >= checkers::search::DB_WIN / 2 => Proof::Win { plies: None },
             Proof::Estimate if score <= -checkers::search::DB_WIN / 2 => Proof::Loss { plies: None },
             p => p,
+        },
+        book: |any| {
+            let p = any.downcast_ref::<CheckersPosition>()?;
+            let moves = checkers::book::Book::shipped().moves(p);
+            Some(moves.into_iter().map(|(m, s)| (p.move_text(m), s)).collect())
         },
         think: think_checkers,
         score: |any, time, stop| {

@@ -315,3 +315,160 @@ async fn engine_lines_stream_deeper_and_a_closed_stream_frees_the_quota() {
         support::drop_database(pg).await;
     }
 }
+
+/// Sends a game action over a page's socket and waits for its acknowledgement (or error).
+async fn act(ws: &mut support::Socket, mut msg: Value, ack: &str) -> Value {
+    msg["ack"] = json!(ack);
+    support::send(ws, msg).await;
+    loop {
+        let m = support::recv(ws).await;
+        if (m["t"] == "ack" || m["t"] == "error") && m["ack"] == json!(ack) {
+            return m;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_counts_finished_games_between_accounts() {
+    for (url, pg) in support::databases("explorer").await {
+        let server = gridplay_server::start(config(&url)).await.expect("server");
+        let addr = server.addr;
+        let ann = signup(addr, "ann").await;
+        let ben = signup(addr, "ben").await;
+        let mut sockets = [
+            support::socket(addr, Some(&ann)).await,
+            support::socket(addr, Some(&ben)).await,
+        ];
+        // Three games, ann first: f5 d6 and the first resigns; c4 e3 (the same game turned half round) and
+        // the second resigns; f5 f6 and the first resigns. A fourth is left in play, and a game against the
+        // engine ends: neither counts.
+        let games: [(&[&str], usize); 3] = [(&["f5", "d6"], 0), (&["c4", "e3"], 1), (&["f5", "f6"], 0)];
+        let mut n = 0;
+        for (moves, resigns) in games {
+            let id = support::game_between(
+                addr,
+                &ann,
+                &ben,
+                &json!({"spec": "reversi", "color": "first", "opponent": "ben"}),
+            )
+            .await;
+            for (k, m) in moves.iter().enumerate() {
+                n += 1;
+                let r = act(
+                    &mut sockets[k % 2],
+                    json!({"t": "move", "game": id, "move": m}),
+                    &format!("m{n}"),
+                )
+                .await;
+                assert_eq!(r["t"], "ack", "{r}");
+            }
+            n += 1;
+            let r = act(
+                &mut sockets[resigns],
+                json!({"t": "resign", "game": id}),
+                &format!("r{n}"),
+            )
+            .await;
+            assert_eq!(r["t"], "ack", "{r}");
+        }
+        let open = support::game_between(
+            addr,
+            &ann,
+            &ben,
+            &json!({"spec": "reversi", "color": "first", "opponent": "ben"}),
+        )
+        .await;
+        let r = act(
+            &mut sockets[0],
+            json!({"t": "move", "game": open, "move": "f5"}),
+            "open",
+        )
+        .await;
+        assert_eq!(r["t"], "ack", "{r}");
+        let r = post(
+            addr,
+            "/api/computer",
+            &ann,
+            json!({"spec": "reversi", "level": 1, "color": "first"}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let vs_engine = r.json()["game"].as_str().unwrap().to_owned();
+        let r = act(
+            &mut sockets[0],
+            json!({"t": "resign", "game": vs_engine}),
+            "engine",
+        )
+        .await;
+        assert_eq!(r["t"], "ack", "{r}");
+
+        let explore = |moves: Value| {
+            post(
+                addr,
+                "/api/analysis/explorer",
+                "",
+                json!({"spec": "reversi", "moves": moves}),
+            )
+        };
+        // From the start every first move reaches one position: the three games count together, under the
+        // first legal move's name.
+        let r = explore(json!([])).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let e = r.json();
+        assert_eq!(e["plies"], 30);
+        assert_eq!(e["book"], true);
+        let counted: Vec<&Value> = e["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["games"].as_i64() > Some(0))
+            .collect();
+        assert_eq!(counted.len(), 1, "{e}");
+        assert_eq!(
+            (
+                counted[0]["games"].as_i64(),
+                counted[0]["first_wins"].as_i64(),
+                counted[0]["second_wins"].as_i64()
+            ),
+            (Some(3), Some(1), Some(2)),
+            "{e}"
+        );
+        // After f5: d6 twice (once as its mirror image, e3 after c4), f6 once, most played first.
+        let e = explore(json!(["f5"])).await.json();
+        let played: Vec<(String, i64)> = e["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["games"].as_i64() > Some(0))
+            .map(|m| {
+                (
+                    m["move"].as_str().unwrap().to_owned(),
+                    m["games"].as_i64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(played, [("d6".to_owned(), 2), ("f6".to_owned(), 1)], "{e}");
+        // The mirror image's position answers the same counts under its own moves.
+        let e = explore(json!(["c4"])).await.json();
+        let d6 = e["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == "e3")
+            .expect("e3");
+        assert_eq!(d6["games"], 2, "{e}");
+        // Beyond the games' moves, nothing was played.
+        let e = explore(json!(["f5", "d6"])).await.json();
+        assert!(
+            e["moves"].as_array().unwrap().iter().all(|m| m["games"] == 0),
+            "{e}"
+        );
+        // A bad move is refused as on the board.
+        let r = explore(json!(["a1"])).await;
+        assert_eq!(error_code(&r), (400, "bad-move".into()), "{}", r.body);
+
+        drop(sockets);
+        server.stop().await;
+        support::drop_database(pg).await;
+    }
+}

@@ -393,6 +393,13 @@ fn routes() -> Vec<Route> {
         ),
         route(
             "POST",
+            "/api/analysis/explorer",
+            Nothing,
+            Some(|_| json!({"spec": "reversi", "moves": ["f5"]})),
+            ALL,
+        ),
+        route(
+            "POST",
             "/api/analysis/lines",
             Nothing,
             // Five empty squares: every move is solved at the first depth, and the answer ends at once.
@@ -654,7 +661,7 @@ impl Run {
                     termination: None,
                 };
                 self.db
-                    .append_action(&g.id, &played, &update, None, None)
+                    .append_action(&g.id, &played, &update, None, None, None)
                     .await
                     .unwrap();
                 g.id

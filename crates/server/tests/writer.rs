@@ -65,7 +65,7 @@ async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_kee
             for seq in [1, 3, 2] {
                 let (db, id) = (db.clone(), id.clone());
                 tasks.spawn(async move {
-                    db.append_action(&id, &action(seq), &update(seq), None, None)
+                    db.append_action(&id, &action(seq), &update(seq), None, None, None)
                         .await
                 });
             }
@@ -90,7 +90,7 @@ async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_kee
             tasks.spawn(async move {
                 (
                     i,
-                    db.append_action(&id, &action(seq), &update(seq), None, None)
+                    db.append_action(&id, &action(seq), &update(seq), None, None, None)
                         .await,
                 )
             });
@@ -122,7 +122,7 @@ async fn after_an_idle_second_the_writer_writes_again_even_if_the_database_dropp
     for (url, pg) in support::databases("writer_idle").await {
         let db = Db::connect(&url, 2, 1).await.unwrap();
         let id = new_game(&db).await;
-        db.append_action(&id, &action(1), &update(1), None, None)
+        db.append_action(&id, &action(1), &update(1), None, None, None)
             .await
             .unwrap_or_else(|e| panic!("{url}: {e}"));
         if let Some(name) = &pg {
@@ -130,7 +130,7 @@ async fn after_an_idle_second_the_writer_writes_again_even_if_the_database_dropp
             support::terminate_connections(name).await;
         }
         tokio::time::sleep(std::time::Duration::from_millis(1_300)).await;
-        db.append_action(&id, &action(2), &update(2), None, None)
+        db.append_action(&id, &action(2), &update(2), None, None, None)
             .await
             .unwrap_or_else(|e| panic!("{url}: after an idle second: {e}"));
         assert_eq!(db.game(&id).await.unwrap().unwrap().version, 2, "{url}");
@@ -158,14 +158,24 @@ async fn on_postgresql_each_action_s_notice_is_sent_with_its_commit() {
         let mut tasks = tokio::task::JoinSet::new();
         for id in &ids {
             let (db, id, n) = (db.clone(), id.clone(), notice(id, 1));
-            tasks.spawn(async move { db.append_action(&id, &action(1), &update(1), None, Some(n)).await });
+            tasks.spawn(async move {
+                db.append_action(&id, &action(1), &update(1), None, None, Some(n))
+                    .await
+            });
         }
         while let Some(r) = tasks.join_next().await {
             r.unwrap().unwrap();
         }
-        db.append_action(&ids[0], &action(2), &update(2), None, Some(notice(&ids[0], 2)))
-            .await
-            .unwrap();
+        db.append_action(
+            &ids[0],
+            &action(2),
+            &update(2),
+            None,
+            None,
+            Some(notice(&ids[0], 2)),
+        )
+        .await
+        .unwrap();
         let mut expected: Vec<String> = ids.iter().map(|id| notice(id, 1)).collect();
         expected.push(notice(&ids[0], 2));
         let mut heard = Vec::new();
@@ -237,7 +247,7 @@ async fn rated_games_of_one_pair_ending_at_once_through_several_writers_each_cou
                 first_score: 1.0,
             };
             tasks.spawn(async move {
-                db.append_action(&id, &action(1), &finished, Some(rate), None)
+                db.append_action(&id, &action(1), &finished, Some(rate), None, None)
                     .await
             });
         }
@@ -280,7 +290,7 @@ async fn a_move_s_update_of_its_game_changes_no_indexed_column() {
     for (url, pg) in support::databases("writer_indexes").await {
         let db = Db::connect(&url, 2, 1).await.unwrap();
         let id = new_game(&db).await;
-        db.append_action(&id, &action(1), &update(1), None, None)
+        db.append_action(&id, &action(1), &update(1), None, None, None)
             .await
             .unwrap();
         let indexed = indexed_game_columns(&url).await;

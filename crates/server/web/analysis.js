@@ -88,6 +88,7 @@ export function analysisPage(main, game, ctx) {
     writeUrl();
     draw();
     if (engine.on) startEngine(); else renderEngine();
+    loadExplorer(node);
   }
 
   /** Plays `text` from the current node: the child that has it, or a new variation. */
@@ -271,6 +272,47 @@ export function analysisPage(main, game, ctx) {
     engineBox.replaceChildren(title, h('div', { class: 'actions' }, toggle, count), status, list);
   }
 
+  // --- the opening explorer ----------------------------------------------------------------------------
+  const explorerBox = h('section', { id: 'explorer', class: 'stack', 'aria-labelledby': 'explorer-title' });
+  /** The moves played from `node`'s position in the site's games, asked once per node. */
+  async function loadExplorer(node) {
+    renderExplorer();
+    if (node.explorer) return;
+    try {
+      const e = await api('/analysis/explorer', { spec, start: start || undefined, moves: node.path() });
+      node.explorer = e;
+    } catch (e) { node.explorer = { error: errorText(e), moves: [] }; }
+    if (alive && cur === node) renderExplorer();
+  }
+  function renderExplorer() {
+    const title = h('h2', { id: 'explorer-title' }, t('explorer.title'));
+    const e = cur.explorer;
+    if (!e) { explorerBox.replaceChildren(title, h('p', { class: 'muted' }, t('explorer.loading'))); return; }
+    if (e.error) { explorerBox.replaceChildren(title, h('p', { class: 'error' }, e.error)); return; }
+    if (!e.moves.length) { explorerBox.replaceChildren(title, h('p', { class: 'muted', id: 'explorer-none' }, t('explorer.none', { plies: e.plies }))); return; }
+    const sides = cur.pos.sides.map((s) => gameWord(game, s.name));
+    const pct = (n, of) => (of ? Math.round((100 * n) / of) : 0);
+    const units = (v) => { const u = (v / 100).toFixed(Math.abs(v) % 100 === 0 ? 0 : 2); return v > 0 ? `+${u}` : u; };
+    const rows = e.moves.map((m) => {
+      const [a, d, b] = [pct(m.first_wins, m.games), pct(m.draws, m.games), pct(m.second_wins, m.games)];
+      const words = m.games ? t('explorer.resultsText', { first: a, draws: d, second: b, firstSide: sides[0], secondSide: sides[1] }) : '–';
+      const bar = m.games ? h('div', { class: 'result-bar', 'aria-hidden': 'true' },
+        h('span', { class: 'first', style: `width:${a}%` }), h('span', { class: 'draws', style: `width:${d}%` }), h('span', { class: 'second', style: `width:${b}%` })) : null;
+      return h('tr', { 'data-move': m.move },
+        h('td', {}, h('button', { class: 'small secondary', onclick: () => play(m.move) }, m.move)),
+        h('td', { class: 'num' }, m.games.toLocaleString()),
+        h('td', {}, bar, h('span', { class: 'small' }, words)),
+        h('td', { class: 'num' }, m.rating == null ? '–' : String(m.rating)),
+        e.book ? h('td', { class: 'num' }, m.book == null ? '' : units(m.book)) : null);
+    });
+    explorerBox.replaceChildren(title,
+      h('table', { class: 'explorer', id: 'explorer-table' },
+        h('caption', { class: 'muted small' }, t('explorer.caption', { plies: e.plies })),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('explorer.move')), h('th', { scope: 'col' }, t('explorer.games')),
+          h('th', { scope: 'col' }, t('explorer.results')), h('th', { scope: 'col' }, t('explorer.rating')), e.book ? h('th', { scope: 'col' }, t('explorer.book')) : null)),
+        h('tbody', {}, ...rows)));
+  }
+
   // --- the move tree ------------------------------------------------------------------------------------
   function moveButton(node) {
     return h('button', { class: 'small tree-move' + (node === cur ? '' : ' secondary'), 'aria-current': node === cur ? 'true' : null, 'data-path': node.path().join(' '),
@@ -399,6 +441,7 @@ export function analysisPage(main, game, ctx) {
         h('button', { class: 'small secondary', id: 'edit-position', disabled: !!editing, onclick: openEditor }, t('analysis.edit'))),
       h('p', { class: 'muted small' }, t('analysis.keys')),
       engineBox,
+      editing ? null : explorerBox,
       textBox,
     ].filter(Boolean));
     renderEngine();

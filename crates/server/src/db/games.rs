@@ -192,7 +192,8 @@ impl Db {
     }
 
     /// Appends action number `action.seq` (the game's new version) and updates the game, in one transaction
-    /// (shared with other games' actions waiting at the same moment). Fails if another writer got there first:
+    /// (shared with other games' actions waiting at the same moment), with a finished game's ratings and
+    /// explorer counts. Fails if another writer got there first:
     /// the primary key forbids two actions with one number.
     pub async fn append_action(
         &self,
@@ -200,6 +201,7 @@ impl Db {
         action: &ActionRow,
         update: &GameUpdate,
         rate: Option<RateJob>,
+        explore: Option<super::explorer::ExploreJob>,
         notice: Option<String>,
     ) -> Result<(), DbError> {
         let (done, result) = oneshot::channel();
@@ -211,6 +213,7 @@ impl Db {
             winner: update.winner,
             termination: update.termination,
             rate,
+            explore,
             notice,
             done,
         };

@@ -30,6 +30,7 @@ use crate::clock::TimeControl;
 pub mod backup;
 mod challenges;
 mod chat;
+pub mod explorer;
 mod games;
 pub(crate) mod kinds;
 mod moderation;

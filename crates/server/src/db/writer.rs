@@ -56,6 +56,8 @@ pub(super) struct WriteJob {
     pub(super) termination: Option<EndReason>,
     /// The game ended rated: the players' ratings change in the same transaction.
     pub(super) rate: Option<RateJob>,
+    /// The game ended between two accounts: the opening explorer counts it in the same transaction.
+    pub(super) explore: Option<super::explorer::ExploreJob>,
     /// A notice for the other servers (its text made by the bus), sent by the same transaction, so that it is delivered when
     /// the action is committed and only then.
     pub(super) notice: Option<String>,
@@ -242,7 +244,7 @@ async fn write_group(
     if backend == Backend::Postgres
         && jobs.len() <= ROWS_MAX
         && payloads.len() <= 1
-        && jobs.iter().all(|j| j.rate.is_none())
+        && jobs.iter().all(|j| j.rate.is_none() && j.explore.is_none())
     {
         return write_in_one_statement(conn, jobs, payloads.first().map(String::as_str)).await;
     }
@@ -250,6 +252,9 @@ async fn write_group(
     insert_actions(&mut tx, backend, jobs).await?;
     update_games(&mut tx, backend, jobs).await?;
     for job in jobs {
+        if let Some(explore) = &job.explore {
+            super::explorer::record(&mut tx, explore).await?;
+        }
         if let Some(rate) = &job.rate {
             ratings::apply(&mut tx, backend, &job.game_id, rate, job.action.at).await?;
         }

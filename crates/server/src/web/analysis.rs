@@ -349,3 +349,118 @@ pub(crate) async fn lines(
     });
     Ok(ndjson(rx))
 }
+
+/// The moves played from a position of the board in the site's games, with the book's scores.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ExplorerAnswer {
+    /// How many plies from a game's start the explorer counts: a position deeper in every game has no count.
+    plies: usize,
+    /// Whether the game has an opening book (its scores are then in `moves`).
+    book: bool,
+    /// The moves, most played first, then the book's moves no one played.
+    moves: Vec<ExplorerMove>,
+}
+
+/// One move of the explorer: how often it was played here and how those games ended.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ExplorerMove {
+    /// The move, as the game writes it (one of the moves that reach the same position, where several do).
+    #[serde(rename = "move")]
+    mv: String,
+    games: i64,
+    first_wins: i64,
+    second_wins: i64,
+    draws: i64,
+    /// The players' mean rating over the games in which either had one.
+    rating: Option<i64>,
+    /// The opening book's score for the side to move, in hundredths of a game unit.
+    book: Option<i32>,
+}
+
+/// The opening explorer: the moves played from a position in the site's finished games between two accounts
+/// (their first 30 plies), each with its count, results and the players' mean rating, and the opening book's
+/// score beside them where the game has a book. Moves that reach one position count together, and for
+/// Reversi so do mirror images of the board.
+#[utoipa::path(post, path = "/analysis/explorer", tag = "analysis", request_body = BoardQuery,
+    responses((status = 200, body = ExplorerAnswer), (status = 400, body = ErrorBody,
+        description = "A bad spec, start or move, as `/analysis/position`")))]
+pub(crate) async fn explorer(
+    State(state): State<AppState>,
+    Json(q): Json<BoardQuery>,
+) -> ApiResult<Json<ExplorerAnswer>> {
+    use crate::db::explorer::{PLIES, key_hash};
+    let game = build_spec(&state, &q.spec)?;
+    let start = start_of(game.as_ref(), q.start.as_deref())?;
+    let (pos, _, _) = walk(start, &q.moves)?;
+    let book = gridplay_engine::book_moves(pos.as_ref());
+    let mut answer = ExplorerAnswer {
+        plies: PLIES,
+        book: book.is_some(),
+        moves: Vec::new(),
+    };
+    if pos.outcome().is_some() {
+        return Ok(Json(answer));
+    }
+    // Each legal move by the position it reaches: the first move that reaches it stands for them all.
+    let mut reached: Vec<(i64, String)> = Vec::new();
+    for m in pos.legal_moves() {
+        let mut next = pos.box_clone();
+        if next.play(&m).is_ok() {
+            let key = key_hash(&next.explorer_key());
+            if !reached.iter().any(|(k, _)| *k == key) {
+                reached.push((key, m));
+            }
+        }
+    }
+    let book_of = |key: i64| {
+        book.as_ref().and_then(|b| {
+            b.iter()
+                .filter(|(m, _)| {
+                    let mut next = pos.box_clone();
+                    next.play(m).is_ok() && key_hash(&next.explorer_key()) == key
+                })
+                .map(|(_, s)| *s)
+                .max()
+        })
+    };
+    let rows = state
+        .db
+        .explorer(&game.spec().to_string(), key_hash(&pos.explorer_key()))
+        .await
+        .map_err(|e| {
+            tracing::error!("explorer: {e}");
+            ApiError::internal()
+        })?;
+    for row in rows {
+        if let Some((key, m)) = reached.iter().find(|(k, _)| *k == row.reached) {
+            answer.moves.push(ExplorerMove {
+                mv: m.clone(),
+                games: row.games,
+                first_wins: row.first_wins,
+                second_wins: row.second_wins,
+                draws: row.draws,
+                rating: row.rating.map(|r| r.round() as i64),
+                book: book_of(*key),
+            });
+        }
+    }
+    let played = answer.moves.len();
+    for (key, m) in &reached {
+        if answer.moves.iter().any(|x| &x.mv == m) {
+            continue;
+        }
+        if let Some(score) = book_of(*key) {
+            answer.moves.push(ExplorerMove {
+                mv: m.clone(),
+                games: 0,
+                first_wins: 0,
+                second_wins: 0,
+                draws: 0,
+                rating: None,
+                book: Some(score),
+            });
+        }
+    }
+    answer.moves[played..].sort_by_key(|m| std::cmp::Reverse(m.book));
+    Ok(Json(answer))
+}

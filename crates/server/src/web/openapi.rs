@@ -169,6 +169,7 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(analysis::import))
         .routes(routes!(analysis::setup))
         .routes(routes!(analysis::lines))
+        .routes(routes!(analysis::explorer))
         .routes(routes!(tournaments::list, tournaments::create))
         .routes(routes!(tournaments::show))
         .routes(routes!(tournaments::join))

@@ -40,6 +40,7 @@ pub(super) struct Prepared {
     row: ActionRow,
     update: GameUpdate,
     rate: Option<RateJob>,
+    explore: Option<crate::db::explorer::ExploreJob>,
     /// The player now to move, when a move gives the turn to a person.
     to_tell: Option<String>,
 }
@@ -102,6 +103,7 @@ impl Actor {
         .map(|u| u.id.clone());
         Ok(Prepared {
             rate: end.and_then(|(outcome, _)| self.rate_job(outcome)),
+            explore: end.and_then(|(outcome, _)| self.explore_job(&next, outcome)),
             side,
             action,
             text,
@@ -144,6 +146,36 @@ impl Actor {
         (clocks, moved, clock)
     }
 
+    /// The opening explorer's counts of a game that ended between two different accounts: the positions of
+    /// its first plies and the positions their moves reached.
+    fn explore_job(&self, record: &GameRecord, outcome: Outcome) -> Option<crate::db::explorer::ExploreJob> {
+        use crate::db::explorer::{ExploreJob, PLIES, key_hash};
+        let [Some(a), Some(b)] = &self.row.users else {
+            return None;
+        };
+        if a.id == b.id || self.row.status == GameStatus::Imported || record.moves().is_empty() {
+            return None;
+        }
+        let mut pos = record.start().box_clone();
+        let mut key = key_hash(&pos.explorer_key());
+        let mut steps = Vec::with_capacity(PLIES);
+        for m in record.moves().iter().take(PLIES) {
+            if pos.play(m).is_err() {
+                break;
+            }
+            let reached = key_hash(&pos.explorer_key());
+            steps.push((key, reached));
+            key = reached;
+        }
+        Some(ExploreJob {
+            spec: self.row.spec.clone(),
+            game: self.row.game.clone(),
+            users: [a.id.clone(), b.id.clone()],
+            steps,
+            winner: Winner::from(outcome),
+        })
+    }
+
     /// The ratings to change with a rated game's result (between two different people).
     fn rate_job(&self, outcome: Outcome) -> Option<RateJob> {
         match &self.row.users {
@@ -177,7 +209,14 @@ impl Actor {
             .hub
             .0
             .db
-            .append_action(&self.row.id, &step.row, &step.update, step.rate.clone(), notice)
+            .append_action(
+                &self.row.id,
+                &step.row,
+                &step.update,
+                step.rate.clone(),
+                step.explore.clone(),
+                notice,
+            )
             .await
         {
             Ok(()) => Ok(()),
