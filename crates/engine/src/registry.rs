@@ -27,6 +27,9 @@ type Think = fn(&dyn Any, &[Box<dyn DynPosition>], &Request, &StopFlag) -> Optio
 /// Scores every legal move within a time; `None` when the position is of another game.
 type ScoreMoves = fn(&dyn Any, Duration, &StopFlag) -> Option<Vec<(String, i32)>>;
 
+/// The opening book's moves of a position with their scores; `None` when the game has no book.
+type BookMoves = fn(&dyn Any) -> Option<Vec<(String, i32)>>;
+
 /// One game's engine.
 pub struct GameEngine {
     /// The game's registry name.
@@ -46,7 +49,7 @@ pub struct GameEngine {
     /// How much a score that the engine's full search gave for a position is proved.
     proof: fn(&dyn Any, i32) -> Proof,
     /// The opening book's moves with their scores, where the game has a book.
-    book: fn(&dyn Any) -> Option<Vec<(String, i32)>>,
+    book: BookMoves,
     score: ScoreMoves,
 }
 
