@@ -402,9 +402,10 @@ fn routes() -> Vec<Route> {
             "POST",
             "/api/analysis/lines",
             Nothing,
-            // Five empty squares: every move is solved at the first depth, and the answer ends at once.
+            // One empty cross: the only move ends the game, and the answer ends at once. (Cornered Reversi,
+            // which the roles do not play: a player of a game without hints gets no lines of that game.)
             Some(
-                |_| json!({"spec": "reversi", "start": "OXXXXXXXOOXOXXXXOXOXXXXXXXXXXOXXOXXOOXXXOXXOOOXX-OXXOOO--OOOOO-- X", "lines": 2}),
+                |_| json!({"spec": "cornered:size=5", "start": "WBWBW/BWBWB/WBWBW/BWBWB/WBWB1 W", "lines": 2}),
             ),
             SIGNED_IN,
         ),
