@@ -181,6 +181,55 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
     await b.context().close();
   });
 
+  await test('puzzles: in every game a puzzle solved and one failed, the rating and the streak kept, in Japanese', async () => {
+    const p = await page('gil');
+    const visitor = await page(null);
+    await visitor.goto(BASE + '/');
+    const games = await p.evaluate(async () => (await (await fetch('/api/catalog')).json()).games.map((g) => g.name));
+    /** The puzzle on the page, and its solution as a visitor's wrong answer shows it (a visitor's try counts for no one). */
+    const current = async () => {
+      await p.waitForSelector('#puzzle-panel[data-puzzle]');
+      const id = await p.getAttribute('#puzzle-panel', 'data-puzzle');
+      const legal = await p.locator('#legal-moves option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+      const probe = async (m) => visitor.evaluate(async ([i, mv]) => (await fetch(`/api/puzzles/${i}/move`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ moves: [mv] }) })).json(), [id, m]);
+      let r = await probe(legal[0]);
+      const solution = r.solution || (await probe(legal.find((m) => m !== legal[0]))).solution;
+      return { id, legal, solution };
+    };
+    for (const game of games) {
+      await p.goto(`${BASE}/puzzles/${game}`);
+      // Solved: the solution's moves entered one by one, the engine's replies between them.
+      let { id, solution } = await current();
+      for (let k = 0; k < solution.length; k += 2) {
+        await p.waitForFunction(([n]) => document.querySelectorAll('#legal-moves option').length > 1 && document.querySelector('#puzzle-status').dataset.state === 'solving', [k]);
+        await p.selectOption('#legal-moves', solution[k]);
+        if (k + 2 < solution.length) await p.waitForFunction((r) => document.querySelector('#puzzle-status').textContent.includes(r), solution[k + 1]);
+      }
+      await p.waitForFunction(() => document.querySelector('#puzzle-status').dataset.state === 'solved');
+      assert.match(await p.textContent('#puzzle-player'), /streak [1-9]/, game);
+      // Failed: a legal move that is not the solution's, then its refutation and the solution are shown.
+      await p.click('#puzzle-next');
+      await p.waitForFunction((old) => document.querySelector('#puzzle-panel').dataset.puzzle !== old, id);
+      const next = await current();
+      await p.selectOption('#legal-moves', next.legal.find((m) => m !== next.solution[0]));
+      await p.waitForFunction(() => document.querySelector('#puzzle-status').dataset.state === 'failed');
+      assert.match(await p.textContent('#puzzle-solution'), new RegExp(next.solution[0].replace(/[*]/g, '\\*')), game);
+      assert.match(await p.textContent('#puzzle-player'), /streak 0/, game);
+    }
+    const history = await p.evaluate(async () => (await (await fetch('/api/puzzles/reversi/history')).json()).attempts.map((a) => a.solved));
+    assert.deepEqual(history, [false, true]);
+    assert.deepEqual(await axe(p), []);
+    await shot(p, 'puzzles.png');
+    const ja = await page(null, { locale: 'ja-JP' });
+    await ja.goto(`${BASE}/puzzles/checkers`);
+    await ja.waitForSelector('#puzzle-panel[data-puzzle]');
+    assert.match(await ja.textContent('h1'), /^パズル/);
+    assert.doesNotMatch(await ja.textContent('#puzzle-proof'), /[A-Za-z]{4,}/);
+    await ja.context().close();
+    await visitor.context().close();
+    await p.context().close();
+  });
+
   await test('analysis board: "analyse from here" on a replay, in Japanese, and on a phone', async () => {
     const p = await page('cid');
     const id = await p.evaluate(async () => {

@@ -11,6 +11,7 @@ mod perft;
 mod play;
 mod players;
 mod protocol;
+mod puzzles;
 mod render;
 mod selfplay;
 mod serve;
@@ -93,6 +94,9 @@ enum Command {
     /// Bring an engine online as a bot account: it accepts challenges by its filters and plays them through
     /// the site's bot API (docs/web.md, "Bots and the API").
     Bot(bot::BotArgs),
+    /// Puzzles: `mine` finds them in the games of a file or of self-play, `pack` makes the set the server
+    /// ships.
+    Puzzles(puzzles::PuzzlesArgs),
 }
 
 fn main() -> ExitCode {
@@ -135,6 +139,7 @@ fn main() -> ExitCode {
         Command::Restore(args) => backup::restore(&args),
         Command::Admin(args) => admin::admin(&args),
         Command::Bot(args) => bot::run(&args),
+        Command::Puzzles(args) => puzzles::run(&args),
         Command::Games => {
             use std::io::Write;
             std::io::stdout()

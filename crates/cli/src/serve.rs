@@ -57,6 +57,9 @@ pub(crate) struct ServeArgs {
     /// The longest the analysis board's engine searches one position, in seconds.
     #[arg(long, env = "GRIDPLAY_LINES_SECONDS", default_value_t = Limits::default().lines_seconds)]
     lines_seconds: u32,
+    /// How often, in seconds, a few of the site's finished games are mined for puzzles (0: never).
+    #[arg(long, env = "GRIDPLAY_PUZZLE_MINING_SECONDS", default_value_t = Limits::default().puzzle_mining_seconds)]
+    puzzle_mining_seconds: u32,
     /// Open challenges one user may have at once.
     #[arg(long, env = "GRIDPLAY_OPEN_CHALLENGES", default_value_t = Limits::default().open_challenges)]
     open_challenges: u32,
@@ -123,6 +126,7 @@ impl ServeArgs {
                 analyses_per_user: self.analyses_per_user,
                 hints_per_minute: self.hints_per_minute,
                 lines_seconds: self.lines_seconds,
+                puzzle_mining_seconds: self.puzzle_mining_seconds,
                 open_challenges: self.open_challenges,
                 tournaments_per_day: self.tournaments_per_day,
                 draw_offer_plies: self.draw_offer_plies,

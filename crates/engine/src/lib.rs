@@ -13,6 +13,7 @@ mod huge;
 mod levels;
 pub mod lines;
 mod proof;
+pub mod puzzles;
 mod registry;
 pub mod reversi;
 mod score;

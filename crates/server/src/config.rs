@@ -55,6 +55,8 @@ pub struct Limits {
     /// The longest the analysis board's engine searches one position, in seconds (an analysis under way,
     /// counted in `analyses_per_user` while it runs).
     pub lines_seconds: u32,
+    /// How often, in seconds, the server mines a few of the site's finished games for puzzles (0: never).
+    pub puzzle_mining_seconds: u32,
     /// Open challenges one user may have at once.
     pub open_challenges: u32,
     /// Tournaments one user may create per day.
@@ -75,6 +77,7 @@ impl Default for Limits {
             analyses_per_user: 2,
             hints_per_minute: 10,
             lines_seconds: 30,
+            puzzle_mining_seconds: 600,
             open_challenges: 20,
             tournaments_per_day: 5,
             draw_offer_plies: 10,
@@ -94,6 +97,7 @@ impl Limits {
             analyses_per_user: 1000,
             hints_per_minute: 100_000,
             lines_seconds: 30,
+            puzzle_mining_seconds: 0,
             open_challenges: 100_000,
             tournaments_per_day: 100_000,
             draw_offer_plies: 0,

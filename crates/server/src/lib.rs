@@ -56,6 +56,10 @@ async fn upkeep(state: AppState) {
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut purge = tokio::time::interval(PURGE_EVERY);
     purge.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mining_every = state.config.limits.puzzle_mining_seconds;
+    let mut mine = tokio::time::interval(Duration::from_secs(u64::from(mining_every.max(1))));
+    mine.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mining = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     loop {
         tokio::select! {
             _ = beat.tick() => {
@@ -73,6 +77,20 @@ async fn upkeep(state: AppState) {
                 }
             }
             _ = forget.tick() => state.forget_limits(),
+            // A few finished games mined for puzzles, in the engine's analysis lane, one round at a time.
+            _ = mine.tick(), if mining_every > 0 => {
+                if !mining.swap(true, std::sync::atomic::Ordering::AcqRel) {
+                    let (hub, mining) = (state.hub.clone(), mining.clone());
+                    tokio::spawn(async move {
+                        match game::puzzles::mine_site(&hub, 3, 6).await {
+                            Ok(0) => {}
+                            Ok(n) => tracing::info!("mined {n} puzzles from the site's games"),
+                            Err(e) => tracing::error!("mining puzzles: {e}"),
+                        }
+                        mining.store(false, std::sync::atomic::Ordering::Release);
+                    });
+                }
+            }
             _ = purge.tick() => {
                 match db.purge(db::now_ms()).await {
                     Ok(p) => tracing::info!("purged {} expired sessions, {} old heartbeats, {} old downtimes", p.sessions, p.heartbeats, p.downtimes),
@@ -160,6 +178,11 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         ),
         Ok(None) => {}
         Err(e) => tracing::error!("cannot record the downtime: {e}"),
+    }
+    match game::puzzles::store_shipped(&state.db, state.registry).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("stored {n} shipped puzzles"),
+        Err(e) => tracing::error!("the shipped puzzles: {e}"),
     }
     let upkeep = tokio::spawn(upkeep(state.clone()));
     state.hub.wake_engine_games().await;

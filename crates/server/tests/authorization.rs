@@ -90,6 +90,8 @@ enum Subject {
     Report,
     /// The first player made an API token.
     Token,
+    /// A Reversi puzzle (FFO #2: a4 wins, nothing else does).
+    Puzzle,
 }
 
 const SO: Http = Http::No(401, "signed-out");
@@ -391,6 +393,16 @@ fn routes() -> Vec<Route> {
             }),
             ALL,
         ),
+        route("GET", "/puzzles/{game}", Nothing, None, ALL),
+        route("GET", "/api/puzzles/{game}/next", Puzzle, None, ALL),
+        route("GET", "/api/puzzles/{game}/history", Nothing, None, SIGNED_IN),
+        route(
+            "POST",
+            "/api/puzzles/{id}/move",
+            Puzzle,
+            Some(|_| json!({"moves": ["a4"]})),
+            ALL,
+        ),
         route(
             "POST",
             "/api/analysis/explorer",
@@ -585,6 +597,20 @@ impl Run {
         let [a, b, c, _] = self.people.cookies.clone();
         match subject {
             Subject::Nothing | Subject::OwnAccount => self.people.first.clone(),
+            Subject::Puzzle => {
+                use gridplay_server::db::puzzles::{NewPuzzle, puzzle_id};
+                let position = "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X";
+                let puzzle = NewPuzzle {
+                    game: "reversi".into(),
+                    spec: "reversi".into(),
+                    position: position.into(),
+                    solution: vec!["a4".into()],
+                    proof: "exact solve of every move (14 empty squares)".into(),
+                    source: "test".into(),
+                };
+                self.db.add_puzzles(&[puzzle], 1).await.unwrap();
+                puzzle_id("reversi", position)
+            }
             Subject::Token => self
                 .post(
                     "/api/account/tokens",
@@ -832,6 +858,7 @@ impl Run {
                 format!("{history} {open:?}")
             }
             Subject::Challenge => format!("{:?}", self.db.challenge(id).await.unwrap().map(|c| c.status)),
+            Subject::Puzzle => format!("{:?}", self.db.puzzle(id).await.unwrap().map(|p| p.plays)),
             Subject::Tournament => {
                 let t = http(self.addr, "GET", &format!("/api/tournaments/{id}"), None, None)
                     .await

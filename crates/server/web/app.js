@@ -20,6 +20,7 @@ const PAGES = {
   tournaments: () => import('./tournaments.js'),
   rules: () => import('./rules.js'),
   analysis: () => import('./analysis.js'),
+  puzzles: () => import('./puzzles.js'),
   account: () => import('./account.js'),
   admin: () => import('./admin.js'),
 };
@@ -82,6 +83,7 @@ function header() {
     link('/tournaments', t('nav.tournaments'), 'nav-tournaments'),
     link('/leaderboard', t('nav.leaderboards'), 'nav-leaderboard'),
     link(`/analysis/${firstGame()}`, t('nav.analysis'), 'nav-analysis'),
+    link(`/puzzles/${firstGame()}`, t('nav.puzzles'), 'nav-puzzles'),
     link(`/rules/${firstGame()}`, t('nav.rules'), 'nav-rules'),
     ...(ctx.me ? [h('a', { href: '/games', 'data-link': true, id: 'nav-games' }, t('nav.myGames'), ctx.waiting ? h('span', { class: 'badge', id: 'waiting-count' }, String(ctx.waiting)) : null)] : []),
     ...(ctx.me && ctx.me.admin ? [link('/admin', t('nav.admin'), 'nav-admin')] : []),
@@ -132,6 +134,7 @@ function pageOf(p) {
   if ((r = m(/^\/tournament\/([A-Za-z0-9]{1,16})$/))) return ['tournaments', 'tournamentPage', r[1]];
   if ((r = m(/^\/rules\/([a-z]{1,20})$/))) return ['rules', 'rulesPage', r[1]];
   if ((r = m(/^\/analysis\/([a-z]{1,20})$/))) return ['analysis', 'analysisPage', r[1]];
+  if ((r = m(/^\/puzzles\/([a-z]{1,20})$/))) return ['puzzles', 'puzzlesPage', r[1]];
   if (p === '/') return ['lobby', 'lobbyPage'];
   return null;
 }
@@ -149,7 +152,7 @@ async function route() {
   root.replaceChildren(main);
   const p = location.pathname;
   ctx.title('gridplay');
-  for (const a of nav.querySelectorAll('a')) a.classList.toggle('here', a.getAttribute('href') === p || (p.startsWith('/rules') && a.id === 'nav-rules') || (p.startsWith('/analysis') && a.id === 'nav-analysis'));
+  for (const a of nav.querySelectorAll('a')) a.classList.toggle('here', a.getAttribute('href') === p || (p.startsWith('/rules') && a.id === 'nav-rules') || (p.startsWith('/analysis') && a.id === 'nav-analysis') || (p.startsWith('/puzzles') && a.id === 'nav-puzzles'));
   const which = pageOf(p);
   if (!which) { leave = notFoundPage(main, p, ctx); return; }
   const [module, fn, ...args] = which;

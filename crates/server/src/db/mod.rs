@@ -34,6 +34,7 @@ pub mod explorer;
 mod games;
 pub(crate) mod kinds;
 mod moderation;
+pub mod puzzles;
 pub(crate) mod ratings;
 mod servers;
 mod tokens;

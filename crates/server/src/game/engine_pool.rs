@@ -187,6 +187,46 @@ impl EnginePool {
     }
 }
 
+impl EnginePool {
+    /// A puzzle in `pos` (`gridplay_engine::puzzles::find` with the game's effort), searched in the analysis
+    /// lane.
+    pub async fn puzzle(
+        &self,
+        pos: Box<dyn DynPosition>,
+        game: String,
+    ) -> Option<gridplay_engine::puzzles::Found> {
+        let _permit = self.enter(Lane::Analysis).await?;
+        tokio::task::spawn_blocking(move || {
+            let effort = gridplay_engine::puzzles::effort(&game);
+            gridplay_engine::puzzles::find(pos.as_ref(), effort, &StopFlag::new())
+        })
+        .await
+        .ok()
+        .flatten()
+    }
+
+    /// The engine's line after a move, in the analysis lane: what refutes a wrong answer to a puzzle.
+    pub async fn refutation(&self, pos: Box<dyn DynPosition>) -> Vec<String> {
+        let Some(_permit) = self.enter(Lane::Analysis).await else {
+            return Vec::new();
+        };
+        tokio::task::spawn_blocking(move || {
+            let request = Request {
+                limits: gridplay_search::Limits {
+                    depth: Some(10),
+                    time: Some(std::time::Duration::from_millis(400)),
+                    nodes: None,
+                },
+                ..Request::default()
+            };
+            gridplay_engine::think(pos.as_ref(), &request, &StopFlag::new())
+                .map_or_else(|_| Vec::new(), |r| r.pv)
+        })
+        .await
+        .unwrap_or_default()
+    }
+}
+
 /// One position of an analysis, scores for its side to move.
 #[derive(Clone, Copy, Debug)]
 pub struct PositionScore {

@@ -17,6 +17,7 @@ pub mod engine_pool;
 pub mod live;
 pub mod lobby;
 pub mod messages;
+pub mod puzzles;
 pub mod state;
 pub mod tournament;
 

@@ -358,6 +358,7 @@ fn page_module(path: &str) -> Option<&'static str> {
         "watch" => "watch.js",
         "rules" => "rules.js",
         "analysis" => "analysis.js",
+        "puzzles" => "puzzles.js",
         "tournaments" | "tournament" => "tournaments.js",
         _ => return None,
     })

@@ -25,6 +25,7 @@ pub mod lang;
 pub mod moderation;
 pub mod openapi;
 pub mod players;
+pub mod puzzles;
 pub mod rules;
 mod scopes;
 pub mod settings;

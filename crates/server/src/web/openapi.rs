@@ -22,7 +22,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::web::{
     AppState, analysis, auth, bot, catalog, challenges, error::ApiError, games, health, moderation, players,
-    rules, scopes, settings, tokens, tournaments, ws,
+    puzzles, rules, scopes, settings, tokens, tournaments, ws,
 };
 
 /// The pages of the site: each answers the same shell, which loads the page's module.
@@ -39,6 +39,7 @@ pub(crate) const PAGES: &[&str] = &[
     "/leaderboard/{game}",
     "/rules/{game}",
     "/analysis/{game}",
+    "/puzzles/{game}",
     "/tournaments",
     "/tournament/{id}",
 ];
@@ -68,6 +69,7 @@ session is the `gp_session` cookie that signing in sets, and a program may send 
         (name = "tournaments", description = "Swiss and round-robin tournaments"),
         (name = "moderation", description = "Reports by players; the admins' queue and their actions on accounts"),
         (name = "analysis", description = "The analysis board: any position of a game, the board editor's check, and the engine's lines streamed"),
+        (name = "puzzles", description = "Puzzles: the next one near the player's rating, answers checked move by move, ratings, streaks and history"),
         (name = "bots", description = "Bot accounts and the bot API: a program's streams of events and of its games, and its actions in them"),
         (name = "site", description = "The pages, the browser's files and the socket"),
     )
@@ -170,6 +172,9 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(analysis::setup))
         .routes(routes!(analysis::lines))
         .routes(routes!(analysis::explorer))
+        .routes(routes!(puzzles::next))
+        .routes(routes!(puzzles::answer))
+        .routes(routes!(puzzles::history))
         .routes(routes!(tournaments::list, tournaments::create))
         .routes(routes!(tournaments::show))
         .routes(routes!(tournaments::join))

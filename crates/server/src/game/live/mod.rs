@@ -316,6 +316,18 @@ impl GameHub {
         &self.0.db
     }
 
+    /// The engine's searches.
+    #[must_use]
+    pub fn engines(&self) -> &EnginePool {
+        &self.0.engines
+    }
+
+    /// The registry of games.
+    #[must_use]
+    pub fn registry(&self) -> &'static Registry {
+        self.0.registry
+    }
+
     #[must_use]
     pub fn lobby(&self) -> &Lobby {
         &self.0.lobby

@@ -1,0 +1,264 @@
+//! `gridplay puzzles`: `mine` finds puzzles (positions where one move is clearly best, proved as far as the
+//! game allows: `gridplay_engine::puzzles`) in the games of a file or of self-play, with a progress bar, and
+//! writes one line per puzzle (`spec`, position text, solution, proof, tab-separated); `pack` joins such
+//! files into the deflated set the server ships (`crates/server/puzzles/shipped.tsv.deflate`).
+
+use std::{
+    io::{BufRead, Write},
+    path::PathBuf,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicUsize, Ordering},
+        mpsc,
+    },
+};
+
+use clap::{Args, Subcommand};
+use gridplay_core::DynPosition;
+use gridplay_engine::{
+    Request,
+    puzzles::{Found, candidates, effort, find},
+};
+use gridplay_search::StopFlag;
+use indicatif::{ProgressBar, ProgressStyle};
+
+#[derive(Args, Debug)]
+pub(crate) struct PuzzlesArgs {
+    #[command(subcommand)]
+    what: PuzzlesWhat,
+}
+
+#[derive(Subcommand, Debug)]
+enum PuzzlesWhat {
+    /// Find puzzles in games and append them to a file, one a line.
+    Mine(MineArgs),
+    /// Join files of puzzles (each line checked, repeats left out) into the deflated set the server ships.
+    Pack(PackArgs),
+}
+
+#[derive(Args, Debug)]
+struct MineArgs {
+    /// The game and its settings.
+    #[arg(long, default_value = "reversi")]
+    game: String,
+    /// Games of self-play to mine: each move by the engine at a level drawn from 1 to 4, seeded by the
+    /// game's number.
+    #[arg(long, conflicts_with = "games_file")]
+    self_play: Option<usize>,
+    /// A file of games to mine, one a line: the moves separated by spaces (a Reversi line may also be a
+    /// transcript such as `f5d6c3`).
+    #[arg(long)]
+    games_file: Option<PathBuf>,
+    /// Stop once this many puzzles are found.
+    #[arg(long, default_value_t = usize::MAX)]
+    puzzles: usize,
+    /// At most this many puzzles from one game.
+    #[arg(long, default_value_t = 2)]
+    per_game: usize,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// The file the puzzles are appended to.
+    #[arg(long)]
+    out: PathBuf,
+    /// The first self-play game's number (its seed).
+    #[arg(long, default_value_t = 0)]
+    first: usize,
+}
+
+#[derive(Args, Debug)]
+struct PackArgs {
+    /// Files written by `mine`.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[arg(long)]
+    out: PathBuf,
+}
+
+pub(crate) fn run(args: &PuzzlesArgs) -> Result<(), String> {
+    match &args.what {
+        PuzzlesWhat::Mine(m) => mine(m),
+        PuzzlesWhat::Pack(p) => pack(p),
+    }
+}
+
+/// A game's moves from a line of a games file.
+fn moves_of(line: &str, game: &str) -> Vec<String> {
+    let line = line.trim();
+    if game == "reversi" && !line.contains(' ') {
+        return line
+            .as_bytes()
+            .chunks(2)
+            .map(|c| String::from_utf8_lossy(c).to_lowercase())
+            .collect();
+    }
+    line.split_whitespace().map(str::to_owned).collect()
+}
+
+/// A self-play game: each move by the engine at a level drawn from 1 to 4.
+fn self_play(start: &dyn DynPosition, seed: u64) -> Vec<String> {
+    let mut pos = start.box_clone();
+    let mut moves = Vec::new();
+    let mut k = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    while pos.outcome().is_none() && moves.len() < 400 {
+        k = k.rotate_left(13).wrapping_mul(0x2545_F491_4F6C_DD1D) ^ moves.len() as u64;
+        let request = Request {
+            level: Some(1 + (k % 4) as u8),
+            seed: k,
+            ..Request::default()
+        };
+        let Ok(reply) = gridplay_engine::think(pos.as_ref(), &request, &StopFlag::new()) else {
+            break;
+        };
+        if pos.play(&reply.best).is_err() {
+            break;
+        }
+        moves.push(reply.best);
+    }
+    moves
+}
+
+/// One puzzle as a line of a puzzles file.
+fn line(spec: &str, pos: &dyn DynPosition, found: &Found) -> String {
+    format!(
+        "{spec}\t{}\t{}\t{}",
+        pos.to_text(),
+        found.solution.join(" "),
+        found.proof
+    )
+}
+
+fn mine(a: &MineArgs) -> Result<(), String> {
+    let registry = crate::registry();
+    let game = registry.game(&a.game).map_err(|e| e.to_string())?;
+    let name = game.info().name;
+    let spec = game.spec().to_string();
+    let games: Vec<Vec<String>> = match (&a.games_file, a.self_play) {
+        (Some(path), _) => {
+            let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::io::BufReader::new(file)
+                .lines()
+                .map(|l| l.map(|l| moves_of(&l, &name)))
+                .filter(|l| l.as_ref().map_or(true, |m| !m.is_empty()))
+                .collect::<Result<_, _>>()
+                .map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        (None, Some(_)) => Vec::new(),
+        (None, None) => return Err("give --self-play N or --games-file FILE".into()),
+    };
+    let total = a.self_play.unwrap_or(games.len());
+    let mut out = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&a.out)
+        .map_err(|e| format!("{}: {e}", a.out.display()))?;
+    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        ProgressBar::new(total as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games · {msg} · {elapsed} (eta {eta})")
+            .map_err(|e| e.to_string())?,
+    );
+    let next = Arc::new(AtomicUsize::new(0));
+    let done = Arc::new(AtomicBool::new(false));
+    let games = Arc::new(games);
+    let (tx, rx) = mpsc::channel::<Option<String>>();
+    let effort = effort(&name);
+    std::thread::scope(|scope| {
+        for _ in 0..a.threads.max(1) {
+            let (tx, next, done, games) = (tx.clone(), next.clone(), done.clone(), games.clone());
+            let (game, spec) = (&game, &spec);
+            let (first, per_game, self_play) = (a.first, a.per_game, a.self_play.is_some());
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= total || done.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let start = game.start();
+                    let moves = if self_play {
+                        self_play_moves(start.as_ref(), (first + i) as u64)
+                    } else {
+                        games[i].clone()
+                    };
+                    let mut found = 0;
+                    for pos in candidates(start.as_ref(), &moves) {
+                        if found >= per_game || done.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        if let Some(f) = find(pos.as_ref(), effort, &StopFlag::new()) {
+                            found += 1;
+                            let _ = tx.send(Some(line(spec, pos.as_ref(), &f)));
+                        }
+                    }
+                    let _ = tx.send(None);
+                }
+            });
+        }
+        drop(tx);
+        let mut count = 0;
+        for message in rx {
+            match message {
+                Some(l) => {
+                    if count < a.puzzles {
+                        let _ = writeln!(out, "{l}");
+                        count += 1;
+                        bar.set_message(format!("{count} puzzles"));
+                    }
+                    if count >= a.puzzles {
+                        done.store(true, Ordering::Relaxed);
+                    }
+                }
+                None => bar.inc(1),
+            }
+        }
+        bar.finish();
+        eprintln!("{count} puzzles of {spec} written to {}", a.out.display());
+    });
+    out.flush().map_err(|e| e.to_string())
+}
+
+fn self_play_moves(start: &dyn DynPosition, seed: u64) -> Vec<String> {
+    self_play(start, seed)
+}
+
+fn pack(a: &PackArgs) -> Result<(), String> {
+    let registry = crate::registry();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut lines = Vec::new();
+    for path in &a.files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (n, l) in text.lines().enumerate() {
+            let at = || format!("{} line {}", path.display(), n + 1);
+            let fields: Vec<&str> = l.split('\t').collect();
+            let [spec, position, solution, _proof] = fields[..] else {
+                return Err(format!("{}: a puzzle is four fields separated by tabs", at()));
+            };
+            let game = registry.game(spec).map_err(|e| format!("{}: {e}", at()))?;
+            let mut pos = game
+                .parse_position(position)
+                .map_err(|e| format!("{}: {e}", at()))?;
+            for m in solution.split(' ') {
+                pos.play(m).map_err(|e| format!("{}: {e}", at()))?;
+            }
+            if seen.insert((spec.to_owned(), position.to_owned())) {
+                lines.push(l.to_owned());
+            }
+        }
+    }
+    let mut encoder = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder
+        .write_all((lines.join("\n") + "\n").as_bytes())
+        .map_err(|e| e.to_string())?;
+    let bytes = encoder.finish().map_err(|e| e.to_string())?;
+    std::fs::write(&a.out, &bytes).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    eprintln!(
+        "{} puzzles in {} ({} bytes)",
+        lines.len(),
+        a.out.display(),
+        bytes.len()
+    );
+    Ok(())
+}

@@ -1,0 +1,387 @@
+//! Puzzles and their players: the puzzles (shipped, and mined from the site's finished games), each rated by
+//! Glicko-2 against the players who try it, as lichess rates its puzzles; each player's puzzle rating, streak
+//! and history per game; and the finished games already mined.
+
+use skillratings::{
+    Outcomes,
+    glicko2::{Glicko2Config, Glicko2Rating, glicko2},
+};
+use sqlx::Row;
+
+use super::{Db, DbError, GameStatus, ratings::START};
+
+/// A puzzle to add.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewPuzzle {
+    pub game: String,
+    pub spec: String,
+    /// The position text, the solver to move.
+    pub position: String,
+    /// The solver's moves and the replies between them.
+    pub solution: Vec<String>,
+    /// How the first move was proved best.
+    pub proof: String,
+    /// `shipped`, or `site:GAME` for a puzzle mined from one of the site's games.
+    pub source: String,
+}
+
+/// A stored puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleRow {
+    pub id: String,
+    pub game: String,
+    pub spec: String,
+    pub position: String,
+    pub solution: Vec<String>,
+    pub proof: String,
+    pub source: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub plays: i64,
+}
+
+/// A player's puzzles in one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzlePlayer {
+    pub rating: f64,
+    pub deviation: f64,
+    pub attempts: i64,
+    pub solved: i64,
+    /// Puzzles solved in a row, to the last one tried.
+    pub streak: i64,
+    pub best_streak: i64,
+}
+
+/// One puzzle a player tried.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttemptRow {
+    pub puzzle_id: String,
+    pub at: i64,
+    pub solved: bool,
+    /// The player's puzzle rating after it.
+    pub rating_after: f64,
+    /// The puzzle's rating after it.
+    pub puzzle_rating: f64,
+}
+
+/// What a first try of a puzzle changed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rated {
+    pub before: f64,
+    pub player: PuzzlePlayer,
+    pub puzzle_rating: f64,
+}
+
+fn config() -> Glicko2Config {
+    Glicko2Config {
+        tau: 0.75,
+        ..Glicko2Config::new()
+    }
+}
+
+/// A puzzle's id: a hash of its variant and position, the same on every server.
+#[must_use]
+pub fn puzzle_id(spec: &str, position: &str) -> String {
+    let h = super::explorer::key_hash(&format!("{spec}\n{position}"));
+    format!("{:016x}", h as u64)
+}
+
+const PUZZLE_COLUMNS: &str =
+    "id, game, spec, position, solution, proof, source, rating, deviation, plays FROM puzzles";
+
+fn puzzle_row(r: &sqlx::any::AnyRow) -> Result<PuzzleRow, sqlx::Error> {
+    let solution: String = r.try_get("solution")?;
+    Ok(PuzzleRow {
+        id: r.try_get("id")?,
+        game: r.try_get("game")?,
+        spec: r.try_get("spec")?,
+        position: r.try_get("position")?,
+        solution: solution.split(' ').map(str::to_owned).collect(),
+        proof: r.try_get("proof")?,
+        source: r.try_get("source")?,
+        rating: r.try_get("rating")?,
+        deviation: r.try_get("deviation")?,
+        plays: r.try_get("plays")?,
+    })
+}
+
+fn player_row(r: &sqlx::any::AnyRow) -> Result<(PuzzlePlayer, f64), sqlx::Error> {
+    Ok((
+        PuzzlePlayer {
+            rating: r.try_get("rating")?,
+            deviation: r.try_get("deviation")?,
+            attempts: r.try_get("attempts")?,
+            solved: r.try_get("solved")?,
+            streak: r.try_get("streak")?,
+            best_streak: r.try_get("best_streak")?,
+        },
+        r.try_get("volatility")?,
+    ))
+}
+
+/// A player who has tried no puzzle of a game.
+fn new_player() -> (PuzzlePlayer, f64) {
+    (
+        PuzzlePlayer {
+            rating: START.rating,
+            deviation: START.deviation,
+            attempts: 0,
+            solved: 0,
+            streak: 0,
+            best_streak: 0,
+        },
+        START.volatility,
+    )
+}
+
+impl Db {
+    /// Adds puzzles, leaving out those whose position is stored already; returns how many were added.
+    pub async fn add_puzzles(&self, puzzles: &[NewPuzzle], now: i64) -> Result<u64, DbError> {
+        let mut added = 0;
+        for chunk in puzzles.chunks(500) {
+            let mut tx = self.pool.begin().await?;
+            for p in chunk {
+                added += sqlx::query(
+                    "INSERT INTO puzzles (id, game, spec, position, solution, proof, source, rating, deviation, volatility, plays, created_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11) ON CONFLICT DO NOTHING",
+                )
+                .bind(puzzle_id(&p.spec, &p.position))
+                .bind(&p.game)
+                .bind(&p.spec)
+                .bind(&p.position)
+                .bind(p.solution.join(" "))
+                .bind(&p.proof)
+                .bind(&p.source)
+                .bind(START.rating)
+                .bind(START.deviation)
+                .bind(START.volatility)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            }
+            tx.commit().await?;
+        }
+        Ok(added)
+    }
+
+    /// How many puzzles a game has (`None`: every game), and how many of them came from `source` (a prefix:
+    /// `shipped`, `site:`).
+    pub async fn count_puzzles(&self, game: Option<&str>, source: &str) -> Result<(i64, i64), DbError> {
+        let r = sqlx::query(
+            "SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN source LIKE $2 THEN 1 ELSE 0 END), 0) AS s FROM puzzles \
+             WHERE ($1 = '' OR game = $1)",
+        )
+        .bind(game.unwrap_or(""))
+        .bind(format!("{source}%"))
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((r.try_get("n")?, r.try_get("s")?))
+    }
+
+    pub async fn puzzle(&self, id: &str) -> Result<Option<PuzzleRow>, DbError> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {PUZZLE_COLUMNS} WHERE id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(puzzle_row).transpose()?)
+    }
+
+    /// Up to `n` puzzles of `game` nearest `rating`, leaving out those `user` has tried.
+    pub async fn puzzles_near(
+        &self,
+        game: &str,
+        user: Option<&str>,
+        rating: f64,
+        n: i64,
+    ) -> Result<Vec<PuzzleRow>, DbError> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {PUZZLE_COLUMNS} p WHERE p.game = $1 AND NOT EXISTS \
+             (SELECT 1 FROM puzzle_attempts a WHERE a.user_id = $2 AND a.puzzle_id = p.id) \
+             ORDER BY ABS(p.rating - $3), p.id LIMIT $4"
+        )))
+        .bind(game)
+        .bind(user.unwrap_or(""))
+        .bind(rating)
+        .bind(n)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(puzzle_row).collect::<Result<_, _>>()?)
+    }
+
+    /// A player's puzzles in a game (a new player's when none tried).
+    pub async fn puzzle_player(&self, user: &str, game: &str) -> Result<PuzzlePlayer, DbError> {
+        let row = sqlx::query("SELECT * FROM puzzle_players WHERE user_id = $1 AND game = $2")
+            .bind(user)
+            .bind(game)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row
+            .as_ref()
+            .map(player_row)
+            .transpose()?
+            .unwrap_or_else(new_player)
+            .0)
+    }
+
+    /// Records `user`'s first try of `puzzle`, solved or not: the player's and the puzzle's ratings change by
+    /// Glicko-2 (a solve is a win against the puzzle), with the streak, in one transaction. A puzzle tried
+    /// before changes nothing (`None`).
+    pub async fn record_attempt(
+        &self,
+        user: &str,
+        puzzle: &PuzzleRow,
+        solved: bool,
+        now: i64,
+    ) -> Result<Option<Rated>, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let inserted = sqlx::query(
+            "INSERT INTO puzzle_attempts (user_id, puzzle_id, game, at, solved, rating_after, puzzle_rating) \
+             VALUES ($1, $2, $3, $4, $5, 0, 0) ON CONFLICT DO NOTHING",
+        )
+        .bind(user)
+        .bind(&puzzle.id)
+        .bind(&puzzle.game)
+        .bind(now)
+        .bind(i64::from(solved))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if inserted == 0 {
+            return Ok(None);
+        }
+        let (mut player, volatility) =
+            sqlx::query("SELECT * FROM puzzle_players WHERE user_id = $1 AND game = $2")
+                .bind(user)
+                .bind(&puzzle.game)
+                .fetch_optional(&mut *tx)
+                .await?
+                .as_ref()
+                .map(player_row)
+                .transpose()?
+                .unwrap_or_else(new_player);
+        let p = sqlx::query("SELECT rating, deviation, volatility FROM puzzles WHERE id = $1")
+            .bind(&puzzle.id)
+            .fetch_one(&mut *tx)
+            .await?;
+        let puzzle_before = Glicko2Rating {
+            rating: p.try_get("rating")?,
+            deviation: p.try_get("deviation")?,
+            volatility: p.try_get("volatility")?,
+        };
+        let before = player.rating;
+        let me = Glicko2Rating {
+            rating: player.rating,
+            deviation: player.deviation,
+            volatility,
+        };
+        let outcome = if solved { Outcomes::WIN } else { Outcomes::LOSS };
+        let (me_after, puzzle_after) = glicko2(&me, &puzzle_before, &outcome, &config());
+        player.rating = me_after.rating;
+        player.deviation = me_after.deviation;
+        player.attempts += 1;
+        if solved {
+            player.solved += 1;
+            player.streak += 1;
+            player.best_streak = player.best_streak.max(player.streak);
+        } else {
+            player.streak = 0;
+        }
+        sqlx::query(
+            "INSERT INTO puzzle_players (user_id, game, rating, deviation, volatility, attempts, solved, streak, best_streak) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (user_id, game) DO UPDATE SET rating = $3, \
+             deviation = $4, volatility = $5, attempts = $6, solved = $7, streak = $8, best_streak = $9",
+        )
+        .bind(user)
+        .bind(&puzzle.game)
+        .bind(player.rating)
+        .bind(player.deviation)
+        .bind(me_after.volatility)
+        .bind(player.attempts)
+        .bind(player.solved)
+        .bind(player.streak)
+        .bind(player.best_streak)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE puzzles SET rating = $2, deviation = $3, volatility = $4, plays = plays + 1 WHERE id = $1")
+            .bind(&puzzle.id)
+            .bind(puzzle_after.rating)
+            .bind(puzzle_after.deviation)
+            .bind(puzzle_after.volatility)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "UPDATE puzzle_attempts SET rating_after = $3, puzzle_rating = $4 WHERE user_id = $1 AND puzzle_id = $2",
+        )
+        .bind(user)
+        .bind(&puzzle.id)
+        .bind(player.rating)
+        .bind(puzzle_after.rating)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Some(Rated {
+            before,
+            player,
+            puzzle_rating: puzzle_after.rating,
+        }))
+    }
+
+    /// A player's last `limit` puzzles of a game, newest first.
+    pub async fn puzzle_history(
+        &self,
+        user: &str,
+        game: &str,
+        limit: i64,
+    ) -> Result<Vec<AttemptRow>, DbError> {
+        let rows = sqlx::query(
+            "SELECT puzzle_id, at, solved, rating_after, puzzle_rating FROM puzzle_attempts \
+             WHERE user_id = $1 AND game = $2 ORDER BY at DESC, puzzle_id LIMIT $3",
+        )
+        .bind(user)
+        .bind(game)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(AttemptRow {
+                    puzzle_id: r.try_get("puzzle_id")?,
+                    at: r.try_get("at")?,
+                    solved: r.try_get::<i64, _>("solved")? != 0,
+                    rating_after: r.try_get("rating_after")?,
+                    puzzle_rating: r.try_get("puzzle_rating")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(DbError::from)
+    }
+
+    /// Up to `limit` finished games between two accounts not mined for puzzles yet, the latest first.
+    pub async fn unmined_games(&self, limit: i64) -> Result<Vec<String>, DbError> {
+        let rows = sqlx::query(
+            "SELECT g.id FROM games g WHERE g.status = $1 AND g.first_user IS NOT NULL AND g.second_user IS NOT NULL \
+             AND NOT EXISTS (SELECT 1 FROM puzzle_mined m WHERE m.game_id = g.id) ORDER BY g.updated_at DESC, g.id LIMIT $2",
+        )
+        .bind(GameStatus::Finished.as_str())
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(DbError::from)
+    }
+
+    /// Marks a game as mined for puzzles.
+    pub async fn mark_mined(&self, game_id: &str, now: i64) -> Result<(), DbError> {
+        sqlx::query("INSERT INTO puzzle_mined (game_id, at) VALUES ($1, $2) ON CONFLICT DO NOTHING")
+            .bind(game_id)
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}

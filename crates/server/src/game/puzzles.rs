@@ -1,0 +1,110 @@
+//! Puzzles in the game layer: the set the server ships (`puzzles/shipped.tsv.deflate`, made by `gridplay
+//! puzzles mine` and `pack`), stored at start, and puzzles mined from the site's finished games between two
+//! accounts, a few games at a time in the engine's analysis lane, so that mining never delays a game.
+
+use std::io::Read;
+
+use gridplay_core::Registry;
+
+use crate::{
+    db::{Db, DbError, now_ms, puzzles::NewPuzzle},
+    game::live::GameHub,
+};
+
+/// The shipped set, deflated: one puzzle a line, `spec`, position, solution and proof separated by tabs.
+const SHIPPED: &[u8] = include_bytes!("../../puzzles/shipped.tsv.deflate");
+
+/// The shipped puzzles, each checked by the rules library (its position read, its solution played).
+///
+/// # Errors
+///
+/// A line that is not a puzzle of a registered game, with its number.
+pub fn shipped(registry: &Registry) -> Result<Vec<NewPuzzle>, String> {
+    let mut text = String::new();
+    flate2::read::DeflateDecoder::new(SHIPPED)
+        .read_to_string(&mut text)
+        .map_err(|e| format!("the shipped puzzles: {e}"))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            let at = |e: String| format!("shipped puzzle {}: {e}", n + 1);
+            let fields: Vec<&str> = l.split('\t').collect();
+            let [spec, position, solution, proof] = fields[..] else {
+                return Err(at("four fields separated by tabs".into()));
+            };
+            let game = registry.game(spec).map_err(|e| at(e.to_string()))?;
+            let mut pos = game.parse_position(position).map_err(|e| at(e.to_string()))?;
+            let solution: Vec<String> = solution.split(' ').map(str::to_owned).collect();
+            for m in &solution {
+                pos.play(m).map_err(|e| at(e.to_string()))?;
+            }
+            Ok(NewPuzzle {
+                game: game.info().name,
+                spec: game.spec().to_string(),
+                position: position.to_owned(),
+                solution,
+                proof: proof.to_owned(),
+                source: "shipped".into(),
+            })
+        })
+        .collect()
+}
+
+/// Stores the shipped puzzles that are not stored yet; returns how many were added.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn store_shipped(db: &Db, registry: &Registry) -> Result<u64, DbError> {
+    let puzzles = shipped(registry).map_err(DbError::Writer)?;
+    let (_, stored) = db.count_puzzles(None, "shipped").await?;
+    if usize::try_from(stored).unwrap_or(0) >= puzzles.len() {
+        return Ok(0);
+    }
+    db.add_puzzles(&puzzles, now_ms()).await
+}
+
+/// Mines up to `games` of the site's finished games between two accounts not mined yet: at most one puzzle
+/// from each, of the first `positions` positions worth judging. Returns the puzzles added.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn mine_site(hub: &GameHub, games: i64, positions: usize) -> Result<u64, DbError> {
+    let db = hub.db();
+    let mut added = 0;
+    for id in db.unmined_games(games).await? {
+        let found = mine_game(hub, &id, positions).await;
+        if let Some(p) = found {
+            added += db.add_puzzles(&[p], now_ms()).await?;
+        }
+        db.mark_mined(&id, now_ms()).await?;
+    }
+    Ok(added)
+}
+
+async fn mine_game(hub: &GameHub, id: &str, positions: usize) -> Option<NewPuzzle> {
+    let (_, text) = hub.export(id).await.ok()?;
+    let imported = crate::transcript::import(hub.registry(), &text).ok()?;
+    let start = imported.record.start().box_clone();
+    let name = imported.game.info().name;
+    for pos in gridplay_engine::puzzles::candidates(start.as_ref(), imported.record.moves())
+        .into_iter()
+        .rev()
+        .take(positions)
+    {
+        let position = pos.to_text();
+        if let Some(found) = hub.engines().puzzle(pos, name.clone()).await {
+            return Some(NewPuzzle {
+                game: name,
+                spec: imported.game.spec().to_string(),
+                position,
+                solution: found.solution,
+                proof: found.proof,
+                source: format!("site:{id}"),
+            });
+        }
+    }
+    None
+}

@@ -1,0 +1,350 @@
+//! Puzzles: the next puzzle of a game near the player's puzzle rating, each answer checked against the
+//! solution (the engine's reply given, or the refutation of a wrong move), and a player's rating, streak and
+//! history. A signed-in player's first try of a puzzle changes both ratings (Glicko-2, `db/puzzles.rs`).
+
+use axum::{
+    Json,
+    extract::{Path, State},
+};
+use gridplay_core::{BoardView, SideInfo};
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    db::{
+        DbError, now_ms,
+        puzzles::{PuzzlePlayer, PuzzleRow},
+        ratings::PROVISIONAL_DEVIATION,
+    },
+    web::{
+        AppState,
+        auth::{MaybeUser, SignedIn},
+        error::{ApiError, ApiResult, ErrorBody},
+    },
+};
+
+/// A puzzle to solve: the position, with the solver to move.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PuzzleJson {
+    id: String,
+    game: String,
+    spec: String,
+    title: String,
+    sides: [SideInfo; 2],
+    /// The position text (the start of the analysis board's "analyse" link).
+    position: String,
+    view: BoardView,
+    /// The puzzle's rating, and how often it was tried.
+    rating: i64,
+    plays: i64,
+    /// How the first move was proved best (`exact solve of every move (16 empty squares)`, `forced win; ...`,
+    /// `ahead of every other move by 150 or more at depths 12 and 14`).
+    proof: String,
+    /// The moves the solver has to find.
+    solver_moves: usize,
+    /// The game's puzzles in all.
+    count: i64,
+    /// The signed-in player's puzzles in this game.
+    player: Option<PuzzlePlayerJson>,
+}
+
+/// A player's puzzles in one game.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PuzzlePlayerJson {
+    rating: i64,
+    provisional: bool,
+    attempts: i64,
+    solved: i64,
+    streak: i64,
+    best_streak: i64,
+}
+
+impl From<&PuzzlePlayer> for PuzzlePlayerJson {
+    fn from(p: &PuzzlePlayer) -> PuzzlePlayerJson {
+        PuzzlePlayerJson {
+            rating: p.rating.round() as i64,
+            provisional: p.deviation >= PROVISIONAL_DEVIATION,
+            attempts: p.attempts,
+            solved: p.solved,
+            streak: p.streak,
+            best_streak: p.best_streak,
+        }
+    }
+}
+
+/// The moves played on a puzzle so far, the solver's last.
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct PuzzleMoves {
+    /// From the puzzle's position: the solver's moves and the replies the server gave, then the new move.
+    moves: Vec<String>,
+}
+
+/// What an answer to a puzzle did.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PuzzleAnswer {
+    /// `continue` (right, and the puzzle goes on after `reply`), `solved` or `failed`.
+    result: &'static str,
+    /// The engine's reply, to play before the solver's next move.
+    reply: Option<String>,
+    /// The whole solution, once the puzzle is over.
+    solution: Option<Vec<String>>,
+    /// After a wrong move: the engine's line that refutes it, from the position the move reached.
+    refutation: Vec<String>,
+    /// The player's puzzle rating before and after, where this was the player's first try.
+    rating_before: Option<i64>,
+    /// The player after this puzzle (signed in).
+    player: Option<PuzzlePlayerJson>,
+    /// The puzzle's rating after this try, where it changed.
+    puzzle_rating: Option<i64>,
+}
+
+/// One puzzle of a player's history.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PuzzleAttemptJson {
+    puzzle: String,
+    /// Unix ms.
+    at: i64,
+    solved: bool,
+    rating_after: i64,
+    puzzle_rating: i64,
+}
+
+/// A player's puzzles in a game: rating, streaks and the last tries.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PuzzleHistory {
+    player: PuzzlePlayerJson,
+    attempts: Vec<PuzzleAttemptJson>,
+}
+
+fn internal(e: &DbError) -> ApiError {
+    tracing::error!("puzzles: {e}");
+    ApiError::internal()
+}
+
+fn check_game(state: &AppState, game: &str) -> ApiResult<()> {
+    state
+        .registry
+        .entry(game)
+        .map(|_| ())
+        .ok_or_else(|| ApiError::not_found("game"))
+}
+
+/// The next puzzle of a game: one the signed-in player has not tried, near the player's puzzle rating (near
+/// 1500 for a visitor), drawn among the nearest few.
+#[utoipa::path(get, path = "/puzzles/{game}/next", tag = "puzzles",
+    params(("game" = String, Path, description = "The game's registry name")),
+    responses((status = 200, body = PuzzleJson), (status = 404, body = ErrorBody, description = "No such game, or it has no puzzle")))]
+pub(crate) async fn next(
+    State(state): State<AppState>,
+    MaybeUser(me): MaybeUser,
+    Path(game): Path<String>,
+) -> ApiResult<Json<PuzzleJson>> {
+    check_game(&state, &game)?;
+    let player = match &me {
+        Some(u) => Some(
+            state
+                .db
+                .puzzle_player(&u.id, &game)
+                .await
+                .map_err(|e| internal(&e))?,
+        ),
+        None => None,
+    };
+    let near = player.as_ref().map_or(1500.0, |p| p.rating);
+    let user = me.as_ref().map(|u| u.id.as_str());
+    let mut choice = state
+        .db
+        .puzzles_near(&game, user, near, 12)
+        .await
+        .map_err(|e| internal(&e))?;
+    if choice.is_empty() {
+        // Every puzzle tried: they come round again.
+        choice = state
+            .db
+            .puzzles_near(&game, None, near, 12)
+            .await
+            .map_err(|e| internal(&e))?;
+    }
+    if choice.is_empty() {
+        return Err(ApiError::not_found("puzzle"));
+    }
+    let k = rand::rng().random_range(0..choice.len());
+    let p = choice.swap_remove(k);
+    let g = state.registry.game(&p.spec).map_err(|_| ApiError::internal())?;
+    let pos = g.parse_position(&p.position).map_err(|_| ApiError::internal())?;
+    let info = g.info();
+    let (count, _) = state
+        .db
+        .count_puzzles(Some(&game), "")
+        .await
+        .map_err(|e| internal(&e))?;
+    Ok(Json(PuzzleJson {
+        solver_moves: p.solution.len().div_ceil(2),
+        view: pos.view(),
+        title: info.title,
+        sides: info.sides,
+        id: p.id,
+        game: p.game,
+        spec: p.spec,
+        position: p.position,
+        rating: p.rating.round() as i64,
+        plays: p.plays,
+        proof: p.proof,
+        count,
+        player: player.as_ref().map(PuzzlePlayerJson::from),
+    }))
+}
+
+/// The solver's move on a puzzle: checked against the solution. Right, the engine's reply comes back (or the
+/// puzzle is solved); wrong, the puzzle is failed, with the engine's refutation and the solution. A
+/// signed-in player's first try of a puzzle changes the player's and the puzzle's ratings and the streak.
+#[utoipa::path(post, path = "/puzzles/{id}/move", tag = "puzzles", request_body = PuzzleMoves,
+    params(("id" = String, Path, description = "The puzzle's id")),
+    responses((status = 200, body = PuzzleAnswer), (status = "4XX", body = ErrorBody,
+        description = "No such puzzle; moves that are not the solution's so far (`bad-moves`); an illegal move (`bad-move`)")))]
+pub(crate) async fn answer(
+    State(state): State<AppState>,
+    MaybeUser(me): MaybeUser,
+    Path(id): Path<String>,
+    Json(body): Json<PuzzleMoves>,
+) -> ApiResult<Json<PuzzleAnswer>> {
+    if id.len() > 32 {
+        return Err(ApiError::not_found("puzzle"));
+    }
+    let puzzle = state
+        .db
+        .puzzle(&id)
+        .await
+        .map_err(|e| internal(&e))?
+        .ok_or_else(|| ApiError::not_found("puzzle"))?;
+    let k = body.moves.len();
+    if k == 0 || k % 2 == 0 || k > puzzle.solution.len() {
+        return Err(ApiError::bad_request(
+            "bad-moves",
+            "send the moves so far, the solver's new move last",
+        ));
+    }
+    let g = state
+        .registry
+        .game(&puzzle.spec)
+        .map_err(|_| ApiError::internal())?;
+    let mut pos = g
+        .parse_position(&puzzle.position)
+        .map_err(|_| ApiError::internal())?;
+    for (i, m) in body.moves.iter().enumerate() {
+        let text = pos
+            .normalize_move(m)
+            .map_err(|e| ApiError::bad_request("bad-move", format!("move {} ({m}): {e}", i + 1)))?;
+        pos.play(&text)
+            .map_err(|e| ApiError::bad_request("bad-move", format!("move {} ({m}): {e}", i + 1)))?;
+        let last = i + 1 == k;
+        if text != puzzle.solution[i] {
+            if !last {
+                return Err(ApiError::bad_request(
+                    "bad-moves",
+                    format!("move {} is not the puzzle's so far", i + 1),
+                ));
+            }
+            let refutation = if pos.outcome().is_none() {
+                state.hub.engines().refutation(pos.box_clone()).await
+            } else {
+                Vec::new()
+            };
+            return Ok(Json(
+                finish(&state, me.as_ref(), &puzzle, false, refutation).await?,
+            ));
+        }
+    }
+    if k < puzzle.solution.len() {
+        return Ok(Json(PuzzleAnswer {
+            result: "continue",
+            reply: Some(puzzle.solution[k].clone()),
+            solution: None,
+            refutation: Vec::new(),
+            rating_before: None,
+            player: None,
+            puzzle_rating: None,
+        }));
+    }
+    Ok(Json(
+        finish(&state, me.as_ref(), &puzzle, true, Vec::new()).await?,
+    ))
+}
+
+/// The end of a try: recorded for a signed-in player.
+async fn finish(
+    state: &AppState,
+    me: Option<&crate::db::User>,
+    puzzle: &PuzzleRow,
+    solved: bool,
+    refutation: Vec<String>,
+) -> ApiResult<PuzzleAnswer> {
+    let mut answer = PuzzleAnswer {
+        result: if solved { "solved" } else { "failed" },
+        reply: None,
+        solution: Some(puzzle.solution.clone()),
+        refutation,
+        rating_before: None,
+        player: None,
+        puzzle_rating: None,
+    };
+    if let Some(u) = me {
+        match state
+            .db
+            .record_attempt(&u.id, puzzle, solved, now_ms())
+            .await
+            .map_err(|e| internal(&e))?
+        {
+            Some(rated) => {
+                answer.rating_before = Some(rated.before.round() as i64);
+                answer.player = Some(PuzzlePlayerJson::from(&rated.player));
+                answer.puzzle_rating = Some(rated.puzzle_rating.round() as i64);
+            }
+            None => {
+                let p = state
+                    .db
+                    .puzzle_player(&u.id, &puzzle.game)
+                    .await
+                    .map_err(|e| internal(&e))?;
+                answer.player = Some(PuzzlePlayerJson::from(&p));
+            }
+        }
+    }
+    Ok(answer)
+}
+
+/// The signed-in player's puzzles in a game: rating, streaks, and the last 50 tries, newest first.
+#[utoipa::path(get, path = "/puzzles/{game}/history", tag = "puzzles", security(("session" = [])),
+    params(("game" = String, Path, description = "The game's registry name")),
+    responses((status = 200, body = PuzzleHistory), (status = "4XX", body = ErrorBody, description = "Signed out, or no such game")))]
+pub(crate) async fn history(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Path(game): Path<String>,
+) -> ApiResult<Json<PuzzleHistory>> {
+    check_game(&state, &game)?;
+    let player = state
+        .db
+        .puzzle_player(&me.id, &game)
+        .await
+        .map_err(|e| internal(&e))?;
+    let attempts = state
+        .db
+        .puzzle_history(&me.id, &game, 50)
+        .await
+        .map_err(|e| internal(&e))?
+        .into_iter()
+        .map(|a| PuzzleAttemptJson {
+            puzzle: a.puzzle_id,
+            at: a.at,
+            solved: a.solved,
+            rating_after: a.rating_after.round() as i64,
+            puzzle_rating: a.puzzle_rating.round() as i64,
+        })
+        .collect();
+    Ok(Json(PuzzleHistory {
+        player: PuzzlePlayerJson::from(&player),
+        attempts,
+    }))
+}

@@ -1,0 +1,184 @@
+//! Puzzles on SQLite and PostgreSQL: the shipped set stored at start; answers checked move by move (the
+//! engine's reply, a wrong move's refutation); Glicko-2 ratings of the player and the puzzle changed by the
+//! first try only, with the streak and the history; and a finished game of the site mined for its puzzle.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{error_code, http, post, signup};
+
+fn config(url: &str) -> gridplay_server::config::Config {
+    let mut cfg = support::config(url);
+    cfg.with_test_games = true;
+    cfg
+}
+
+async fn act(ws: &mut support::Socket, mut msg: Value, ack: &str) -> Value {
+    msg["ack"] = json!(ack);
+    support::send(ws, msg).await;
+    loop {
+        let m = support::recv(ws).await;
+        if (m["t"] == "ack" || m["t"] == "error") && m["ack"] == json!(ack) {
+            return m;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn puzzles_are_answered_rated_and_mined() {
+    for (url, pg) in support::databases("puzzles").await {
+        let server = gridplay_server::start(config(&url)).await.expect("server");
+        let addr = server.addr;
+        let db = server.state.db.clone();
+        let registry = gridplay_games::registry_with_test_games();
+
+        // The shipped set is stored at start, every puzzle of it.
+        let shipped = gridplay_server::game::puzzles::shipped(registry).expect("the shipped set reads");
+        let (stored, from_shipped) = db.count_puzzles(None, "shipped").await.unwrap();
+        assert_eq!(from_shipped as usize, shipped.len());
+        assert!(stored >= from_shipped);
+
+        // Two puzzles of tic-tac-toe: one move (X wins at once on c3), and three moves from the empty board.
+        use gridplay_server::db::puzzles::{NewPuzzle, puzzle_id};
+        let new = |position: &str, solution: &[&str]| NewPuzzle {
+            game: "tictactoe".into(),
+            spec: "tictactoe".into(),
+            position: position.into(),
+            solution: solution.iter().map(|m| (*m).to_owned()).collect(),
+            proof: "forced win; every other move proved not to win (depth 9)".into(),
+            source: "test".into(),
+        };
+        db.add_puzzles(
+            &[new("XX1/OO1/3 X", &["c3"]), new("3/3/3 X", &["b2", "a1", "c3"])],
+            1,
+        )
+        .await
+        .unwrap();
+        let one = puzzle_id("tictactoe", "XX1/OO1/3 X");
+        let three = puzzle_id("tictactoe", "3/3/3 X");
+
+        let ann = signup(addr, "ann").await;
+        let mv = |id: &str, moves: Value| {
+            let path = format!("/api/puzzles/{id}/move");
+            let ann = ann.clone();
+            async move { post(addr, &path, &ann, json!({ "moves": moves })).await }
+        };
+        // A wrong move fails the puzzle: the engine's refutation (O wins on c2) and the solution; the first
+        // try lowers the player's rating, raises the puzzle's, and ends the streak.
+        let r = mv(&one, json!(["a1"])).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let a = r.json();
+        assert_eq!(a["result"], "failed");
+        assert_eq!(a["refutation"][0], "c2", "{a}");
+        assert_eq!(a["solution"], json!(["c3"]));
+        assert_eq!(a["rating_before"], 1500);
+        assert!(a["player"]["rating"].as_i64().unwrap() < 1500, "{a}");
+        assert!(a["puzzle_rating"].as_i64().unwrap() > 1500, "{a}");
+        assert_eq!(a["player"]["streak"], 0);
+        let after_fail = a["player"]["rating"].as_i64().unwrap();
+        // Solving it afterwards changes no rating.
+        let a = mv(&one, json!(["c3"])).await.json();
+        assert_eq!(a["result"], "solved");
+        assert!(a["rating_before"].is_null(), "{a}");
+        assert_eq!(a["player"]["rating"], after_fail);
+
+        // Three moves: right, the reply comes back; right again, solved: the rating rises and the streak
+        // counts it.
+        let a = mv(&three, json!(["b2"])).await.json();
+        assert_eq!(
+            (a["result"].as_str(), a["reply"].as_str()),
+            (Some("continue"), Some("a1")),
+            "{a}"
+        );
+        let r = mv(&three, json!(["b2", "a1"])).await;
+        assert_eq!(error_code(&r), (400, "bad-moves".into()), "{}", r.body);
+        let r = mv(&three, json!(["b2", "c1", "c3"])).await;
+        assert_eq!(error_code(&r), (400, "bad-moves".into()), "{}", r.body);
+        let a = mv(&three, json!(["b2", "a1", "c3"])).await.json();
+        assert_eq!(a["result"], "solved", "{a}");
+        assert!(a["player"]["rating"].as_i64().unwrap() > after_fail, "{a}");
+        assert_eq!(
+            (
+                a["player"]["streak"].as_i64(),
+                a["player"]["best_streak"].as_i64()
+            ),
+            (Some(1), Some(1))
+        );
+        assert_eq!(
+            (a["player"]["attempts"].as_i64(), a["player"]["solved"].as_i64()),
+            (Some(2), Some(1))
+        );
+        // The history, newest first.
+        let r = http(addr, "GET", "/api/puzzles/tictactoe/history", Some(&ann), None).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let h = r.json();
+        let solved: Vec<bool> = h["attempts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["solved"].as_bool().unwrap())
+            .collect();
+        assert_eq!(solved, [true, false]);
+        assert_eq!(h["player"]["streak"], 1);
+        // A visitor gets a puzzle and its answers, and no rating.
+        let r = http(addr, "GET", "/api/puzzles/tictactoe/next", None, None).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r.json()["player"].is_null());
+        let r = post(
+            addr,
+            &format!("/api/puzzles/{one}/move"),
+            "",
+            json!({"moves": ["c3"]}),
+        )
+        .await;
+        assert_eq!(r.json()["result"], "solved");
+        assert!(r.json()["player"].is_null());
+        let r = http(addr, "GET", "/api/puzzles/nosuchgame/next", None, None).await;
+        assert_eq!(r.status, 404, "{}", r.body);
+
+        // A finished game between two players is mined: the position before its last move is a puzzle (O
+        // wins on c2 and nowhere else); the game is mined once.
+        let ben = signup(addr, "ben").await;
+        let mut sockets = [
+            support::socket(addr, Some(&ann)).await,
+            support::socket(addr, Some(&ben)).await,
+        ];
+        let id = support::game_between(
+            addr,
+            &ann,
+            &ben,
+            &json!({"spec": "tictactoe", "color": "first", "opponent": "ben"}),
+        )
+        .await;
+        for (k, m) in ["a3", "a2", "b3", "b2", "a1", "c2"].iter().enumerate() {
+            let r = act(
+                &mut sockets[k % 2],
+                json!({"t": "move", "game": id, "move": m}),
+                &format!("m{k}"),
+            )
+            .await;
+            assert_eq!(r["t"], "ack", "{r}");
+        }
+        let added = gridplay_server::game::puzzles::mine_site(&server.state.hub, 10, 6)
+            .await
+            .unwrap();
+        assert_eq!(added, 1);
+        let mined = db
+            .puzzle(&puzzle_id("tictactoe", "XX1/OO1/X2 O"))
+            .await
+            .unwrap()
+            .expect("the mined puzzle");
+        assert_eq!(mined.solution, ["c2"]);
+        assert_eq!(mined.source, format!("site:{id}"));
+        assert_eq!(
+            gridplay_server::game::puzzles::mine_site(&server.state.hub, 10, 6)
+                .await
+                .unwrap(),
+            0
+        );
+
+        drop(sockets);
+        server.stop().await;
+        support::drop_database(pg).await;
+    }
+}

@@ -1,0 +1,158 @@
+// The puzzles page: a position of a real game where one move is clearly best. The player enters moves as on
+// a game page; the server says whether each is the solution's (and answers with the engine's reply), or shows
+// the engine's refutation of a wrong one and the solution. Ratings, the streak and the history are the
+// server's. Every position comes from the server: the page computes no rule.
+
+import { Board } from './board.js';
+import { h, api, toast, analysisUrl } from './util.js';
+import { allGames, gameOf, labeller, gameWord } from './catalog.js';
+import { t, errorText } from './i18n.js';
+import * as entries from './entry.js';
+
+/** The proof's words in the page's language: the miner writes them in English with their numbers. */
+function proofText(proof) {
+  let m;
+  if ((m = proof.match(/^exact solve of every move \((\d+) empty squares\)/))) return t('puzzles.proofExact', { n: m[1] });
+  if ((m = proof.match(/^forced win; every other move proved not to win/))) return t('puzzles.proofWin');
+  if ((m = proof.match(/^forced win; every other move searched not to win at depths (\d+) and (\d+)/))) return t('puzzles.proofWinSearch', { a: m[1], b: m[2] });
+  if ((m = proof.match(/^ahead of every other move by (\d+) or more at depths (\d+) and (\d+)/))) return t('puzzles.proofMargin', { margin: (Number(m[1]) / 100).toString(), a: m[2], b: m[3] });
+  return proof;
+}
+
+export function puzzlesPage(main, game, ctx) {
+  const known = gameOf(game);
+  if (!known || known.name !== game) {
+    main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('puzzles.noSuchGame')), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
+    return () => {};
+  }
+  ctx.title(`${t('puzzles.title')} · ${known.title} · gridplay`);
+  const label = labeller(game);
+  let alive = true;
+  let puzzle = null;
+  // The moves played on this puzzle, the view they reach, and how the try stands.
+  let played = [];
+  let view = null;
+  let lastMove = null;
+  let state = 'solving';
+  let outcome = null;
+  let entry = entries.EMPTY;
+  let busy = false;
+  let history = null;
+
+  const boardBox = h('div', { class: 'board-wrap', id: 'board' });
+  const panel = h('aside', { class: 'card stack', id: 'puzzle-panel' });
+  main.replaceChildren(h('div', { class: 'game puzzles' }, h('section', {}, boardBox), panel));
+  const board = new Board(boardBox, { onCell, onDrop, onEscape() { entry = entries.EMPTY; draw(); } });
+
+  async function showMoves(moves) {
+    const p = await api('/analysis/position', { spec: puzzle.spec, start: puzzle.position, moves });
+    view = p.view;
+    lastMove = p.last_move;
+  }
+
+  async function next() {
+    busy = true;
+    try {
+      puzzle = await api(`/puzzles/${game}/next`);
+      played = [];
+      view = puzzle.view;
+      lastMove = null;
+      state = 'solving';
+      outcome = null;
+      entry = entries.EMPTY;
+    } catch (e) {
+      if (!alive) return;
+      puzzle = null;
+      panel.replaceChildren(h('h1', {}, `${t('puzzles.title')} · ${known.title}`), h('p', { id: 'puzzle-error' }, errorText(e)));
+      return;
+    } finally { busy = false; }
+    if (alive) draw();
+    if (ctx.me) loadHistory();
+  }
+
+  async function loadHistory() {
+    try { history = await api(`/puzzles/${game}/history`); } catch { history = null; }
+    if (alive) draw();
+  }
+
+  async function answer(text) {
+    if (busy || state !== 'solving') return;
+    busy = true;
+    const moves = [...played, text];
+    try {
+      const r = await api(`/puzzles/${puzzle.id}/move`, { moves });
+      played = moves;
+      outcome = r;
+      if (r.result === 'continue') {
+        played = [...moves, r.reply];
+        await showMoves(played);
+      } else {
+        state = r.result;
+        await showMoves(r.result === 'failed' ? [...moves, ...r.refutation.slice(0, 1)] : played);
+        if (r.player && history) history.player = r.player;
+        if (ctx.me) loadHistory();
+      }
+    } catch (e) { toast(errorText(e)); }
+    busy = false;
+    entry = entries.EMPTY;
+    if (alive) draw();
+  }
+
+  function apply(r) {
+    entry = r.entry;
+    if (r.say) toast(r.say);
+    if (r.send) return answer(r.send.text);
+    draw();
+  }
+  function onCell(i) { if (view && state === 'solving') apply(entries.click(known.entry, view.moves, entry, i, label)); }
+  function onDrop(from, to) { if (view && state === 'solving') apply(entries.drop(known.entry, view.moves, entry, from, to, label)); }
+
+  function draw() {
+    if (!puzzle || !view) return;
+    panel.dataset.puzzle = puzzle.id;
+    const ms = state === 'solving' ? view.moves : [];
+    const marks = entries.marks(known.entry, ms, entry, view.cells, state === 'solving', known.look.helping);
+    marks.last = new Set();
+    if (lastMove) { if (lastMove.from != null) marks.last.add(lastMove.from); for (const c of lastMove.path) marks.last.add(c); if (lastMove.target != null) marks.last.add(lastMove.target); }
+    board.render({ view, sides: puzzle.sides, game: puzzle.game, title: puzzle.title }, false, marks, known.look);
+    const solver = gameWord(game, puzzle.sides[puzzle.view.turn === 'first' ? 0 : 1].name);
+    const player = (outcome && outcome.player) || (history && history.player) || puzzle.player;
+    let status;
+    if (state === 'solving') {
+      status = played.length ? t('puzzles.right', { reply: played[played.length - 1] }) : t('puzzles.find', { side: solver, n: puzzle.solver_moves });
+    } else if (state === 'solved') {
+      status = t('puzzles.solved');
+    } else {
+      const wrong = played[played.length - 1];
+      status = t('puzzles.failed', { move: wrong, refutation: outcome.refutation.join(' ') || '–' });
+    }
+    const change = outcome && outcome.rating_before != null && outcome.player
+      ? h('p', { id: 'rating-change' }, t('puzzles.ratingChange', { before: outcome.rating_before, after: outcome.player.rating })) : null;
+    const choose = h('select', { id: 'legal-moves', 'aria-label': t('rules.legalMoves'), disabled: state !== 'solving', onchange: (e) => { if (e.target.value) answer(e.target.value); } },
+      h('option', { value: '' }, ms.length ? t('rules.nLegal', { n: ms.length }) : t('rules.noLegal')), ...ms.map((m) => h('option', { value: m.text }, m.text)));
+    const noCell = entries.buttons(ms).map((m) => h('button', { class: 'secondary', 'data-move': m.text, onclick: () => answer(m.text) }, label(m.kind)));
+    const tabs = h('label', {}, t('analysis.game'), ' ', h('select', { id: 'puzzle-game', onchange: (e) => { history = null; window.history.pushState(null, '', `/puzzles/${e.target.value}`); window.dispatchEvent(new Event('popstate')); } },
+      allGames().map((g) => h('option', { value: g.name, selected: g.name === game }, g.title))));
+    panel.replaceChildren(...[
+      h('h1', {}, `${t('puzzles.title')} · ${known.title}`),
+      tabs,
+      player ? h('p', { id: 'puzzle-player' }, t('puzzles.player', { rating: player.rating + (player.provisional ? '?' : ''), streak: player.streak, best: player.best_streak, solved: player.solved, attempts: player.attempts }))
+        : h('p', { class: 'muted', id: 'puzzle-signin' }, t('puzzles.signIn')),
+      h('p', { class: 'muted', id: 'puzzle-about' }, t('puzzles.about', { rating: puzzle.rating, plays: puzzle.plays, count: puzzle.count })),
+      h('p', { class: 'status', id: 'puzzle-status', 'aria-live': 'polite', 'data-state': state }, status),
+      change,
+      state === 'solving' ? h('div', { class: 'actions' }, choose, ...noCell) : null,
+      state !== 'solving' ? h('p', { id: 'puzzle-solution' }, t('puzzles.solution', { moves: outcome.solution.join(' ') })) : null,
+      state !== 'solving' ? h('div', { class: 'actions' },
+        h('button', { id: 'puzzle-next', onclick: next }, t('puzzles.next')),
+        h('a', { href: analysisUrl(puzzle.game, puzzle.spec, puzzle.position, outcome.solution), 'data-link': true, id: 'puzzle-analyse' }, t('puzzles.analyse'))) : null,
+      h('p', { class: 'muted small', id: 'puzzle-proof' }, t('puzzles.proof', { how: proofText(puzzle.proof) })),
+      history && history.attempts.length ? h('section', { 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, t('puzzles.history')),
+        h('ol', { id: 'puzzle-history', class: 'small' }, ...history.attempts.slice(0, 20).map((a) => h('li', {},
+          `${a.solved ? '✓' : '✗'} ${t(a.solved ? 'puzzles.historySolved' : 'puzzles.historyFailed', { puzzle: a.puzzle_rating, rating: a.rating_after })}`)))) : null,
+    ].filter(Boolean));
+  }
+
+  next();
+  return () => { alive = false; };
+}
