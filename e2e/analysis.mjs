@@ -29,7 +29,7 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
   const sq = (name) => (Number(name[1]) - 1) * 8 + name.charCodeAt(0) - 97;
 
   await test('analysis board: moves and a variation, engine lines seen and stopped, the link and a reload, the editor', async () => {
-    const p = await page('ada');
+    const p = await page('an-ada');
     await p.goto(BASE + '/analysis/reversi');
     await p.waitForSelector('#tree-start[aria-current="true"]');
     const start = await position(p);
@@ -120,7 +120,7 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
   });
 
   await test('analysis board in every game: a move, the engine\'s lines, the editor\'s pieces', async () => {
-    const p = await page('bea');
+    const p = await page('an-bea');
     const games = await p.evaluate(async () => (await (await fetch('/api/catalog')).json()).games.map((g) => ({ name: g.name, pieces: g.pieces.length, levels: g.levels })));
     assert.ok(games.length >= 6, games.map((g) => g.name).join(' '));
     for (const g of games) {
@@ -157,12 +157,12 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
   const post = (p, path, body) => p.evaluate(async ([u, b]) => (await fetch(u, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) })).json(), [path, body]);
 
   await test('opening explorer: two finished games between players are counted, with their results', async () => {
-    const [a, b] = [await page('eli'), await page('fay')];
+    const [a, b] = [await page('an-eli'), await page('an-fay')];
     const spec = 'cornered:size=7';
     const first = (await post(a, '/api/analysis/position', { spec })).view.moves[0].text;
     // Two games that open with the same move: the second player resigns the first, the first the second.
     for (const resigner of [b, a]) {
-      const challenge = await post(a, '/api/challenges', { spec, color: 'first', opponent: 'fay' });
+      const challenge = await post(a, '/api/challenges', { spec, color: 'first', opponent: 'an-fay' });
       const { game } = await post(b, `/api/challenges/${challenge.id}/accept`, {});
       await act(a, { t: 'move', game, move: first });
       await act(resigner, { t: 'resign', game });
@@ -182,7 +182,7 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
   });
 
   await test('puzzles: in every game a puzzle solved and one failed, the rating and the streak kept, in Japanese', async () => {
-    const p = await page('gil');
+    const p = await page('an-gil');
     const visitor = await page(null);
     await visitor.goto(BASE + '/');
     const games = await p.evaluate(async () => (await (await fetch('/api/catalog')).json()).games.map((g) => g.name));
@@ -231,7 +231,7 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
   });
 
   await test('analysis board: "analyse from here" on a replay, in Japanese, and on a phone', async () => {
-    const p = await page('cid');
+    const p = await page('an-cid');
     const id = await p.evaluate(async () => {
       const r = await fetch('/api/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: '[Game "reversi"]\n\nf5d6c3d3c4' }) });
       return (await r.json()).game;
@@ -252,7 +252,7 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
     assert.deepEqual(await axe(ja), []);
     await ja.context().close();
 
-    const phone = await page('dee', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const phone = await page('an-dee', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await phone.goto(`${BASE}/analysis/reversi`);
     await phone.waitForSelector('#tree-start[aria-current="true"]');
     const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
