@@ -47,8 +47,15 @@ struct MineArgs {
     self_play: Option<usize>,
     /// A file of games to mine, one a line: the moves separated by spaces (a Reversi line may also be a
     /// transcript such as `f5d6c3`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "database")]
     games_file: Option<PathBuf>,
+    /// The site's database (`sqlite://FILE` or `postgres://...`): its finished games between two accounts
+    /// that the server has not mined yet, the latest first (up to `--site-games`), read only.
+    #[arg(long, conflicts_with = "self_play")]
+    database: Option<String>,
+    /// With `--database`, how many of the site's games.
+    #[arg(long, default_value_t = 1000)]
+    site_games: i64,
     /// Stop once this many puzzles are found.
     #[arg(long, default_value_t = usize::MAX)]
     puzzles: usize,
@@ -134,6 +141,7 @@ fn mine(a: &MineArgs) -> Result<(), String> {
     let name = game.info().name;
     let spec = game.spec().to_string();
     let games: Vec<Vec<String>> = match (&a.games_file, a.self_play) {
+        _ if a.database.is_some() => site_games(a, registry, &spec)?,
         (Some(path), _) => {
             let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
             std::io::BufReader::new(file)
@@ -144,7 +152,7 @@ fn mine(a: &MineArgs) -> Result<(), String> {
                 .map_err(|e| format!("{}: {e}", path.display()))?
         }
         (None, Some(_)) => Vec::new(),
-        (None, None) => return Err("give --self-play N or --games-file FILE".into()),
+        (None, None) => return Err("give --self-play N, --games-file FILE or --database URL".into()),
     };
     let total = a.self_play.unwrap_or(games.len());
     let mut out = std::fs::OpenOptions::new()
@@ -218,6 +226,29 @@ fn mine(a: &MineArgs) -> Result<(), String> {
         eprintln!("{count} puzzles of {spec} written to {}", a.out.display());
     });
     out.flush().map_err(|e| e.to_string())
+}
+
+/// The moves of the site's finished games of `spec` not mined yet.
+fn site_games(
+    a: &MineArgs,
+    registry: &'static gridplay_core::Registry,
+    spec: &str,
+) -> Result<Vec<Vec<String>>, String> {
+    let url = a.database.as_deref().unwrap_or_default();
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    runtime.block_on(async {
+        let db = gridplay_server::db::Db::connect(url, 2, 1)
+            .await
+            .map_err(|e| e.to_string())?;
+        let games = gridplay_server::game::puzzles::site_games(&db, registry, a.site_games)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(games
+            .into_iter()
+            .filter(|g| g.spec == spec)
+            .map(|g| g.record.moves().to_vec())
+            .collect())
+    })
 }
 
 fn self_play_moves(start: &dyn DynPosition, seed: u64) -> Vec<String> {

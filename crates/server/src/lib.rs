@@ -83,8 +83,8 @@ async fn upkeep(state: AppState) {
                     let (hub, mining) = (state.hub.clone(), mining.clone());
                     tokio::spawn(async move {
                         match game::puzzles::mine_site(&hub, 3, 6).await {
-                            Ok(0) => {}
-                            Ok(n) => tracing::info!("mined {n} puzzles from the site's games"),
+                            Ok(m) if m.games == 0 => {}
+                            Ok(m) => tracing::info!("mined {} games of the site: {} puzzles found, {} new", m.games, m.found, m.added),
                             Err(e) => tracing::error!("mining puzzles: {e}"),
                         }
                         mining.store(false, std::sync::atomic::Ordering::Release);

@@ -159,23 +159,24 @@ async fn puzzles_are_answered_rated_and_mined() {
             .await;
             assert_eq!(r["t"], "ack", "{r}");
         }
-        let added = gridplay_server::game::puzzles::mine_site(&server.state.hub, 10, 6)
+        let pid = puzzle_id("tictactoe", "XX1/OO1/X2 O");
+        let stored_before = db.puzzle(&pid).await.unwrap().is_some();
+        let mined = gridplay_server::game::puzzles::mine_site(&server.state.hub, 10, 6)
             .await
             .unwrap();
-        assert_eq!(added, 1);
-        let mined = db
-            .puzzle(&puzzle_id("tictactoe", "XX1/OO1/X2 O"))
-            .await
-            .unwrap()
-            .expect("the mined puzzle");
-        assert_eq!(mined.solution, ["c2"]);
-        assert_eq!(mined.source, format!("site:{id}"));
         assert_eq!(
-            gridplay_server::game::puzzles::mine_site(&server.state.hub, 10, 6)
-                .await
-                .unwrap(),
-            0
+            (mined.games, mined.found, mined.added),
+            (1, 1, u64::from(!stored_before))
         );
+        let puzzle = db.puzzle(&pid).await.unwrap().expect("the mined puzzle");
+        assert_eq!(puzzle.solution, ["c2"]);
+        if !stored_before {
+            assert_eq!(puzzle.source, format!("site:{id}"));
+        }
+        let again = gridplay_server::game::puzzles::mine_site(&server.state.hub, 10, 6)
+            .await
+            .unwrap();
+        assert_eq!(again.games, 0, "a game is mined once");
 
         drop(sockets);
         server.stop().await;

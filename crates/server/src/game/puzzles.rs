@@ -65,44 +65,83 @@ pub async fn store_shipped(db: &Db, registry: &Registry) -> Result<u64, DbError>
     db.add_puzzles(&puzzles, now_ms()).await
 }
 
+/// A stored game of the site to mine: its id, its variant's spec, and its start and moves.
+#[derive(Debug)]
+pub struct SiteGame {
+    pub id: String,
+    pub spec: String,
+    pub game: String,
+    pub record: gridplay_core::GameRecord,
+}
+
+/// Up to `limit` of the site's finished games between two accounts not mined yet, the latest first, their
+/// moves replayed from the database.
+///
+/// # Errors
+///
+/// The database's; a game that does not replay is left out (and logged).
+pub async fn site_games(db: &Db, registry: &Registry, limit: i64) -> Result<Vec<SiteGame>, DbError> {
+    let mut out = Vec::new();
+    for id in db.unmined_games(limit).await? {
+        match crate::game::live::stored_record(db, registry, &id).await {
+            Ok((row, record)) => out.push(SiteGame {
+                id,
+                spec: row.spec,
+                game: row.game,
+                record,
+            }),
+            Err(e) => tracing::warn!("game {id} is left unmined: {e:?}"),
+        }
+    }
+    Ok(out)
+}
+
 /// Mines up to `games` of the site's finished games between two accounts not mined yet: at most one puzzle
-/// from each, of the first `positions` positions worth judging. Returns the puzzles added.
+/// from each, of its last `positions` positions worth judging.
 ///
 /// # Errors
 ///
 /// The database's.
-pub async fn mine_site(hub: &GameHub, games: i64, positions: usize) -> Result<u64, DbError> {
+pub async fn mine_site(hub: &GameHub, games: i64, positions: usize) -> Result<Mined, DbError> {
     let db = hub.db();
-    let mut added = 0;
-    for id in db.unmined_games(games).await? {
-        let found = mine_game(hub, &id, positions).await;
-        if let Some(p) = found {
-            added += db.add_puzzles(&[p], now_ms()).await?;
+    let mut mined = Mined::default();
+    for g in site_games(db, hub.registry(), games).await? {
+        if let Some(p) = mine_game(hub, &g, positions).await {
+            mined.found += 1;
+            mined.added += db.add_puzzles(&[p], now_ms()).await?;
         }
-        db.mark_mined(&id, now_ms()).await?;
+        db.mark_mined(&g.id, now_ms()).await?;
+        mined.games += 1;
     }
-    Ok(added)
+    Ok(mined)
 }
 
-async fn mine_game(hub: &GameHub, id: &str, positions: usize) -> Option<NewPuzzle> {
-    let (_, text) = hub.export(id).await.ok()?;
-    let imported = crate::transcript::import(hub.registry(), &text).ok()?;
-    let start = imported.record.start().box_clone();
-    let name = imported.game.info().name;
-    for pos in gridplay_engine::puzzles::candidates(start.as_ref(), imported.record.moves())
+/// What a round of mining did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mined {
+    pub games: u64,
+    /// Puzzles found.
+    pub found: u64,
+    /// Of those, the ones not stored before (a position is stored once).
+    pub added: u64,
+}
+
+async fn mine_game(hub: &GameHub, g: &SiteGame, positions: usize) -> Option<NewPuzzle> {
+    let start = g.record.start().box_clone();
+    for pos in gridplay_engine::puzzles::candidates(start.as_ref(), g.record.moves())
         .into_iter()
         .rev()
         .take(positions)
     {
         let position = pos.to_text();
-        if let Some(found) = hub.engines().puzzle(pos, name.clone()).await {
+        if let Some(found) = hub.engines().puzzle(pos, g.game.clone()).await {
             return Some(NewPuzzle {
-                game: name,
-                spec: imported.game.spec().to_string(),
+                game: g.game.clone(),
+                spec: g.spec.clone(),
                 position,
                 solution: found.solution,
                 proof: found.proof,
-                source: format!("site:{id}"),
+                source: format!("site:{}", g.id),
             });
         }
     }

@@ -18,6 +18,7 @@ use crate::{
 
 mod commit;
 mod load;
+pub(in crate::game) use load::stored_record;
 mod record;
 mod remote;
 

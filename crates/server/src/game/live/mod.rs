@@ -17,6 +17,7 @@ use gridplay_core::{DynPosition, Player, RecordError, Registry};
 use tokio::sync::{Mutex, OnceCell, broadcast, mpsc, oneshot};
 
 mod actor;
+pub(in crate::game) use actor::stored_record;
 
 use actor::Actor;
 

@@ -155,3 +155,39 @@ impl Actor {
         Ok(actor)
     }
 }
+
+/// The record of a stored game, its actions replayed as a loading actor replays them, with its row: for those
+/// that read the database's games without an actor (the puzzle miner, `gridplay puzzles mine --database`).
+pub(in crate::game) async fn stored_record(
+    db: &crate::db::Db,
+    registry: &gridplay_core::Registry,
+    id: &str,
+) -> Result<(crate::db::GameRow, GameRecord), LiveError> {
+    let internal = |what: String| {
+        tracing::error!("game {id}: {what}");
+        LiveError::Internal
+    };
+    let row = db
+        .game(id)
+        .await
+        .map_err(|e| internal(e.to_string()))?
+        .ok_or(LiveError::NotFound)?;
+    let game = registry
+        .restore(&row.spec)
+        .map_err(|e| internal(format!("bad spec {}: {e}", row.spec)))?;
+    let actions = db.actions(id).await.map_err(|e| internal(e.to_string()))?;
+    let mut record = GameRecord::new(game.start());
+    let mut movers = Vec::with_capacity(actions.len());
+    for a in &actions {
+        let action = Action::from_row(a.kind, &a.body);
+        let is_move = matches!(action, Action::Move(_));
+        apply(&mut record, a.side, &action, &movers)
+            .map_err(|e| internal(format!("action {} does not replay: {e:?}", a.seq)))?;
+        if is_move {
+            movers.push(a.side);
+        } else if action == Action::AcceptTakeback {
+            movers.truncate(record.moves().len());
+        }
+    }
+    Ok((row, record))
+}
