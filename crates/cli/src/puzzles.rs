@@ -41,7 +41,7 @@ struct MineArgs {
     /// The game and its settings.
     #[arg(long, default_value = "reversi")]
     game: String,
-    /// Games of self-play to mine: each move by the engine at a level drawn from 1 to 4, seeded by the
+    /// Games of self-play to mine: each move by the engine at a level drawn from `--levels`, seeded by the
     /// game's number.
     #[arg(long, conflicts_with = "games_file")]
     self_play: Option<usize>,
@@ -56,12 +56,19 @@ struct MineArgs {
     /// With `--database`, how many of the site's games.
     #[arg(long, default_value_t = 1000)]
     site_games: i64,
+    /// The levels self-play draws from, `LOW-HIGH`.
+    #[arg(long, default_value = "1-4", value_parser = levels)]
+    levels: (u8, u8),
     /// Stop once this many puzzles are found.
     #[arg(long, default_value_t = usize::MAX)]
     puzzles: usize,
     /// At most this many puzzles from one game.
     #[arg(long, default_value_t = 2)]
     per_game: usize,
+    /// Judge only every `every`-th position worth judging of a game (Grid Tactics' positions within one turn
+    /// are much alike, and each costs a search of every action).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    every: u64,
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -102,15 +109,26 @@ fn moves_of(line: &str, game: &str) -> Vec<String> {
     line.split_whitespace().map(str::to_owned).collect()
 }
 
-/// A self-play game: each move by the engine at a level drawn from 1 to 4.
-fn self_play(start: &dyn DynPosition, seed: u64) -> Vec<String> {
+/// `LOW-HIGH`, levels from 1.
+fn levels(text: &str) -> Result<(u8, u8), String> {
+    let bad = || format!("`{text}` is not LOW-HIGH, two levels from 1 with LOW <= HIGH");
+    let (a, b) = text.split_once('-').ok_or_else(bad)?;
+    let (a, b): (u8, u8) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    if a == 0 || a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// A self-play game: each move by the engine at a level drawn from `levels`.
+fn self_play(start: &dyn DynPosition, seed: u64, levels: (u8, u8)) -> Vec<String> {
     let mut pos = start.box_clone();
     let mut moves = Vec::new();
     let mut k = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     while pos.outcome().is_none() && moves.len() < 400 {
         k = k.rotate_left(13).wrapping_mul(0x2545_F491_4F6C_DD1D) ^ moves.len() as u64;
         let request = Request {
-            level: Some(1 + (k % 4) as u8),
+            level: Some(levels.0 + (k % u64::from(levels.1 - levels.0 + 1)) as u8),
             seed: k,
             ..Request::default()
         };
@@ -178,7 +196,13 @@ fn mine(a: &MineArgs) -> Result<(), String> {
         for _ in 0..a.threads.max(1) {
             let (tx, next, done, games) = (tx.clone(), next.clone(), done.clone(), games.clone());
             let (game, spec) = (&game, &spec);
-            let (first, per_game, self_play) = (a.first, a.per_game, a.self_play.is_some());
+            let (first, per_game, self_play, every, levels) = (
+                a.first,
+                a.per_game,
+                a.self_play.is_some(),
+                a.every as usize,
+                a.levels,
+            );
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -187,12 +211,12 @@ fn mine(a: &MineArgs) -> Result<(), String> {
                     }
                     let start = game.start();
                     let moves = if self_play {
-                        self_play_moves(start.as_ref(), (first + i) as u64)
+                        self_play_moves(start.as_ref(), (first + i) as u64, levels)
                     } else {
                         games[i].clone()
                     };
                     let mut found = 0;
-                    for pos in candidates(start.as_ref(), &moves) {
+                    for pos in candidates(start.as_ref(), &moves).into_iter().step_by(every) {
                         if found >= per_game || done.load(Ordering::Relaxed) {
                             break;
                         }
@@ -251,8 +275,8 @@ fn site_games(
     })
 }
 
-fn self_play_moves(start: &dyn DynPosition, seed: u64) -> Vec<String> {
-    self_play(start, seed)
+fn self_play_moves(start: &dyn DynPosition, seed: u64, levels: (u8, u8)) -> Vec<String> {
+    self_play(start, seed, levels)
 }
 
 fn pack(a: &PackArgs) -> Result<(), String> {

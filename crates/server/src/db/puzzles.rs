@@ -135,30 +135,42 @@ fn new_player() -> (PuzzlePlayer, f64) {
 }
 
 impl Db {
-    /// Adds puzzles, leaving out those whose position is stored already; returns how many were added.
+    /// Adds puzzles, leaving out those whose position is stored already; returns how many were added. They
+    /// go 100 to a statement, in one transaction per 1,000.
     pub async fn add_puzzles(&self, puzzles: &[NewPuzzle], now: i64) -> Result<u64, DbError> {
+        const COLUMNS: usize = 11;
         let mut added = 0;
-        for chunk in puzzles.chunks(500) {
+        for chunk in puzzles.chunks(1000) {
             let mut tx = self.pool.begin().await?;
-            for p in chunk {
-                added += sqlx::query(
-                    "INSERT INTO puzzles (id, game, spec, position, solution, proof, source, rating, deviation, volatility, plays, created_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11) ON CONFLICT DO NOTHING",
-                )
-                .bind(puzzle_id(&p.spec, &p.position))
-                .bind(&p.game)
-                .bind(&p.spec)
-                .bind(&p.position)
-                .bind(p.solution.join(" "))
-                .bind(&p.proof)
-                .bind(&p.source)
-                .bind(START.rating)
-                .bind(START.deviation)
-                .bind(START.volatility)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
+            for part in chunk.chunks(100) {
+                let values: Vec<String> = (0..part.len())
+                    .map(|i| {
+                        let cells: Vec<String> =
+                            (1..=COLUMNS).map(|k| format!("${}", i * COLUMNS + k)).collect();
+                        format!("({}, 0)", cells.join(", "))
+                    })
+                    .collect();
+                let sql = format!(
+                    "INSERT INTO puzzles (id, game, spec, position, solution, proof, source, rating, deviation, volatility, created_at, plays) \
+                     VALUES {} ON CONFLICT DO NOTHING",
+                    values.join(", ")
+                );
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+                for p in part {
+                    q = q
+                        .bind(puzzle_id(&p.spec, &p.position))
+                        .bind(p.game.clone())
+                        .bind(p.spec.clone())
+                        .bind(p.position.clone())
+                        .bind(p.solution.join(" "))
+                        .bind(p.proof.clone())
+                        .bind(p.source.clone())
+                        .bind(START.rating)
+                        .bind(START.deviation)
+                        .bind(START.volatility)
+                        .bind(now);
+                }
+                added += q.execute(&mut *tx).await?.rows_affected();
             }
             tx.commit().await?;
         }

@@ -14,7 +14,8 @@ use crate::{
 /// The shipped set, deflated: one puzzle a line, `spec`, position, solution and proof separated by tabs.
 const SHIPPED: &[u8] = include_bytes!("../../puzzles/shipped.tsv.deflate");
 
-/// The shipped puzzles, each checked by the rules library (its position read, its solution played).
+/// The shipped puzzles of the games `registry` offers, each checked by the rules library (its position read,
+/// its solution played).
 ///
 /// # Errors
 ///
@@ -27,6 +28,11 @@ pub fn shipped(registry: &Registry) -> Result<Vec<NewPuzzle>, String> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
+        // Puzzles of games this server does not offer (the test games) are left out.
+        .filter(|(_, l)| {
+            let name = l.split(['\t', ':']).next().unwrap_or_default();
+            registry.entry(name).is_some()
+        })
         .map(|(n, l)| {
             let at = |e: String| format!("shipped puzzle {}: {e}", n + 1);
             let fields: Vec<&str> = l.split('\t').collect();
@@ -146,4 +152,28 @@ async fn mine_game(hub: &GameHub, g: &SiteGame, positions: usize) -> Option<NewP
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_set_reads_and_holds_enough_puzzles_of_every_game() {
+        let registry = gridplay_games::registry_with_test_games();
+        let puzzles = shipped(registry).expect("the shipped puzzles read");
+        for entry in registry.entries() {
+            let n = puzzles.iter().filter(|p| p.game == entry.name).count();
+            let least = if matches!(entry.name, "reversi" | "checkers") {
+                500
+            } else {
+                150
+            };
+            assert!(n >= least, "{}: {n} puzzles", entry.name);
+        }
+        // A server without the test games leaves theirs out.
+        let without = shipped(gridplay_games::registry()).unwrap();
+        assert!(without.iter().all(|p| p.game != "tictactoe"));
+        assert!(without.len() < puzzles.len());
+    }
 }
