@@ -316,18 +316,6 @@ async fn engine_lines_stream_deeper_and_a_closed_stream_frees_the_quota() {
     }
 }
 
-/// Sends a game action over a page's socket and waits for its acknowledgement (or error).
-async fn act(ws: &mut support::Socket, mut msg: Value, ack: &str) -> Value {
-    msg["ack"] = json!(ack);
-    support::send(ws, msg).await;
-    loop {
-        let m = support::recv(ws).await;
-        if (m["t"] == "ack" || m["t"] == "error") && m["ack"] == json!(ack) {
-            return m;
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_explorer_counts_finished_games_between_accounts() {
     for (url, pg) in support::databases("explorer").await {
@@ -354,7 +342,7 @@ async fn the_explorer_counts_finished_games_between_accounts() {
             .await;
             for (k, m) in moves.iter().enumerate() {
                 n += 1;
-                let r = act(
+                let r = support::act(
                     &mut sockets[k % 2],
                     json!({"t": "move", "game": id, "move": m}),
                     &format!("m{n}"),
@@ -363,7 +351,7 @@ async fn the_explorer_counts_finished_games_between_accounts() {
                 assert_eq!(r["t"], "ack", "{r}");
             }
             n += 1;
-            let r = act(
+            let r = support::act(
                 &mut sockets[resigns],
                 json!({"t": "resign", "game": id}),
                 &format!("r{n}"),
@@ -378,7 +366,7 @@ async fn the_explorer_counts_finished_games_between_accounts() {
             &json!({"spec": "reversi", "color": "first", "opponent": "ben"}),
         )
         .await;
-        let r = act(
+        let r = support::act(
             &mut sockets[0],
             json!({"t": "move", "game": open, "move": "f5"}),
             "open",
@@ -394,7 +382,7 @@ async fn the_explorer_counts_finished_games_between_accounts() {
         .await;
         assert_eq!(r.status, 200, "{}", r.body);
         let vs_engine = r.json()["game"].as_str().unwrap().to_owned();
-        let r = act(
+        let r = support::act(
             &mut sockets[0],
             json!({"t": "resign", "game": vs_engine}),
             "engine",

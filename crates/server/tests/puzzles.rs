@@ -13,17 +13,6 @@ fn config(url: &str) -> gridplay_server::config::Config {
     cfg
 }
 
-async fn act(ws: &mut support::Socket, mut msg: Value, ack: &str) -> Value {
-    msg["ack"] = json!(ack);
-    support::send(ws, msg).await;
-    loop {
-        let m = support::recv(ws).await;
-        if (m["t"] == "ack" || m["t"] == "error") && m["ack"] == json!(ack) {
-            return m;
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn puzzles_are_answered_rated_and_mined() {
     for (url, pg) in support::databases("puzzles").await {
@@ -151,7 +140,7 @@ async fn puzzles_are_answered_rated_and_mined() {
         )
         .await;
         for (k, m) in ["a3", "a2", "b3", "b2", "a1", "c2"].iter().enumerate() {
-            let r = act(
+            let r = support::act(
                 &mut sockets[k % 2],
                 json!({"t": "move", "game": id, "move": m}),
                 &format!("m{k}"),

@@ -310,6 +310,19 @@ pub async fn recv(ws: &mut Socket) -> Value {
     }
 }
 
+/// Sends a game action over a page's socket with the acknowledgement id `ack` and waits for its answer: the
+/// acknowledgement or the error.
+pub async fn act(ws: &mut Socket, mut msg: Value, ack: &str) -> Value {
+    msg["ack"] = serde_json::json!(ack);
+    send(ws, msg).await;
+    loop {
+        let m = recv(ws).await;
+        if (m["t"] == "ack" || m["t"] == "error") && m["ack"] == serde_json::json!(ack) {
+            return m;
+        }
+    }
+}
+
 /// Reads messages until one of type `t` (skipping others); returns it.
 pub async fn recv_until(ws: &mut Socket, t: &str) -> Value {
     loop {
