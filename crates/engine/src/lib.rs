@@ -549,12 +549,13 @@ mod tests {
 
     #[test]
     fn on_a_game_clock_the_end_of_a_reversi_game_is_played_by_a_win_loss_draw_solve() {
-        // FFO #40: 20 empty squares, Black to move and win (A2 by 38). On a clock of one minute the exact
-        // solver takes over only at 18 empties, so this move is a win/loss/draw solve's, answered as a win by
-        // 2 discs at the depth of the empties.
+        // FFO #40 mirrored in the a1-h8 diagonal (the timed test below solves FFO #40 itself, and the kept
+        // solvers are shared): 20 empty squares, Black to move and win (B1 by 38). On a clock of one minute
+        // the exact solver takes over only at 18 empties, so this move is a win/loss/draw solve's, answered as
+        // a win by 2 discs at the depth of the empties.
         let game = gridplay_games::registry().game("reversi").unwrap();
         let ffo40 = game
-            .parse_position("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X")
+            .parse_position("O-OOO----OOOO----OXXO---OOXOOO--OOOOOOO-OOOOOO--OOOXXO--XXXXXXX- X")
             .unwrap();
         let clock = Request {
             clock: Some(Clock {
