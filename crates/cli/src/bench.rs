@@ -22,6 +22,40 @@ enum BenchWhat {
     /// The opening explorer's answer time: plays seeded games, stores their first plies' counts, and times
     /// the explorer's query for positions of those games.
     Explorer(ExplorerArgs),
+    /// Reversi's parallel search against its search on one thread: the time of exact solves of a problem
+    /// file's positions, or with `--depth` of searches to that depth, each run on a new table, alternately on
+    /// one thread and on `--threads`.
+    Threads(ThreadsArgs),
+}
+
+#[derive(Args, Debug)]
+struct ThreadsArgs {
+    /// Threads of the parallel runs.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(2..=256))]
+    threads: u16,
+    /// A problem file (`.obf`, as the FFO set); without one, `--positions` positions of `--plies` random
+    /// plies from the start (seeded by `--seed`), which need `--depth`.
+    #[arg(long)]
+    file: Option<std::path::PathBuf>,
+    /// Only these problems of the file, by their place in it from 1: `1-10`.
+    #[arg(long)]
+    problems: Option<String>,
+    /// Search to this depth with the midgame search (Multi-ProbCut on, as the engine plays) rather than
+    /// solve exactly.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    #[arg(long, default_value_t = 20, value_parser = at_least_one)]
+    positions: usize,
+    #[arg(long, default_value_t = 20)]
+    plies: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Runs of each position on each side; the median time counts.
+    #[arg(long, default_value_t = 3, value_parser = at_least_one)]
+    repeat: usize,
+    /// Size of each run's new table in megabytes.
+    #[arg(long, default_value_t = 64, value_parser = at_least_one)]
+    table_mb: usize,
 }
 
 #[derive(Args, Debug)]
@@ -111,6 +145,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         BenchWhat::Server(a) => a,
         BenchWhat::Soak(s) => return soak(s),
         BenchWhat::Explorer(e) => return explorer(e),
+        BenchWhat::Threads(t) => return threads(t),
     };
     if a.players < 2 {
         return Err("--players must be at least 2".into());
@@ -174,4 +209,123 @@ fn soak(a: &SoakArgs) -> Result<(), String> {
     } else {
         Err(format!("{} games met an error", report.errors.len()))
     }
+}
+
+/// The positions of `gridplay bench threads`.
+fn threads_positions(a: &ThreadsArgs) -> Result<Vec<gridplay_games::reversi::bitboard::Board>, String> {
+    use gridplay_core::DynGame;
+    let Some(file) = &a.file else {
+        if a.depth.is_none() {
+            return Err("random positions are searched to a depth: give --depth, or --file to solve".into());
+        }
+        let game: Box<dyn DynGame> = Box::new(gridplay_games::reversi::Reversi::default());
+        return Ok((0..a.positions)
+            .filter_map(|i| {
+                let pos = crate::matches::random_opening(game.as_ref(), a.plies, a.seed + i as u64 * 1000);
+                let pos = pos
+                    .as_any()
+                    .downcast_ref::<gridplay_games::reversi::ReversiPosition>()?;
+                (!gridplay_core::Position::is_over(pos)).then(|| pos.board())
+            })
+            .collect());
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| format!("reading {}: {e}", file.display()))?;
+    let problems =
+        gridplay_engine::reversi::obf::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let (lo, hi) = match &a.problems {
+        Some(r) => crate::solve::range(r)?,
+        None => (1, usize::MAX),
+    };
+    Ok(problems
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| (lo..=hi).contains(&(i + 1)))
+        .map(|(_, p)| p.position.board())
+        .collect())
+}
+
+fn threads(a: &ThreadsArgs) -> Result<(), String> {
+    use gridplay_engine::reversi::{endgame::Solver, search};
+    use std::time::Instant;
+    let boards = threads_positions(a)?;
+    if boards.is_empty() {
+        return Err("no positions to time".into());
+    }
+    let n = usize::from(a.threads);
+    // One run: (seconds, nodes, score) on `t` threads with a new table.
+    let run = |b: gridplay_games::reversi::bitboard::Board, t: usize| -> (f64, u64, i32) {
+        match a.depth {
+            Some(depth) => {
+                let mut table = search::Table::new(a.table_mb);
+                let options = search::Options {
+                    threads: t,
+                    ..search::Options::default()
+                };
+                let started = Instant::now();
+                let f = search::search_in(
+                    b,
+                    gridplay_search::Limits::depth(depth),
+                    &gridplay_search::StopFlag::new(),
+                    options,
+                    &mut table,
+                );
+                (started.elapsed().as_secs_f64(), f.nodes, f.score)
+            }
+            None => {
+                let mut solver = Solver::new(a.table_mb);
+                solver.set_threads(t);
+                let started = Instant::now();
+                let s = solver.solve(b);
+                (started.elapsed().as_secs_f64(), s.nodes, s.score)
+            }
+        }
+    };
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!(
+        "{} positions, {}, 1 thread against {n}, median of {} runs each, alternating",
+        boards.len(),
+        a.depth
+            .map_or_else(|| "exact solves".to_owned(), |d| format!("depth {d}")),
+        a.repeat
+    );
+    let (mut total1, mut total_n, mut ratios) = (0.0, 0.0, Vec::new());
+    for (i, &b) in boards.iter().enumerate() {
+        let (mut t1, mut tn) = (Vec::new(), Vec::new());
+        let (mut nodes1, mut nodes_n, mut scores) = (0, 0, (0, 0));
+        for _ in 0..a.repeat {
+            let one = run(b, 1);
+            let many = run(b, n);
+            t1.push(one.0);
+            tn.push(many.0);
+            (nodes1, nodes_n, scores) = (one.1, many.1, (one.2, many.2));
+        }
+        if a.depth.is_none() && scores.0 != scores.1 {
+            return Err(format!(
+                "position {}: the parallel solve scored {} and the solve on one thread {}",
+                i + 1,
+                scores.1,
+                scores.0
+            ));
+        }
+        let (m1, mn) = (median(&mut t1), median(&mut tn));
+        total1 += m1;
+        total_n += mn;
+        ratios.push(m1 / mn);
+        println!(
+            "{:>3} {:>2} empties  1 thread {m1:>8.3} s {nodes1:>12} nodes  {n} threads {mn:>8.3} s {nodes_n:>12} nodes  {:.2}x",
+            i + 1,
+            b.empty().count_ones(),
+            m1 / mn
+        );
+    }
+    let mut sorted = ratios.clone();
+    println!(
+        "in all: 1 thread {total1:.3} s, {n} threads {total_n:.3} s: {:.2}x; median position {:.2}x",
+        total1 / total_n,
+        median(&mut sorted)
+    );
+    Ok(())
 }

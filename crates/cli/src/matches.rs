@@ -230,7 +230,7 @@ fn openings(args: &MatchArgs, game: &dyn DynGame, count: u32) -> Result<Vec<Box<
 }
 
 /// `plies` random plies from the start, stopping early rather than ending the game.
-fn random_opening(game: &dyn DynGame, plies: usize, seed: u64) -> Box<dyn DynPosition> {
+pub(crate) fn random_opening(game: &dyn DynGame, plies: usize, seed: u64) -> Box<dyn DynPosition> {
     let mut rng = playout::seeded(seed);
     let mut opening = game.start();
     for _ in 0..plies {

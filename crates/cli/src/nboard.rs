@@ -42,6 +42,8 @@ pub(crate) struct Nboard {
     depth: u32,
     /// The game's clock, when `set game` gave one: searches then spend the time of the side to move.
     clock: Option<GameClock>,
+    /// Threads of each search and solve.
+    threads: usize,
 }
 
 /// What one command produced: lines for standard output and an error for standard error.
@@ -65,6 +67,7 @@ pub(crate) struct Job {
     clock: Option<Clock>,
     /// `None` for `go`, `Some(n)` for `hint n`.
     hint: Option<usize>,
+    threads: usize,
 }
 
 /// A square in NBoard's way, `PA` for a pass.
@@ -73,6 +76,13 @@ fn nboard_square(sq: Option<u8>) -> String {
 }
 
 impl Job {
+    /// A solver on the job's threads.
+    fn solver(&self) -> Solver {
+        let mut solver = Solver::new(64);
+        solver.set_threads(self.threads);
+        solver
+    }
+
     /// Runs the search; `stop` ends it early.
     pub(crate) fn run(&self, stop: &StopFlag) -> Output {
         match self.hint {
@@ -96,7 +106,7 @@ impl Job {
         let empties = b.empty().count_ones();
         let started = Instant::now();
         let (best, score, elapsed) = if empties <= self.clock.map_or(SOLVE_EMPTIES, clock::solve_empties) {
-            let Some(s) = Solver::new(64).solve_within(b, Bounds::stop(stop)) else {
+            let Some(s) = self.solver().solve_within(b, Bounds::stop(stop)) else {
                 return Output::default();
             };
             (s.best, s.score * 100, started.elapsed())
@@ -106,7 +116,10 @@ impl Job {
                 time: Some(THINK_CAP),
                 nodes: None,
             };
-            let mut options = search::Options::default();
+            let mut options = search::Options {
+                threads: self.threads,
+                ..search::Options::default()
+            };
             if let Some(clock) = self.clock {
                 let (soft, hard) = clock::allot(clock, empties);
                 limits.time = Some(hard.min(THINK_CAP));
@@ -118,13 +131,20 @@ impl Job {
             // within 6 empties of the depth, as NTest's selective depths solve) a won or drawn position is
             // played by a win/loss/draw solve within its share of the clock.
             let solved = (self.depth >= empties && empties <= EXACT_MOST)
-                .then(|| Solver::new(64).solve_within(b, Bounds::within(started, time / 2, stop)))
+                .then(|| {
+                    self.solver()
+                        .solve_within(b, Bounds::within(started, time / 2, stop))
+                })
                 .flatten();
             let wld = self
                 .clock
                 .filter(|_| solved.is_none() && empties <= clock::END_EMPTIES.min(self.depth + 6))
                 .and_then(|c| {
-                    gridplay_engine::reversi::wld_move(b, Bounds::within(started, clock::wld_budget(c), stop))
+                    gridplay_engine::reversi::wld_move(
+                        b,
+                        Bounds::within(started, clock::wld_budget(c), stop),
+                        self.threads,
+                    )
                 });
             if let Some(s) = solved {
                 (s.best, s.score * 100, started.elapsed())
@@ -157,7 +177,7 @@ impl Job {
         // Solved exactly near the end, and where the depth reaches the end (each move within its share of
         // the time, else searched).
         let always = empties <= SOLVE_EMPTIES;
-        let mut solver = (always || self.depth >= empties && empties <= EXACT_MOST).then(|| Solver::new(64));
+        let mut solver = (always || self.depth >= empties && empties <= EXACT_MOST).then(|| self.solver());
         let mut scored = Vec::new();
         while moves != 0 && !stop.is_stopped() {
             let sq = moves.trailing_zeros() as u8;
@@ -182,7 +202,11 @@ impl Job {
                     time: Some(share.saturating_sub(started.elapsed()).max(share / 4)),
                     nodes: None,
                 };
-                let f = search::search(child, limits, stop, search::Options::default());
+                let options = search::Options {
+                    threads: self.threads,
+                    ..search::Options::default()
+                };
+                let f = search::search(child, limits, stop, options);
                 let pv: String = std::iter::once(Some(sq)).chain(f.pv).map(nboard_square).collect();
                 (-f.score, pv, (f.depth + 1).to_string())
             };
@@ -316,7 +340,7 @@ fn move_text(mv: &str) -> &str {
 }
 
 impl Nboard {
-    pub(crate) fn new() -> Nboard {
+    pub(crate) fn new(threads: usize) -> Nboard {
         let game = crate::registry().game("reversi").expect("reversi is registered");
         let pos = game.start();
         Nboard {
@@ -324,6 +348,7 @@ impl Nboard {
             pos,
             depth: 12,
             clock: None,
+            threads: threads.max(1),
         }
     }
 
@@ -335,6 +360,7 @@ impl Nboard {
             .expect("an NBoard session plays Reversi")
             .board();
         Job {
+            threads: self.threads,
             board,
             depth: self.depth,
             clock: self.clock.map(|c| c.of(self.pos.turn().index())),
@@ -470,7 +496,7 @@ fn print(output: &Output) -> Result<(), String> {
 /// Runs an NBoard session over standard input and output. Lines are read on a thread of their own, so that a
 /// `ping` (or `quit`) reaches a running search: it stops the search and drops its answer. Other lines that
 /// arrive during a search wait for it to end.
-pub(crate) fn run() -> Result<(), String> {
+pub(crate) fn run(threads: usize) -> Result<(), String> {
     let (tx, rx) = mpsc::channel();
     let reader = tx.clone();
     std::thread::spawn(move || {
@@ -482,7 +508,7 @@ pub(crate) fn run() -> Result<(), String> {
         }
         let _ = reader.send(Event::End);
     });
-    let mut session = Nboard::new();
+    let mut session = Nboard::new(threads);
     let mut running: Option<StopFlag> = None;
     let mut dropped = false;
     let mut waiting: VecDeque<String> = VecDeque::new();
@@ -550,7 +576,7 @@ mod tests {
         // scores). The search alone answers other scores at this depth.
         let ffo40 =
             "(;GM[Othello]PC[ffo]BO[8 O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- *];)";
-        let mut s = Nboard::new();
+        let mut s = Nboard::new(1);
         s.handle_now(&format!("set game {ffo40}"));
         s.handle_now("set depth 20");
         let go = s.handle_now("go");
@@ -590,7 +616,7 @@ mod tests {
 
     #[test]
     fn a_session_sets_a_game_and_moves() {
-        let mut s = Nboard::new();
+        let mut s = Nboard::new(1);
         assert_eq!(s.handle_now("nboard 2").lines, ["set myname gridplay"]);
         assert_eq!(s.handle_now("set depth 4"), Output::default());
         assert_eq!(s.handle_now(&format!("set game {GGF}")), Output::default());
@@ -619,7 +645,7 @@ mod tests {
 
     #[test]
     fn a_pass_and_a_finished_game_answer_at_once() {
-        let mut s = Nboard::new();
+        let mut s = Nboard::new(1);
         assert_eq!(s.handle_now("nboard 1").lines, ["set myname gridplay"]);
         // Black's one disc on b1 cannot flank White's on a1; White can play c1.
         let pass = format!("OX{}", "-".repeat(62));
@@ -639,7 +665,7 @@ mod tests {
 
     #[test]
     fn hint_gives_the_best_moves_with_exact_solves_at_100_percent() {
-        let mut s = Nboard::new();
+        let mut s = Nboard::new(1);
         // FFO #1: G8 +18, H1 +12, H7 and A2 +6.
         let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";
         assert_eq!(s.handle_now(&game_of(ffo1, '*')), Output::default());
@@ -650,7 +676,7 @@ mod tests {
         assert!(hint.lines[2].starts_with("search H1") && hint.lines[2].ends_with(" 12.00 0 100%"));
         assert!(hint.lines[3].ends_with(" 6.00 0 100%"), "{hint:?}");
         // From the start, four moves at most, best first.
-        let mut s = Nboard::new();
+        let mut s = Nboard::new(1);
         s.handle_now("set depth 5");
         let hint = s.handle_now("hint 9");
         assert_eq!(hint.lines.len(), 6, "{hint:?}");
@@ -674,7 +700,7 @@ mod tests {
         );
         assert_eq!(parse_duration("1:02:03"), Some(Duration::from_secs(3723)));
         assert_eq!(parse_duration("x"), None);
-        let mut s = Nboard::new();
+        let mut s = Nboard::new(1);
         s.handle_now(&format!("set game {GGF}"));
         // Black has used 1.2 s of five minutes.
         assert_eq!(
@@ -701,7 +727,7 @@ mod tests {
 
     #[test]
     fn bad_input_goes_to_standard_error() {
-        let mut s = Nboard::new();
+        let mut s = Nboard::new(1);
         assert!(s.handle_now("nboard 3").error.unwrap().contains("version 3"));
         assert!(s.handle_now("hint").error.unwrap().contains("number of moves"));
         assert!(s.handle_now("hint 0").error.unwrap().contains("number of moves"));

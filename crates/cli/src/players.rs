@@ -98,12 +98,15 @@ impl Side {
             format!(
                 "`{text}` is not a player: use level=L (1 to the game's top), depth=N, time=MS, clock=MS[,inc=MS], mcts=MS, playouts=N, random, greedy (Grid \
                  Tactics), cmd=PROGRAM, nboard=PROGRAM or cake=PROGRAM; depth, time and temp=T combine (depth=3,temp=100), and so \
-                 do mcts and playouts; book=1 adds the opening book (Reversi, checkers) to any of them"
+                 do mcts and playouts; book=1 adds the opening book (Reversi, checkers) to any of them, threads=N threads to Reversi's"
             )
         };
         let mut request = Request::default();
         let mut increment = None;
-        let parts = text.split(',').filter(|p| !p.starts_with("book=")).count();
+        let parts = text
+            .split(',')
+            .filter(|p| !p.starts_with("book=") && !p.starts_with("threads="))
+            .count();
         for part in text.split(',') {
             let (key, value) = part.split_once('=').ok_or_else(bad)?;
             let n: u64 = value.parse().map_err(|_| bad())?;
@@ -112,6 +115,7 @@ impl Side {
                     request.level = Some(crate::check_level(spec, n as u8)?);
                 }
                 "book" if n <= 1 => request.book = n == 1,
+                "threads" if (1..=256).contains(&n) => request.threads = n as usize,
                 "depth" if (1..=64).contains(&n) => request.limits.depth = Some(n as u32),
                 "time" if n > 0 => request.limits.time = Some(Duration::from_millis(n)),
                 "clock" if n > 0 => {

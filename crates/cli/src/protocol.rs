@@ -18,6 +18,9 @@ pub(crate) struct EngineArgs {
     /// engines.
     #[arg(long)]
     nboard: bool,
+    /// Threads of each full-strength Reversi search and solve (a `go threads=N` overrides it).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
 }
 
 /// What a command asks the session loop to do after replying.
@@ -26,7 +29,7 @@ pub(crate) enum Flow {
     Continue,
     Quit,
     /// Start a search; its `bestmove` line is the command's reply.
-    Go(Job),
+    Go(Box<Job>),
 }
 
 /// A search to run: a copy of the position and what to look for.
@@ -56,6 +59,8 @@ pub(crate) struct Session {
     registry: &'static gridplay_core::Registry,
     game: Box<dyn DynGame>,
     record: GameRecord,
+    /// Threads of a `go` that does not name them.
+    threads: usize,
 }
 
 const COMMANDS: &str = "game position moves play show result perft go stop games help quit";
@@ -74,6 +79,7 @@ impl Session {
             registry,
             game,
             record,
+            threads: 1,
         }
     }
 
@@ -91,7 +97,7 @@ impl Session {
             "quit" => return (Some("ok".into()), Flow::Quit),
             "go" => {
                 return match self.go(rest) {
-                    Ok(job) => (None, Flow::Go(job)),
+                    Ok(job) => (None, Flow::Go(Box::new(job))),
                     Err(why) => (Some(format!("error {why}")), Flow::Continue),
                 };
             }
@@ -165,10 +171,13 @@ impl Session {
         Ok("ok".into())
     }
 
-    /// Reads `go [depth=N] [time=MS] [nodes=N] [level=L] [seed=S] [mcts=1] [left=MS [inc=MS]] [book=1]`; with no
-    /// limit, one second.
+    /// Reads `go [depth=N] [time=MS] [nodes=N] [level=L] [seed=S] [mcts=1] [left=MS [inc=MS]] [book=1]
+    /// [threads=N]`; with no limit, one second.
     fn go(&self, args: &str) -> Result<Job, String> {
-        let mut request = Request::default();
+        let mut request = Request {
+            threads: self.threads,
+            ..Request::default()
+        };
         let mut increment = None;
         for arg in args.split_whitespace() {
             let (key, value) = arg.split_once('=').ok_or_else(|| {
@@ -186,6 +195,7 @@ impl Session {
                 "seed" => request.seed = number,
                 "mcts" => request.mcts = number != 0,
                 "book" => request.book = number != 0,
+                "threads" if (1..=256).contains(&number) => request.threads = number as usize,
                 "left" if number >= 1 => {
                     request.clock = Some(gridplay_engine::Clock {
                         left: Duration::from_millis(number),
@@ -193,15 +203,16 @@ impl Session {
                     });
                 }
                 "inc" => increment = Some(Duration::from_millis(number)),
-                "depth" | "time" | "nodes" | "level" | "left" => {
+                "depth" | "time" | "nodes" | "level" | "left" | "threads" => {
                     return Err(format!(
                         "`{arg}` is out of range: depth 1-64, time, nodes and left 1 or more, level 1 to the game's top \
-                         level"
+                         level, threads 1-256"
                     ));
                 }
                 other => {
                     return Err(format!(
-                        "unknown limit `{other}`: use depth, time, nodes, level, seed, mcts=1, left, inc or book=1"
+                        "unknown limit `{other}`: use depth, time, nodes, level, seed, mcts=1, left, inc, book=1 or \
+                         threads"
                     ));
                 }
             }
@@ -279,10 +290,11 @@ impl Running {
 /// the commands.
 pub(crate) fn run(args: &EngineArgs) -> Result<(), String> {
     if args.nboard {
-        return crate::nboard::run();
+        return crate::nboard::run(usize::from(args.threads));
     }
     let stdin = io::stdin();
     let mut session = Session::new();
+    session.threads = usize::from(args.threads);
     let mut running: Option<Running> = None;
     for line in stdin.lock().lines() {
         let line = line.map_err(|e| format!("reading standard input: {e}"))?;
@@ -466,7 +478,13 @@ mod tests {
         for entry in gridplay_games::registry_with_test_games().entries() {
             let game = entry.name;
             assert_eq!(talk(&mut s, &format!("game {game}")), "ok");
-            for go in ["go depth=2", "go level=1", "go nodes=500", "go time=50"] {
+            for go in [
+                "go depth=2",
+                "go level=1",
+                "go nodes=500",
+                "go time=50",
+                "go depth=6 threads=2",
+            ] {
                 let reply = talk(&mut s, go);
                 let parts: Vec<&str> = reply.split(' ').collect();
                 assert_eq!(
@@ -533,6 +551,7 @@ mod tests {
             ("go speed=3", "error unknown limit `speed`"),
             ("go time=x", "error `x` in `time=x` is not a whole number"),
             ("go left=0", "error `left=0` is out of range"),
+            ("go threads=0", "error `threads=0` is out of range"),
             ("go inc=100", "error `inc=MS` needs the clock's time left"),
         ] {
             assert!(

@@ -25,6 +25,9 @@ pub(crate) struct SolveArgs {
     /// that against the sign of the file's best score.
     #[arg(long)]
     wld: bool,
+    /// Threads of the solve (young-brothers-wait; 1 solves on this thread alone).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
 }
 
 fn first_number(path: &std::path::Path) -> usize {
@@ -35,7 +38,7 @@ fn first_number(path: &std::path::Path) -> usize {
         .unwrap_or(1)
 }
 
-fn range(text: &str) -> Result<(usize, usize), String> {
+pub(crate) fn range(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("`{text}` is not a problem number or range such as 40-44");
     match text.split_once('-') {
         Some((a, b)) => Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?)),
@@ -73,6 +76,7 @@ pub(crate) fn run(args: &SolveArgs) -> Result<(), String> {
         None => (0, usize::MAX),
     };
     let mut solver = Solver::new(args.table_mb);
+    solver.set_threads(usize::from(args.threads));
     let mut out = std::io::stdout().lock();
     let (mut solved, mut wrong) = (0, 0);
     let started = Instant::now();

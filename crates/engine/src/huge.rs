@@ -6,12 +6,12 @@
 //! transparent huge page setting (`madvise`) waits for; elsewhere, or where the kernel declines, the table
 //! is an ordinary vector and only slower.
 
-/// A vector of `n` copies of `value` whose memory was offered 2 MB pages before it was first written.
+/// A vector of `n` values made by `make`, on memory offered 2 MB pages before it was first written.
 #[must_use]
-pub(crate) fn filled<T: Clone>(n: usize, value: T) -> Vec<T> {
+pub(crate) fn filled_with<T>(n: usize, make: impl FnMut() -> T) -> Vec<T> {
     let mut v: Vec<T> = Vec::with_capacity(n);
     advise(v.as_mut_ptr().cast::<u8>(), n * std::mem::size_of::<T>());
-    v.resize(n, value);
+    v.resize_with(n, make);
     v
 }
 
@@ -53,7 +53,7 @@ mod tests {
     #[test]
     fn a_filled_vector_holds_its_values() {
         for n in [0, 1, 1000, 3 << 20] {
-            let v = super::filled(n, 7u16);
+            let v = super::filled_with(n, || 7u16);
             assert_eq!(v.len(), n);
             assert!(v.iter().all(|&x| x == 7));
             assert_eq!(super::copied(&v), v);

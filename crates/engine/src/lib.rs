@@ -12,6 +12,7 @@ pub mod cornered;
 mod huge;
 mod levels;
 pub mod lines;
+mod parallel;
 mod proof;
 pub mod puzzles;
 mod registry;
@@ -58,6 +59,9 @@ pub struct Request {
     /// Plays from the game's opening book where it has one (Reversi, checkers), drawing among the book's
     /// near-best moves by `seed`. Never at levels below 6.
     pub book: bool,
+    /// Threads of a full-strength Reversi search or solve (0 and 1: this thread alone); the other games'
+    /// searches run on one thread.
+    pub threads: usize,
 }
 
 /// A side's game clock: the time it has left and what each move adds.
@@ -98,6 +102,13 @@ pub(crate) fn level_entry(levels: &[Level], level: u8) -> Level {
 #[must_use]
 pub fn top_level(game: &str) -> Option<u8> {
     registry::engine(game).map(|e| u8::try_from(e.levels.len()).unwrap_or(u8::MAX))
+}
+
+/// Whether the engine of `pos`'s game plays `level` with a search that can use several threads
+/// ([`Request::threads`]): the game's top level, where its full-strength search is parallel.
+#[must_use]
+pub fn parallel_at(pos: &dyn DynPosition, level: u8) -> bool {
+    registry::engine_of(pos).is_some_and(|e| e.parallel && usize::from(level) >= e.levels.len())
 }
 
 impl Request {
@@ -499,6 +510,18 @@ mod tests {
         assert_eq!(at("tactics", 7).depth, 3);
         // Reversi's level 6 searches by alpha-beta (a Monte Carlo search reports depth 0).
         assert!(at("reversi", 6).depth >= 1);
+        // Only Reversi's top level searches on several threads.
+        let start = |spec: &str| gridplay_games::registry().game(spec).unwrap().start();
+        assert!(parallel_at(start("reversi").as_ref(), 8));
+        assert!(!parallel_at(start("reversi").as_ref(), 7));
+        assert!(!parallel_at(start("checkers").as_ref(), 8));
+        let two = Request {
+            level: Some(8),
+            threads: 2,
+            ..Request::default()
+        };
+        let reply = think(start("reversi").as_ref(), &two, &StopFlag::new()).unwrap();
+        assert!(reply.depth >= 1 && !reply.best.is_empty());
     }
 
     #[test]

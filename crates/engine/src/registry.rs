@@ -44,6 +44,8 @@ pub struct GameEngine {
     pub spends_clock: bool,
     /// Whether the game is scored by a margin that the engine's scores count in hundredths (Reversi's discs).
     pub scores_margin: bool,
+    /// Whether its full-strength search and solve run on several threads ([`crate::Request::threads`]).
+    pub parallel: bool,
     is: fn(&dyn Any) -> bool,
     think: Think,
     /// How much a score that the engine's full search gave for a position is proved.
@@ -100,6 +102,7 @@ macro_rules! generic {
             uses_history: false,
             spends_clock: false,
             scores_margin: false,
+            parallel: false,
             is: |any| any.is::<$pos>(),
             proof: |_, score| proof_by_win(score, 1000),
             book: |_| None,
@@ -123,6 +126,7 @@ pub static ENGINES: &[GameEngine] = &[
         uses_history: false,
         spends_clock: true,
         scores_margin: true,
+        parallel: true,
         is: |any| any.is::<ReversiPosition>(),
         // Near the end the full search is an exact solve.
         proof: |any, _| match any.downcast_ref::<ReversiPosition>() {
@@ -153,6 +157,7 @@ pub static ENGINES: &[GameEngine] = &[
         uses_history: true,
         spends_clock: false,
         scores_margin: false,
+        parallel: false,
         is: |any| any.is::<CheckersPosition>(),
         // A database's win or loss counts `DB_WIN` plus the evaluation, within half of it.
         proof: |_, score| match proof_by_win(score, 1) {
@@ -227,8 +232,9 @@ fn think_reversi(
     }
     let empties = p.board().empty().count_ones();
     let clock = request.clock;
+    let threads = request.threads.max(1);
     if empties <= clock.map_or(reversi::SOLVE_EMPTIES, reversi::clock::solve_empties) {
-        return Some(reversi::solve_reply(p));
+        return Some(reversi::solve_reply(p, threads));
     }
     let mut limits = request.level.map_or(request.limits, |l| {
         let level = level_entry(&REVERSI_LEVELS, l);
@@ -238,7 +244,10 @@ fn think_reversi(
             nodes: None,
         }
     });
-    let mut options = reversi::search::Options::default();
+    let mut options = reversi::search::Options {
+        threads,
+        ..reversi::search::Options::default()
+    };
     // A clock caps a level's time; without a level it sets the time.
     if let Some(clock) = clock {
         let (soft, hard) = reversi::clock::allot(clock, empties);
@@ -260,7 +269,7 @@ fn think_reversi(
         let started = std::time::Instant::now();
         let budget = clock_budget.unwrap_or(time * 3 / 4);
         let bounds = reversi::endgame::Bounds::within(started, budget, stop);
-        if let Some(reply) = reversi::wld_reply(p, bounds) {
+        if let Some(reply) = reversi::wld_reply(p, bounds, threads) {
             return Some(reply);
         }
         // The search keeps at least a quarter of the time, even after a solve that gave up late (its root's

@@ -32,6 +32,10 @@ use gridplay_games::reversi::bitboard::{Board, flips, get_moves};
 use bounded::CHECK_EVERY;
 pub use bounded::{Bounds, Wld, WldSolution};
 
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::parallel::{self, SharedEntry, Split};
+
 use super::pattern::Weights;
 use super::stability::stable;
 
@@ -90,20 +94,56 @@ struct Slot {
     empties: u8,
 }
 
+impl Slot {
+    fn data(self) -> u64 {
+        u64::from(self.lower as u8)
+            | u64::from(self.upper as u8) << 8
+            | u64::from(self.best) << 16
+            | u64::from(self.empties) << 24
+    }
+
+    fn from(player: u64, opponent: u64, data: u64) -> Slot {
+        Slot {
+            player,
+            opponent,
+            lower: data as u8 as i8,
+            upper: (data >> 8) as u8 as i8,
+            best: (data >> 16) as u8,
+            empties: (data >> 24) as u8,
+        }
+    }
+}
+
 /// Two slots in one cache line.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Debug, Default)]
 #[repr(align(64))]
-struct Bucket([Slot; 2]);
+struct Bucket([SharedEntry; 2]);
+
+/// The transposition table, which the threads of a parallel solve share.
+#[derive(Debug)]
+struct Table {
+    buckets: Vec<Bucket>,
+    mask: usize,
+}
 
 /// A solver with its transposition table; reuse it across positions to keep the table warm.
 #[derive(Debug)]
 pub struct Solver {
-    table: Vec<Bucket>,
-    mask: usize,
+    table: Table,
+    threads: usize,
+}
+
+/// One thread's part of a solve: the table is the solver's, the counts and the giving up its own.
+struct Worker<'a> {
+    table: &'a Table,
+    threads: usize,
     nodes: u64,
-    bounds: Option<Bounds>,
+    bounds: Option<&'a Bounds>,
+    /// The split point this thread works under, if any: a cut there makes it give up.
+    split: Option<&'a Split<'a>>,
     until_check: u32,
-    /// A bounded solve gave up: every score from then on is meaningless, and nothing more is stored.
+    /// A bounded solve gave up, or the split above was cut: every score from then on is meaningless, and
+    /// nothing more is stored.
     aborted: bool,
 }
 
@@ -308,52 +348,43 @@ impl Default for Solver {
     }
 }
 
-impl Solver {
-    /// A solver with a table of about `megabytes`.
-    #[must_use]
-    pub fn new(megabytes: usize) -> Solver {
+impl Table {
+    fn new(megabytes: usize) -> Table {
         let wanted = (megabytes * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1024);
         let entries = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        Solver {
-            table: crate::huge::filled(entries, Bucket::default()),
+        Table {
+            buckets: crate::huge::filled_with(entries, Bucket::default),
             mask: entries - 1,
-            nodes: 0,
-            bounds: None,
-            until_check: CHECK_EVERY,
-            aborted: false,
         }
     }
 
     /// A position's bucket.
-    fn index(&self, p: u64, o: u64) -> usize {
+    fn bucket(&self, p: u64, o: u64) -> &Bucket {
         let h =
             (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(29);
-        (h ^ (h >> 32)) as usize & self.mask
+        &self.buckets[(h ^ (h >> 32)) as usize & self.mask]
     }
 
     fn find(&self, p: u64, o: u64) -> Option<Slot> {
-        self.table[self.index(p, o)]
+        self.bucket(p, o)
             .0
             .iter()
-            .find(|s| s.player == p && s.opponent == o)
-            .copied()
+            .find_map(|e| e.read(p, o))
+            .map(|data| Slot::from(p, o, data))
     }
 
     /// Stores `slot` in its bucket: over its own older entry if there is one, else in the first slot if it is
     /// at least as deep as the entry there (which moves to the second), else in the second.
-    fn store(&mut self, slot: Slot) {
-        if self.aborted {
-            return;
-        }
-        let i = self.index(slot.player, slot.opponent);
-        let [first, second] = &mut self.table[i].0;
-        if first.player == slot.player && first.opponent == slot.opponent {
-            *first = slot;
-        } else if slot.empties >= first.empties {
-            *second = *first;
-            *first = slot;
+    fn store(&self, slot: Slot) {
+        let [first, second] = &self.bucket(slot.player, slot.opponent).0;
+        let (fp, fo, fdata) = first.load();
+        if fp == slot.player && fo == slot.opponent {
+            first.write(slot.player, slot.opponent, slot.data());
+        } else if slot.empties >= Slot::from(fp, fo, fdata).empties {
+            second.write(fp, fo, fdata);
+            first.write(slot.player, slot.opponent, slot.data());
         } else {
-            *second = slot;
+            second.write(slot.player, slot.opponent, slot.data());
         }
     }
 
@@ -362,16 +393,61 @@ impl Solver {
     fn prefetch(&self, p: u64, o: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let slot: *const Bucket = &self.table[self.index(p, o)];
+            let slot: *const Bucket = self.bucket(p, o);
             // SAFETY: a prefetch only hints the cache; SSE is part of every x86-64 processor.
             unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = (p, o);
     }
+}
+
+impl Solver {
+    /// A solver with a table of about `megabytes`, on one thread.
+    #[must_use]
+    pub fn new(megabytes: usize) -> Solver {
+        Solver {
+            table: Table::new(megabytes),
+            threads: 1,
+        }
+    }
+
+    /// Solves with `threads` threads from now on (young-brothers-wait, [`crate::parallel`]).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// A worker on this solver's table, within `bounds` if any.
+    fn worker<'a>(&'a self, bounds: Option<&'a Bounds>) -> Worker<'a> {
+        Worker {
+            table: &self.table,
+            threads: self.threads,
+            nodes: 0,
+            bounds,
+            split: None,
+            until_check: 1,
+            aborted: false,
+        }
+    }
 
     /// Solves `board` (side to move first) exactly.
     pub fn solve(&mut self, board: Board) -> Solution {
+        let mut w = self.worker(None);
+        parallel::run(self.threads, || w.solve(board))
+    }
+}
+
+/// Interior nodes from this many empties split among the threads of a parallel solve.
+const SPLIT_EMPTIES: u32 = 12;
+
+impl Worker<'_> {
+    /// Solves `board` (side to move first) exactly.
+    fn solve(&mut self, board: Board) -> Solution {
         self.nodes = 0;
         let (p, o) = (board.player, board.opponent);
         let moves = get_moves(p, o);
@@ -419,6 +495,13 @@ impl Solver {
         }
     }
 
+    /// Stores `slot` unless this worker gave up.
+    fn store(&self, slot: Slot) {
+        if !self.aborted {
+            self.table.store(slot);
+        }
+    }
+
     /// Whether the root scores at least `bound`: a null-window search of each move until one reaches it.
     /// Returns the best score found (fail-soft) and its move.
     fn root_test(&mut self, p: u64, o: u64, ordered: &[u8], bound: i32) -> (i32, u8) {
@@ -456,7 +539,7 @@ impl Solver {
             let f = flips(sq, p, o);
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
             if (!(np | no)).count_ones() > SHALLOW {
-                self.prefetch(np, no);
+                self.table.prefetch(np, no);
             }
             // Fastest first: fewest replies, corners counted heavily, then the opponent's potential mobility
             // (empty squares next to our discs).
@@ -518,7 +601,7 @@ impl Solver {
         if n <= SHALLOW {
             return self.shallow(p, o, empty, moves, alpha, beta);
         }
-        let slot = self.find(p, o);
+        let slot = self.table.find(p, o);
         let mut first = None;
         if let Some(slot) = slot {
             let (lower, upper) = (i32::from(slot.lower), i32::from(slot.upper));
@@ -556,7 +639,12 @@ impl Solver {
             alpha = alpha.max(score);
         }
         if alpha < beta && rest != 0 {
-            for sq in self.order(p, o, rest, alpha) {
+            let ordered = self.order(p, o, rest, alpha);
+            for (i, &sq) in ordered.iter().enumerate() {
+                if k > 0 && self.threads > 1 && n >= SPLIT_EMPTIES && ordered.len() - i >= 2 {
+                    (best, best_sq) = self.split(p, o, &ordered[i..], alpha, beta, (best, best_sq));
+                    break;
+                }
                 let score = self.child(p, o, sq, k, alpha, beta);
                 k += 1;
                 if score > best {
@@ -594,6 +682,51 @@ impl Solver {
         best
     }
 
+    /// Searches `moves`, the younger moves of a node whose eldest has been searched, on this thread and any
+    /// free thread of the pool ([`crate::parallel`]): the node's best score and move, from `best` on. A thread
+    /// that gives up for a reason above this node makes this worker give up too.
+    fn split(&mut self, p: u64, o: u64, moves: &[u8], alpha: i32, beta: i32, best: (i32, u8)) -> (i32, u8) {
+        let split = Split::new(self.split, alpha, best);
+        let (table, threads, bounds) = (self.table, self.threads, self.bounds);
+        let work = || {
+            let mut w = Worker {
+                table,
+                threads,
+                nodes: 0,
+                bounds,
+                split: Some(&split),
+                until_check: CHECK_EVERY,
+                aborted: false,
+            };
+            while let Some(i) = split.take(moves.len()) {
+                let alpha = split.alpha.load(Relaxed);
+                if alpha >= beta {
+                    break;
+                }
+                let score = w.child(p, o, moves[i], 1, alpha, beta);
+                if w.aborted {
+                    break;
+                }
+                split.offer(score, moves[i], beta);
+            }
+            split.nodes.fetch_add(w.nodes, Relaxed);
+            if w.aborted && !split.was_cut() {
+                split.gave_up.store(true, Relaxed);
+            }
+        };
+        rayon::scope(|s| {
+            for _ in 1..threads {
+                s.spawn(|_| work());
+            }
+            work();
+        });
+        self.nodes += split.nodes.load(Relaxed);
+        if split.gave_up.load(Relaxed) {
+            self.aborted = true;
+        }
+        split.best()
+    }
+
     /// The score of the move to `sq`, the node's `k`-th: the first with the full window, the others with a
     /// null window first (principal-variation search).
     fn child(&mut self, p: u64, o: u64, sq: u8, k: usize, alpha: i32, beta: i32) -> i32 {
@@ -621,11 +754,11 @@ impl Solver {
             rest &= rest - 1;
             let f = flips(sq, p, o);
             let child = (o ^ f, p ^ f ^ (1 << sq));
-            self.prefetch(child.0, child.1);
+            self.table.prefetch(child.0, child.1);
             children.push(child);
         }
         for (np, no) in children {
-            if let Some(slot) = self.find(np, no)
+            if let Some(slot) = self.table.find(np, no)
                 && -i32::from(slot.upper) >= beta
             {
                 return Some(-i32::from(slot.upper));
@@ -825,7 +958,8 @@ mod tests {
     fn small_searches_are_fail_soft_bounds_of_minimax() {
         use gridplay_core::{Game, Position};
         let mut rng = gridplay_core::playout::seeded(33);
-        let mut solver = Solver::new(1);
+        let solver = Solver::new(1);
+        let mut solver = solver.worker(None);
         let mut checked = 0;
         while checked < 3000 {
             let plies = 54 + checked % 8;
@@ -886,5 +1020,53 @@ mod tests {
             }
             checked += 1;
         }
+    }
+
+    /// A parallel solve (young-brothers-wait over a shared table) gives the score and outcome of the solve on
+    /// one thread, and a best move that keeps that score; a bounded one gives up when stopped.
+    #[test]
+    fn parallel_solves_agree_with_the_solve_on_one_thread() {
+        use gridplay_core::{Game, Position};
+        let mut rng = gridplay_core::playout::seeded(77);
+        let mut one = Solver::new(4);
+        let mut many = Solver::new(4);
+        let mut checked = 0;
+        while checked < 24 {
+            let (pos, _) = gridplay_core::playout::random_playout(
+                &gridplay_games::reversi::Reversi::default().start(),
+                &mut rng,
+                42 + checked % 4,
+                |_| {},
+            );
+            if pos.is_over() {
+                continue;
+            }
+            let b = pos.board();
+            let truth = one.solve(b);
+            many.set_threads(2 + checked % 3);
+            let found = many.solve(b);
+            assert_eq!(found.score, truth.score, "{}", pos.to_text());
+            if let Some(sq) = found.best {
+                let f = flips(sq, b.player, b.opponent);
+                assert_ne!(f, 0, "the best move is legal");
+                let after = one.solve(Board {
+                    player: b.opponent ^ f,
+                    opponent: b.player ^ f ^ (1 << sq),
+                });
+                assert_eq!(-after.score, truth.score, "{}", pos.to_text());
+            }
+            assert_eq!(many.solve_wld(b).outcome, one.solve_wld(b).outcome);
+            checked += 1;
+        }
+        let stop = gridplay_search::StopFlag::new();
+        stop.stop();
+        let (pos, _) = gridplay_core::playout::random_playout(
+            &gridplay_games::reversi::Reversi::default().start(),
+            &mut rng,
+            36,
+            |_| {},
+        );
+        many.set_threads(2);
+        assert_eq!(many.solve_within(pos.board(), Bounds::stop(&stop)), None);
     }
 }

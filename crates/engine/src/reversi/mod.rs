@@ -40,24 +40,26 @@ pub fn wld_empties(time: std::time::Duration) -> u32 {
 /// (zeroing its 64 MB table) takes about 25 ms, and what the last move's solve learned helps the next one.
 static SOLVERS: std::sync::Mutex<Vec<endgame::Solver>> = std::sync::Mutex::new(Vec::new());
 
-/// Runs `f` with a solver of the pool (a new one when every kept one is in use).
-fn with_solver<T>(f: impl FnOnce(&mut endgame::Solver) -> T) -> T {
+/// Runs `f` with a solver of the pool (a new one when every kept one is in use) on `threads` threads.
+fn with_solver<T>(threads: usize, f: impl FnOnce(&mut endgame::Solver) -> T) -> T {
     let pool = || SOLVERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut solver = pool().pop().unwrap_or_else(|| endgame::Solver::new(64));
+    solver.set_threads(threads);
     let result = f(&mut solver);
     pool().push(solver);
     result
 }
 
-/// A win/loss/draw solve of `board` within `bounds` by a solver of the pool, as a move to play: the move, its
+/// A win/loss/draw solve of `board` within `bounds` by a solver of the pool on `threads` threads, as a move to play: the move, its
 /// score in hundredths (2 discs for a win, the least a win can be; 0 for a draw) and the nodes searched;
 /// `None` when it gave up or every move loses, where the midgame search picks the move that loses least.
 #[must_use]
 pub fn wld_move(
     board: gridplay_games::reversi::bitboard::Board,
     bounds: endgame::Bounds,
+    threads: usize,
 ) -> Option<(u8, i32, u64)> {
-    let found = with_solver(|solver| solver.solve_wld_within(board, bounds))?;
+    let found = with_solver(threads, |solver| solver.solve_wld_within(board, bounds))?;
     let score = match found.outcome {
         endgame::Wld::Win => 200,
         endgame::Wld::Draw => 0,
@@ -68,9 +70,9 @@ pub fn wld_move(
 
 /// [`wld_move`] as an engine reply.
 #[must_use]
-pub fn wld_reply(pos: &ReversiPosition, bounds: endgame::Bounds) -> Option<Reply> {
+pub fn wld_reply(pos: &ReversiPosition, bounds: endgame::Bounds, threads: usize) -> Option<Reply> {
     let started = std::time::Instant::now();
-    let (sq, score, nodes) = wld_move(pos.board(), bounds)?;
+    let (sq, score, nodes) = wld_move(pos.board(), bounds, threads)?;
     let best = square_name(sq);
     Some(Reply {
         pv: vec![best.clone()],
@@ -82,11 +84,12 @@ pub fn wld_reply(pos: &ReversiPosition, bounds: endgame::Bounds) -> Option<Reply
     })
 }
 
-/// The exact solver's answer as an engine reply; the score is the final disc difference in hundredths.
+/// The exact solver's answer on `threads` threads as an engine reply; the score is the final disc difference
+/// in hundredths.
 #[must_use]
-pub fn solve_reply(pos: &ReversiPosition) -> Reply {
+pub fn solve_reply(pos: &ReversiPosition, threads: usize) -> Reply {
     let started = std::time::Instant::now();
-    let solution = with_solver(|solver| solver.solve(pos.board()));
+    let solution = with_solver(threads, |solver| solver.solve(pos.board()));
     let best = solution.best.map_or_else(|| "pass".to_owned(), square_name);
     Reply {
         pv: vec![best.clone()],

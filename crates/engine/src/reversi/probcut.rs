@@ -273,7 +273,7 @@ fn scores_by_depth(board: Board, depth: u32, probcut: Option<u32>, table: &mut T
     let options = Options {
         probcut,
         full_window: true,
-        soft: None,
+        ..Options::default()
     };
     table.age = table.age.wrapping_add(1);
     search_with(

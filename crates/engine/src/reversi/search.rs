@@ -18,6 +18,10 @@ use arrayvec::ArrayVec;
 use gridplay_games::reversi::bitboard::{Board, flips, get_moves};
 use gridplay_search::{Limits, StopFlag};
 
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::parallel::{SharedEntry, Split};
+
 use super::{
     endgame::final_score,
     pattern::{Indices, Lanes, Weights},
@@ -64,6 +68,8 @@ pub struct Options {
     /// The time a move should take from a game clock ([`super::clock::allot`]): no iteration starts past half of it, or past
     /// all of it when the last iteration changed its mind; the time limit stays the hard stop.
     pub soft: Option<Duration>,
+    /// Threads of the search: above one, young-brothers-wait on a pool of that many ([`crate::parallel`]).
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -72,9 +78,18 @@ impl Default for Options {
             probcut: Some(PROBCUT_T),
             full_window: false,
             soft: None,
+            threads: 1,
         }
     }
 }
+
+/// Interior nodes between two looks at the time, the nodes and the stop flag.
+const CHECK_EVERY: u32 = 256;
+/// Interior nodes between two looks under a split point.
+const CHECK_SPLIT_EVERY: u32 = 16;
+
+/// Nodes this many plies from the horizon or more split among the threads of a parallel search.
+const SPLIT_DEPTH: u32 = 5;
 
 /// Enhanced transposition cut-offs from this many plies from the horizon: nearer it, the table's probes cost
 /// more than the nodes they save.
@@ -92,6 +107,28 @@ struct Entry {
     depth: u8,
     best: u8,
     age: u8,
+}
+
+impl Entry {
+    fn data(self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.depth) << 32
+            | u64::from(self.best) << 40
+            | u64::from(self.age) << 48
+    }
+
+    fn from(player: u64, opponent: u64, data: u64) -> Entry {
+        Entry {
+            player,
+            opponent,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            depth: (data >> 32) as u8,
+            best: (data >> 40) as u8,
+            age: (data >> 48) as u8,
+        }
+    }
 }
 
 const NO_MOVE: u8 = 0xFF;
@@ -112,10 +149,11 @@ fn pick_best(children: &mut [(i32, u8, u64, u64)]) {
 }
 
 /// A transposition table of buckets of two entries: the first kept by depth and age, the second always
-/// replaced. An entry holds a lower and an upper bound on the position's score at its depth.
+/// replaced. An entry holds a lower and an upper bound on the position's score at its depth. The threads of
+/// a parallel search share it ([`crate::parallel`]).
 #[derive(Debug)]
 pub struct Table {
-    buckets: Vec<[Entry; 2]>,
+    buckets: Vec<[SharedEntry; 2]>,
     pub(super) age: u8,
 }
 
@@ -123,10 +161,10 @@ impl Table {
     /// A table of about `megabytes`.
     #[must_use]
     pub fn new(megabytes: usize) -> Table {
-        let wanted = (megabytes << 20) / std::mem::size_of::<[Entry; 2]>();
+        let wanted = (megabytes << 20) / std::mem::size_of::<[SharedEntry; 2]>();
         let n = 1usize << (usize::BITS - 1 - wanted.max(1024).leading_zeros());
         Table {
-            buckets: crate::huge::filled(n, [Entry::default(); 2]),
+            buckets: crate::huge::filled_with(n, <[SharedEntry; 2]>::default),
             age: 0,
         }
     }
@@ -155,26 +193,29 @@ impl Table {
 
     #[inline]
     fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        if (p | o) == 0 {
+            return None;
+        }
         self.buckets[self.index(p, o)]
             .iter()
-            .find(|e| e.player == p && e.opponent == o && (p | o) != 0)
-            .copied()
+            .find_map(|e| e.read(p, o))
+            .map(|data| Entry::from(p, o, data))
     }
 
-    fn store(&mut self, e: Entry) {
-        let age = self.age;
-        let i = self.index(e.player, e.opponent);
-        let b = &mut self.buckets[i];
-        let same = |x: &Entry| x.player == e.player && x.opponent == e.opponent;
-        let slot = if same(&b[0]) || b[0].age != age || e.depth >= b[0].depth {
-            if !same(&b[0]) {
-                b[1] = b[0];
+    fn store(&self, e: Entry) {
+        let e = Entry { age: self.age, ..e };
+        let b = &self.buckets[self.index(e.player, e.opponent)];
+        let (fp, fo, fdata) = b[0].load();
+        let first = Entry::from(fp, fo, fdata);
+        let same = fp == e.player && fo == e.opponent;
+        if same || first.age != e.age || e.depth >= first.depth {
+            if !same {
+                b[1].write(fp, fo, fdata);
             }
-            0
+            b[0].write(e.player, e.opponent, e.data());
         } else {
-            1
-        };
-        b[slot] = Entry { age, ..e };
+            b[1].write(e.player, e.opponent, e.data());
+        }
     }
 }
 
@@ -183,19 +224,27 @@ impl Table {
 static TABLES: Mutex<Vec<Table>> = Mutex::new(Vec::new());
 const TABLE_MEGABYTES: usize = 32;
 
-/// One search.
+/// One search, or one thread's part of a parallel one.
 struct Searcher<'a> {
     weights: &'a Weights,
     probcut: Option<(&'a ProbCut, i32)>,
-    table: &'a mut Table,
+    table: &'a Table,
     stop: &'a StopFlag,
     started: Instant,
     time: Option<Duration>,
+    /// Each thread's own nodes count against it.
     node_limit: Option<u64>,
     nodes: u64,
+    /// The time or the nodes ran out, the stop flag was raised, or the split point above was cut: every
+    /// score from then on is meaningless.
     aborted: bool,
     /// Inside a ProbCut test, no further test.
     in_probcut: bool,
+    /// Interior nodes until the next look at the budget and at the split point above.
+    until_check: u32,
+    threads: usize,
+    /// The split point this thread works under, if any.
+    split: Option<&'a Split<'a>>,
 }
 
 impl<'a> Searcher<'a> {
@@ -204,7 +253,7 @@ impl<'a> Searcher<'a> {
     fn new(
         weights: &'a Weights,
         t: Option<u32>,
-        table: &'a mut Table,
+        table: &'a Table,
         stop: &'a StopFlag,
         limits: Limits,
         started: Instant,
@@ -220,17 +269,104 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             aborted: false,
             in_probcut: false,
+            until_check: 1,
+            threads: 1,
+            split: None,
         }
     }
 
+    /// Whether the search must give up now; looks every [`CHECK_EVERY`] interior nodes, and every
+    /// [`CHECK_SPLIT_EVERY`] under a split point, whose cut should end the thread's work soon.
     #[inline]
     fn out_of_budget(&mut self) -> bool {
-        if !self.aborted && self.nodes.is_multiple_of(1024) {
+        if self.aborted {
+            return true;
+        }
+        self.until_check -= 1;
+        if self.until_check == 0 {
+            self.until_check = if self.split.is_some() {
+                CHECK_SPLIT_EVERY
+            } else {
+                CHECK_EVERY
+            };
             self.aborted = self.stop.is_stopped()
                 || self.time.is_some_and(|t| self.started.elapsed() >= t)
-                || self.node_limit.is_some_and(|n| self.nodes >= n);
+                || self.node_limit.is_some_and(|n| self.nodes >= n)
+                || self.split.is_some_and(Split::is_cut);
         }
         self.aborted
+    }
+
+    /// A searcher like this one for a thread working under `split`.
+    fn helper<'b>(&'b self, split: &'b Split<'b>) -> Searcher<'b> {
+        Searcher {
+            nodes: 0,
+            aborted: false,
+            in_probcut: false,
+            until_check: 1,
+            split: Some(split),
+            ..*self
+        }
+    }
+
+    /// Searches `children`, the younger moves of a node whose eldest has been searched, on this thread and
+    /// any free thread of the pool ([`crate::parallel`]), each first with a null window at the best score
+    /// then known: the node's best score and move, from `best` on. A thread that gives up for a reason
+    /// above this node makes this searcher give up too.
+    #[allow(clippy::too_many_arguments)]
+    fn split(
+        &mut self,
+        o: u64,
+        ix: &Indices,
+        children: &[(i32, u8, u64, u64)],
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        best: (i32, u8),
+    ) -> (i32, u8) {
+        let split = Split::new(self.split, alpha, best);
+        let this = &*self;
+        let work = || {
+            let mut w = this.helper(&split);
+            while let Some(i) = split.take(children.len()) {
+                let a = split.alpha.load(Relaxed);
+                if a >= beta {
+                    break;
+                }
+                let (_, sq, np, no) = children[i];
+                let cix = ix.play(sq, np ^ o);
+                let mut score = -w.pvs(np, no, &cix, depth - 1, -a - 1, -a, false);
+                if pv_node && score > a && score < beta && !w.aborted {
+                    score = -w.pvs(np, no, &cix, depth - 1, -beta, -a, true);
+                }
+                if w.aborted {
+                    break;
+                }
+                split.offer(score, sq, beta);
+            }
+            split.nodes.fetch_add(w.nodes, Relaxed);
+            if w.aborted && !split.was_cut() {
+                split.gave_up.store(true, Relaxed);
+            }
+        };
+        rayon::scope(|s| {
+            for _ in 1..this.threads {
+                s.spawn(|_| work());
+            }
+            work();
+        });
+        self.nodes += split.nodes.load(Relaxed);
+        if split.gave_up.load(Relaxed) {
+            self.aborted = true;
+        }
+        split.best()
+    }
+
+    /// Whether a node `depth` plies from the horizon splits among the threads.
+    #[inline]
+    fn splits(&self, depth: u32) -> bool {
+        self.threads > 1 && depth >= SPLIT_DEPTH && !self.in_probcut
     }
 
     #[inline]
@@ -461,6 +597,16 @@ impl<'a> Searcher<'a> {
         let mut pick_from = if ordered { 0 } else { usize::MAX };
         let mut n = 0;
         while n < children.len() {
+            if n > 0 && ordered && children.len() - n >= 2 && self.splits(depth) {
+                // Keyed but not yet sorted (from `pick_from`, which `n` has passed).
+                let rest = &mut children[n..];
+                rest.sort_by_key(|c| std::cmp::Reverse(c.0));
+                (best, best_sq) = self.split(o, ix, rest, depth, alpha, beta, pv_node, (best, best_sq));
+                if self.aborted {
+                    return 0;
+                }
+                break;
+            }
             if n >= pick_from {
                 pick_best(&mut children[n..]);
             }
@@ -556,6 +702,24 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let mut best_i = 0;
         for (i, &sq) in moves.iter().enumerate() {
+            if i == 1 && best > -INFINITY && alpha < beta && moves.len() >= 3 && self.splits(depth) {
+                let children: Children = moves[1..]
+                    .iter()
+                    .map(|&sq| {
+                        let f = flips(sq, p, o);
+                        (0, sq, o ^ f, p ^ f ^ (1 << sq))
+                    })
+                    .collect();
+                let (score, sq) = self.split(o, ix, &children, depth, alpha, beta, true, (best, moves[0]));
+                best_i = moves.iter().position(|&m| m == sq).unwrap_or(0);
+                // Stopped: a move searched whole stands only if it beat the first one.
+                best = if self.aborted && best_i == 0 {
+                    -INFINITY
+                } else {
+                    score
+                };
+                break;
+            }
             let f = flips(sq, p, o);
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
             let cix = ix.play(sq, f);
@@ -677,6 +841,21 @@ fn probable_wld_with(
     Some((sq, if score >= 100 { 200 } else { 0 }, s.nodes))
 }
 
+/// [`search`] with `table` rather than one of the pool's (a new table gives a search that no earlier one
+/// helped: the benchmarks' way).
+#[must_use]
+pub fn search_in(
+    board: Board,
+    limits: Limits,
+    stop: &StopFlag,
+    options: Options,
+    table: &mut Table,
+) -> Found {
+    let _ = (Weights::shipped(), ProbCut::shipped());
+    table.age = table.age.wrapping_add(1);
+    search_with(board, limits, stop, options, table, Instant::now())
+}
+
 pub(super) fn search_with(
     board: Board,
     limits: Limits,
@@ -700,7 +879,6 @@ pub(super) fn search_weighted(
 ) -> Found {
     let (p, o) = (board.player, board.opponent);
     let moves = get_moves(p, o);
-    let empties = board.empty().count_ones();
     if moves == 0 {
         let score = if get_moves(o, p) == 0 {
             final_score(p, o) * 100
@@ -717,7 +895,20 @@ pub(super) fn search_weighted(
             scores: Vec::new(),
         };
     }
-    let mut s = Searcher::new(weights, options.probcut, table, stop, limits, started);
+    let table = &*table;
+    crate::parallel::run(options.threads, || {
+        let mut s = Searcher::new(weights, options.probcut, table, stop, limits, started);
+        s.threads = options.threads.max(1);
+        deepen(&mut s, board, limits, options)
+    })
+}
+
+/// Iterative deepening of `board` (which has moves) by `s`.
+fn deepen(s: &mut Searcher<'_>, board: Board, limits: Limits, options: Options) -> Found {
+    let (p, o) = (board.player, board.opponent);
+    let moves = get_moves(p, o);
+    let empties = board.empty().count_ones();
+    let started = s.started;
     let ix = Indices::new(p, o);
     let mut order: Vec<u8> = s.ordered(p, o, &ix, moves, 0).iter().map(|c| c.1).collect();
     let max_depth = limits.depth.unwrap_or(64).clamp(1, empties.max(1));

@@ -68,9 +68,17 @@ impl EnginePool {
         permit
     }
 
+    /// The threads of `lane` that are free now, taken until dropped.
+    fn free(&self, lane: Lane) -> Vec<tokio::sync::OwnedSemaphorePermit> {
+        let semaphore = self.lane(lane);
+        std::iter::from_fn(|| semaphore.clone().try_acquire_owned().ok()).collect()
+    }
+
     /// The best move at `level` (one of the game's levels in the engine table) in the game's current position,
     /// or `None` if the engine has none (the game is over, or it was stopped before it started). A search that
-    /// reads the history (repetitions) sees the game's.
+    /// reads the history (repetitions) sees the game's. At a game's top level, where its search is parallel,
+    /// the search also takes the lane's threads that are free when it starts (a search that arrives during
+    /// it waits at most the level's time).
     pub async fn best_move(
         &self,
         lane: Lane,
@@ -83,16 +91,23 @@ impl EnginePool {
         if stop.is_stopped() {
             return None;
         }
+        let extra = if gridplay_engine::parallel_at(record.position(), level) {
+            self.free(lane)
+        } else {
+            Vec::new()
+        };
         let request = Request {
             level: Some(level),
             seed,
             book: self.book && level >= 6,
+            threads: 1 + extra.len(),
             ..Request::default()
         };
         let reply =
             tokio::task::spawn_blocking(move || gridplay_engine::think_game(&record, &request, &stop))
                 .await
                 .ok()?;
+        drop(extra);
         match reply {
             Ok(r) => Some(r.best),
             Err(e) => {
@@ -234,4 +249,29 @@ pub struct PositionScore {
     pub best: i32,
     /// The move played from here, if any.
     pub played: Option<i32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search that takes the free threads of its lane holds them until it drops them, and takes none
+    /// that another search holds.
+    #[tokio::test]
+    async fn a_search_takes_only_the_free_threads_of_its_lane() {
+        let pool = EnginePool::new(3, 1);
+        let held = pool.enter(Lane::Game).await.unwrap();
+        let extra = pool.free(Lane::Game);
+        assert_eq!(extra.len(), 2);
+        assert_eq!(pool.games.available_permits(), 0);
+        assert_eq!(
+            pool.analyses.available_permits(),
+            1,
+            "the other lane is untouched"
+        );
+        drop(extra);
+        assert_eq!(pool.games.available_permits(), 2);
+        drop(held);
+        assert_eq!(pool.free(Lane::Game).len(), 3);
+    }
 }

@@ -5,7 +5,8 @@ use std::time::Instant;
 use gridplay_games::reversi::bitboard::{Board, get_moves};
 use gridplay_search::StopFlag;
 
-use super::{Solution, Solver, final_score};
+use super::{Solution, Solver, Worker, final_score};
+use crate::parallel::{self, Split};
 
 /// The outcome of a win/loss/draw solve ([`Solver::solve_wld`]) for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,46 +54,38 @@ impl Bounds {
 
 /// Interior nodes between two looks at the clock and the stop flag of a bounded solve.
 pub(super) const CHECK_EVERY: u32 = 256;
+/// Interior nodes between two looks under a split point, whose cut should end the thread's work soon.
+const CHECK_SPLIT_EVERY: u32 = 16;
 
-impl Solver {
-    /// Whether a bounded solve must give up now; looks at the clock every [`CHECK_EVERY`] calls.
+impl Worker<'_> {
+    /// Whether this worker must give up now: a bounded solve at its deadline or stop flag, or a thread under
+    /// a split point that was cut; looks every [`CHECK_EVERY`] calls.
     #[inline]
     pub(super) fn out_of_bounds(&mut self) -> bool {
         if self.aborted {
             return true;
         }
-        let Some(bounds) = &self.bounds else {
+        if self.bounds.is_none() && self.split.is_none() {
             return false;
-        };
+        }
         self.until_check -= 1;
         if self.until_check == 0 {
-            self.until_check = CHECK_EVERY;
-            self.aborted = bounds.stop.as_ref().is_some_and(StopFlag::is_stopped)
-                || bounds.deadline.is_some_and(|d| Instant::now() >= d);
+            self.until_check = if self.split.is_some() {
+                CHECK_SPLIT_EVERY
+            } else {
+                CHECK_EVERY
+            };
+            self.aborted = self.split.is_some_and(Split::is_cut)
+                || self.bounds.is_some_and(|b| {
+                    b.stop.as_ref().is_some_and(StopFlag::is_stopped)
+                        || b.deadline.is_some_and(|d| Instant::now() >= d)
+                });
         }
         self.aborted
     }
 
-    /// Runs `f` within `bounds`: `None` when it gave up. What the table learned before then is kept.
-    fn bounded<T>(&mut self, bounds: Bounds, f: impl FnOnce(&mut Solver) -> T) -> Option<T> {
-        self.bounds = Some(bounds);
-        self.until_check = 1;
-        self.aborted = false;
-        let result = f(self);
-        let aborted = self.aborted;
-        self.bounds = None;
-        self.aborted = false;
-        (!aborted).then_some(result)
-    }
-
-    /// [`Solver::solve`], giving up (`None`) at the deadline or the stop flag of `bounds`.
-    pub fn solve_within(&mut self, board: Board, bounds: Bounds) -> Option<Solution> {
-        self.bounded(bounds, |s| s.solve(board))
-    }
-
-    /// Whether the side to move wins, draws or loses under perfect play, with a move that keeps a win or a
-    /// draw: at most two null-window tests, each cheaper than an exact solve's.
-    pub fn solve_wld(&mut self, board: Board) -> WldSolution {
+    /// [`Solver::solve_wld`] on this worker.
+    fn solve_wld(&mut self, board: Board) -> WldSolution {
         self.nodes = 0;
         let (p, o) = (board.player, board.opponent);
         let moves = get_moves(p, o);
@@ -136,10 +129,38 @@ impl Solver {
             nodes: self.nodes,
         }
     }
+}
+
+impl Solver {
+    /// Runs `f` on a worker within `bounds`: `None` when it gave up. What the table learned before then is
+    /// kept.
+    fn bounded<T: Send>(
+        &mut self,
+        bounds: &Bounds,
+        f: impl FnOnce(&mut Worker<'_>) -> T + Send,
+    ) -> Option<T> {
+        let mut w = self.worker(Some(bounds));
+        let result = parallel::run(self.threads, || f(&mut w));
+        (!w.aborted).then_some(result)
+    }
+
+    /// [`Solver::solve`], giving up (`None`) at the deadline or the stop flag of `bounds`.
+    #[allow(clippy::needless_pass_by_value)] // a solve's bounds are made for it
+    pub fn solve_within(&mut self, board: Board, bounds: Bounds) -> Option<Solution> {
+        self.bounded(&bounds, |w| w.solve(board))
+    }
+
+    /// Whether the side to move wins, draws or loses under perfect play, with a move that keeps a win or a
+    /// draw: at most two null-window tests, each cheaper than an exact solve's.
+    pub fn solve_wld(&mut self, board: Board) -> WldSolution {
+        let mut w = self.worker(None);
+        parallel::run(self.threads, || w.solve_wld(board))
+    }
 
     /// [`Solver::solve_wld`], giving up (`None`) at the deadline or the stop flag of `bounds`.
+    #[allow(clippy::needless_pass_by_value)] // a solve's bounds are made for it
     pub fn solve_wld_within(&mut self, board: Board, bounds: Bounds) -> Option<WldSolution> {
-        self.bounded(bounds, |s| s.solve_wld(board))
+        self.bounded(&bounds, |w| w.solve_wld(board))
     }
 }
 

@@ -186,19 +186,12 @@ fn a_child_bounded_in_the_table_cuts_its_parent() {
     let sq = moves.trailing_zeros() as u8;
     let child = b.play(sq);
     let etc = |entry: Option<Entry>, depth: u32, beta: i32| {
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         if let Some(e) = entry {
             table.store(e);
         }
         let limits = Limits::default();
-        let s = Searcher::new(
-            Weights::shipped(),
-            None,
-            &mut table,
-            &stop,
-            limits,
-            Instant::now(),
-        );
+        let s = Searcher::new(Weights::shipped(), None, &table, &stop, limits, Instant::now());
         let mut children = Children::new();
         s.children(b.player, b.opponent, moves, depth, &mut children);
         s.etc(&children, depth, beta)
@@ -237,20 +230,13 @@ fn a_child_bounded_in_the_table_cuts_its_parent() {
 fn a_stopped_root_keeps_only_a_move_it_searched_whole_and_found_better() {
     let stop = StopFlag::new();
     let root = |moves: &mut [u8], b: Board, node_limit: Option<u64>| {
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         let limits = Limits {
             depth: None,
             time: None,
             nodes: node_limit,
         };
-        let mut s = Searcher::new(
-            Weights::shipped(),
-            None,
-            &mut table,
-            &stop,
-            limits,
-            Instant::now(),
-        );
+        let mut s = Searcher::new(Weights::shipped(), None, &table, &stop, limits, Instant::now());
         let (score, sq) = s.root(
             b.player,
             b.opponent,
@@ -291,4 +277,54 @@ fn a_stopped_root_keeps_only_a_move_it_searched_whole_and_found_better() {
         }
     }
     assert!(kept > 0, "no stopped root kept a move: the test did not test it");
+}
+
+/// A parallel search to a fixed depth, without Multi-ProbCut, finds the minimax score as the search on one
+/// thread does (a position is always met at the same depth, so the shared table cannot lend a deeper bound),
+/// and a best move that has it; with Multi-ProbCut and a time limit it plays a legal move within the time.
+#[test]
+fn a_parallel_search_equals_minimax_and_stops_on_time() {
+    let exact = Options {
+        probcut: None,
+        ..Options::default()
+    };
+    for seed in 0..6 {
+        let b = random_board(100 + seed, 16 + (seed as u32 * 7 % 24));
+        if b.moves() == 0 {
+            continue;
+        }
+        let truth = minimax(b, 6);
+        for threads in [2, 3] {
+            let found = search_with(
+                b,
+                Limits::depth(6),
+                &StopFlag::new(),
+                Options { threads, ..exact },
+                &mut Table::new(1),
+                Instant::now(),
+            );
+            assert_eq!(found.score, truth, "seed {seed}, {threads} threads");
+            assert_eq!(-minimax(b.play(found.best.unwrap()), 5), truth);
+        }
+    }
+    let b = random_board(7, 20);
+    let started = Instant::now();
+    let found = search_with(
+        b,
+        Limits::time(std::time::Duration::from_millis(150)),
+        &StopFlag::new(),
+        Options {
+            threads: 2,
+            ..Options::default()
+        },
+        &mut Table::new(4),
+        started,
+    );
+    assert!(b.moves() & (1 << found.best.unwrap()) != 0);
+    assert!(found.depth >= 1);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
 }
