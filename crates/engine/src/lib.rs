@@ -731,7 +731,8 @@ mod tests {
     }
 
     /// With time to spend, 20 empties from the end, a won position is played by a win/loss/draw solve (FFO #40:
-    /// the side to move wins); with almost no time the solve gives up and the midgame search answers.
+    /// the side to move wins); stopped before it starts, the solve gives up and the midgame search answers
+    /// (with a time of a millisecond the solve may end in time or not: it takes about that long).
     #[test]
     fn a_timed_search_plays_a_won_endgame_by_a_win_loss_draw_solve() {
         let game = gridplay_games::registry().game("reversi").unwrap();
@@ -741,8 +742,10 @@ mod tests {
             limits: Limits::time(Duration::from_millis(ms)),
             ..Request::default()
         };
-        // The quick one first: once solved, the kept solver's table could answer at once.
-        let quick = think(pos.as_ref(), &timed(1), &StopFlag::new()).unwrap();
+        // The stopped one first: once solved, the kept solver's table could answer at once.
+        let stopped = StopFlag::new();
+        stopped.stop();
+        let quick = think(pos.as_ref(), &timed(120_000), &stopped).unwrap();
         assert!(quick.depth < 20, "{quick:?}");
         let reply = think(pos.as_ref(), &timed(120_000), &StopFlag::new()).unwrap();
         assert_eq!((reply.score, reply.depth), (200, 20), "{reply:?}");

@@ -58,8 +58,11 @@ pub(crate) fn pool(threads: usize) -> &'static rayon::ThreadPool {
     if let Some(&(_, p)) = pools.iter().find(|(n, _)| *n == threads) {
         return p;
     }
+    // A thread that waits for its helpers runs their stolen work on its own stack, deeper in the tree: room
+    // for a search's recursion more than once.
     let made = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
+        .stack_size(16 << 20)
         .thread_name(move |i| format!("search-{threads}-{i}"))
         .build()
         .unwrap_or_else(|e| panic!("cannot start {threads} search threads: {e}"));
