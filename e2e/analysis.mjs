@@ -13,8 +13,18 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
     if (name) await signUp(p, name);
     return p;
   };
+  // The board may be drawn again between finding a cell and scrolling to it (the editor redraws it as it
+  // opens): then the cell is found again in the new drawing.
   const clickCell = async (p, i) => {
-    await p.locator(`#board [data-cell="${i}"]`).scrollIntoViewIfNeeded();
+    for (let tries = 1; ; tries++) {
+      try {
+        await p.locator(`#board [data-cell="${i}"]`).scrollIntoViewIfNeeded();
+        break;
+      } catch (e) {
+        if (tries >= 3 || !/not attached/.test(e.message)) throw e;
+        await drawn(p);
+      }
+    }
     const [x, y] = await cellCenter(p, i);
     await p.mouse.click(x, y);
   };
