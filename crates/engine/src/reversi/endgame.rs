@@ -26,6 +26,7 @@
 //! `docs/performance.md` has the figures on the FFO problems; `docs/lab/2026-11-26-engines-notebook.md` what each step gained.
 
 mod bounded;
+mod table;
 
 use gridplay_games::reversi::bitboard::{Board, flips, get_moves};
 
@@ -34,7 +35,8 @@ pub use bounded::{Bounds, Wld, WldSolution};
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::parallel::{self, SharedEntry, Split};
+use crate::parallel::{self, Split};
+use table::{Slot, Table};
 
 use super::pattern::Weights;
 use super::stability::stable;
@@ -81,49 +83,6 @@ pub struct Solution {
     /// Final disc difference for the side to move, empties to the winner.
     pub score: i32,
     pub nodes: u64,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct Slot {
-    player: u64,
-    opponent: u64,
-    lower: i8,
-    upper: i8,
-    best: u8,
-    /// Empty squares of the position: deeper entries are kept in preference.
-    empties: u8,
-}
-
-impl Slot {
-    fn data(self) -> u64 {
-        u64::from(self.lower as u8)
-            | u64::from(self.upper as u8) << 8
-            | u64::from(self.best) << 16
-            | u64::from(self.empties) << 24
-    }
-
-    fn from(player: u64, opponent: u64, data: u64) -> Slot {
-        Slot {
-            player,
-            opponent,
-            lower: data as u8 as i8,
-            upper: (data >> 8) as u8 as i8,
-            best: (data >> 16) as u8,
-            empties: (data >> 24) as u8,
-        }
-    }
-}
-
-/// Two slots in one cache line.
-#[derive(Debug, Default)]
-#[repr(align(64))]
-struct Bucket([SharedEntry; 2]);
-
-/// The transposition table, which the threads of a parallel solve share.
-#[derive(Debug)]
-struct Table {
-    buckets: Vec<Bucket>,
-    mask: usize,
 }
 
 /// A solver with its transposition table; reuse it across positions to keep the table warm.
@@ -345,60 +304,6 @@ const QUADRANTS: [u64; 4] = [
 impl Default for Solver {
     fn default() -> Solver {
         Solver::new(64)
-    }
-}
-
-impl Table {
-    fn new(megabytes: usize) -> Table {
-        let wanted = (megabytes * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1024);
-        let entries = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        Table {
-            buckets: crate::huge::filled_with(entries, Bucket::default),
-            mask: entries - 1,
-        }
-    }
-
-    /// A position's bucket.
-    fn bucket(&self, p: u64, o: u64) -> &Bucket {
-        let h =
-            (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(29);
-        &self.buckets[(h ^ (h >> 32)) as usize & self.mask]
-    }
-
-    fn find(&self, p: u64, o: u64) -> Option<Slot> {
-        self.bucket(p, o)
-            .0
-            .iter()
-            .find_map(|e| e.read(p, o))
-            .map(|data| Slot::from(p, o, data))
-    }
-
-    /// Stores `slot` in its bucket: over its own older entry if there is one, else in the first slot if it is
-    /// at least as deep as the entry there (which moves to the second), else in the second.
-    fn store(&self, slot: Slot) {
-        let [first, second] = &self.bucket(slot.player, slot.opponent).0;
-        let (fp, fo, fdata) = first.load();
-        if fp == slot.player && fo == slot.opponent {
-            first.write(slot.player, slot.opponent, slot.data());
-        } else if slot.empties >= Slot::from(fp, fo, fdata).empties {
-            second.write(fp, fo, fdata);
-            first.write(slot.player, slot.opponent, slot.data());
-        } else {
-            second.write(slot.player, slot.opponent, slot.data());
-        }
-    }
-
-    /// Asks the processor to bring a position's table slot into cache ahead of its probe.
-    #[inline]
-    fn prefetch(&self, p: u64, o: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let slot: *const Bucket = self.bucket(p, o);
-            // SAFETY: a prefetch only hints the cache; SSE is part of every x86-64 processor.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (p, o);
     }
 }
 
@@ -911,162 +816,4 @@ impl Worker<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn last_flips_counts_what_flips_makes_on_a_full_board() {
-        let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;
-        for _ in 0..20_000 {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let sq = (rng >> 58) as usize;
-            let p = rng.rotate_left(17) & !(1 << sq);
-            let o = !p & !(1 << sq);
-            assert_eq!(
-                last_flips(sq, p),
-                2 * flips(sq as u8, p, o).count_ones() as i32,
-                "{sq} {p:x}"
-            );
-        }
-    }
-
-    /// Plain minimax to the end: the reference.
-    fn minimax(p: u64, o: u64, passed: bool) -> i32 {
-        let moves = get_moves(p, o);
-        if moves == 0 {
-            if passed || get_moves(o, p) == 0 {
-                return final_score(p, o);
-            }
-            return -minimax(o, p, true);
-        }
-        let mut best = -65;
-        let mut rest = moves;
-        while rest != 0 {
-            let sq = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            let f = flips(sq, p, o);
-            best = best.max(-minimax(o ^ f, p ^ f ^ (1 << sq), false));
-        }
-        best
-    }
-
-    /// The last plies (one to six empties, passes included) under every kind of window: a fail-soft
-    /// search's value is exact inside the window and a true bound outside it.
-    #[test]
-    fn small_searches_are_fail_soft_bounds_of_minimax() {
-        use gridplay_core::{Game, Position};
-        let mut rng = gridplay_core::playout::seeded(33);
-        let solver = Solver::new(1);
-        let mut solver = solver.worker(None);
-        let mut checked = 0;
-        while checked < 3000 {
-            let plies = 54 + checked % 8;
-            let (pos, _) = gridplay_core::playout::random_playout(
-                &gridplay_games::reversi::Reversi::default().start(),
-                &mut rng,
-                plies,
-                |_| {},
-            );
-            let b = pos.board();
-            let truth = minimax(b.player, b.opponent, false);
-            let alpha = [-64, -65, truth - 3, truth - 1, truth, truth + 1, 10][checked % 7];
-            for beta in [alpha + 1, alpha + 3, 65] {
-                let v = solver.search(b.player, b.opponent, alpha, beta, false);
-                if v <= alpha {
-                    assert!(truth <= v, "{} ({alpha}, {beta}): {v} {truth}", pos.to_text());
-                } else if v >= beta {
-                    assert!(truth >= v, "{} ({alpha}, {beta}): {v} {truth}", pos.to_text());
-                } else {
-                    assert_eq!(v, truth, "{} ({alpha}, {beta})", pos.to_text());
-                }
-            }
-            checked += 1;
-        }
-    }
-
-    #[test]
-    fn agrees_with_minimax_on_random_endgames() {
-        use gridplay_core::{Game, Position};
-        let mut rng = gridplay_core::playout::seeded(21);
-        let mut solver = Solver::new(4);
-        let mut checked = 0;
-        while checked < 60 {
-            let (pos, _) = gridplay_core::playout::random_playout(
-                &gridplay_games::reversi::Reversi::default().start(),
-                &mut rng,
-                52,
-                |_| {},
-            );
-            if pos.is_over() {
-                continue;
-            }
-            let b = pos.board();
-            let solution = solver.solve(b);
-            assert_eq!(
-                solution.score,
-                minimax(b.player, b.opponent, false),
-                "{}",
-                pos.to_text()
-            );
-            if let Some(sq) = solution.best {
-                let f = flips(sq, b.player, b.opponent);
-                assert_ne!(f, 0, "the best move is legal");
-                assert_eq!(
-                    -minimax(b.opponent ^ f, b.player ^ f ^ (1 << sq), false),
-                    solution.score
-                );
-            }
-            checked += 1;
-        }
-    }
-
-    /// A parallel solve (young-brothers-wait over a shared table) gives the score and outcome of the solve on
-    /// one thread, and a best move that keeps that score; a bounded one gives up when stopped.
-    #[test]
-    fn parallel_solves_agree_with_the_solve_on_one_thread() {
-        use gridplay_core::{Game, Position};
-        let mut rng = gridplay_core::playout::seeded(77);
-        let mut one = Solver::new(4);
-        let mut many = Solver::new(4);
-        let mut checked = 0;
-        while checked < 24 {
-            let (pos, _) = gridplay_core::playout::random_playout(
-                &gridplay_games::reversi::Reversi::default().start(),
-                &mut rng,
-                42 + checked % 4,
-                |_| {},
-            );
-            if pos.is_over() {
-                continue;
-            }
-            let b = pos.board();
-            let truth = one.solve(b);
-            many.set_threads(2 + checked % 3);
-            let found = many.solve(b);
-            assert_eq!(found.score, truth.score, "{}", pos.to_text());
-            if let Some(sq) = found.best {
-                let f = flips(sq, b.player, b.opponent);
-                assert_ne!(f, 0, "the best move is legal");
-                let after = one.solve(Board {
-                    player: b.opponent ^ f,
-                    opponent: b.player ^ f ^ (1 << sq),
-                });
-                assert_eq!(-after.score, truth.score, "{}", pos.to_text());
-            }
-            assert_eq!(many.solve_wld(b).outcome, one.solve_wld(b).outcome);
-            checked += 1;
-        }
-        let stop = gridplay_search::StopFlag::new();
-        stop.stop();
-        let (pos, _) = gridplay_core::playout::random_playout(
-            &gridplay_games::reversi::Reversi::default().start(),
-            &mut rng,
-            36,
-            |_| {},
-        );
-        many.set_threads(2);
-        assert_eq!(many.solve_within(pos.board(), Bounds::stop(&stop)), None);
-    }
-}
+mod tests;

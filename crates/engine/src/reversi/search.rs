@@ -20,7 +20,7 @@ use gridplay_search::{Limits, StopFlag};
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::parallel::{SharedEntry, Split};
+use crate::parallel::Split;
 
 use super::{
     endgame::final_score,
@@ -98,39 +98,6 @@ const ETC_MIN_DEPTH: u32 = 3;
 /// The cut's threshold in standard deviations (hundredths), chosen by match (`docs/lab/2026-11-29-reversi-stage-prior.md`).
 pub const PROBCUT_T: u32 = 125;
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    player: u64,
-    opponent: u64,
-    lower: i16,
-    upper: i16,
-    depth: u8,
-    best: u8,
-    age: u8,
-}
-
-impl Entry {
-    fn data(self) -> u64 {
-        u64::from(self.lower as u16)
-            | u64::from(self.upper as u16) << 16
-            | u64::from(self.depth) << 32
-            | u64::from(self.best) << 40
-            | u64::from(self.age) << 48
-    }
-
-    fn from(player: u64, opponent: u64, data: u64) -> Entry {
-        Entry {
-            player,
-            opponent,
-            lower: data as u16 as i16,
-            upper: (data >> 16) as u16 as i16,
-            depth: (data >> 32) as u8,
-            best: (data >> 40) as u8,
-            age: (data >> 48) as u8,
-        }
-    }
-}
-
 const NO_MOVE: u8 = 0xFF;
 
 /// A node's children: (order key, move, the board reached: the side then to move's discs and the other's).
@@ -146,77 +113,6 @@ fn pick_best(children: &mut [(i32, u8, u64, u64)]) {
         }
     }
     children[..=best].rotate_right(1);
-}
-
-/// A transposition table of buckets of two entries: the first kept by depth and age, the second always
-/// replaced. An entry holds a lower and an upper bound on the position's score at its depth. The threads of
-/// a parallel search share it ([`crate::parallel`]).
-#[derive(Debug)]
-pub struct Table {
-    buckets: Vec<[SharedEntry; 2]>,
-    pub(super) age: u8,
-}
-
-impl Table {
-    /// A table of about `megabytes`.
-    #[must_use]
-    pub fn new(megabytes: usize) -> Table {
-        let wanted = (megabytes << 20) / std::mem::size_of::<[SharedEntry; 2]>();
-        let n = 1usize << (usize::BITS - 1 - wanted.max(1024).leading_zeros());
-        Table {
-            buckets: crate::huge::filled_with(n, <[SharedEntry; 2]>::default),
-            age: 0,
-        }
-    }
-
-    #[inline]
-    fn index(&self, p: u64, o: u64) -> usize {
-        let h =
-            (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(31);
-        (h ^ (h >> 29)) as usize & (self.buckets.len() - 1)
-    }
-
-    /// Starts reading the bucket of the position into the cache, so that a probe soon after finds it there.
-    #[inline]
-    fn prefetch(&self, p: u64, o: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let bucket = std::ptr::from_ref(&self.buckets[self.index(p, o)]).cast::<i8>();
-            // SAFETY: a prefetch only hints the cache, and the address is of an element of the table.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(bucket);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (p, o);
-    }
-
-    #[inline]
-    fn probe(&self, p: u64, o: u64) -> Option<Entry> {
-        if (p | o) == 0 {
-            return None;
-        }
-        self.buckets[self.index(p, o)]
-            .iter()
-            .find_map(|e| e.read(p, o))
-            .map(|data| Entry::from(p, o, data))
-    }
-
-    fn store(&self, e: Entry) {
-        let e = Entry { age: self.age, ..e };
-        let b = &self.buckets[self.index(e.player, e.opponent)];
-        let (fp, fo, fdata) = b[0].load();
-        let first = Entry::from(fp, fo, fdata);
-        let same = fp == e.player && fo == e.opponent;
-        if same || first.age != e.age || e.depth >= first.depth {
-            if !same {
-                b[1].write(fp, fo, fdata);
-            }
-            b[0].write(e.player, e.opponent, e.data());
-        } else {
-            b[1].write(e.player, e.opponent, e.data());
-        }
-    }
 }
 
 /// Tables kept from search to search, as in the checkers search: a game's next move starts from what the
@@ -975,5 +871,9 @@ fn deepen(s: &mut Searcher<'_>, board: Board, limits: Limits, options: Options) 
     }
 }
 
+mod table;
 #[cfg(test)]
 mod tests;
+
+use table::Entry;
+pub use table::Table;
