@@ -137,6 +137,24 @@ impl<'a> Split<'a> {
         }
     }
 
+    /// Runs `work` on this thread and on up to `threads` - 1 idle threads of the pool, and waits for all.
+    pub(crate) fn share(&self, threads: usize, work: impl Fn() + Sync) {
+        rayon::scope(|s| {
+            for _ in 1..threads {
+                s.spawn(|_| work());
+            }
+            work();
+        });
+    }
+
+    /// A thread's part is done: its `nodes` counted, and its giving up, unless this node's own cut made it.
+    pub(crate) fn done(&self, nodes: u64, aborted: bool) {
+        self.nodes.fetch_add(nodes, Relaxed);
+        if aborted && !self.was_cut() {
+            self.gave_up.store(true, Relaxed);
+        }
+    }
+
     /// Whether this node or one above it was cut.
     #[inline]
     pub(crate) fn is_cut(&self) -> bool {

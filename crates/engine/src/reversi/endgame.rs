@@ -614,17 +614,9 @@ impl Worker<'_> {
                 }
                 split.offer(score, moves[i], beta);
             }
-            split.nodes.fetch_add(w.nodes, Relaxed);
-            if w.aborted && !split.was_cut() {
-                split.gave_up.store(true, Relaxed);
-            }
+            split.done(w.nodes, w.aborted);
         };
-        rayon::scope(|s| {
-            for _ in 1..threads {
-                s.spawn(|_| work());
-            }
-            work();
-        });
+        split.share(threads, work);
         self.nodes += split.nodes.load(Relaxed);
         if split.gave_up.load(Relaxed) {
             self.aborted = true;

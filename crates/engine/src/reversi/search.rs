@@ -241,17 +241,9 @@ impl<'a> Searcher<'a> {
                 }
                 split.offer(score, sq, beta);
             }
-            split.nodes.fetch_add(w.nodes, Relaxed);
-            if w.aborted && !split.was_cut() {
-                split.gave_up.store(true, Relaxed);
-            }
+            split.done(w.nodes, w.aborted);
         };
-        rayon::scope(|s| {
-            for _ in 1..this.threads {
-                s.spawn(|_| work());
-            }
-            work();
-        });
+        split.share(this.threads, work);
         self.nodes += split.nodes.load(Relaxed);
         if split.gave_up.load(Relaxed) {
             self.aborted = true;
