@@ -74,9 +74,9 @@ pub(crate) struct TrainArgs {
     /// `reversi`: share of random moves after the opening, in percent.
     #[arg(long, default_value_t = 5)]
     pub(crate) noise: u32,
-    /// `reversi`: the fit's target, in percent of each position's own search score (the self-play player's,
-    /// at `--depth`) against the game's exact result (0: the result alone; solved positions are exact either
-    /// way).
+    /// `reversi` and `checkers`: the fit's target, in percent of each position's own search score (the
+    /// self-play player's, at `--depth`, as a predicted result) against the game's result (0: the result
+    /// alone; Reversi's solved positions are exact either way, checkers' random moves take the result).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub(crate) search_label: u32,
     /// `reversi`: ridge penalty of the fit: each weight is pulled towards zero as if this many positions said
@@ -521,6 +521,7 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
                     depth: args.depth,
                     random_plies: 12,
                     db: db.as_ref(),
+                    search_label: args.search_label as f32 / 100.0,
                 };
                 let seed = args.seed + u64::from(round) * 1_000_003;
                 let done = std::sync::atomic::AtomicU64::new(0);

@@ -1,5 +1,5 @@
-//! The learned checkers evaluation: pattern tables over regions of the board, fitted to the results of
-//! self-play games (`gridplay train checkers`, [`super::train`]).
+//! The learned checkers evaluation: pattern tables over regions of the board, fitted to self-play games'
+//! results and their searches' scores (`gridplay train checkers`, [`super::train`]).
 //!
 //! The board is seen by the side to move (White's view is turned half a circle, so one set of weights serves
 //! both sides). Eight regions of eight squares, the four bands of two rows and the four quarters, are each

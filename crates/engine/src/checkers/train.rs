@@ -7,7 +7,8 @@
 //! man's move or a capture, or after 300 plies (draws); with endgame databases, at its first position that
 //! they cover, with their result (so that an ending the search would not know how to win is labelled by what
 //! it is worth, not by the draw that self-play made of it). Every position before the end in which the side
-//! to move has no capture becomes a sample, labelled 1, 1/2 or 0 by the game's result for the side to move.
+//! to move has no capture becomes a sample, labelled 1, 1/2 or 0 by the game's result for the side to move,
+//! or, with [`GameConfig::search_label`], partly by the score of the search that chose its move.
 //!
 //! The fit: the predicted result is `1 / (1 + exp(-score / 150))` with the score in hundredths of a man;
 //! the cross-entropy to the label is minimized by stochastic gradient steps with AdaGrad step sizes and a
@@ -48,6 +49,10 @@ pub struct GameConfig<'a> {
     /// Endgame databases: the search probes them, and a game ends at its first position of
     /// [`Database::pieces`] pieces or fewer, with the database's result.
     pub db: Option<&'a Database>,
+    /// The share (0 to 1) of each label taken from the position's own search score (the self-play move's,
+    /// as a predicted result); the rest is the game's result. Positions whose move was played at random
+    /// are labelled by the result alone.
+    pub search_label: f32,
 }
 
 /// The position after ballot `i` (modulo their number).
@@ -72,32 +77,42 @@ pub fn play_game<E: Evaluate>(
     let (positions, result_first, _) = play_from(start, (eval, eval), config, table, rng);
     positions
         .into_iter()
-        .map(|(board, turn)| Sample {
-            board,
-            turn,
-            result: if turn == Player::First {
+        .map(|(board, turn, score)| {
+            let result = if turn == Player::First {
                 result_first
             } else {
                 1.0 - result_first
-            },
+            };
+            let result = match score {
+                Some(score) if config.search_label > 0.0 => {
+                    let predicted = 1.0 / (1.0 + (-(score as f32) / SCALE).exp());
+                    (1.0 - config.search_label) * result + config.search_label * predicted
+                }
+                _ => result,
+            };
+            Sample { board, turn, result }
         })
         .collect()
 }
 
-/// Plays a game from `start` with `players[0]` moving first; returns its quiet positions, the result for
-/// the first player and the position it ended in.
+/// A quiet position of a game: the board, the side to move, and the search's score of it for that side
+/// (none when its move was played at random).
+type Played = (Board, Player, Option<i32>);
+
+/// Plays a game from `start` with `players[0]` moving first; returns its quiet positions, the result for the
+/// first player and the position it ended in.
 fn play_from<A: Evaluate, B: Evaluate>(
     start: CheckersPosition,
     (first, second): (&A, &B),
     config: GameConfig<'_>,
     table: &mut Table,
     rng: &mut SmallRng,
-) -> (Vec<(Board, Player)>, f32, CheckersPosition) {
+) -> (Vec<Played>, f32, CheckersPosition) {
     let mut pos = start;
     let mut history: Vec<CheckersPosition> = Vec::new();
     let mut seen: HashMap<CheckersPosition, u32> = HashMap::new();
     let mut quiet = 0u32;
-    let mut positions: Vec<(Board, Player)> = Vec::new();
+    let mut positions: Vec<Played> = Vec::new();
     let stop = StopFlag::new();
     // The result for the first player, once known.
     let for_first = |turn: Player, result: f32| {
@@ -131,11 +146,8 @@ fn play_from<A: Evaluate, B: Evaluate>(
         if *count >= 3 || quiet >= 80 || history.len() >= 300 {
             break 0.5;
         }
-        if !moves[0].is_capture() {
-            positions.push((*pos.board(), pos.turn()));
-        }
-        let m = if (history.len() as u32) < config.random_plies && rng.random_range(0..4) == 0 {
-            moves[rng.random_range(0..moves.len())]
+        let (m, score) = if (history.len() as u32) < config.random_plies && rng.random_range(0..4) == 0 {
+            (moves[rng.random_range(0..moves.len())], None)
         } else {
             let limits = Limits::depth(config.depth);
             let found = if pos.turn() == Player::First {
@@ -143,8 +155,12 @@ fn play_from<A: Evaluate, B: Evaluate>(
             } else {
                 search_with(table, second, config.db, &pos, &history, limits, &stop)
             };
-            found.expect("the game is not over").best
+            let found = found.expect("the game is not over");
+            (found.best, Some(found.score))
         };
+        if !moves[0].is_capture() {
+            positions.push((*pos.board(), pos.turn(), score));
+        }
         let progress = m.is_capture() || pos.board().kings & (1 << m.from()) == 0;
         if progress {
             quiet = 0;
@@ -173,6 +189,7 @@ pub fn duel<A: Evaluate + Sync, B: Evaluate + Sync>(
         depth,
         random_plies: 0,
         db: None,
+        search_label: 0.0,
     };
     let mut order: Vec<usize> = (0..BALLOTS.lines().count()).collect();
     order.shuffle(&mut SmallRng::seed_from_u64(seed));
@@ -384,6 +401,7 @@ mod tests {
             depth: 2,
             random_plies: 6,
             db: None,
+            search_label: 0.0,
         };
         let done = AtomicU64::new(0);
         let a = self_play(&Hand, config, 4, 2, 9, &done);
@@ -398,12 +416,45 @@ mod tests {
     }
 
     #[test]
+    fn a_search_label_moves_each_searched_position_towards_its_score() {
+        let config = |search_label| GameConfig {
+            depth: 3,
+            random_plies: 6,
+            db: None,
+            search_label,
+        };
+        let done = AtomicU64::new(0);
+        let results = self_play(&Hand, config(0.0), 6, 1, 4, &done);
+        let mixed = self_play(&Hand, config(0.5), 6, 1, 4, &done);
+        // The same games; each label is halfway between the result and a predicted result strictly
+        // between 0 and 1 (or the result itself, for a position whose move was drawn at random).
+        assert_eq!(results.len(), mixed.len());
+        let mut moved = 0;
+        for (r, m) in results.iter().zip(&mixed) {
+            assert_eq!((r.board, r.turn), (m.board, m.turn));
+            assert!(
+                (m.result - r.result).abs() <= 0.5,
+                "{} from {}",
+                m.result,
+                r.result
+            );
+            if m.result != r.result {
+                moved += 1;
+                let predicted = 2.0 * m.result - r.result;
+                assert!((0.0..=1.0).contains(&predicted), "{predicted}");
+            }
+        }
+        assert!(moved * 2 > mixed.len(), "{moved} of {} labels moved", mixed.len());
+    }
+
+    #[test]
     fn with_databases_a_game_ends_where_they_begin_with_their_result() {
         let db = Database::build(4);
         let config = GameConfig {
             depth: 2,
             random_plies: 10,
             db: Some(&db),
+            search_label: 0.0,
         };
         let mut table = Table::new(8);
         let mut ended_by_db = 0;
@@ -414,7 +465,7 @@ mod tests {
                 play_from(start, (&Hand, &Hand), config, &mut table, &mut rng);
             let pieces = |b: &Board| (b.pieces[0] | b.pieces[1]).count_ones();
             assert!(
-                positions.iter().all(|(b, _)| pieces(b) > 4),
+                positions.iter().all(|(b, _, _)| pieces(b) > 4),
                 "a sample the databases cover"
             );
             if pieces(end.board()) <= 4 {
@@ -445,6 +496,7 @@ mod tests {
             depth: 2,
             random_plies: 10,
             db: None,
+            search_label: 0.0,
         };
         let samples = self_play(&Hand, config, 60, 2, 3, &AtomicU64::new(0));
         let before = loss(&Patterns::material(), &samples);
