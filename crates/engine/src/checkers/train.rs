@@ -426,8 +426,8 @@ mod tests {
         let done = AtomicU64::new(0);
         let results = self_play(&Hand, config(0.0), 6, 1, 4, &done);
         let mixed = self_play(&Hand, config(0.5), 6, 1, 4, &done);
-        // The same games; each label is halfway between the result and a predicted result strictly
-        // between 0 and 1 (or the result itself, for a position whose move was drawn at random).
+        // The same games; each label is halfway between the result and a predicted result between 0 and 1
+        // (or the result itself, for a position whose move was drawn at random).
         assert_eq!(results.len(), mixed.len());
         let mut moved = 0;
         for (r, m) in results.iter().zip(&mixed) {
