@@ -247,29 +247,67 @@ export function analysisPage(main, game, ctx) {
     await go(n);
   }
 
-  const engineBox = h('section', { id: 'engine', class: 'stack', 'aria-labelledby': 'engine-title' });
+  // The panel's elements are made once and updated in place: an update that arrives between a press and its
+  // release must not replace the button pressed, or the click is lost (the search streams several a second).
+  const engineBox = h('section', { id: 'engine', class: 'stack', 'aria-labelledby': 'engine-title' },
+    h('h2', { id: 'engine-title' }, t('analysis.engine')));
+  // The button pressed hides itself: the keyboard's focus moves to the one shown in its place.
+  const engineStart = h('button', { id: 'engine-start', onclick: () => { engine.on = true; startEngine(); engineStop.focus(); } }, t('analysis.startEngine'));
+  const engineStop = h('button', { id: 'engine-stop', class: 'secondary', onclick: () => { engine.on = false; stopEngine(); renderEngine(); engineStart.focus(); } }, t('analysis.stopEngine'));
+  const engineCount = h('select', { id: 'engine-count', 'aria-label': t('analysis.lineCount'), onchange: (e) => { engine.n = Number(e.target.value); if (engine.on) startEngine(); } },
+    [1, 2, 3, 4, 5].map((n) => h('option', { value: n, selected: engine.n === n }, t('analysis.nLines', { n }))));
+  const engineStatus = h('p', { class: 'muted', id: 'engine-status', role: 'status' });
+  const engineList = h('ol', { class: 'engine-lines', id: 'engine-lines' });
+  // A line's move plays the line as it was when pressed; Enter or Space on a focused move plays it as it is.
+  let pressed = null;
+  engineList.addEventListener('pointerdown', (e) => {
+    const b = e.target.closest('.line-move');
+    pressed = b ? { b, moves: b.lineMoves, k: b.lineIndex } : null;
+  });
+  engineList.addEventListener('click', (e) => {
+    const b = e.target.closest('.line-move');
+    if (!b) return;
+    const { moves, k } = pressed && pressed.b === b ? pressed : { moves: b.lineMoves, k: b.lineIndex };
+    pressed = null;
+    playLine(moves, k);
+  });
+  if (ctx.me) engineBox.append(h('div', { class: 'actions' }, engineStart, engineStop, engineCount), engineStatus, engineList);
+  else engineBox.append(h('p', { class: 'muted', id: 'engine-signin' }, t('analysis.signInForEngine')));
+
   function renderEngine() {
-    const title = h('h2', { id: 'engine-title' }, t('analysis.engine'));
-    if (!ctx.me) { engineBox.replaceChildren(title, h('p', { class: 'muted', id: 'engine-signin' }, t('analysis.signInForEngine'))); return; }
-    const count = h('select', { id: 'engine-count', 'aria-label': t('analysis.lineCount'), onchange: (e) => { engine.n = Number(e.target.value); if (engine.on) startEngine(); } },
-      [1, 2, 3, 4, 5].map((n) => h('option', { value: n, selected: engine.n === n }, t('analysis.nLines', { n }))));
-    const toggle = engine.on
-      ? h('button', { id: 'engine-stop', class: 'secondary', onclick: () => { engine.on = false; stopEngine(); renderEngine(); } }, t('analysis.stopEngine'))
-      : h('button', { id: 'engine-start', disabled: !cur.pos || !cur.pos.engine, onclick: () => { engine.on = true; startEngine(); } }, t('analysis.startEngine'));
+    if (!ctx.me) return;
+    engineStart.hidden = engine.on;
+    engineStart.disabled = !cur.pos || !cur.pos.engine;
+    engineStop.hidden = !engine.on;
     const d = engine.node === cur ? engine.data : null;
-    const status = h('p', { class: 'muted', id: 'engine-status', role: 'status' },
-      engine.error || (cur.pos && !cur.pos.engine ? t('analysis.noEngineHere')
-        : d ? t(engine.running ? 'analysis.searching' : 'analysis.searched', { depth: d.depth, nodes: d.nodes.toLocaleString(), seconds: (d.ms / 1000).toFixed(1) })
-          : engine.running ? t('analysis.starting') : ''));
-    const list = h('ol', { class: 'engine-lines', id: 'engine-lines' });
-    if (d) {
-      for (const line of d.lines) {
-        list.append(h('li', { class: 'engine-line' },
-          h('strong', { class: 'line-score' }, scoreText(line)), ' ',
-          ...line.moves.map((m, k) => h('button', { class: 'small secondary line-move', 'aria-label': t('analysis.playLineTo', { move: m }), onclick: () => playLine(line.moves, k) }, m))));
+    engineStatus.textContent = engine.error || (cur.pos && !cur.pos.engine ? t('analysis.noEngineHere')
+      : d ? t(engine.running ? 'analysis.searching' : 'analysis.searched', { depth: d.depth, nodes: d.nodes.toLocaleString(), seconds: (d.ms / 1000).toFixed(1) })
+        : engine.running ? t('analysis.starting') : '');
+    const lines = d ? d.lines : [];
+    while (engineList.children.length > lines.length) engineList.lastElementChild.remove();
+    lines.forEach((line, i) => {
+      let li = engineList.children[i];
+      if (!li) {
+        li = h('li', { class: 'engine-line' }, h('strong', { class: 'line-score' }), ' ');
+        engineList.append(li);
       }
-    }
-    engineBox.replaceChildren(title, h('div', { class: 'actions' }, toggle, count), status, list);
+      li.firstElementChild.textContent = scoreText(line);
+      const buttons = [...li.querySelectorAll('.line-move')];
+      while (buttons.length > line.moves.length) buttons.pop().remove();
+      line.moves.forEach((m, k) => {
+        let b = buttons[k];
+        if (!b) {
+          b = h('button', { class: 'small secondary line-move' });
+          li.append(b);
+        }
+        if (b.textContent !== m) {
+          b.textContent = m;
+          b.setAttribute('aria-label', t('analysis.playLineTo', { move: m }));
+        }
+        b.lineMoves = line.moves;
+        b.lineIndex = k;
+      });
+    });
   }
 
   // --- the opening explorer ----------------------------------------------------------------------------
