@@ -196,11 +196,11 @@ fn reach(game: &dyn DynGame, start: Box<dyn DynPosition>, moves: &[String]) -> A
 
 /// A position reached by moves: the position, the moves as the game writes them, and the last as the board
 /// showed it.
-type Walked = (Box<dyn DynPosition>, Vec<String>, Option<MoveView>);
+pub(crate) type Walked = (Box<dyn DynPosition>, Vec<String>, Option<MoveView>);
 
 /// The position after `moves` from `start`, each parsed, checked and played by the rules library, with the
 /// moves as the game writes them and the last one as the board showed it.
-fn walk(start: Box<dyn DynPosition>, moves: &[String]) -> ApiResult<Walked> {
+pub(crate) fn walk(start: Box<dyn DynPosition>, moves: &[String]) -> ApiResult<Walked> {
     if moves.len() > MAX_MOVES || moves.iter().any(|m| m.len() > MAX_MOVE_TEXT) {
         return Err(ApiError::bad_request(
             "too-long",

@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 
 use crate::web::{
     AppState,
+    analysis::walk,
     error::{ApiError, ApiResult, ErrorBody},
     lang::Lang,
     settings::build_spec,
@@ -101,19 +102,7 @@ fn render(markdown: &str) -> String {
 /// The position after `moves` from the start of `spec`, as the board view with its legal moves.
 fn play_out(state: &AppState, spec: &str, moves: &[String]) -> ApiResult<TriedPosition> {
     let game = build_spec(state, spec)?;
-    let mut pos = game.start();
-    let mut last_move: Option<MoveView> = None;
-    let mut played = Vec::with_capacity(moves.len());
-    for (i, m) in moves.iter().enumerate() {
-        let view = pos.view();
-        let refused = |e: gridplay_core::MoveError| {
-            ApiError::bad_request("bad-move", format!("move {} ({m}): {e}", i + 1))
-        };
-        let text = pos.normalize_move(m).map_err(refused)?;
-        pos.play(&text).map_err(refused)?;
-        last_move = view.moves.into_iter().find(|v| v.text == text);
-        played.push(text);
-    }
+    let (pos, played, last_move) = walk(game.start(), moves)?;
     let info = game.info();
     Ok(TriedPosition {
         spec: game.spec().to_string(),
