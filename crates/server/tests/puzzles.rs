@@ -1,9 +1,14 @@
 //! Puzzles on SQLite and PostgreSQL: the shipped set stored at start; answers checked move by move (the
 //! engine's reply, a wrong move's refutation); Glicko-2 ratings of the player and the puzzle changed by the
-//! first try only, with the streak and the history; and a finished game of the site mined for its puzzle.
+//! first try only, with the streak and the history, each try counted however many run at once; and a
+//! finished game of the site mined for its puzzle.
 
 mod support;
 
+use gridplay_server::db::{
+    Db, User,
+    puzzles::{NewPuzzle, PuzzleRow, puzzle_id},
+};
 use serde_json::{Value, json};
 use support::{error_code, http, post, signup};
 
@@ -171,4 +176,93 @@ async fn puzzles_are_answered_rated_and_mined() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
+
+const PUZZLES: usize = 16;
+const PLAYERS: usize = 8;
+
+/// Tries at once, by one player of many puzzles and by many players of one puzzle, are each counted: on
+/// PostgreSQL two transactions may read the same row before either writes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tries_at_once_are_each_counted() {
+    for (url, pg) in support::databases("puzzle_tries").await {
+        let db = Db::connect(&url, 12, 1).await.expect("the database");
+        let users: Vec<User> = (0..PLAYERS)
+            .map(|k| User {
+                id: format!("player-{k}"),
+                name: format!("player{k}"),
+                bot: false,
+            })
+            .collect();
+        for u in &users {
+            assert!(db.create_user(u, "-").await.expect("a user"));
+        }
+        let puzzles: Vec<NewPuzzle> = (0..PUZZLES)
+            .map(|k| NewPuzzle {
+                game: "reversi".into(),
+                spec: "reversi".into(),
+                position: format!("position {k}"),
+                solution: vec!["d3".into()],
+                proof: "test".into(),
+                source: "shipped".into(),
+            })
+            .collect();
+        assert_eq!(
+            db.add_puzzles(&puzzles, 0).await.expect("puzzles"),
+            PUZZLES as u64
+        );
+        let rows = stored_rows(&db, &puzzles).await;
+
+        // One player tries every puzzle at once, solving the even ones.
+        let tries: Vec<_> = rows
+            .iter()
+            .enumerate()
+            .map(|(k, row)| {
+                let (db, user, row) = (db.clone(), users[0].id.clone(), row.clone());
+                tokio::spawn(async move { db.record_attempt(&user, &row, k % 2 == 0, 1).await })
+            })
+            .collect();
+        for t in tries {
+            assert!(t.await.expect("a try").expect("recorded").is_some());
+        }
+        let me = db
+            .puzzle_player(&users[0].id, "reversi")
+            .await
+            .expect("the player");
+        assert_eq!(
+            (me.attempts, me.solved),
+            (PUZZLES as i64, PUZZLES as i64 / 2),
+            "{url}: every try counts"
+        );
+
+        // Every other player tries the first puzzle at once.
+        let tries: Vec<_> = users[1..]
+            .iter()
+            .map(|u| {
+                let (db, user, row) = (db.clone(), u.id.clone(), rows[0].clone());
+                tokio::spawn(async move { db.record_attempt(&user, &row, false, 2).await })
+            })
+            .collect();
+        for t in tries {
+            assert!(t.await.expect("a try").expect("recorded").is_some());
+        }
+        let first = db.puzzle(&rows[0].id).await.expect("the puzzle").expect("stored");
+        assert_eq!(first.plays, PLAYERS as i64, "{url}: every try counts");
+        drop(db);
+        support::drop_database(pg).await;
+    }
+}
+
+/// The stored rows of `puzzles`, in order.
+async fn stored_rows(db: &Db, puzzles: &[NewPuzzle]) -> Vec<PuzzleRow> {
+    let mut rows = Vec::new();
+    for p in puzzles {
+        rows.push(
+            db.puzzle(&puzzle_id(&p.spec, &p.position))
+                .await
+                .expect("a puzzle")
+                .expect("stored"),
+        );
+    }
+    rows
 }

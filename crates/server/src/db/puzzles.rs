@@ -264,16 +264,38 @@ impl Db {
         if inserted == 0 {
             return Ok(None);
         }
+        // The player's row (made first if missing), then the puzzle's, are locked until the commit by an
+        // update that changes nothing (SQLite has no `FOR UPDATE`, and one writer at a time): on PostgreSQL two
+        // tries at once, by one player or of one puzzle, then rate one after the other, each from the ratings
+        // the other left. Every try locks in that order, so none waits for another that waits for it.
+        let (start, start_volatility) = new_player();
+        sqlx::query(
+            "INSERT INTO puzzle_players (user_id, game, rating, deviation, volatility, attempts, solved, streak, best_streak) \
+             VALUES ($1, $2, $3, $4, $5, 0, 0, 0, 0) ON CONFLICT (user_id, game) DO NOTHING",
+        )
+        .bind(user)
+        .bind(&puzzle.game)
+        .bind(start.rating)
+        .bind(start.deviation)
+        .bind(start_volatility)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE puzzle_players SET attempts = attempts WHERE user_id = $1 AND game = $2")
+            .bind(user)
+            .bind(&puzzle.game)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE puzzles SET plays = plays WHERE id = $1")
+            .bind(&puzzle.id)
+            .execute(&mut *tx)
+            .await?;
         let (mut player, volatility) =
             sqlx::query("SELECT * FROM puzzle_players WHERE user_id = $1 AND game = $2")
                 .bind(user)
                 .bind(&puzzle.game)
-                .fetch_optional(&mut *tx)
-                .await?
-                .as_ref()
-                .map(player_row)
-                .transpose()?
-                .unwrap_or_else(new_player);
+                .fetch_one(&mut *tx)
+                .await
+                .and_then(|r| player_row(&r))?;
         let p = sqlx::query("SELECT rating, deviation, volatility FROM puzzles WHERE id = $1")
             .bind(&puzzle.id)
             .fetch_one(&mut *tx)
