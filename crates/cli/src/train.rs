@@ -24,8 +24,8 @@ pub(crate) struct TrainArgs {
     /// Self-play games per round.
     #[arg(long, default_value_t = 20_000)]
     pub(crate) games: u64,
-    /// Rounds: round 1's games are played with the hand-written evaluation, each later round's with the
-    /// weights of the round before; every round fits on all the games so far.
+    /// Rounds: round 1's games are played with the hand-written evaluation (checkers: or `--init`'s weights),
+    /// each later round's with the weights of the round before; every round fits on all the games so far.
     #[arg(long, default_value_t = 2)]
     pub(crate) rounds: u32,
     /// Search depth of the self-play players.
@@ -144,6 +144,10 @@ pub(crate) struct TrainArgs {
     /// Train nothing: play the closing match of this weights file against the hand-written evaluation.
     #[arg(long, conflicts_with = "out")]
     pub(crate) check: Option<PathBuf>,
+    /// `checkers`: round 1's games are played with these weights (a file of `--out`, or the shipped
+    /// crates/engine/src/checkers/weights.bin) rather than with the hand-written evaluation.
+    #[arg(long, conflicts_with = "check")]
+    pub(crate) init: Option<PathBuf>,
 }
 
 /// How `--wthor` games' early positions are labelled.
@@ -185,6 +189,9 @@ pub(crate) fn bar(len: u64, what: &str) -> ProgressBar {
 pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     if args.egdb != 0 && args.game != "checkers" {
         return Err(format!("--egdb is for `checkers`, not `{}`", args.game));
+    }
+    if args.init.is_some() && args.game != "checkers" {
+        return Err(format!("--init is for `checkers`, not `{}`", args.game));
     }
     if args.game == "checkers" {
         return run_checkers(args);
@@ -468,7 +475,7 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
 }
 
 /// `gridplay train checkers`: rounds of self-play by the checkers search at `--depth` (round 1 with the
-/// hand-written evaluation, later rounds with the weights of the round before), each fitted on all the games
+/// hand-written evaluation or `--init`'s weights, later rounds with the weights of the round before), each fitted on all the games
 /// so far; then a match of the weights against the hand-written evaluation at `--check-depth`.
 fn run_checkers(args: &TrainArgs) -> Result<(), String> {
     use gridplay_engine::checkers::{
@@ -515,7 +522,7 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
                 }
             };
             let mut samples = Vec::new();
-            let mut weights: Option<Patterns> = None;
+            let mut weights: Option<Patterns> = args.init.as_deref().map(Patterns::read_file).transpose()?;
             for round in 1..=args.rounds {
                 let config = CheckersGames {
                     depth: args.depth,

@@ -652,6 +652,37 @@ fn checkers_training_ends_games_in_the_databases_and_a_candidate_is_played_by_it
     }
     std::fs::write(&bad, b"GPCHK01\nnot whole").unwrap();
     candidate_file_is_read_or_refused("GRIDPLAY_CHECKERS_WEIGHTS", &w, &bad);
+    // Round 1 played with trained weights rather than the hand-written evaluation: other games, other weights.
+    let again = path("again.bin");
+    let (ok, _, err) = train_small_checkers(&[
+        "--check-pairs",
+        "0",
+        "--threads",
+        "1",
+        "--seed",
+        "3",
+        "--egdb",
+        "4",
+        "--init",
+        &w,
+        "--out",
+        &again,
+    ]);
+    assert!(ok, "{err}");
+    assert_ne!(std::fs::read(&again).unwrap(), std::fs::read(&w).unwrap());
+    for (args, expected) in [
+        (
+            vec!["train", "checkers", "--init", &bad, "--out", &again],
+            "bad.bin",
+        ),
+        (
+            vec!["train", "reversi", "--init", &w, "--out", &again],
+            "--init is for `checkers`",
+        ),
+    ] {
+        let (ok, _, err) = gridplay(&args);
+        assert!(!ok && err.contains(expected), "{args:?}: {err}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
