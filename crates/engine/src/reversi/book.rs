@@ -6,31 +6,13 @@
 
 use std::{collections::HashMap, sync::OnceLock};
 
-use gridplay_games::reversi::bitboard::Board;
+use gridplay_games::reversi::bitboard::{Board, symmetry};
 use gridplay_search::{Limits, StopFlag};
 
-use super::{
-    pattern::transpose,
-    search::{self, Options},
-};
+use super::search::{self, Options};
 
 /// A book move is drawn among those within this many hundredths of a disc of the best.
 pub const CHOICE_MARGIN: i32 = 100;
-
-fn flip_vertical(x: u64) -> u64 {
-    x.swap_bytes()
-}
-
-fn mirror_horizontal(x: u64) -> u64 {
-    x.reverse_bits().swap_bytes()
-}
-
-/// The board's `i`-th symmetry (0 is the identity), applied to a set of squares.
-fn symmetry(i: usize, x: u64) -> u64 {
-    let x = if i & 4 != 0 { transpose(x) } else { x };
-    let x = if i & 2 != 0 { mirror_horizontal(x) } else { x };
-    if i & 1 != 0 { flip_vertical(x) } else { x }
-}
 
 /// The symmetry that takes `b` to its canonical form (the least of its eight images), and that form.
 fn canonical(b: Board) -> (usize, (u64, u64)) {

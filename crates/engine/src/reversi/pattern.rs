@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use gridplay_games::reversi::bitboard::{Board, get_moves};
+use gridplay_games::reversi::bitboard::{Board, get_moves, transpose};
 
 mod file;
 mod indices;
@@ -100,16 +100,6 @@ struct Lane {
     gather: Option<u64>,
     rank: u8,
     table: Box<[u16; 256]>,
-}
-
-/// The board mirrored in the a1-h8 diagonal: (file, rank) becomes (rank, file).
-pub(crate) fn transpose(mut x: u64) -> u64 {
-    let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
-    x ^ t ^ (t >> 7)
 }
 
 /// The fewest lanes that read a pattern with these squares (in index order): one gathered byte if no two

@@ -87,6 +87,30 @@ fn shift_moves(p: u64, mask: u64, dir: u32) -> u64 {
     (left << dir) | (right >> dir)
 }
 
+/// The board mirrored in the a1-h8 diagonal: (file, rank) becomes (rank, file).
+#[must_use]
+pub fn transpose(mut x: u64) -> u64 {
+    let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^ t ^ (t >> 7)
+}
+
+/// The board's symmetry `i` of eight (0 is the identity) on a set of squares: bit 4 mirrors in the a1-h8
+/// diagonal, then bit 2 mirrors left to right, then bit 1 top to bottom.
+#[must_use]
+pub fn symmetry(i: usize, x: u64) -> u64 {
+    let x = if i & 4 != 0 { transpose(x) } else { x };
+    let x = if i & 2 != 0 {
+        x.reverse_bits().swap_bytes()
+    } else {
+        x
+    };
+    if i & 1 != 0 { x.swap_bytes() } else { x }
+}
+
 /// The squares where a player holding `p` against `o` can place: every empty square from which a line of
 /// `o` discs runs to a `p` disc. Runs of at most six opponent discs are found with doubling shifts.
 ///

@@ -299,8 +299,13 @@ impl Position for ReversiPosition {
     /// The least of the position's eight images under the symmetries of the board, with the side to move:
     /// the rules treat them alike, so that an explorer counts transpositions and mirror images together.
     fn explorer_key(&self) -> String {
-        let (player, opponent) = (0..8u8)
-            .map(|i| (symmetry(i, self.board.player), symmetry(i, self.board.opponent)))
+        let (player, opponent) = (0..8)
+            .map(|i| {
+                (
+                    bitboard::symmetry(i, self.board.player),
+                    bitboard::symmetry(i, self.board.opponent),
+                )
+            })
             .min()
             .expect("eight symmetries");
         ReversiPosition {
@@ -370,28 +375,6 @@ impl Position for ReversiPosition {
     fn perft(&self, depth: u32) -> u64 {
         bitboard::perft(self.board, depth)
     }
-}
-
-/// The board mirrored in the a1-h8 diagonal.
-fn transpose(mut x: u64) -> u64 {
-    let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
-    x ^ t ^ (t >> 7)
-}
-
-/// The board's symmetry `i` of eight (0 is the identity) on a set of squares: bit 4 mirrors in the diagonal,
-/// then bit 2 mirrors left to right, then bit 1 top to bottom.
-fn symmetry(i: u8, x: u64) -> u64 {
-    let x = if i & 4 != 0 { transpose(x) } else { x };
-    let x = if i & 2 != 0 {
-        x.reverse_bits().swap_bytes()
-    } else {
-        x
-    };
-    if i & 1 != 0 { x.swap_bytes() } else { x }
 }
 
 fn get_opponent_moves(b: Board) -> u64 {
