@@ -475,8 +475,9 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
 }
 
 /// `gridplay train checkers`: rounds of self-play by the checkers search at `--depth` (round 1 with the
-/// hand-written evaluation or `--init`'s weights, later rounds with the weights of the round before), each fitted on all the games
-/// so far; then a match of the weights against the hand-written evaluation at `--check-depth`.
+/// hand-written evaluation or `--init`'s weights, later rounds with the weights of the round before), each
+/// fitted on all the games so far; then a match of the weights against the hand-written evaluation at
+/// `--check-depth`.
 fn run_checkers(args: &TrainArgs) -> Result<(), String> {
     use gridplay_engine::checkers::{
         learned::Patterns,
