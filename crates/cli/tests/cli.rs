@@ -605,8 +605,8 @@ fn checkers_training_ends_games_in_the_databases_and_a_candidate_is_played_by_it
     std::fs::create_dir_all(&dir).unwrap();
     let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
     let (w, bad) = (path("w.bin"), path("bad.bin"));
-    let run = |egdb: &str, out: &str| {
-        train_small_checkers(&[
+    let run_with = |egdb: &str, out: &str, extra: &[&str]| {
+        let mut args = vec![
             "--check-pairs",
             "0",
             "--threads",
@@ -617,8 +617,11 @@ fn checkers_training_ends_games_in_the_databases_and_a_candidate_is_played_by_it
             egdb,
             "--out",
             out,
-        ])
+        ];
+        args.extend(extra);
+        train_small_checkers(&args)
     };
+    let run = |egdb: &str, out: &str| run_with(egdb, out, &[]);
     let positions = |out: &str| -> usize {
         out.lines()
             .find_map(|l| {
@@ -662,20 +665,7 @@ fn checkers_training_ends_games_in_the_databases_and_a_candidate_is_played_by_it
     candidate_file_is_read_or_refused("GRIDPLAY_CHECKERS_WEIGHTS", &w, &bad);
     // Round 1 played with trained weights rather than the hand-written evaluation: other games, other weights.
     let again = path("again.bin");
-    let (ok, _, err) = train_small_checkers(&[
-        "--check-pairs",
-        "0",
-        "--threads",
-        "1",
-        "--seed",
-        "3",
-        "--egdb",
-        "4",
-        "--init",
-        &w,
-        "--out",
-        &again,
-    ]);
+    let (ok, _, err) = run_with("4", &again, &["--init", &w]);
     assert!(ok, "{err}");
     assert_ne!(std::fs::read(&again).unwrap(), std::fs::read(&w).unwrap());
     let _ = std::fs::remove_dir_all(&dir);
