@@ -7,6 +7,8 @@ engine searches each position once on core 0, and the depth is what each reports
 its mean leaf depth; GuiNN's nominal depth). CAKECLI and GUINNCLI are the sparring builds of
 ../shared/sparring/ (cake/build.sh, guinn/build.sh)."""
 import random, subprocess, sys, statistics, re
+if len(sys.argv) != 6 or not sys.argv[4].isdigit() or not sys.argv[5].isdigit():
+    sys.exit('usage: python3 scripts/checkers-depth.py GRIDPLAY CAKECLI GUINNCLI POSITIONS MILLISECONDS')
 GP, CAKE, GUINN = sys.argv[1:4]
 N, MS = int(sys.argv[4]), int(sys.argv[5])
 
