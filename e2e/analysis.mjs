@@ -86,18 +86,27 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
     await p.keyboard.press('ArrowLeft');
     await at(p, '2. f6');
 
-    // The link shows the same board to someone signed out; a reload keeps it.
+    // The link shows the same board, variations and all, to someone signed out; a reload keeps it.
     const link = p.url();
     assert.match(link, /m=f5&m=f6$/);
+    const tree = await moves(p);
+    assert.equal(tree.length, 4, tree);
     const q = await page(null);
     await q.goto(link);
     await at(q, '2. f6');
     assert.equal(await position(q), afterF6);
+    assert.deepEqual(await moves(q), tree);
+    // A variation of an address that cannot be played is left out, and the toast says so.
+    await q.goto(`${BASE}/analysis/reversi?v=f5+d6&v=f5+a1&m=f5`);
+    await at(q, '1. f5');
+    await q.waitForFunction(() => /1 variation .* left out/.test(document.querySelector('#toast')?.textContent || ''));
+    assert.deepEqual(await moves(q), ['1. f5', '2. d6']);
     assert.ok(await q.locator('#engine-signin').isVisible(), 'signed out, the engine asks for an account');
     await q.context().close();
     await p.reload();
     await at(p, '2. f6');
     assert.equal(await position(p), afterF6);
+    assert.deepEqual(await moves(p), tree);
 
     // The editor: a disc set down, the side to move chosen, Done; the new start is the tree's root.
     await p.click('#edit-position');

@@ -3,7 +3,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { serial } from '../web/util.js';
+import { serial, analysisUrl } from '../web/util.js';
 
 /** A load whose runs each wait for the test to let them end. */
 function gatedLoad() {
@@ -52,4 +52,11 @@ test('a failing load does not stop later runs', async () => {
   }
   assert.equal(n, 2);
   assert.equal(errors.length, 1);
+});
+
+test("an analysis address keeps the settings, the start, the variations and the current line", () => {
+  assert.equal(analysisUrl('reversi', 'reversi', null, []), '/analysis/reversi');
+  assert.equal(analysisUrl('reversi', 'reversi', null, ['f5', 'd6']), '/analysis/reversi?m=f5&m=d6');
+  assert.equal(analysisUrl('cornered', 'cornered:size=6', 'x o', ['c4'], [['c4', 'e3'], ['c4', 'c5']]),
+    '/analysis/cornered?spec=cornered%3Asize%3D6&start=x+o&v=c4+e3&v=c4+c5&m=c4');
 });

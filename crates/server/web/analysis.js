@@ -1,8 +1,8 @@
 // The analysis board: any position of a game (its start, a position set up on the editor, or one read from a
 // position text or a game file), moves played freely into a tree of variations, and the engine's best lines
 // streamed as it searches. Every position and its legal moves come from the server (/api/analysis/...): the
-// page computes no rule. The game's settings, the start and the line to the current move are in the address,
-// so that a link shows the same board.
+// page computes no rule. The game's settings, the start, the tree's variations and the line to the current
+// move are in the address, so that a link shows the same board.
 
 import { Board } from './board.js';
 import { h, api, toast, ApiError, analysisUrl } from './util.js';
@@ -11,9 +11,27 @@ import { t, errorText } from './i18n.js';
 import * as entries from './entry.js';
 import { settingsControls } from './settings.js';
 
+/** The most variations an address is read with. */
+const MAX_LINES = 32;
+
 /** A move of the tree: its text, the node it follows, the moves played after it (the main one first). */
 class Node {
   constructor(move, parent) { this.move = move; this.parent = parent; this.children = []; this.pos = null; }
+  /** The node at the end of `line` from here, each move the child that has it or a new one. */
+  walk(line) {
+    let n = this;
+    for (const m of line) {
+      let child = n.children.find((c) => c.move === m);
+      if (!child) { child = new Node(m, n); n.children.push(child); }
+      n = child;
+    }
+    return n;
+  }
+  /** Every line from here to an end of the tree, the main ones first. */
+  ends() {
+    if (!this.children.length) return this.parent ? [this.path()] : [];
+    return this.children.flatMap((c) => c.ends());
+  }
   /** The moves from the start to here. */
   path() { const out = []; for (let n = this; n.parent; n = n.parent) out.unshift(n.move); return out; }
   ply() { let k = 0; for (let n = this; n.parent; n = n.parent) k++; return k; }
@@ -74,7 +92,10 @@ export function analysisPage(main, game, ctx) {
   }
 
   function writeUrl() {
-    const url = analysisUrl(game, spec, start, cur.path());
+    // The tree's lines are kept where it has more than the one line that ends at the current move.
+    const lines = root.ends();
+    const one = lines.length === 0 || (lines.length === 1 && !cur.children.length);
+    const url = analysisUrl(game, spec, start, cur.path(), one ? [] : lines);
     if (location.pathname + location.search !== url) history.replaceState(null, '', url);
   }
 
@@ -93,9 +114,7 @@ export function analysisPage(main, game, ctx) {
 
   /** Plays `text` from the current node: the child that has it, or a new variation. */
   function play(text) {
-    let child = cur.children.find((c) => c.move === text);
-    if (!child) { child = new Node(text, cur); cur.children.push(child); }
-    return go(child);
+    return go(cur.walk([text]));
   }
 
   function apply(r) {
@@ -174,14 +193,14 @@ export function analysisPage(main, game, ctx) {
         h('button', { class: 'secondary', id: 'editor-cancel', onclick: () => { editing = null; draw(); } }, t('cancel'))));
   }
 
-  /** A new tree from `startText` (null: the game's own start), showing `pos` at its root. */
-  function newTree(startText, pos, moves = []) {
+  /** A new tree from `startText` (null: the game's own start) with `lines` (each from the start, the main
+   * ones first), showing `pos` at the end of `moves`. */
+  function newTree(startText, pos, moves = [], lines = []) {
     start = startText;
     root = new Node(null, null);
-    root.pos = pos && !moves.length ? pos : null;
-    let n = root;
-    for (const m of moves) { const c = new Node(m, n); n.children.push(c); n = c; }
-    if (moves.length) n.pos = pos;
+    for (const l of lines) root.walk(l);
+    const n = root.walk(moves);
+    n.pos = pos;
     return go(n);
   }
 
@@ -238,13 +257,7 @@ export function analysisPage(main, game, ctx) {
 
   /** Plays a line's moves up to its `k`th into the tree. */
   async function playLine(moves, k) {
-    let n = cur;
-    for (const m of moves.slice(0, k + 1)) {
-      let child = n.children.find((c) => c.move === m);
-      if (!child) { child = new Node(m, n); n.children.push(child); }
-      n = child;
-    }
-    await go(n);
+    await go(cur.walk(moves.slice(0, k + 1)));
   }
 
   // The panel's elements are made once and updated in place: an update that arrives between a press and its
@@ -375,6 +388,7 @@ export function analysisPage(main, game, ctx) {
       const i = sibs.indexOf(n);
       if (i > 0) { sibs.splice(i, 1); sibs.unshift(n); break; }
     }
+    writeUrl();
     draw();
   }
   function remove() {
@@ -510,7 +524,15 @@ export function analysisPage(main, game, ctx) {
       const end = await api('/analysis/position', { spec, start: start || undefined, moves });
       if (!alive) return;
       spec = end.spec;
-      await newTree(start, end, end.moves);
+      // The variations, each checked by the server; one it refuses is left out, and the toast says how many.
+      const asked = params.getAll('v').slice(0, MAX_LINES);
+      const lines = await Promise.all(asked.map((l) =>
+        api('/analysis/position', { spec, start: start || undefined, moves: l.split(' ').filter(Boolean) })
+          .then((r) => r.moves, () => null)));
+      if (!alive) return;
+      const dropped = params.getAll('v').length - lines.filter(Boolean).length;
+      if (dropped) toast(t('analysis.linesDropped', { n: dropped }));
+      await newTree(start, end, end.moves, lines.filter(Boolean));
     } catch (e) {
       if (!alive) return;
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('analysis.badAddress')), h('p', { id: 'analysis-error' }, errorText(e)),

@@ -112,11 +112,13 @@ export async function api(path, body) {
 }
 
 /** The address of an analysis board: the game, its settings where not the default, a start set up (a position
- * text), and the line of moves from it. */
-export function analysisUrl(game, spec, start, moves) {
+ * text), the tree's lines to their ends where it has variations (`v`, each its moves from the start, the main
+ * ones first), and the line of moves to the current position (`m`). */
+export function analysisUrl(game, spec, start, moves, lines = []) {
   const q = new URLSearchParams();
   if (spec && spec !== game) q.set('spec', spec);
   if (start) q.set('start', start);
+  for (const l of lines) q.append('v', l.join(' '));
   for (const m of moves) q.append('m', m);
   const s = q.toString();
   return `/analysis/${game}${s ? '?' + s : ''}`;

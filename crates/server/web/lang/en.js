@@ -518,6 +518,7 @@ export default {
   'analysis.importPlaceholder': "Paste a position text or a game file",
   'analysis.load': "Read onto the board",
   'analysis.badAddress': "This board cannot be shown",
+  'analysis.linesDropped': (v) => `${v.n} ${plural(v.n, 'variation', 'variations')} of the address could not be played here and ${v.n === 1 ? 'was' : 'were'} left out`,
   'analysis.freshBoard': "Open a new board",
   'analysis.fromHere': "Analyse from here",
   'error.bad-position': "That is not a position of this game.",

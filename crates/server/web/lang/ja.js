@@ -515,6 +515,7 @@ export default {
   'analysis.importPlaceholder': "局面テキストか対局ファイルを貼り付け",
   'analysis.load': "ボードに読み込む",
   'analysis.badAddress': "このボードは表示できません",
+  'analysis.linesDropped': "アドレスの変化手順のうち {n} 本はここで指せないため省きました",
   'analysis.freshBoard': "新しいボードを開く",
   'analysis.fromHere': "ここから検討",
   'error.bad-position': "このゲームの局面ではありません。",
