@@ -21,18 +21,8 @@ const SHIPPED: &[u8] = include_bytes!("../../puzzles/shipped.tsv.deflate");
 ///
 /// A line that is not a puzzle of a registered game, with its number.
 pub fn shipped(registry: &Registry) -> Result<Vec<NewPuzzle>, String> {
-    let mut text = String::new();
-    flate2::read::DeflateDecoder::new(SHIPPED)
-        .read_to_string(&mut text)
-        .map_err(|e| format!("the shipped puzzles: {e}"))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        // Puzzles of games this server does not offer (the test games) are left out.
-        .filter(|(_, l)| {
-            let name = l.split(['\t', ':']).next().unwrap_or_default();
-            registry.entry(name).is_some()
-        })
+    let text = shipped_text()?;
+    shipped_lines(&text, registry)
         .map(|(n, l)| {
             let at = |e: String| format!("shipped puzzle {}: {e}", n + 1);
             let fields: Vec<&str> = l.split('\t').collect();
@@ -57,17 +47,43 @@ pub fn shipped(registry: &Registry) -> Result<Vec<NewPuzzle>, String> {
         .collect()
 }
 
-/// Stores the shipped puzzles that are not stored yet; returns how many were added.
+/// The shipped set, inflated.
+fn shipped_text() -> Result<String, String> {
+    let mut text = String::new();
+    flate2::read::DeflateDecoder::new(SHIPPED)
+        .read_to_string(&mut text)
+        .map_err(|e| format!("the shipped puzzles: {e}"))?;
+    Ok(text)
+}
+
+/// The shipped set's lines of the games `registry` offers, each with its index in the file (the test games'
+/// puzzles are left out).
+fn shipped_lines<'a>(
+    text: &'a str,
+    registry: &Registry,
+) -> impl Iterator<Item = (usize, &'a str)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .filter(move |(_, l)| {
+            let name = l.split(['\t', ':']).next().unwrap_or_default();
+            registry.entry(name).is_some()
+        })
+}
+
+/// Stores the shipped puzzles that are not stored yet; returns how many were added. Where as many are stored
+/// as the set has, the set is not read further (a server's every start after its first).
 ///
 /// # Errors
 ///
 /// The database's.
 pub async fn store_shipped(db: &Db, registry: &Registry) -> Result<u64, DbError> {
-    let puzzles = shipped(registry).map_err(DbError::Writer)?;
     let (_, stored) = db.count_puzzles(None, "shipped").await?;
-    if usize::try_from(stored).unwrap_or(0) >= puzzles.len() {
+    let text = shipped_text().map_err(DbError::Writer)?;
+    if usize::try_from(stored).unwrap_or(0) >= shipped_lines(&text, registry).count() {
         return Ok(0);
     }
+    let puzzles = shipped(registry).map_err(DbError::Writer)?;
     db.add_puzzles(&puzzles, now_ms()).await
 }
 
@@ -162,6 +178,9 @@ mod tests {
     fn the_shipped_set_reads_and_holds_enough_puzzles_of_every_game() {
         let registry = gridplay_games::registry_with_test_games();
         let puzzles = shipped(registry).expect("the shipped puzzles read");
+        // The count that lets a later start skip the reading is the count of puzzles read.
+        let text = shipped_text().unwrap();
+        assert_eq!(shipped_lines(&text, registry).count(), puzzles.len());
         for entry in registry.entries() {
             let n = puzzles.iter().filter(|p| p.game == entry.name).count();
             // 500 of Reversi and checkers and 150 of each other game (docs/performance.md).
