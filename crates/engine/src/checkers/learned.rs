@@ -3,11 +3,12 @@
 //!
 //! The board is seen by the side to move (White's view is turned half a circle, so one set of weights serves
 //! both sides). Eight regions of eight squares, the four bands of two rows and the four quarters, are each
-//! read as a number of 3^8 states (empty, own man, opposing man), and each state has a weight. Kings, which
-//! the regions do not see, count through the scalar terms: men, kings, simple moves, kings off the edge, and
-//! a constant for having the move. Every weight exists twice, for the opening (24 pieces) and for the ending
-//! (4 pieces or fewer); a position between takes both in proportion to its piece count. Kings-only endings
-//! with equal kings are drawn in practice, and their score is pulled towards 0.
+//! read twice as a number of 3^8 states: once for the men (empty, own man, opposing man) and once for the
+//! kings (empty, own king, opposing king); each state of each of these sixteen tables has a weight. The
+//! scalar terms add men, kings, simple moves, kings off the edge, and a constant for having the move. Every
+//! weight exists twice, for the opening (24 pieces) and for the ending (4 pieces or fewer); a position
+//! between takes both in proportion to its piece count. Kings-only endings with equal kings are drawn in
+//! practice, and their score is pulled towards 0.
 //!
 //! The weights ship in `weights.bin` (little-endian `i16`, hundredths of a man; see [`Patterns::to_bytes`]).
 
@@ -31,12 +32,16 @@ pub const REGIONS: [Bb; 8] = [
 ];
 /// States of one region.
 pub const STATES: usize = 6561;
+/// The tables: each region's men, then each region's kings.
+pub const TABLES: usize = 2 * REGIONS.len();
 /// The opening and the ending.
 pub const STAGES: usize = 2;
 /// The scalar terms: men, kings, simple moves, kings off the edge, the move.
 pub const SCALARS: usize = 5;
 
-const MAGIC: &[u8; 8] = b"GPCHK01\n";
+const MAGIC: &[u8; 8] = b"GPCHK02\n";
+/// The format before the kings' tables: read with those tables at 0.
+const MAGIC_MEN_ONLY: &[u8; 8] = b"GPCHK01\n";
 
 /// The ternary number of each 8-bit set: bit i counts 3^i.
 const TERNARY: [u16; 256] = {
@@ -89,8 +94,8 @@ fn pext_portable(x: u32, mut mask: u32) -> u32 {
 /// What the evaluation reads of a position, seen by the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// Each region's state.
-    pub regions: [u16; 8],
+    /// Each table's state: the regions' men, then the regions' kings.
+    pub regions: [u16; TABLES],
     /// The scalar terms, own minus opposing (the last is 1: the move).
     pub scalars: [i32; SCALARS],
     /// 0 (24 pieces or more) to 20 (4 pieces or fewer).
@@ -100,6 +105,19 @@ pub struct Features {
 }
 
 impl Features {
+    /// The two stages whose weights a position takes, each with its share out of 20: the stages stand at
+    /// even steps from 24 pieces to 4, and a position between two takes both in proportion.
+    #[must_use]
+    pub fn mix(&self) -> [(usize, i32); 2] {
+        let scaled = self.stage * (STAGES as i32 - 1);
+        let lo = (scaled / 20) as usize;
+        if lo + 1 >= STAGES {
+            [(STAGES - 1, 20), (STAGES - 1, 0)]
+        } else {
+            [(lo, 20 - scaled % 20), (lo + 1, scaled % 20)]
+        }
+    }
+
     #[must_use]
     pub fn of(b: &Board, turn: Player) -> Features {
         // Seen by the side to move: White's view is the board turned half a circle.
@@ -112,9 +130,16 @@ impl Features {
             ),
         };
         let (own_men, opp_men) = (own & !kings, opp & !kings);
-        let mut regions = [0u16; 8];
-        for (r, &mask) in regions.iter_mut().zip(REGIONS.iter()) {
-            *r = TERNARY[pext(own_men, mask) as usize] + 2 * TERNARY[pext(opp_men, mask) as usize];
+        let (own_kings, opp_kings) = (own & kings, opp & kings);
+        let mut regions = [0u16; TABLES];
+        let (men, king_tables) = regions.split_at_mut(REGIONS.len());
+        for ((m, k), &mask) in men.iter_mut().zip(king_tables.iter_mut()).zip(REGIONS.iter()) {
+            *m = TERNARY[pext(own_men, mask) as usize] + 2 * TERNARY[pext(opp_men, mask) as usize];
+            *k = if kings == 0 {
+                0
+            } else {
+                TERNARY[pext(own_kings, mask) as usize] + 2 * TERNARY[pext(opp_kings, mask) as usize]
+            };
         }
         let count = |x: Bb| x.count_ones() as i32;
         let empty = b.empty();
@@ -126,9 +151,9 @@ impl Features {
         };
         let scalars = [
             count(own_men) - count(opp_men),
-            count(own & kings) - count(opp & kings),
+            count(own_kings) - count(opp_kings),
             steps(turn) - steps(!turn),
-            count(own & kings & INNER) - count(opp & kings & INNER),
+            count(own_kings & INNER) - count(opp_kings & INNER),
             1,
         ];
         let total = count(own | opp);
@@ -144,8 +169,8 @@ impl Features {
 /// The weights, in hundredths of a man.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Patterns {
-    /// `regions[stage][region][state]`.
-    pub regions: Vec<[[i16; STATES]; 8]>,
+    /// `regions[stage][table][state]`.
+    pub regions: Vec<[[i16; STATES]; TABLES]>,
     /// `scalars[stage][term]`.
     pub scalars: [[i16; SCALARS]; STAGES],
 }
@@ -155,7 +180,7 @@ impl Patterns {
     #[must_use]
     pub fn material() -> Patterns {
         Patterns {
-            regions: vec![[[0; STATES]; 8]; STAGES],
+            regions: vec![[[0; STATES]; TABLES]; STAGES],
             scalars: [[100, 130, 0, 0, 0]; STAGES],
         }
     }
@@ -163,26 +188,29 @@ impl Patterns {
     /// The value of a position with these features, for the side to move.
     #[must_use]
     pub fn score(&self, f: &Features) -> i32 {
-        let mut stage = [0i32; STAGES];
-        for (s, sum) in stage.iter_mut().enumerate() {
-            let r = &self.regions[s];
-            *sum = f
-                .regions
+        let of_stage = |s: usize| -> i32 {
+            let tables = &self.regions[s];
+            f.regions
                 .iter()
-                .enumerate()
-                .map(|(i, &state)| i32::from(r[i][usize::from(state)]))
+                .zip(tables.iter())
+                .map(|(&state, table)| i32::from(table[usize::from(state)]))
                 .sum::<i32>()
                 + f.scalars
                     .iter()
                     .zip(self.scalars[s].iter())
                     .map(|(&x, &w)| x * i32::from(w))
-                    .sum::<i32>();
-        }
-        let score = (stage[0] * (20 - f.stage) + stage[1] * f.stage) / 20;
+                    .sum::<i32>()
+        };
+        let [(lo, a), (hi, b)] = f.mix();
+        let score = if b == 0 {
+            of_stage(lo)
+        } else {
+            (of_stage(lo) * a + of_stage(hi) * b) / 20
+        };
         if f.equal_kings { score / 8 } else { score }
     }
 
-    /// The file format: an 8-byte header, then every region weight (stage, region, state), then the scalars
+    /// The file format: an 8-byte header, then every table weight (stage, table, state), then the scalars
     /// (stage, term), each a little-endian `i16`.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -202,16 +230,21 @@ impl Patterns {
         out
     }
 
-    /// Reads [`Patterns::to_bytes`].
+    /// Reads [`Patterns::to_bytes`], or a file of the format before the kings' tables (men's tables only),
+    /// whose kings' tables are then 0.
     ///
     /// # Errors
     ///
     /// When the header or the length is not that of a checkers weights file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Patterns, String> {
-        let expected = MAGIC.len() + 2 * (STAGES * 8 * STATES + STAGES * SCALARS);
-        let body = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or("not a checkers weights file: the header is missing")?;
+        let (tables, body) = if let Some(body) = bytes.strip_prefix(MAGIC.as_slice()) {
+            (TABLES, body)
+        } else if let Some(body) = bytes.strip_prefix(MAGIC_MEN_ONLY.as_slice()) {
+            (REGIONS.len(), body)
+        } else {
+            return Err("not a checkers weights file: the header is missing".into());
+        };
+        let expected = MAGIC.len() + 2 * (STAGES * tables * STATES + STAGES * SCALARS);
         if bytes.len() != expected {
             return Err(format!(
                 "a checkers weights file has {expected} bytes, this one {}",
@@ -221,8 +254,8 @@ impl Patterns {
         let mut words = body.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut p = Patterns::material();
         for stage in &mut p.regions {
-            for region in stage.iter_mut() {
-                for w in region.iter_mut() {
+            for table in &mut stage[..tables] {
+                for w in table.iter_mut() {
                     *w = words.next().unwrap_or(0);
                 }
             }
@@ -301,6 +334,42 @@ mod tests {
         assert!(REGIONS.iter().all(|r| r.count_ones() == 8));
         let f = Features::of(Checkers.start().board(), Player::First);
         assert!(f.regions.iter().all(|&s| usize::from(s) < STATES));
+        // Kings are read by the kings' tables and not by the men's.
+        let p = Checkers.parse_position("B:WK1,K32,28:BK29,4").unwrap();
+        let f = Features::of(p.board(), p.turn());
+        assert!(f.regions.iter().all(|&s| usize::from(s) < STATES));
+        let (men, kings) = f.regions.split_at(REGIONS.len());
+        let squares = |states: &[u16]| -> u32 {
+            states
+                .iter()
+                .map(|&s| {
+                    let (mut s, mut n) = (s, 0);
+                    while s > 0 {
+                        n += u32::from(s % 3 != 0);
+                        s /= 3;
+                    }
+                    n
+                })
+                .sum()
+        };
+        // Each piece lies in one band and one quarter.
+        assert_eq!((squares(men), squares(kings)), (2 * 2, 2 * 3));
+    }
+
+    #[test]
+    fn stages_blend_in_proportion_to_the_piece_count() {
+        for stage in 0..=20 {
+            let f = Features {
+                regions: [0; TABLES],
+                scalars: [0; SCALARS],
+                stage,
+                equal_kings: false,
+            };
+            let [(lo, a), (hi, b)] = f.mix();
+            assert_eq!(a + b, 20, "stage {stage}");
+            assert!(lo <= hi && hi < STAGES && hi - lo <= 1, "stage {stage}");
+            assert_eq!(lo as i32 * 20 + b, stage * (STAGES as i32 - 1), "stage {stage}");
+        }
     }
 
     #[test]
@@ -328,9 +397,20 @@ mod tests {
     fn the_file_format_round_trips_and_refuses_other_files() {
         let mut p = Patterns::material();
         p.regions[1][3][17] = -42;
+        p.regions[0][TABLES - 1][5] = 9;
         p.scalars[0][2] = 7;
         let back = Patterns::from_bytes(&p.to_bytes()).unwrap();
         assert_eq!(back, p);
+        // The format before the kings' tables reads with those tables at 0.
+        let mut old = MAGIC_MEN_ONLY.to_vec();
+        for stage in &p.regions {
+            for table in &stage[..REGIONS.len()] {
+                old.extend(table.iter().flat_map(|w| w.to_le_bytes()));
+            }
+        }
+        old.extend(p.scalars.iter().flatten().flat_map(|w| w.to_le_bytes()));
+        p.regions[0][TABLES - 1][5] = 0;
+        assert_eq!(Patterns::from_bytes(&old).unwrap(), p);
         assert!(Patterns::from_bytes(b"nonsense").unwrap_err().contains("header"));
         let mut short = p.to_bytes();
         short.pop();

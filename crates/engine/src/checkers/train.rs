@@ -27,7 +27,7 @@ use rand::{RngExt, SeedableRng, rngs::SmallRng, seq::SliceRandom};
 
 use super::{
     egdb::{Database, Wld},
-    learned::{Features, Patterns, SCALARS, STAGES, STATES},
+    learned::{Features, Patterns, SCALARS, STAGES, STATES, TABLES},
     search::{Evaluate, Table, search_with},
 };
 
@@ -85,7 +85,7 @@ pub fn play_game<E: Evaluate>(
             };
             let result = match score {
                 Some(score) if config.search_label > 0.0 => {
-                    let predicted = 1.0 / (1.0 + (-(score as f32) / SCALE).exp());
+                    let predicted = sigmoid(score as f32 / SCALE);
                     (1.0 - config.search_label) * result + config.search_label * predicted
                 }
                 _ => result,
@@ -270,6 +270,11 @@ pub fn self_play<E: Evaluate + Sync>(
 /// The scale of the predicted result: a score of 150 (a man and a half) predicts about 73%.
 const SCALE: f32 = 150.0;
 
+/// The predicted result of a score in logits (a score in hundredths of a man over [`SCALE`]).
+fn sigmoid(z: f32) -> f32 {
+    1.0 / (1.0 + (-z).exp())
+}
+
 /// How the weights are fitted.
 #[derive(Clone, Copy, Debug)]
 pub struct FitConfig {
@@ -298,8 +303,8 @@ pub fn loss(weights: &Patterns, samples: &[Sample]) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let z = f64::from(weights.evaluate(&s.board, s.turn)) / f64::from(SCALE);
-            let p = (1.0 / (1.0 + (-z).exp())).clamp(1e-6, 1.0 - 1e-6);
+            let p = f64::from(sigmoid(weights.evaluate(&s.board, s.turn) as f32 / SCALE))
+                .clamp(1e-6, 1.0 - 1e-6);
             let y = f64::from(s.result);
             -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
         })
@@ -312,8 +317,8 @@ pub fn loss(weights: &Patterns, samples: &[Sample]) -> f64 {
 pub fn fit(samples: &[Sample], config: FitConfig, mut progress: impl FnMut(usize)) -> Patterns {
     let features: Vec<Features> = samples.iter().map(|s| Features::of(&s.board, s.turn)).collect();
     // Weights in logits (hundredths of a man / SCALE), and AdaGrad's sums of squared gradients.
-    let mut regions = vec![0f32; STAGES * 8 * STATES];
-    let mut region_g = vec![1e-8f32; STAGES * 8 * STATES];
+    let mut regions = vec![0f32; STAGES * TABLES * STATES];
+    let mut region_g = vec![1e-8f32; STAGES * TABLES * STATES];
     let start = Patterns::material();
     let mut scalars = [[0f32; SCALARS]; STAGES];
     for (s, row) in scalars.iter_mut().enumerate() {
@@ -324,15 +329,14 @@ pub fn fit(samples: &[Sample], config: FitConfig, mut progress: impl FnMut(usize
     let mut scalar_g = [[1e-8f32; SCALARS]; STAGES];
     let mut order: Vec<usize> = (0..samples.len()).collect();
     let mut rng = SmallRng::seed_from_u64(config.seed);
-    let at = |stage: usize, region: usize, state: u16| (stage * 8 + region) * STATES + usize::from(state);
+    let at = |stage: usize, table: usize, state: u16| (stage * TABLES + table) * STATES + usize::from(state);
     for epoch in 0..config.epochs {
         order.shuffle(&mut rng);
         for &i in &order {
             let f = &features[i];
-            let t = f.stage as f32 / 20.0;
-            let mix = [1.0 - t, t];
+            let mix = f.mix().map(|(s, share)| (s, share as f32 / 20.0));
             let mut z = 0f32;
-            for (s, &m) in mix.iter().enumerate() {
+            for &(s, m) in &mix {
                 let mut sum = 0f32;
                 for (r, &state) in f.regions.iter().enumerate() {
                     sum += regions[at(s, r, state)];
@@ -345,12 +349,11 @@ pub fn fit(samples: &[Sample], config: FitConfig, mut progress: impl FnMut(usize
             if f.equal_kings {
                 z /= 8.0;
             }
-            let p = 1.0 / (1.0 + (-z).exp());
-            let mut g = p - samples[i].result;
+            let mut g = sigmoid(z) - samples[i].result;
             if f.equal_kings {
                 g /= 8.0;
             }
-            for (s, &m) in mix.iter().enumerate() {
+            for &(s, m) in &mix {
                 if m == 0.0 {
                     continue;
                 }
@@ -378,7 +381,7 @@ pub fn fit(samples: &[Sample], config: FitConfig, mut progress: impl FnMut(usize
     for (s, stage) in out.regions.iter_mut().enumerate() {
         for (r, region) in stage.iter_mut().enumerate() {
             for (state, w) in region.iter_mut().enumerate() {
-                *w = centi(regions[(s * 8 + r) * STATES + state]);
+                *w = centi(regions[(s * TABLES + r) * STATES + state]);
             }
         }
     }
