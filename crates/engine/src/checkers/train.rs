@@ -303,8 +303,8 @@ pub fn loss(weights: &Patterns, samples: &[Sample]) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let p = f64::from(sigmoid(weights.evaluate(&s.board, s.turn) as f32 / SCALE))
-                .clamp(1e-6, 1.0 - 1e-6);
+            let p =
+                f64::from(sigmoid(weights.evaluate(&s.board, s.turn) as f32 / SCALE)).clamp(1e-6, 1.0 - 1e-6);
             let y = f64::from(s.result);
             -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
         })

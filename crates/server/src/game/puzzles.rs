@@ -58,10 +58,7 @@ fn shipped_text() -> Result<String, String> {
 
 /// The shipped set's lines of the games `registry` offers, each with its index in the file (the test games'
 /// puzzles are left out).
-fn shipped_lines<'a>(
-    text: &'a str,
-    registry: &Registry,
-) -> impl Iterator<Item = (usize, &'a str)> {
+fn shipped_lines<'a>(text: &'a str, registry: &Registry) -> impl Iterator<Item = (usize, &'a str)> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
