@@ -21,8 +21,12 @@ const SHIPPED: &[u8] = include_bytes!("../../puzzles/shipped.tsv.deflate");
 ///
 /// A line that is not a puzzle of a registered game, with its number.
 pub fn shipped(registry: &Registry) -> Result<Vec<NewPuzzle>, String> {
-    let text = shipped_text()?;
-    shipped_lines(&text, registry)
+    parse_shipped(&shipped_text()?, registry)
+}
+
+/// The puzzles of the inflated set `text`, as [`shipped`] gives them.
+fn parse_shipped(text: &str, registry: &Registry) -> Result<Vec<NewPuzzle>, String> {
+    shipped_lines(text, registry)
         .map(|(n, l)| {
             let at = |e: String| format!("shipped puzzle {}: {e}", n + 1);
             let fields: Vec<&str> = l.split('\t').collect();
@@ -80,7 +84,7 @@ pub async fn store_shipped(db: &Db, registry: &Registry) -> Result<u64, DbError>
     if usize::try_from(stored).unwrap_or(0) >= shipped_lines(&text, registry).count() {
         return Ok(0);
     }
-    let puzzles = shipped(registry).map_err(DbError::Writer)?;
+    let puzzles = parse_shipped(&text, registry).map_err(DbError::Writer)?;
     db.add_puzzles(&puzzles, now_ms()).await
 }
 
