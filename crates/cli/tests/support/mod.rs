@@ -245,7 +245,9 @@ impl Page {
         self.try_play(game).await.expect("the socket is open")
     }
 
-    /// Plays the first legal move and waits for its ack: the move, or `None` if the socket closes first.
+    /// Plays the first legal move and waits for its ack and for the page to show it (an ack can come before
+    /// the move's event, and a page that still shows its turn would play again): the move, or `None` if the
+    /// socket closes first.
     pub async fn try_play(&mut self, game: &str) -> Option<String> {
         let mv = self.state["view"]["moves"][0]["text"]
             .as_str()
@@ -264,10 +266,11 @@ impl Page {
         loop {
             let m = self.try_next().await?;
             if m["t"] == "ack" && m["ack"] == ack.as_str() {
-                return Some(mv);
+                break;
             }
             assert_ne!(m["t"], "error", "move {mv} refused: {m}");
         }
+        self.try_until_version(v + 1).await.then_some(mv)
     }
 }
 
