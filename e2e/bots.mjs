@@ -34,12 +34,19 @@ export async function bots({ test, browser, BASE, BIN, signUp, state, enter, wai
       for (const l of lines) { log.push(l); console.log(`  [bot] ${l}`); }
     });
     const logged = (re) => waitFor(() => log.some((l) => re.test(l)), 30000, `the bot to log ${re}`);
+    const exited = () => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', r)));
     const stop = async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGINT');
-      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      await exited();
     };
-    return { log, logged, stop, child };
+    /** After a failure: a bot with a game in play would wait for its end, so it is killed. */
+    const kill = async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited();
+    };
+    return { log, logged, stop, kill, child };
   }
 
   /** The person challenges `bot` from the lobby (the Challenge button beside its name), with this game. */
@@ -101,7 +108,7 @@ export async function bots({ test, browser, BASE, BIN, signUp, state, enter, wai
         await page.check('#challenge-rated');
       });
       await robot.logged(/challenge .* from hugo \(cornered:size=5\): accepted/);
-      assert.ok(await p.locator('.bot-mark').count() >= 1, 'the game page marks the bot');
+      await p.waitForSelector('.bot-mark', { timeout: 20000 });
       assert.match(await p.locator('.bot-mark').first().getAttribute('title'), /bot API/);
       await shot(p, 'bot-game.png');
       const end = await playOut(p, 3);
@@ -144,8 +151,8 @@ export async function bots({ test, browser, BASE, BIN, signUp, state, enter, wai
       assert.equal(robot.child.exitCode, 0);
       assert.ok(robot.log.some((l) => /every game is over: stopped/.test(l)));
     } finally {
-      await robot.stop();
-      await scripted.stop();
+      await robot.kill();
+      await scripted.kill();
       await ctx.close();
     }
   });
