@@ -63,10 +63,11 @@ pub(crate) struct TrainArgs {
     /// with the shipped weights).
     #[arg(long, default_value = "negamax", value_parser = ["negamax", "search"])]
     pub(crate) play: String,
-    /// `checkers`: endgame databases of up to this many pieces (2-5, built in memory first; 0 for none): the
-    /// self-play search probes them, and each game ends at its first position they cover, with their
-    /// result, so that a won ending is labelled won even where the self-play search would not win it.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=5))]
+    /// `checkers`: endgame databases of up to this many pieces (2-5, built in memory first; 6, read from
+    /// where `gridplay egdb --pieces 6` saved them; 0 for none): the self-play search probes them, and each
+    /// game ends at its first position they cover, with their result, so that a won ending is labelled won
+    /// even where the self-play search would not win it.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=6))]
     pub(crate) egdb: u32,
     /// `reversi`: random plies at the start of each game, 0 to this many.
     #[arg(long, default_value_t = 12)]
@@ -509,6 +510,29 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
             let db = match args.egdb {
                 0 => None,
                 1 => return Err("--egdb 1: the databases start at 2 pieces (or 0 for none)".into()),
+                6 => {
+                    let t = Instant::now();
+                    let dir = gridplay_engine::checkers::egdb::default_dir()
+                        .ok_or("--egdb 6: no place to read the databases from: set GRIDPLAY_EGDB or HOME")?;
+                    let db = gridplay_engine::checkers::egdb::Database::load(&dir)
+                        .ok()
+                        .filter(|db| db.pieces() == 6)
+                        .ok_or_else(|| {
+                            format!(
+                                "--egdb 6 reads the 6-piece databases from {}, and they are not there: \
+                                 `gridplay egdb --pieces 6` builds and saves them",
+                                dir.display()
+                            )
+                        })?;
+                    writeln!(
+                        out,
+                        "databases of up to 6 pieces read from {} in {:.1} s",
+                        dir.display(),
+                        t.elapsed().as_secs_f64()
+                    )
+                    .map_err(crate::output_error)?;
+                    Some(db)
+                }
                 n => {
                     let t = Instant::now();
                     let db =

@@ -445,7 +445,7 @@ fn checkers_training_ends_games_in_the_databases_and_a_candidate_is_played_by_it
             vec!["train", "checkers", "--egdb", "1", "--out", &bad],
             "start at 2 pieces",
         ),
-        (vec!["train", "checkers", "--egdb", "6", "--out", &bad], "--egdb"),
+        (vec!["train", "checkers", "--egdb", "7", "--out", &bad], "--egdb"),
         (
             vec!["train", "reversi", "--egdb", "4", "--out", &bad],
             "--egdb is for `checkers`",
@@ -462,6 +462,19 @@ fn checkers_training_ends_games_in_the_databases_and_a_candidate_is_played_by_it
         let (ok, _, err) = gridplay(&args);
         assert!(!ok && err.contains(expected), "{args:?}: {err}");
     }
+    // The 6-piece databases are read from where `gridplay egdb` saved them, not built: none there, a refusal.
+    let empty = path("no-egdb");
+    std::fs::create_dir_all(&empty).unwrap();
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_gridplay"))
+        .args(["train", "checkers", "--egdb", "6", "--out", &bad])
+        .env("GRIDPLAY_EGDB", &empty)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && err.contains("gridplay egdb --pieces 6"),
+        "{err}"
+    );
     candidate_file_is_read_or_refused("GRIDPLAY_CHECKERS_WEIGHTS", &w, &bad);
     // Round 1 played with trained weights rather than the hand-written evaluation: other games, other weights.
     let again = path("again.bin");
