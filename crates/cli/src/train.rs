@@ -514,16 +514,17 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
                     let t = Instant::now();
                     let dir = gridplay_engine::checkers::egdb::default_dir()
                         .ok_or("--egdb 6: no place to read the databases from: set GRIDPLAY_EGDB or HOME")?;
-                    let db = gridplay_engine::checkers::egdb::Database::load(&dir)
-                        .ok()
-                        .filter(|db| db.pieces() == 6)
-                        .ok_or_else(|| {
-                            format!(
-                                "--egdb 6 reads the 6-piece databases from {}, and they are not there: \
-                                 `gridplay egdb --pieces 6` builds and saves them",
-                                dir.display()
-                            )
-                        })?;
+                    let refused = |why: String| {
+                        format!(
+                            "--egdb 6 reads the 6-piece databases from {}: {why}; `gridplay egdb --pieces 6` \
+                             builds and saves them",
+                            dir.display()
+                        )
+                    };
+                    let db = gridplay_engine::checkers::egdb::Database::load(&dir).map_err(refused)?;
+                    if db.pieces() != 6 {
+                        return Err(refused(format!("those saved there have {} pieces", db.pieces())));
+                    }
                     writeln!(
                         out,
                         "databases of up to 6 pieces read from {} in {:.1} s",
