@@ -113,10 +113,11 @@ pub(crate) struct TrainArgs {
     /// (NTest's table: about a third).
     #[arg(long, default_value = "half", value_parser = Checks::parse)]
     pub(crate) checks: Checks,
-    /// `reversi`: also write the labelled positions of the games played to this file.
+    /// `reversi` and `checkers`: also write the labelled positions of the games played to this file.
     #[arg(long)]
     pub(crate) samples_out: Option<PathBuf>,
-    /// `reversi`: fit on these samples files too (from `--samples-out`), before the games of round 1;
+    /// `reversi` and `checkers`: fit on these samples files too (from `--samples-out`), before the games of
+    /// round 1 (checkers: with `--rounds 0`, on these alone);
     /// `reversi-probcut`: draw the `--games` positions from these files' midgames (20-56 empty squares) rather
     /// than from games with random moves.
     #[arg(long)]
@@ -145,10 +146,17 @@ pub(crate) struct TrainArgs {
     /// Train nothing: play the closing match of this weights file against the hand-written evaluation.
     #[arg(long, conflicts_with = "out")]
     pub(crate) check: Option<PathBuf>,
-    /// `checkers`: round 1's games are played with these weights (a file of `--out`, or the shipped
-    /// crates/engine/src/checkers/weights.bin) rather than with the hand-written evaluation.
+    /// `checkers`: round 1's games are played with these weights (a file of `--out`, pattern tables or a
+    /// network, such as the shipped crates/engine/src/checkers/net.bin) rather than with the hand-written
+    /// evaluation.
     #[arg(long, conflicts_with = "check")]
     pub(crate) init: Option<PathBuf>,
+    /// `checkers`: what each round fits, and the next round plays with: `patterns` (the pattern tables, as
+    /// shipped) or `net` (a small neural network, fitted on all the positions but the last games' 3%, which
+    /// are kept out to report its cross-entropy on them, beside that of pattern tables fitted to the same
+    /// positions after the last round).
+    #[arg(long, default_value = "patterns", value_parser = ["patterns", "net"])]
+    pub(crate) model: String,
 }
 
 /// How `--wthor` games' early positions are labelled.
@@ -193,6 +201,9 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     }
     if args.init.is_some() && args.game != "checkers" {
         return Err(format!("--init is for `checkers`, not `{}`", args.game));
+    }
+    if args.model != "patterns" && args.game != "checkers" {
+        return Err(format!("--model is for `checkers`, not `{}`", args.game));
     }
     if args.game == "checkers" {
         return run_checkers(args);
@@ -477,121 +488,53 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
 
 /// `gridplay train checkers`: rounds of self-play by the checkers search at `--depth` (round 1 with the
 /// hand-written evaluation or `--init`'s weights, later rounds with the weights of the round before), each
-/// fitted on all the games so far; then a match of the weights against the hand-written evaluation at
-/// `--check-depth`.
+/// fitted on all the positions so far (`--samples-in`'s first); then a match of the weights against the
+/// hand-written evaluation at `--check-depth`.
 fn run_checkers(args: &TrainArgs) -> Result<(), String> {
-    use gridplay_engine::checkers::{
-        learned::Patterns,
-        search::Hand,
-        train::{self as ct, FitConfig, GameConfig as CheckersGames},
-    };
-    if args.games == 0 || args.rounds == 0 || args.depth == 0 {
-        return Err("--games, --rounds and --depth must be at least 1".into());
+    use gridplay_engine::checkers::{learned::Learned, search::Hand, train as ct};
+    if args.rounds > 0 && (args.games == 0 || args.depth == 0) {
+        return Err("--games and --depth must be at least 1".into());
+    }
+    if args.rounds == 0 && args.samples_in.is_empty() && args.check.is_none() {
+        return Err("--rounds 0 fits on --samples-in alone: give the samples files".into());
     }
     if args.play != "negamax"
-        || !args.samples_in.is_empty()
         || !args.wthor.is_empty()
         || !args.move_lists.is_empty()
-        || args.samples_out.is_some()
         || args.fit != Method::Steps
         || args.prior != Prior::Zero
         || !args.holdout.is_empty()
     {
         return Err(
-            "--play, --samples-in, --wthor, --move-lists, --samples-out, --fit, --prior and --holdout are for `reversi`, not `checkers`"
+            "--play, --wthor, --move-lists, --fit, --prior and --holdout are for `reversi`, not `checkers`"
                 .into(),
         );
     }
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let weights = match (&args.check, &args.out) {
-        (Some(path), _) => Patterns::read_file(path)?,
+        (Some(path), _) => Learned::read_file(path)?,
         (None, Some(path)) => {
-            let db = match args.egdb {
-                0 => None,
-                1 => return Err("--egdb 1: the databases start at 2 pieces (or 0 for none)".into()),
-                6 => {
-                    let t = Instant::now();
-                    let dir = gridplay_engine::checkers::egdb::default_dir()
-                        .ok_or("--egdb 6: no place to read the databases from: set GRIDPLAY_EGDB or HOME")?;
-                    let refused = |why: String| {
-                        format!(
-                            "--egdb 6 reads the 6-piece databases from {}: {why}; `gridplay egdb --pieces 6` \
-                             builds and saves them",
-                            dir.display()
-                        )
-                    };
-                    let db = gridplay_engine::checkers::egdb::Database::load(&dir).map_err(refused)?;
-                    if db.pieces() != 6 {
-                        return Err(refused(format!("those saved there have {} pieces", db.pieces())));
-                    }
-                    writeln!(
-                        out,
-                        "databases of up to 6 pieces read from {} in {:.1} s",
-                        dir.display(),
-                        t.elapsed().as_secs_f64()
-                    )
-                    .map_err(crate::output_error)?;
-                    Some(db)
-                }
-                n => {
-                    let t = Instant::now();
-                    let db =
-                        gridplay_engine::checkers::egdb::Database::build_with(n, args.threads, |_, _| {});
-                    writeln!(
-                        out,
-                        "databases of up to {n} pieces built in {:.1} s",
-                        t.elapsed().as_secs_f64()
-                    )
-                    .map_err(crate::output_error)?;
-                    Some(db)
-                }
-            };
             let mut samples = Vec::new();
-            let mut weights: Option<Patterns> = args.init.as_deref().map(Patterns::read_file).transpose()?;
-            for round in 1..=args.rounds {
-                let config = CheckersGames {
-                    depth: args.depth,
-                    random_plies: 12,
-                    db: db.as_ref(),
-                    search_label: args.search_label as f32 / 100.0,
-                };
-                let seed = args.seed + u64::from(round) * 1_000_003;
-                let done = std::sync::atomic::AtomicU64::new(0);
-                let progress = bar(args.games, &format!("round {round} games"));
-                let made = std::thread::scope(|scope| {
-                    let worker = scope.spawn(|| match &weights {
-                        None => ct::self_play(&Hand, config, args.games, args.threads, seed, &done),
-                        Some(w) => ct::self_play(w, config, args.games, args.threads, seed, &done),
-                    });
-                    while !worker.is_finished() {
-                        progress.set_position(done.load(std::sync::atomic::Ordering::Relaxed));
-                        std::thread::sleep(std::time::Duration::from_millis(200));
-                    }
-                    worker.join()
-                })
-                .map_err(|_| "a self-play thread failed".to_owned())?;
-                progress.finish_and_clear();
-                samples.extend(made);
-                writeln!(out, "round {round}: {} positions so far", samples.len())
+            for file in &args.samples_in {
+                let bytes = std::fs::read(file).map_err(|e| format!("reading {}: {e}", file.display()))?;
+                samples
+                    .extend(ct::samples_from_bytes(&bytes).map_err(|e| format!("{}: {e}", file.display()))?);
+                writeln!(out, "{} positions read from {}", samples.len(), file.display())
                     .map_err(crate::output_error)?;
-                let fit_config = FitConfig {
-                    epochs: args.epochs,
-                    seed: args.seed,
-                    ..FitConfig::default()
-                };
-                let fitted = ct::fit(&samples, fit_config, |_| {});
-                writeln!(
-                    out,
-                    "  cross-entropy {:.4} (material alone {:.4})",
-                    ct::loss(&fitted, &samples),
-                    ct::loss(&Patterns::material(), &samples)
-                )
-                .map_err(crate::output_error)?;
-                weights = Some(fitted);
             }
-            let weights = weights.expect("at least one round ran");
-            write_weights(path, &weights.to_bytes(), &mut out)?;
+            let weights = checkers_rounds(args, &mut samples, &mut out)?;
+            if let Some(file) = &args.samples_out {
+                std::fs::write(file, ct::samples_to_bytes(&samples))
+                    .map_err(|e| format!("writing {}: {e}", file.display()))?;
+                writeln!(out, "wrote {} positions to {}", samples.len(), file.display())
+                    .map_err(crate::output_error)?;
+            }
+            let bytes = match &weights {
+                Learned::Patterns(p) => p.to_bytes(),
+                Learned::Net(n) => n.to_bytes(),
+            };
+            write_weights(path, &bytes, &mut out)?;
             weights
         }
         (None, None) => return Err("give --out to train, or --check to measure a weights file".into()),
@@ -614,6 +557,174 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
         .map_err(crate::output_error)?;
     }
     writeln!(out, "{:.1} minutes", started.elapsed().as_secs_f64() / 60.0).map_err(crate::output_error)
+}
+
+/// The rounds of `train checkers`: each plays its games with the weights so far (or `--init`'s, or the
+/// hand-written evaluation), adds their positions to `samples` and fits `--model` on all of them; with no
+/// rounds, one fit on `samples`. Returns the last fit.
+fn checkers_rounds(
+    args: &TrainArgs,
+    samples: &mut Vec<gridplay_engine::checkers::train::Sample>,
+    out: &mut impl Write,
+) -> Result<gridplay_engine::checkers::learned::Learned, String> {
+    use gridplay_engine::checkers::{
+        learned::Learned,
+        search::Hand,
+        train::{self as ct, GameConfig as CheckersGames},
+    };
+    let db = if args.rounds == 0 {
+        None
+    } else {
+        checkers_databases(args, out)?
+    };
+    let mut weights: Option<Learned> = args.init.as_deref().map(Learned::read_file).transpose()?;
+    for round in 1..=args.rounds {
+        let config = CheckersGames {
+            depth: args.depth,
+            random_plies: 12,
+            db: db.as_ref(),
+            search_label: args.search_label as f32 / 100.0,
+        };
+        let seed = args.seed + u64::from(round) * 1_000_003;
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let progress = bar(args.games, &format!("round {round} games"));
+        let made = std::thread::scope(|scope| {
+            let worker = scope.spawn(|| match &weights {
+                None => ct::self_play(&Hand, config, args.games, args.threads, seed, &done),
+                Some(w) => ct::self_play(w, config, args.games, args.threads, seed, &done),
+            });
+            while !worker.is_finished() {
+                progress.set_position(done.load(std::sync::atomic::Ordering::Relaxed));
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            worker.join()
+        })
+        .map_err(|_| "a self-play thread failed".to_owned())?;
+        progress.finish_and_clear();
+        samples.extend(made);
+        writeln!(out, "round {round}: {} positions so far", samples.len()).map_err(crate::output_error)?;
+        weights = Some(checkers_fit(args, samples, round == args.rounds, out)?);
+    }
+    match weights {
+        Some(w) if args.rounds > 0 => Ok(w),
+        _ => checkers_fit(args, samples, true, out),
+    }
+}
+
+/// One fit of `train checkers`' `--model` on `samples`; a network's last fit (`last`) is compared with
+/// pattern tables fitted to the same positions.
+fn checkers_fit(
+    args: &TrainArgs,
+    samples: &[gridplay_engine::checkers::train::Sample],
+    last: bool,
+    out: &mut impl Write,
+) -> Result<gridplay_engine::checkers::learned::Learned, String> {
+    use gridplay_engine::checkers::{
+        learned::{Learned, Patterns},
+        net,
+        train::{self as ct, FitConfig},
+    };
+    if samples.is_empty() {
+        return Err("no positions to fit".into());
+    }
+    let fit_config = FitConfig {
+        epochs: args.epochs,
+        seed: args.seed,
+        ..FitConfig::default()
+    };
+    if args.model != "net" {
+        let fitted = ct::fit(samples, fit_config, |_| {});
+        writeln!(
+            out,
+            "  cross-entropy {:.4} (material alone {:.4})",
+            ct::loss(&fitted, samples),
+            ct::loss(&Patterns::material(), samples)
+        )
+        .map_err(crate::output_error)?;
+        return Ok(Learned::Patterns(fitted));
+    }
+    // The last games' positions are kept out of the fit.
+    let (fitted_on, held) = samples.split_at(samples.len() - samples.len() * 3 / 100);
+    let config = net::NetFit {
+        epochs: args.epochs,
+        seed: args.seed,
+        threads: args.threads,
+        ..net::NetFit::default()
+    };
+    let mut failed = Ok(());
+    let fitted = net::fit(fitted_on, config, |epoch, n| {
+        if failed.is_ok() {
+            failed = writeln!(
+                out,
+                "  network epoch {epoch}: cross-entropy {:.4} on the {} positions kept out",
+                net::loss(n, held),
+                held.len()
+            );
+        }
+    });
+    failed.map_err(crate::output_error)?;
+    if last {
+        let tables = ct::fit(fitted_on, fit_config, |_| {});
+        writeln!(
+            out,
+            "  network: cross-entropy {:.4} on the {} positions fitted, {:.4} on those kept out; pattern \
+             tables fitted to the same positions: {:.4} kept out",
+            net::loss(&fitted, fitted_on),
+            fitted_on.len(),
+            net::loss(&fitted, held),
+            ct::loss(&tables, held)
+        )
+        .map_err(crate::output_error)?;
+    }
+    Ok(Learned::Net(Box::new(fitted)))
+}
+
+/// The endgame databases that `train checkers --egdb N` plays its games with: built in memory (2-5 pieces)
+/// or read from where `gridplay egdb --pieces 6` saved them.
+fn checkers_databases(
+    args: &TrainArgs,
+    out: &mut impl Write,
+) -> Result<Option<gridplay_engine::checkers::egdb::Database>, String> {
+    use gridplay_engine::checkers::egdb;
+    Ok(match args.egdb {
+        0 => None,
+        1 => return Err("--egdb 1: the databases start at 2 pieces (or 0 for none)".into()),
+        6 => {
+            let t = Instant::now();
+            let dir = egdb::default_dir()
+                .ok_or("--egdb 6: no place to read the databases from: set GRIDPLAY_EGDB or HOME")?;
+            let refused = |why: String| {
+                format!(
+                    "--egdb 6 reads the 6-piece databases from {}: {why}; `gridplay egdb --pieces 6` \
+                     builds and saves them",
+                    dir.display()
+                )
+            };
+            let db = egdb::Database::load(&dir).map_err(refused)?;
+            if db.pieces() != 6 {
+                return Err(refused(format!("those saved there have {} pieces", db.pieces())));
+            }
+            writeln!(
+                out,
+                "databases of up to 6 pieces read from {} in {:.1} s",
+                dir.display(),
+                t.elapsed().as_secs_f64()
+            )
+            .map_err(crate::output_error)?;
+            Some(db)
+        }
+        n => {
+            let t = Instant::now();
+            let db = egdb::Database::build_with(n, args.threads, |_, _| {});
+            writeln!(
+                out,
+                "databases of up to {n} pieces built in {:.1} s",
+                t.elapsed().as_secs_f64()
+            )
+            .map_err(crate::output_error)?;
+            Some(db)
+        }
+    })
 }
 
 /// A ridge penalty: a finite number, zero or more.

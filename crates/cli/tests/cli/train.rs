@@ -483,3 +483,96 @@ fn checkers_training_ends_games_in_the_databases_and_a_candidate_is_played_by_it
     assert_ne!(std::fs::read(&again).unwrap(), std::fs::read(&w).unwrap());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn checkers_network_training_keeps_positions_out_refits_from_samples_and_plays_by_its_variable() {
+    let dir = std::env::temp_dir().join(format!("gridplay-train-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let (net, samples, again, tables) = (path("net.bin"), path("s.bin"), path("again.bin"), path("t.bin"));
+    let (ok, out, err) = train_small_checkers(&[
+        "--model",
+        "net",
+        "--check-pairs",
+        "1",
+        "--check-depth",
+        "1",
+        "--threads",
+        "1",
+        "--samples-out",
+        &samples,
+        "--out",
+        &net,
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("network epoch 2: cross-entropy"), "{out}");
+    assert!(
+        out.contains("pattern tables fitted to the same positions"),
+        "{out}"
+    );
+    assert!(out.contains("trained vs hand-written at depth 1"), "{out}");
+    let written = std::fs::read(&net).unwrap();
+    assert!(gridplay_engine::checkers::net::Net::from_bytes(&written).is_ok());
+    // The samples alone, with no games: the same positions, fitted again.
+    let (ok, out, err) = gridplay(&[
+        "train",
+        "checkers",
+        "--rounds",
+        "0",
+        "--samples-in",
+        &samples,
+        "--model",
+        "net",
+        "--epochs",
+        "1",
+        "--check-pairs",
+        "0",
+        "--out",
+        &again,
+    ]);
+    assert!(ok, "{err}");
+    let read: usize = out
+        .lines()
+        .find_map(|l| l.split(" positions read").next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {out}"));
+    assert_eq!((read * 17 + 8) as u64, std::fs::metadata(&samples).unwrap().len());
+    // A round played by the network, fitted as pattern tables.
+    let (ok, _, err) = train_small_checkers(&["--init", &net, "--check-pairs", "0", "--out", &tables]);
+    assert!(ok, "{err}");
+    assert!(
+        gridplay_engine::checkers::learned::Patterns::from_bytes(&std::fs::read(&tables).unwrap()).is_ok()
+    );
+    // Refusals: no samples for no rounds, a broken samples file (named), `--model` for another game.
+    let broken = path("broken.bin");
+    std::fs::write(&broken, b"GPCKS01\nnot whole").unwrap();
+    for (args, expected) in [
+        (
+            vec!["train", "checkers", "--rounds", "0", "--out", &again],
+            "--samples-in",
+        ),
+        (
+            vec![
+                "train",
+                "checkers",
+                "--rounds",
+                "0",
+                "--samples-in",
+                &broken,
+                "--out",
+                &again,
+            ],
+            "broken.bin",
+        ),
+        (
+            vec!["train", "reversi", "--model", "net", "--out", &again],
+            "--model is for `checkers`",
+        ),
+    ] {
+        let (ok, _, err) = gridplay(&args);
+        assert!(!ok && err.contains(expected), "{args:?}: {err}");
+    }
+    let bad = path("bad-net.bin");
+    std::fs::write(&bad, &written[..written.len() - 3]).unwrap();
+    candidate_file_is_read_or_refused("GRIDPLAY_CHECKERS_WEIGHTS", &net, &bad);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,5 +1,6 @@
-//! Checkers: the full-strength engine is a search of its own ([`search`]) with the learned evaluation of
-//! [`learned`] (trained by [`train`]) and the endgame databases of [`egdb`];
+//! Checkers: the full-strength engine is a search of its own ([`search`]) with the network of [`net`]
+//! (trained by [`train`]; [`learned`] holds the other learned model, pattern tables) and the endgame databases
+//! of [`egdb`];
 //! the weak levels search with the game-independent search and the simple evaluation [`Eval`] below:
 //! material (men and kings), the back rank kept, men's advance (tempo), the centre and mobility (the simple
 //! moves each side has). Captures are searched first.
@@ -8,6 +9,7 @@ pub mod book;
 pub mod egdb;
 pub mod eval;
 pub mod learned;
+pub mod net;
 pub mod search;
 pub mod train;
 

@@ -1,5 +1,6 @@
-//! Training the learned checkers evaluation ([`super::learned`]): self-play games by the checkers search from
-//! the 3-move ballots, then a logistic regression of each quiet position's game result on its features.
+//! Training the learned checkers evaluations: self-play games by the checkers search from the 3-move ballots,
+//! then a fit of each quiet position's label: here, a logistic regression on the pattern tables' features
+//! ([`super::learned`]); the network's fit is [`super::net::fit`], on the same samples.
 //!
 //! The games: each starts from a ballot drawn at random; every move is the search's at a fixed depth, except
 //! that each of the first `random_plies` plies is drawn at random with probability one in four, for variety.
@@ -267,6 +268,73 @@ pub fn self_play<E: Evaluate + Sync>(
     parts.into_iter().flat_map(|(_, s)| s).collect()
 }
 
+/// The header of a samples file ([`samples_to_bytes`]).
+const SAMPLES_MAGIC: &[u8; 8] = b"GPCKS01\n";
+/// Bytes of one sample: three `u32` bitboards (Black's pieces, White's, the kings), the side to move (0 or
+/// 1) and the label (`f32`).
+const SAMPLE_BYTES: usize = 17;
+
+/// The samples file format: an 8-byte header, then each sample in 17 little-endian bytes.
+#[must_use]
+pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(SAMPLES_MAGIC.len() + SAMPLE_BYTES * samples.len());
+    out.extend_from_slice(SAMPLES_MAGIC);
+    for s in samples {
+        out.extend_from_slice(&s.board.pieces[0].to_le_bytes());
+        out.extend_from_slice(&s.board.pieces[1].to_le_bytes());
+        out.extend_from_slice(&s.board.kings.to_le_bytes());
+        out.push(s.turn.index() as u8);
+        out.extend_from_slice(&s.result.to_le_bytes());
+    }
+    out
+}
+
+/// Reads [`samples_to_bytes`].
+///
+/// # Errors
+///
+/// When the header or the length is wrong, or a sample is not a position of checkers with a label from 0 to
+/// 1: the error names the sample.
+pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
+    let body = bytes
+        .strip_prefix(SAMPLES_MAGIC.as_slice())
+        .ok_or("not a checkers samples file: the header is missing")?;
+    if !body.len().is_multiple_of(SAMPLE_BYTES) {
+        return Err(format!(
+            "a checkers samples file holds whole samples of {SAMPLE_BYTES} bytes; this one ends {} bytes into one",
+            body.len() % SAMPLE_BYTES
+        ));
+    }
+    body.chunks_exact(SAMPLE_BYTES)
+        .enumerate()
+        .map(|(i, c)| {
+            let word = |at: usize| u32::from_le_bytes([c[at], c[at + 1], c[at + 2], c[at + 3]]);
+            let board = Board {
+                pieces: [word(0), word(4)],
+                kings: word(8),
+            };
+            let turn = match c[12] {
+                0 => Player::First,
+                1 => Player::Second,
+                t => return Err(format!("sample {}: side to move {t}, not 0 or 1", i + 1)),
+            };
+            let result = f32::from_le_bytes([c[13], c[14], c[15], c[16]]);
+            if board.pieces[0] & board.pieces[1] != 0
+                || board.kings & !(board.pieces[0] | board.pieces[1]) != 0
+            {
+                return Err(format!(
+                    "sample {}: not a checkers position (pieces overlap, or a king on an empty square)",
+                    i + 1
+                ));
+            }
+            if !(0.0..=1.0).contains(&result) {
+                return Err(format!("sample {}: label {result}, not from 0 to 1", i + 1));
+            }
+            Ok(Sample { board, turn, result })
+        })
+        .collect()
+}
+
 /// The scale of the predicted result: a score of 150 (a man and a half) predicts about 73%.
 const SCALE: f32 = 150.0;
 
@@ -397,6 +465,39 @@ pub fn fit(samples: &[Sample], config: FitConfig, mut progress: impl FnMut(usize
 mod tests {
     use super::*;
     use crate::checkers::search::Hand;
+
+    #[test]
+    fn the_samples_file_round_trips_and_names_a_bad_sample() {
+        let config = GameConfig {
+            depth: 2,
+            random_plies: 6,
+            db: None,
+            search_label: 0.5,
+        };
+        let samples = self_play(&Hand, config, 2, 1, 3, &AtomicU64::new(0));
+        let bytes = samples_to_bytes(&samples);
+        assert_eq!(samples_from_bytes(&bytes).unwrap(), samples);
+        assert!(samples_from_bytes(b"GPCHK02\n").unwrap_err().contains("header"));
+        assert!(
+            samples_from_bytes(&bytes[..bytes.len() - 1])
+                .unwrap_err()
+                .contains("whole samples")
+        );
+        let mut bad = bytes.clone();
+        bad[8 + SAMPLE_BYTES + 12] = 2;
+        assert!(
+            samples_from_bytes(&bad)
+                .unwrap_err()
+                .starts_with("sample 2: side to move 2")
+        );
+        let mut bad = bytes;
+        bad[8 + 13..8 + 17].copy_from_slice(&1.5f32.to_le_bytes());
+        assert!(
+            samples_from_bytes(&bad)
+                .unwrap_err()
+                .starts_with("sample 1: label 1.5")
+        );
+    }
 
     #[test]
     fn self_play_is_reproducible_and_labels_every_quiet_position() {
