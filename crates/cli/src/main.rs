@@ -109,9 +109,9 @@ fn main() -> ExitCode {
         eprintln!("error: {weights_var}: {e}");
         return ExitCode::from(2);
     }
-    let checkers_var = gridplay_engine::checkers::learned::WEIGHTS_VAR;
+    let checkers_var = gridplay_engine::checkers::evaluation::WEIGHTS_VAR;
     if let Some(path) = std::env::var_os(checkers_var)
-        && let Err(e) = gridplay_engine::checkers::learned::Learned::read_file(std::path::Path::new(&path))
+        && let Err(e) = gridplay_engine::checkers::evaluation::Learned::read_file(std::path::Path::new(&path))
     {
         eprintln!("error: {checkers_var}: {e}");
         return ExitCode::from(2);

@@ -491,7 +491,7 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
 /// fitted on all the positions so far (`--samples-in`'s first); then a match of the weights against the
 /// hand-written evaluation at `--check-depth`.
 fn run_checkers(args: &TrainArgs) -> Result<(), String> {
-    use gridplay_engine::checkers::{learned::Learned, search::Hand, train as ct};
+    use gridplay_engine::checkers::{evaluation::Learned, search::Hand, train as ct};
     if args.rounds > 0 && (args.games == 0 || args.depth == 0) {
         return Err("--games and --depth must be at least 1".into());
     }
@@ -566,9 +566,9 @@ fn checkers_rounds(
     args: &TrainArgs,
     samples: &mut Vec<gridplay_engine::checkers::train::Sample>,
     out: &mut impl Write,
-) -> Result<gridplay_engine::checkers::learned::Learned, String> {
+) -> Result<gridplay_engine::checkers::evaluation::Learned, String> {
     use gridplay_engine::checkers::{
-        learned::Learned,
+        evaluation::Learned,
         search::Hand,
         train::{self as ct, GameConfig as CheckersGames},
     };
@@ -618,9 +618,10 @@ fn checkers_fit(
     samples: &[gridplay_engine::checkers::train::Sample],
     last: bool,
     out: &mut impl Write,
-) -> Result<gridplay_engine::checkers::learned::Learned, String> {
+) -> Result<gridplay_engine::checkers::evaluation::Learned, String> {
     use gridplay_engine::checkers::{
-        learned::{Learned, Patterns},
+        evaluation::Learned,
+        learned::Patterns,
         net,
         train::{self as ct, FitConfig},
     };

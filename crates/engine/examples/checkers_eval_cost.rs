@@ -1,5 +1,6 @@
-//! The cost of one checkers evaluation, in nanoseconds: the hand-written one, the shipped pattern tables,
-//! and a network (`checkers::net`, read from the file given, or of random weights: the cost is the same).
+//! The cost of one checkers evaluation, in nanoseconds: the hand-written one, pattern tables (`checkers::learned`,
+//! material alone: any weights cost the same) and the shipped network (`checkers::net`), or the network of
+//! the file given.
 //! The positions are those of random games of 10 to 60 plies. Each figure is the fastest of `RUNS` timed
 //! passes over them.
 //!
@@ -10,7 +11,12 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use gridplay_core::Player;
-use gridplay_engine::checkers::{learned, net::Net, search::Evaluate, search::Hand};
+use gridplay_engine::checkers::{
+    evaluation::{self, Learned},
+    learned::Patterns,
+    net::Net,
+    search::{Evaluate, Hand},
+};
 use gridplay_games::checkers::{
     bitboard::Board,
     movegen::{self, Moves},
@@ -56,9 +62,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(15);
     let net = match args.next() {
-        Some(path) => match learned::Learned::read_file(std::path::Path::new(&path)) {
-            Ok(learned::Learned::Net(n)) => *n,
-            Ok(learned::Learned::Patterns(_)) => {
+        Some(path) => match Learned::read_file(std::path::Path::new(&path)) {
+            Ok(Learned::Net(n)) => *n,
+            Ok(Learned::Patterns(_)) => {
                 eprintln!("{path}: pattern tables, not a network");
                 std::process::exit(2);
             }
@@ -67,10 +73,13 @@ fn main() {
                 std::process::exit(2);
             }
         },
-        None => Net::random(1),
+        None => match evaluation::shipped() {
+            Learned::Net(n) => (**n).clone(),
+            Learned::Patterns(_) => Net::random(1),
+        },
     };
     let set = positions(100_000);
     cost("hand-written", &set, runs, &Hand);
-    cost("pattern tables", &set, runs, learned::shipped());
+    cost("pattern tables", &set, runs, &Patterns::material());
     cost("network", &set, runs, &net);
 }

@@ -15,7 +15,7 @@
 //! cargo run --release -p gridplay-engine --example checkers_probcut_fit -- GAMES [MAX_DEPTH=14] [EVERY=7]
 //! ```
 use gridplay_core::{Game, Position};
-use gridplay_engine::checkers::{learned, search};
+use gridplay_engine::checkers::{evaluation, search};
 use gridplay_games::checkers::{Checkers, CheckersPosition, movegen};
 use gridplay_search::{Limits, StopFlag};
 
@@ -29,7 +29,7 @@ fn search_to(
 ) -> search::Found {
     search::search_with(
         table,
-        learned::shipped(),
+        evaluation::shipped(),
         None,
         pos,
         history,

@@ -17,7 +17,7 @@ use gridplay_games::checkers::{BALLOTS, Checkers, CheckersPosition, movegen::Mov
 use gridplay_search::{Limits, StopFlag};
 
 use super::{
-    learned,
+    evaluation,
     search::{Table, search_with},
 };
 
@@ -196,7 +196,7 @@ fn expand(root: CheckersPosition, config: BookConfig, progress: &(dyn Fn() + Syn
                     let child = after(&pos, m);
                     let found = search_with(
                         &mut table,
-                        learned::shipped(),
+                        evaluation::shipped(),
                         None,
                         &child,
                         &[pos],

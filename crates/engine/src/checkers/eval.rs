@@ -1,4 +1,5 @@
-//! A hand-written evaluation for the checkers search ([`super::search::Hand`]): it plays the first round of
+//! A hand-written evaluation for the checkers search ([`Hand`]), and what every evaluation the search reads
+//! is ([`Evaluate`]): it plays the first round of
 //! the training games ([`super::train`]) and is what the learned evaluation is measured against.
 //!
 //! Terms, each for Red minus White and then seen from the side to move, in hundredths of a man:
@@ -114,6 +115,22 @@ pub fn evaluate_with(b: &Board, turn: Player, w: &Weights) -> i32 {
         score /= 8;
     }
     if turn == Player::First { score } else { -score }
+}
+
+/// A static evaluation for the checkers search: the value of a quiet position for the side to move, in
+/// hundredths of a man.
+pub trait Evaluate {
+    fn evaluate(&self, b: &Board, turn: Player) -> i32;
+}
+
+/// The hand-written evaluation of this module ([`evaluate`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hand;
+
+impl Evaluate for Hand {
+    fn evaluate(&self, b: &Board, turn: Player) -> i32 {
+        evaluate(b, turn)
+    }
 }
 
 #[cfg(test)]

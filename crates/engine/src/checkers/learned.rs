@@ -10,16 +10,14 @@
 //! between takes both in proportion to its piece count. Kings-only endings with equal kings are drawn in
 //! practice, and their score is pulled towards 0.
 //!
-//! A file of these weights is little-endian `i16`, hundredths of a man (see [`Patterns::to_bytes`]). The engine
-//! plays with the network of [`super::net`] ([`shipped`]); these tables are the other model `gridplay train
-//! checkers` fits (`--model patterns`).
-
-use std::sync::OnceLock;
+//! A file of these weights is little-endian `i16`, hundredths of a man (see [`Patterns::to_bytes`]). The
+//! engine plays with the network of [`super::net`] ([`super::evaluation::shipped`]); these tables are the
+//! other model `gridplay train checkers` fits (`--model patterns`).
 
 use gridplay_core::Player;
 use gridplay_games::checkers::bitboard::{Bb, Board, DIRECTIONS};
 
-use super::{eval::INNER, net::Net, search::Evaluate};
+use super::eval::{Evaluate, INNER};
 
 /// The regions: four bands of two rows, then the four quarters (rows 1-4 and 5-8, files a-d and e-h).
 pub const REGIONS: [Bb; 8] = [
@@ -277,70 +275,12 @@ impl Evaluate for Patterns {
     }
 }
 
-/// The environment variable that names a weights file to play with instead of the shipped one.
-pub const WEIGHTS_VAR: &str = "GRIDPLAY_CHECKERS_WEIGHTS";
-
 impl Patterns {
     /// Reads a weights file (as `gridplay train checkers` writes it); an error names the file.
     pub fn read_file(path: &std::path::Path) -> Result<Patterns, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
         Patterns::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
-}
-
-/// A learned evaluation: the pattern tables, or the network of [`super::net`].
-#[derive(Clone, Debug, PartialEq)]
-pub enum Learned {
-    Patterns(Patterns),
-    Net(Box<Net>),
-}
-
-impl Learned {
-    /// Reads a weights file of either kind (as `gridplay train checkers` writes it); an error names the file.
-    pub fn read_file(path: &std::path::Path) -> Result<Learned, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        let read = if bytes.starts_with(b"GPCHKN") {
-            Net::from_bytes(&bytes).map(|n| Learned::Net(Box::new(n)))
-        } else {
-            Patterns::from_bytes(&bytes).map(Learned::Patterns)
-        };
-        read.map_err(|e| format!("{}: {e}", path.display()))
-    }
-}
-
-impl Evaluate for Learned {
-    #[inline]
-    fn evaluate(&self, b: &Board, turn: Player) -> i32 {
-        match self {
-            Learned::Patterns(p) => p.evaluate(b, turn),
-            Learned::Net(n) => n.evaluate(b, turn),
-        }
-    }
-}
-
-/// The evaluation the engine plays with: the shipped network (`net.bin`, made by the commands in
-/// docs/engines.md), or, to measure a candidate in matches without building it in, the file named by the
-/// environment variable [`WEIGHTS_VAR`], pattern tables or a network (an unreadable one is reported on
-/// standard error and the shipped network is used; `gridplay` refuses to start with one).
-#[must_use]
-pub fn shipped() -> &'static Learned {
-    static SHIPPED: OnceLock<Learned> = OnceLock::new();
-    SHIPPED.get_or_init(|| {
-        std::env::var_os(WEIGHTS_VAR)
-            .and_then(|path| match Learned::read_file(std::path::Path::new(&path)) {
-                Ok(w) => Some(w),
-                Err(e) => {
-                    eprintln!("{e}; the shipped checkers network is used");
-                    None
-                }
-            })
-            .unwrap_or_else(|| {
-                Learned::Net(Box::new(
-                    Net::from_bytes(include_bytes!("net.bin"))
-                        .expect("the shipped checkers network is well formed"),
-                ))
-            })
-    })
 }
 
 #[cfg(test)]
@@ -449,12 +389,5 @@ mod tests {
         let mut short = p.to_bytes();
         short.pop();
         assert!(Patterns::from_bytes(&short).unwrap_err().contains("bytes"));
-        // The shipped file reads, and a man up is good for the side that has it.
-        let w = shipped();
-        let up = Checkers
-            .parse_position("B:W21,22,23,24,25,26,27,28,29,30,31:B1,2,3,4,5,6,7,8,9,10,11,12")
-            .unwrap();
-        assert!(w.evaluate(up.board(), up.turn()) > 0);
-        assert!(w.evaluate(up.board(), !up.turn()) < 0);
     }
 }

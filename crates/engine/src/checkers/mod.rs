@@ -8,8 +8,10 @@
 pub mod book;
 pub mod egdb;
 pub mod eval;
+pub mod evaluation;
 pub mod learned;
 pub mod net;
+pub mod samples;
 pub mod search;
 pub mod train;
 

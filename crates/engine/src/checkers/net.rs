@@ -16,7 +16,7 @@ use gridplay_core::Player;
 use gridplay_games::checkers::bitboard::Board;
 use rand::{RngExt, SeedableRng, rngs::SmallRng, seq::SliceRandom};
 
-use super::{search::Evaluate, train::Sample};
+use super::{eval::Evaluate, samples::Sample};
 
 /// Inputs: four planes of 32 squares.
 pub const INPUTS: usize = 128;

@@ -25,9 +25,10 @@ use gridplay_games::checkers::{
 use gridplay_search::{Limits, StopFlag, WIN};
 use smallvec::SmallVec;
 
+pub use super::eval::{Evaluate, Hand};
 use super::{
     egdb::{self, Database, Wld},
-    eval,
+    evaluation,
 };
 
 const INFINITY: i32 = WIN + 1;
@@ -134,22 +135,6 @@ pub fn key(b: &Board, turn: Player) -> u64 {
     let a = u64::from(b.pieces[0]) | (u64::from(b.pieces[1]) << 32);
     let k = u64::from(b.kings) | ((turn.index() as u64 + 1) << 32);
     (mix(a) ^ mix(k ^ 0x9e37_79b9_7f4a_7c15)) | 1
-}
-
-/// A static evaluation for the checkers search: the value of a quiet position for the side to move, in
-/// hundredths of a man.
-pub trait Evaluate {
-    fn evaluate(&self, b: &Board, turn: Player) -> i32;
-}
-
-/// The hand-written evaluation of [`eval`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Hand;
-
-impl Evaluate for Hand {
-    fn evaluate(&self, b: &Board, turn: Player) -> i32 {
-        eval::evaluate(b, turn)
-    }
 }
 
 /// One search.
@@ -470,7 +455,7 @@ fn from_table(score: i32, ply: usize) -> i32 {
 }
 
 /// Searches `pos` within `limits` (with no limit, to depth 64) with the shipped evaluation
-/// ([`super::learned::shipped`]). `history` holds the positions of the game before `pos`, oldest first, for
+/// ([`evaluation::shipped`]). `history` holds the positions of the game before `pos`, oldest first, for
 /// repetitions. Returns `None` when the game is over.
 #[must_use]
 pub fn search(
@@ -490,15 +475,7 @@ pub fn search(
     } else {
         None
     };
-    let found = search_with(
-        &mut table,
-        super::learned::shipped(),
-        db,
-        pos,
-        history,
-        limits,
-        stop,
-    );
+    let found = search_with(&mut table, evaluation::shipped(), db, pos, history, limits, stop);
     TABLES
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -521,7 +498,7 @@ pub fn score_moves(pos: &CheckersPosition, time: Duration, stop: &StopFlag) -> V
     } else {
         None
     };
-    let eval = super::learned::shipped();
+    let eval = evaluation::shipped();
     let mut table = Table::new(8);
     let history = [*pos];
     let mut best: Vec<(Move, i32)> = Vec::new();

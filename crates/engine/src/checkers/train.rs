@@ -26,19 +26,13 @@ use gridplay_games::checkers::{
 use gridplay_search::{Limits, StopFlag};
 use rand::{RngExt, SeedableRng, rngs::SmallRng, seq::SliceRandom};
 
+pub use super::samples::{Sample, samples_from_bytes, samples_to_bytes};
 use super::{
     egdb::{Database, Wld},
+    eval::Evaluate,
     learned::{Features, Patterns, SCALARS, STAGES, STATES, TABLES},
-    search::{Evaluate, Table, search_with},
+    search::{Table, search_with},
 };
-
-/// One training position: the board, the side to move, and the result for that side (0, 0.5 or 1).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sample {
-    pub board: Board,
-    pub turn: Player,
-    pub result: f32,
-}
 
 /// How the self-play games are played.
 #[derive(Clone, Copy, Debug)]
@@ -268,73 +262,6 @@ pub fn self_play<E: Evaluate + Sync>(
     parts.into_iter().flat_map(|(_, s)| s).collect()
 }
 
-/// The header of a samples file ([`samples_to_bytes`]).
-const SAMPLES_MAGIC: &[u8; 8] = b"GPCKS01\n";
-/// Bytes of one sample: three `u32` bitboards (Black's pieces, White's, the kings), the side to move (0 or
-/// 1) and the label (`f32`).
-const SAMPLE_BYTES: usize = 17;
-
-/// The samples file format: an 8-byte header, then each sample in 17 little-endian bytes.
-#[must_use]
-pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(SAMPLES_MAGIC.len() + SAMPLE_BYTES * samples.len());
-    out.extend_from_slice(SAMPLES_MAGIC);
-    for s in samples {
-        out.extend_from_slice(&s.board.pieces[0].to_le_bytes());
-        out.extend_from_slice(&s.board.pieces[1].to_le_bytes());
-        out.extend_from_slice(&s.board.kings.to_le_bytes());
-        out.push(s.turn.index() as u8);
-        out.extend_from_slice(&s.result.to_le_bytes());
-    }
-    out
-}
-
-/// Reads [`samples_to_bytes`].
-///
-/// # Errors
-///
-/// When the header or the length is wrong, or a sample is not a position of checkers with a label from 0 to
-/// 1: the error names the sample.
-pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
-    let body = bytes
-        .strip_prefix(SAMPLES_MAGIC.as_slice())
-        .ok_or("not a checkers samples file: the header is missing")?;
-    if !body.len().is_multiple_of(SAMPLE_BYTES) {
-        return Err(format!(
-            "a checkers samples file holds whole samples of {SAMPLE_BYTES} bytes; this one ends {} bytes into one",
-            body.len() % SAMPLE_BYTES
-        ));
-    }
-    body.chunks_exact(SAMPLE_BYTES)
-        .enumerate()
-        .map(|(i, c)| {
-            let word = |at: usize| u32::from_le_bytes([c[at], c[at + 1], c[at + 2], c[at + 3]]);
-            let board = Board {
-                pieces: [word(0), word(4)],
-                kings: word(8),
-            };
-            let turn = match c[12] {
-                0 => Player::First,
-                1 => Player::Second,
-                t => return Err(format!("sample {}: side to move {t}, not 0 or 1", i + 1)),
-            };
-            let result = f32::from_le_bytes([c[13], c[14], c[15], c[16]]);
-            if board.pieces[0] & board.pieces[1] != 0
-                || board.kings & !(board.pieces[0] | board.pieces[1]) != 0
-            {
-                return Err(format!(
-                    "sample {}: not a checkers position (pieces overlap, or a king on an empty square)",
-                    i + 1
-                ));
-            }
-            if !(0.0..=1.0).contains(&result) {
-                return Err(format!("sample {}: label {result}, not from 0 to 1", i + 1));
-            }
-            Ok(Sample { board, turn, result })
-        })
-        .collect()
-}
-
 /// The scale of the predicted result: a score of 150 (a man and a half) predicts about 73%.
 const SCALE: f32 = 150.0;
 
@@ -484,7 +411,7 @@ mod tests {
                 .contains("whole samples")
         );
         let mut bad = bytes.clone();
-        bad[8 + SAMPLE_BYTES + 12] = 2;
+        bad[8 + 17 + 12] = 2;
         assert!(
             samples_from_bytes(&bad)
                 .unwrap_err()

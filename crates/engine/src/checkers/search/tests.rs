@@ -28,7 +28,7 @@ fn minimax(b: &Board, turn: Player, depth: i32, ply: i32) -> i32 {
         return -(WIN - ply);
     }
     if depth <= 0 && !moves[0].is_capture() {
-        return eval::evaluate(b, turn);
+        return super::super::eval::evaluate(b, turn);
     }
     let d = if moves.len() == 1 || depth <= 0 {
         depth.max(0)
@@ -98,7 +98,7 @@ fn probcut_reaches_a_depth_with_fewer_nodes_and_keeps_the_tactics() {
     let with = |probcut: bool| {
         search_inner(
             &mut Table::new(8),
-            super::super::learned::shipped(),
+            super::super::evaluation::shipped(),
             probcut,
             None,
             &p,
