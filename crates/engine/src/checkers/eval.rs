@@ -117,6 +117,27 @@ pub fn evaluate_with(b: &Board, turn: Player, w: &Weights) -> i32 {
     if turn == Player::First { score } else { -score }
 }
 
+/// The board turned half a circle with the colours swapped: White's view of the board as Red's.
+#[must_use]
+pub fn turned(b: &Board) -> Board {
+    Board {
+        pieces: [b.pieces[1].reverse_bits(), b.pieces[0].reverse_bits()],
+        kings: b.kings.reverse_bits(),
+    }
+}
+
+/// The pieces of the side to move, the other side's, and the kings, seen by the side to move (White's view
+/// is the board [`turned`]), so that one set of learned weights serves both sides.
+#[inline]
+#[must_use]
+pub fn seen_by(b: &Board, turn: Player) -> (Bb, Bb, Bb) {
+    let view = match turn {
+        Player::First => *b,
+        Player::Second => turned(b),
+    };
+    (view.pieces[0], view.pieces[1], view.kings)
+}
+
 /// A static evaluation for the checkers search: the value of a quiet position for the side to move, in
 /// hundredths of a man.
 pub trait Evaluate {

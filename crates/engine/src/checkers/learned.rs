@@ -17,7 +17,7 @@
 use gridplay_core::Player;
 use gridplay_games::checkers::bitboard::{Bb, Board, DIRECTIONS};
 
-use super::eval::{Evaluate, INNER};
+use super::eval::{Evaluate, INNER, seen_by};
 
 /// The regions: four bands of two rows, then the four quarters (rows 1-4 and 5-8, files a-d and e-h).
 pub const REGIONS: [Bb; 8] = [
@@ -120,15 +120,7 @@ impl Features {
 
     #[must_use]
     pub fn of(b: &Board, turn: Player) -> Features {
-        // Seen by the side to move: White's view is the board turned half a circle.
-        let (own, opp, kings) = match turn {
-            Player::First => (b.pieces[0], b.pieces[1], b.kings),
-            Player::Second => (
-                b.pieces[1].reverse_bits(),
-                b.pieces[0].reverse_bits(),
-                b.kings.reverse_bits(),
-            ),
-        };
+        let (own, opp, kings) = seen_by(b, turn);
         let (own_men, opp_men) = (own & !kings, opp & !kings);
         let (own_kings, opp_kings) = (own & kings, opp & kings);
         let mut regions = [0u16; TABLES];
@@ -286,6 +278,7 @@ impl Patterns {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checkers::eval::turned;
     use gridplay_core::{Game, Position};
     use gridplay_games::checkers::Checkers;
 
@@ -354,16 +347,9 @@ mod tests {
         assert_eq!(red, white);
         // And a position and its mirror image with the other side to move read the same.
         let p = Checkers.parse_position("B:W18,K24,27:B3,K9,14").unwrap();
-        let turned = Board {
-            pieces: [
-                p.board().pieces[1].reverse_bits(),
-                p.board().pieces[0].reverse_bits(),
-            ],
-            kings: p.board().kings.reverse_bits(),
-        };
         assert_eq!(
             Features::of(p.board(), p.turn()),
-            Features::of(&turned, !p.turn())
+            Features::of(&turned(p.board()), !p.turn())
         );
     }
 

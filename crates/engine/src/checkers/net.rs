@@ -16,7 +16,10 @@ use gridplay_core::Player;
 use gridplay_games::checkers::bitboard::Board;
 use rand::{RngExt, SeedableRng, rngs::SmallRng, seq::SliceRandom};
 
-use super::{eval::Evaluate, samples::Sample};
+use super::{
+    eval::{Evaluate, seen_by},
+    samples::Sample,
+};
 
 /// Inputs: four planes of 32 squares.
 pub const INPUTS: usize = 128;
@@ -70,14 +73,7 @@ pub struct Net {
 /// The active inputs of a position for the side to move, at most 24 of them (12 a side); returns how many.
 #[inline]
 fn inputs(b: &Board, turn: Player, out: &mut [u8; 32]) -> usize {
-    let (own, opp, kings) = match turn {
-        Player::First => (b.pieces[0], b.pieces[1], b.kings),
-        Player::Second => (
-            b.pieces[1].reverse_bits(),
-            b.pieces[0].reverse_bits(),
-            b.kings.reverse_bits(),
-        ),
-    };
+    let (own, opp, kings) = seen_by(b, turn);
     let planes = [own & !kings, own & kings, opp & !kings, opp & kings];
     let mut n = 0;
     for (p, &plane) in planes.iter().enumerate() {
@@ -557,13 +553,7 @@ mod tests {
     fn a_position_and_its_mirror_with_the_other_side_to_move_read_alike() {
         let net = Net::random(5);
         let p = Checkers.parse_position("B:W18,K24,27:B3,K9,14").unwrap();
-        let turned = Board {
-            pieces: [
-                p.board().pieces[1].reverse_bits(),
-                p.board().pieces[0].reverse_bits(),
-            ],
-            kings: p.board().kings.reverse_bits(),
-        };
+        let turned = crate::checkers::eval::turned(p.board());
         assert_eq!(net.logit(p.board(), p.turn()), net.logit(&turned, !p.turn()));
     }
 
