@@ -1,6 +1,6 @@
-//! A hand-written evaluation for the checkers search ([`Hand`]), and what every evaluation the search reads
-//! is ([`Evaluate`]): it plays the first round of
-//! the training games ([`super::train`]) and is what the learned evaluation is measured against.
+//! What every evaluation the checkers search reads is ([`Evaluate`]; the side to move's view of the board,
+//! [`seen_by`]), and the hand-written one ([`Hand`]): it plays the first round of the training games
+//! ([`super::train`]) and is what the learned evaluations are measured against.
 //!
 //! Terms, each for Red minus White and then seen from the side to move, in hundredths of a man:
 //! - material: men and kings, and a bonus for trading down when ahead (the same lead is worth more with

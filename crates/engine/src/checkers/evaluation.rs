@@ -22,7 +22,7 @@ impl Learned {
     /// Reads a weights file of either kind (as `gridplay train checkers` writes it); an error names the file.
     pub fn read_file(path: &std::path::Path) -> Result<Learned, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        let read = if bytes.starts_with(b"GPCHKN") {
+        let read = if bytes.starts_with(super::net::MAGIC) {
             Net::from_bytes(&bytes).map(|n| Learned::Net(Box::new(n)))
         } else {
             Patterns::from_bytes(&bytes).map(Learned::Patterns)

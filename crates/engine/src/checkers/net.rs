@@ -7,7 +7,7 @@
 //! [`super::train`]'s fit predicts it; the search reads it in hundredths of a man (`150` a logit).
 //!
 //! The first layer is a sum of the rows of the pieces on the board (about 24 of 128), so it costs a few
-//! dozen vector additions; the hidden layers are summed column by column so that they vectorize.
+//! dozen vector additions; the hidden layers are summed row by row so that they vectorize.
 //!
 //! Fitted by [`fit`] to the same labelled self-play positions as the pattern tables (`gridplay train
 //! checkers --model net`), with Adam on minibatches; saved as little-endian `f32` ([`Net::to_bytes`]).
@@ -31,7 +31,8 @@ const SCALE: f32 = 150.0;
 /// The evaluation never leaves ± this, far inside the search's proven and database scores.
 const CLAMP: f32 = 10_000.0;
 
-const MAGIC: &[u8; 8] = b"GPCHKN1\n";
+/// The header of a network file.
+pub const MAGIC: &[u8; 8] = b"GPCHKN1\n";
 
 /// The stages of the game that have layers of their own.
 pub const PHASES: usize = 4;
@@ -204,7 +205,10 @@ impl Net {
         }
     }
 
-    fn pass(&self, b: &Board, turn: Player) -> Pass {
+    /// Every activation of a position, and the output but for the last layer's sum (the bias and the linear
+    /// term): the fit and the play each add that sum their own way.
+    #[inline(always)]
+    fn hidden(&self, b: &Board, turn: Player) -> Pass {
         let mut active = [0u8; 32];
         let n = inputs(b, turn, &mut active);
         let phase = phase(b);
@@ -212,8 +216,7 @@ impl Net {
         let mut a1 = self.b1;
         let mut out = stack.b4;
         for &k in &active[..n] {
-            let row = &self.w1[usize::from(k)];
-            for (a, &w) in a1.iter_mut().zip(row) {
+            for (a, &w) in a1.iter_mut().zip(&self.w1[usize::from(k)]) {
                 *a += w;
             }
             out += stack.linear[usize::from(k)];
@@ -223,7 +226,6 @@ impl Net {
         let h2 = clipped(&a2);
         let a3 = layer(&h2, &stack.w3, &stack.b3);
         let h3 = clipped(&a3);
-        out += h3.iter().zip(&stack.w4).map(|(h, w)| h * w).sum::<f32>();
         Pass {
             active,
             n,
@@ -238,29 +240,27 @@ impl Net {
         }
     }
 
-    /// The predicted result for the side to move, in logits.
+    /// [`Net::hidden`] with the last layer summed in order, as the fit sums it.
+    fn pass(&self, b: &Board, turn: Player) -> Pass {
+        let mut pass = self.hidden(b, turn);
+        let w4 = &self.stacks[pass.phase].w4;
+        pass.out += pass.h3.iter().zip(w4).map(|(h, w)| h * w).sum::<f32>();
+        pass
+    }
+
+    /// The predicted result for the side to move, in logits. The last layer is summed in eight lanes, which
+    /// differs from the fit's sum in order only in the last bits.
     #[must_use]
     pub fn logit(&self, b: &Board, turn: Player) -> f32 {
-        let mut active = [0u8; 32];
-        let n = inputs(b, turn, &mut active);
-        let stack = &self.stacks[phase(b)];
-        let mut a1 = self.b1;
-        let mut out = stack.b4;
-        for &k in &active[..n] {
-            for (a, &w) in a1.iter_mut().zip(&self.w1[usize::from(k)]) {
-                *a += w;
-            }
-            out += stack.linear[usize::from(k)];
-        }
-        let h2 = clipped(&layer(&clipped(&a1), &stack.w2, &stack.b2));
-        let h3 = clipped(&layer(&h2, &stack.w3, &stack.b3));
+        let pass = self.hidden(b, turn);
+        let w4 = &self.stacks[pass.phase].w4;
         let mut sums = [0f32; 8];
-        for (c, w) in h3.chunks_exact(8).zip(stack.w4.chunks_exact(8)) {
+        for (c, w) in pass.h3.chunks_exact(8).zip(w4.chunks_exact(8)) {
             for i in 0..8 {
                 sums[i] += c[i] * w[i];
             }
         }
-        out + sums.iter().sum::<f32>()
+        pass.out + sums.iter().sum::<f32>()
     }
 
     /// The file format: an 8-byte header, the three hidden widths and the number of stages (`u16`), then

@@ -4,7 +4,8 @@
 use gridplay_core::Player;
 use gridplay_games::checkers::bitboard::Board;
 
-/// One training position: the board, the side to move, and the result for that side (0, 0.5 or 1).
+/// One training position: the board, the side to move, and its label for that side, from 0 (lost) to 1 (won):
+/// the game's result, or that blended with the search's score.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
     pub board: Board,
