@@ -24,8 +24,10 @@ impl Learned {
         let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
         let read = if bytes.starts_with(super::net::MAGIC) {
             Net::from_bytes(&bytes).map(|n| Learned::Net(Box::new(n)))
-        } else {
+        } else if Patterns::has_header(&bytes) {
             Patterns::from_bytes(&bytes).map(Learned::Patterns)
+        } else {
+            Err("neither a checkers network nor checkers pattern tables: the file starts with neither's header".into())
         };
         read.map_err(|e| format!("{}: {e}", path.display()))
     }
@@ -81,5 +83,27 @@ mod tests {
             .unwrap();
         assert!(w.evaluate(up.board(), up.turn()) > 0);
         assert!(w.evaluate(up.board(), !up.turn()) < 0);
+    }
+
+    #[test]
+    fn a_weights_file_is_read_by_its_header_and_any_other_file_is_refused_naming_it() {
+        let dir = std::env::temp_dir().join(format!("gridplay-learned-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let net = dir.join("net.bin");
+        std::fs::write(&net, Net::random(1).to_bytes()).unwrap();
+        assert!(matches!(Learned::read_file(&net), Ok(Learned::Net(_))));
+        let tables = dir.join("tables.bin");
+        std::fs::write(&tables, Patterns::material().to_bytes()).unwrap();
+        assert!(matches!(Learned::read_file(&tables), Ok(Learned::Patterns(_))));
+        let other = dir.join("other.bin");
+        std::fs::write(&other, b"GPREV01\nsomething else").unwrap();
+        let e = Learned::read_file(&other).unwrap_err();
+        assert!(
+            e.contains("other.bin") && e.contains("neither a checkers network nor"),
+            "{e}"
+        );
+        let e = Learned::read_file(&dir.join("missing.bin")).unwrap_err();
+        assert!(e.contains("missing.bin"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -225,6 +225,12 @@ impl Patterns {
     /// Reads [`Patterns::to_bytes`], or a file of the format before the kings' tables (men's tables only),
     /// whose kings' tables are then 0.
     ///
+    /// Whether `bytes` start with the header of pattern tables (of this or the men-only format).
+    #[must_use]
+    pub fn has_header(bytes: &[u8]) -> bool {
+        bytes.starts_with(MAGIC) || bytes.starts_with(MAGIC_MEN_ONLY)
+    }
+
     /// # Errors
     ///
     /// When the header or the length is not that of a checkers weights file.
