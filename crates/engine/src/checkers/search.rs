@@ -668,5 +668,26 @@ fn search_inner<E: Evaluate>(
     Some(found)
 }
 
+/// Checks `db` by [`Database::verify`], with a search of `depth` plies that does not use it as the outside
+/// proof (a proven win or loss it finds must be the database's).
+///
+/// # Errors
+/// The first position where the database disagrees with its moves or with the search, as FEN.
+pub fn verify_database(db: &Database, samples: u64, seed: u64, depth: u32) -> Result<egdb::Verified, String> {
+    let mut table = Table::new(16);
+    let stop = StopFlag::new();
+    db.verify(samples, seed, |b, turn| {
+        let pos = CheckersPosition::from_board(*b, turn);
+        let found = search_with(&mut table, &Hand, None, &pos, &[], Limits::depth(depth), &stop)?;
+        if found.score >= gridplay_search::WIN_THRESHOLD {
+            Some(Wld::Win)
+        } else if found.score <= -gridplay_search::WIN_THRESHOLD {
+            Some(Wld::Loss)
+        } else {
+            None
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests;

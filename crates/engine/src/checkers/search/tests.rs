@@ -219,3 +219,11 @@ fn a_time_limit_is_kept_and_the_table_outlives_the_search() {
     let again = search(&p, &[], Limits::depth(found.depth), &StopFlag::new()).unwrap();
     assert!(again.nodes < found.nodes, "{} then {}", found.nodes, again.nodes);
 }
+
+/// A search that does not use the database never proves the opposite of what it says, and proves many.
+#[test]
+fn a_search_without_the_database_never_contradicts_it() {
+    let done = verify_database(&Database::build(3), 3000, 1, 8).unwrap();
+    assert_eq!(done.positions, 3000);
+    assert!(done.proven > 100, "{done:?}");
+}
