@@ -222,15 +222,15 @@ impl Patterns {
         out
     }
 
-    /// Reads [`Patterns::to_bytes`], or a file of the format before the kings' tables (men's tables only),
-    /// whose kings' tables are then 0.
-    ///
     /// Whether `bytes` start with the header of pattern tables (of this or the men-only format).
     #[must_use]
     pub fn has_header(bytes: &[u8]) -> bool {
         bytes.starts_with(MAGIC) || bytes.starts_with(MAGIC_MEN_ONLY)
     }
 
+    /// Reads [`Patterns::to_bytes`], or a file of the format before the kings' tables (men's tables only),
+    /// whose kings' tables are then 0.
+    ///
     /// # Errors
     ///
     /// When the header or the length is not that of a checkers weights file.

@@ -612,17 +612,17 @@ mod tests {
             }
             out += stack.linear[usize::from(k)];
         }
-        let dense = |h: &[f32], w: &[[f32; H2]], bias: &[f32; H2]| -> Vec<f32> {
-            (0..H2)
+        fn dense<const M: usize>(a: &[f32], w: &[[f32; M]], bias: &[f32; M]) -> Vec<f32> {
+            (0..M)
                 .map(|j| {
                     bias[j]
-                        + h.iter()
+                        + a.iter()
                             .zip(w)
                             .map(|(x, row)| x.clamp(0.0, 1.0) * row[j])
                             .sum::<f32>()
                 })
                 .collect()
-        };
+        }
         let a2 = dense(&a1, &stack.w2, &stack.b2);
         let a3 = dense(&a2, &stack.w3, &stack.b3);
         out + a3
