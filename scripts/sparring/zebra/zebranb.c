@@ -142,6 +142,9 @@ static void go( void ) {
     for ( c = 1; c <= 8; c++ ) board[10 * r + c] = cells[10 * r + c];
   side = to_move;
   disks_played = disc_count( BLACKSQ ) + disc_count( WHITESQ ) - 4;
+  /* compute_move generates the moves from the bitboards before it refreshes them: refresh them first, or a
+     side that must pass is given the last searched position's moves. */
+  set_board_bits();
   exact = exact_from >= 0 ? exact_from : depth + 6;
   wld = wld_from >= 0 ? wld_from : depth + 8;
   start_move( 100000000, 0, disks_played + 4 );
