@@ -12,7 +12,11 @@ make -s -C "$src" build/libzebra.a build/obj/autop.o
 gcc -O3 -fomit-frame-pointer -DTEXT_BASED -DZLIB_STATIC -pthread -I"$src/src" -o "$run/zebranb" \
   "$here/zebranb.c" "$src/build/libzebra.a" "$src/build/obj/autop.o" -lm -lz -pthread
 ln -sfn "$src/data/coeffs2.bin" "$run/coeffs2.bin"
-# A check: the opening position answers a move.
-answer=$(cd "$run" && printf 'nboard 2\nset depth 6\ngo\nquit\n' | ./zebranb | grep '^===' || true)
-test -n "$answer" || { echo "zebranb did not answer a move" >&2; exit 1; }
-echo "built $run/zebranb (answered $answer)"
+# Checks: the opening position answers a move, and then a side that must pass answers PA.
+pass='O*****OOO*OO**OOOOOO*OOOOOOO**OOOOOO***OOOOO***O--OOO**O-OOOOO*O O'
+answers=$(cd "$run" && printf 'nboard 2\nset depth 6\ngo\nset game (;GM[Othello]BO[8 %s];)\ngo\nquit\n' "$pass" \
+  | ./zebranb | grep '^===' | tr '\n' ' ' || true)
+case "$answers" in
+  "=== "[a-h][1-8]"/"*" === PA/"*) echo "built $run/zebranb (answered $answers)" ;;
+  *) echo "zebranb answered '$answers', not a move and then a pass" >&2; exit 1 ;;
+esac

@@ -5,7 +5,7 @@
 
    usage: zebranb [-exact E] [-wld W] [-hash BITS]
      `set depth N` sets Zebra's midgame depth to N; the position is solved exactly from E empties and for
-     win/loss/draw from W empties (defaults: E = N + 6, W = N + 8, as Zebra's own levels pair them).
+     win/loss/draw from W empties (defaults, our choice: E = N + 6, W = N + 8; Zebra's own `-l` takes all three).
    NBoard commands read: nboard, set depth, set game (a GGF game: its BO[] board and its B[]/W[] moves),
    move, ping, go, quit. Others (set contempt, hint, learn, analyze) are ignored, as NBoard allows; a bad
    line gets an `error` line on standard error. A move is answered `=== F5/0.93/0.05` (move, score in
