@@ -86,8 +86,20 @@ static int apply_move( const char *t ) {
   return 1;
 }
 
-/* Reads BO[8 <64 squares> <side>] and then every B[..] and W[..] of a GGF game. */
+/* Reads BO[8 <64 squares> <side>] and then every B[..] and W[..] of a GGF game; on an error the position
+   is left as it was. */
+static int read_game( const char *ggf );
+
 static int set_game( const char *ggf ) {
+  int saved[100], saved_side = to_move;
+  memcpy( saved, cells, sizeof cells );
+  if ( read_game( ggf ) ) return 1;
+  memcpy( cells, saved, sizeof cells );
+  to_move = saved_side;
+  return 0;
+}
+
+static int read_game( const char *ggf ) {
   const char *bo = strstr( ggf, "BO[8" ), *p;
   int i = 0, sq;
   if ( bo == NULL ) return 0;
