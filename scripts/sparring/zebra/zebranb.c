@@ -86,17 +86,14 @@ static int apply_move( const char *t ) {
   return 1;
 }
 
-/* Reads BO[8 <64 squares> <side>] and then every B[..] and W[..] of a GGF game; on an error the position
-   is left as it was. */
-static int read_game( const char *ggf );
-
-static int set_game( const char *ggf ) {
-  int saved[100], saved_side = to_move;
-  memcpy( saved, cells, sizeof cells );
-  if ( read_game( ggf ) ) return 1;
-  memcpy( cells, saved, sizeof cells );
-  to_move = saved_side;
-  return 0;
+/* The next `tag` (B[ or W[) in `p` that is a move: one that follows `]` or `;`, not the end of PB[ or PW[. */
+static const char *move_tag( const char *p, const char *tag ) {
+  const char *m = p;
+  while ( ( m = strstr( m, tag ) ) != NULL ) {
+    if ( m == p || m[-1] == ']' || m[-1] == ';' ) return m;
+    m++;
+  }
+  return NULL;
 }
 
 static int read_game( const char *ggf ) {
@@ -122,7 +119,7 @@ static int read_game( const char *ggf ) {
   else return 0;
   p = strchr( p, ']' );
   while ( p != NULL && *p ) {
-    const char *b = strstr( p, "B[" ), *w = strstr( p, "W[" ), *m;
+    const char *b = move_tag( p, "B[" ), *w = move_tag( p, "W[" ), *m;
     char text[8];
     int n = 0;
     m = ( b && ( !w || b < w ) ) ? b : w;
@@ -135,6 +132,17 @@ static int read_game( const char *ggf ) {
     p = m + n;
   }
   return 1;
+}
+
+/* Reads BO[8 <64 squares> <side>] and then every B[..] and W[..] of a GGF game; on an error the position
+   is left as it was. */
+static int set_game( const char *ggf ) {
+  int saved[100], saved_side = to_move;
+  memcpy( saved, cells, sizeof cells );
+  if ( read_game( ggf ) ) return 1;
+  memcpy( cells, saved, sizeof cells );
+  to_move = saved_side;
+  return 0;
 }
 
 static void go( void ) {
