@@ -314,6 +314,17 @@ fn engine_plays(engine: &str, spec: &str) -> Result<(), String> {
 
 pub(crate) fn run(args: &BotArgs) -> Result<(), String> {
     check(args)?;
+    // The built-in engine makes its tables before its first game's clock runs (external ones are programs).
+    if !["cmd=", "nboard=", "cake="]
+        .iter()
+        .any(|p| args.engine.starts_with(p))
+    {
+        for engine in gridplay_engine::ENGINES {
+            if args.games.is_empty() || args.games.iter().any(|g| g == engine.game) {
+                gridplay_engine::prepare(engine.game);
+            }
+        }
+    }
     let _ = rustls::crypto::ring::default_provider().install_default();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(serve(args.clone()))

@@ -497,6 +497,8 @@ fn print(output: &Output) -> Result<(), String> {
 /// `ping` (or `quit`) reaches a running search: it stops the search and drops its answer. Other lines that
 /// arrive during a search wait for it to end.
 pub(crate) fn run(threads: usize) -> Result<(), String> {
+    // Before the first command: a GUI starts its clock when it asks for a move.
+    gridplay_engine::prepare("reversi");
     let (tx, rx) = mpsc::channel();
     let reader = tx.clone();
     std::thread::spawn(move || {

@@ -155,6 +155,8 @@ impl Side {
                 "`{text}`: temp needs depth or time and cannot go with mcts; mcts and playouts take no depth"
             ));
         }
+        // What the first move would make on its clock (tables, weights) is made before any clock starts.
+        gridplay_engine::prepare(spec.split(':').next().unwrap_or(spec));
         Ok(Side::Engine { request, left: None })
     }
 

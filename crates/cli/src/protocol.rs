@@ -140,6 +140,7 @@ impl Session {
             return Err("game needs a spec, such as `game reversi` or `game cornered:size=11`".into());
         }
         let game = self.registry.game(spec).map_err(|e| e.to_string())?;
+        gridplay_engine::prepare(game.spec().name());
         self.record = GameRecord::new(game.start());
         self.game = game;
         Ok("ok".into())
@@ -292,6 +293,7 @@ pub(crate) fn run(args: &EngineArgs) -> Result<(), String> {
     if args.nboard {
         return crate::nboard::run(usize::from(args.threads));
     }
+    gridplay_engine::prepare("reversi");
     let stdin = io::stdin();
     let mut session = Session::new();
     session.threads = usize::from(args.threads);

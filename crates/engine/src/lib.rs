@@ -104,6 +104,17 @@ pub fn top_level(game: &str) -> Option<u8> {
     registry::engine(game).map(|e| u8::try_from(e.levels.len()).unwrap_or(u8::MAX))
 }
 
+/// Makes ready, for the game named `game`, what its engine's first full-strength move would otherwise make
+/// on that move's time: Reversi reads its weights and makes a search table and a solver (60-450 ms on a
+/// 2-core machine whose kernel hands out huge pages slowly), checkers reads its network and book and starts
+/// loading its endgame database. A match, `gridplay engine` and a bot call it before their first clock
+/// starts; later calls cost nothing. Unknown games are ignored.
+pub fn prepare(game: &str) {
+    if let Some(engine) = registry::engine(game) {
+        (engine.prepare)();
+    }
+}
+
 /// Whether the engine of `pos`'s game plays `level` with a search that can use several threads
 /// ([`Request::threads`]): the game's top level, where its full-strength search is parallel.
 #[must_use]

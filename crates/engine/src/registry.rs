@@ -46,6 +46,8 @@ pub struct GameEngine {
     pub scores_margin: bool,
     /// Whether its full-strength search and solve run on several threads ([`crate::Request::threads`]).
     pub parallel: bool,
+    /// Makes ready what its first full-strength move would otherwise make on that move's time ([`crate::prepare`]).
+    pub(crate) prepare: fn(),
     is: fn(&dyn Any) -> bool,
     think: Think,
     /// How much a score that the engine's full search gave for a position is proved.
@@ -103,6 +105,7 @@ macro_rules! generic {
             spends_clock: false,
             scores_margin: false,
             parallel: false,
+            prepare: || {},
             is: |any| any.is::<$pos>(),
             proof: |_, score| proof_by_win(score, 1000),
             book: |_| None,
@@ -127,6 +130,7 @@ pub static ENGINES: &[GameEngine] = &[
         spends_clock: true,
         scores_margin: true,
         parallel: true,
+        prepare: reversi::prepare,
         is: |any| any.is::<ReversiPosition>(),
         // Near the end the full search is an exact solve.
         proof: |any, _| match any.downcast_ref::<ReversiPosition>() {
@@ -158,6 +162,7 @@ pub static ENGINES: &[GameEngine] = &[
         spends_clock: false,
         scores_margin: false,
         parallel: false,
+        prepare: checkers::search::prepare,
         is: |any| any.is::<CheckersPosition>(),
         // A database's win or loss counts `DB_WIN` plus the evaluation, within half of it.
         proof: |_, score| match proof_by_win(score, 1) {

@@ -454,6 +454,20 @@ fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Reads the evaluation and the book, starts the endgame database's load in the background and puts a table
+/// in the pool if it holds none (see [`crate::prepare`]).
+pub(crate) fn prepare() {
+    let _ = (
+        evaluation::shipped(),
+        super::book::Book::shipped(),
+        egdb::shared(),
+    );
+    let mut pool = TABLES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if pool.is_empty() {
+        pool.push(Table::new(TABLE_MEGABYTES));
+    }
+}
+
 /// Searches `pos` within `limits` (with no limit, to depth 64) with the shipped evaluation
 /// ([`evaluation::shipped`]). `history` holds the positions of the game before `pos`, oldest first, for
 /// repetitions. Returns `None` when the game is over.

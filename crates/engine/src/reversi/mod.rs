@@ -40,6 +40,28 @@ pub fn wld_empties(time: std::time::Duration) -> u32 {
 /// (zeroing its 64 MB table) takes about 25 ms, and what the last move's solve learned helps the next one.
 static SOLVERS: std::sync::Mutex<Vec<endgame::Solver>> = std::sync::Mutex::new(Vec::new());
 
+/// Makes ready what the first full-strength move would otherwise make on its own time: the weights, the
+/// regression, the stable-disc table, a search table and a solver in their pools (see [`crate::prepare`]).
+pub fn prepare() {
+    search::prepare();
+    let _ = stability::stable(0, 0);
+    let mut pool = SOLVERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if pool.is_empty() {
+        pool.push(endgame::Solver::new(64));
+    }
+}
+
+/// How many search tables and solvers the pools keep now, none of them in use: what [`prepare`] made or
+/// earlier moves left.
+#[must_use]
+pub fn pooled() -> (usize, usize) {
+    let solvers = SOLVERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .len();
+    (search::pooled_tables(), solvers)
+}
+
 /// Runs `f` with a solver of the pool (a new one when every kept one is in use) on `threads` threads.
 fn with_solver<T>(threads: usize, f: impl FnOnce(&mut endgame::Solver) -> T) -> T {
     let pool = || SOLVERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -675,6 +675,24 @@ pub fn search(board: Board, limits: Limits, stop: &StopFlag, options: Options) -
     with_table(|table| search_with(board, limits, stop, options, table, Instant::now()))
 }
 
+/// Reads the weights and the regression and puts a table in the pool if it holds none, so that the next
+/// search starts at once (see [`crate::prepare`]).
+pub(crate) fn prepare() {
+    let _ = (Weights::shipped(), ProbCut::shipped());
+    let mut pool = TABLES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if pool.is_empty() {
+        pool.push(Table::new(TABLE_MEGABYTES));
+    }
+}
+
+/// How many tables the pool keeps now (none of them in use).
+pub(crate) fn pooled_tables() -> usize {
+    TABLES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .len()
+}
+
 /// Runs `f` with a table of the pool (a new one when every kept one is in use), aged by one search. The first
 /// search of a process reads the weights and the regression and makes a table: not on the move's time.
 fn with_table<T>(f: impl FnOnce(&mut Table) -> T) -> T {
