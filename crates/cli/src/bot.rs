@@ -315,10 +315,10 @@ fn engine_plays(engine: &str, spec: &str) -> Result<(), String> {
 pub(crate) fn run(args: &BotArgs) -> Result<(), String> {
     check(args)?;
     // The built-in engine makes its tables before its first game's clock runs (external ones are programs).
-    if !["cmd=", "nboard=", "cake="]
+    let external = ["cmd=", "nboard=", "cake="]
         .iter()
-        .any(|p| args.engine.starts_with(p))
-    {
+        .any(|p| args.engine.starts_with(p));
+    if !external && !matches!(args.engine.as_str(), "random" | "greedy") {
         for engine in gridplay_engine::ENGINES {
             if args.games.is_empty() || args.games.iter().any(|g| g == engine.game) {
                 gridplay_engine::prepare(engine.game);

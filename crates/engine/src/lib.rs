@@ -105,8 +105,8 @@ pub fn top_level(game: &str) -> Option<u8> {
 }
 
 /// Makes ready, for the game named `game`, what its engine's first full-strength move would otherwise make
-/// on that move's time: Reversi reads its weights and makes a search table and a solver (60-450 ms on a
-/// 2-core machine whose kernel hands out huge pages slowly), checkers reads its network and book and starts
+/// on that move's time: Reversi reads its weights and makes a search table and a solver (80-450 ms measured
+/// on the 2-core machine), checkers reads its network and book and starts
 /// loading its endgame database. A match, `gridplay engine` and a bot call it before their first clock
 /// starts; later calls cost nothing. Unknown games are ignored.
 pub fn prepare(game: &str) {

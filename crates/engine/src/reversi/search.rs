@@ -694,7 +694,8 @@ pub(crate) fn pooled_tables() -> usize {
 }
 
 /// Runs `f` with a table of the pool (a new one when every kept one is in use), aged by one search. The first
-/// search of a process reads the weights and the regression and makes a table: not on the move's time.
+/// search of a process reads the weights and the regression and makes a table before its own clock starts,
+/// but on its caller's: a caller on a game clock calls [`crate::prepare`] first.
 fn with_table<T>(f: impl FnOnce(&mut Table) -> T) -> T {
     let _ = (Weights::shipped(), ProbCut::shipped());
     let pool = || TABLES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
