@@ -4,6 +4,7 @@ mod admin;
 mod backup;
 mod bench;
 mod bot;
+mod datagen;
 mod egdb;
 mod matches;
 mod nboard;
@@ -75,6 +76,9 @@ enum Command {
     /// Train an evaluation from self-play games: Reversi's patterns (labelled by the exact solver) or
     /// checkers' (labelled by the games' results).
     Train(train::TrainArgs),
+    /// Make training data that accumulates: positions of frozen generators labelled by deep searches and
+    /// exact solves, in shards under data/train, resumed where the last job stopped.
+    Datagen(datagen::DatagenArgs),
     /// Build the checkers endgame databases and report what they hold.
     Egdb(egdb::EgdbArgs),
     /// List the games and their settings.
@@ -132,6 +136,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Train(args) => train::run(&args),
+        Command::Datagen(args) => datagen::run(&args),
         Command::Egdb(args) => egdb::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Bench(args) => bench::run(&args),

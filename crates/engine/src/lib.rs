@@ -9,6 +9,7 @@
 pub mod books;
 pub mod checkers;
 pub mod cornered;
+pub mod datagen;
 mod huge;
 mod levels;
 pub mod lines;
