@@ -81,7 +81,9 @@ pub(crate) fn run(args: &DatagenArgs) -> Result<(), String> {
         labels: args.labels,
     };
     let stop = AtomicBool::new(false);
-    let deadline = args.minutes.map(|m| Instant::now() + Duration::from_secs_f64(m.max(0.0) * 60.0));
+    let deadline = args
+        .minutes
+        .map(|m| Instant::now() + Duration::from_secs_f64(m.max(0.0) * 60.0));
     let started = Instant::now();
     let mut made = 0u64;
     let every = args.every.max(1);
@@ -103,6 +105,9 @@ pub(crate) fn run(args: &DatagenArgs) -> Result<(), String> {
         }
     })
     .map_err(|e| e.to_string())?;
-    println!("{total} labels in {:.0} s (build {build})", started.elapsed().as_secs_f64());
+    println!(
+        "{total} labels in {:.0} s (build {build})",
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }

@@ -89,6 +89,7 @@ pub trait DynPosition: Debug + Send + Sync {
     fn random_move(&self, rng: &mut dyn Rng) -> Option<String>;
     /// [`Position::explorer_key`].
     fn explorer_key(&self) -> String;
+    fn fair_play_key(&self) -> String;
     fn box_clone(&self) -> Box<dyn DynPosition>;
     /// The typed position, for code that dispatches on the concrete type (engines).
     fn as_any(&self) -> &dyn Any;
@@ -159,6 +160,9 @@ impl<P: Position> DynPosition for P {
     }
     fn explorer_key(&self) -> String {
         Position::explorer_key(self)
+    }
+    fn fair_play_key(&self) -> String {
+        Position::fair_play_key(self)
     }
     fn box_clone(&self) -> Box<dyn DynPosition> {
         Box::new(self.clone())

@@ -52,6 +52,10 @@ pub struct GameModule {
     /// settings, examples, move kinds, legend), and the words its board views use (side names, piece kinds,
     /// the keys and values of `BoardView::info`).
     pub translations: &'static [Translation],
+    /// Plies ahead of a game in play whose positions the fair-play rule guards along with the live one: deep
+    /// enough that the positions a player would ask about to choose the next move are covered, shallow enough
+    /// that the set stays small where a position has many moves (each game says why its depth is enough).
+    pub help_horizon: u32,
 }
 
 impl std::fmt::Debug for GameModule {

@@ -120,6 +120,13 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         self.to_text()
     }
 
+    /// The key under which the fair-play rule recognises a position: positions that are the same contest share
+    /// it, whatever names them (Reversi's images under the eight symmetries, and the same discs with the
+    /// colours swapped; checkers' board turned round with the colours swapped). By default the explorer's key.
+    fn fair_play_key(&self) -> String {
+        self.explorer_key()
+    }
+
     /// The number of move sequences of exactly `depth` plies. A game that ends earlier is not extended.
     ///
     /// The default counts the moves of the last ply in bulk; games override it with a faster walk.

@@ -93,7 +93,7 @@ async fn upkeep(state: AppState) {
             }
             _ = purge.tick() => {
                 match db.purge(db::now_ms()).await {
-                    Ok(p) => tracing::info!("purged {} expired sessions, {} old heartbeats, {} old downtimes", p.sessions, p.heartbeats, p.downtimes),
+                    Ok(p) => tracing::info!("purged {} expired sessions, {} old heartbeats, {} old downtimes, {} old addresses", p.sessions, p.heartbeats, p.downtimes, p.addresses),
                     Err(e) => tracing::error!("purge: {e}"),
                 }
                 state.bus.purge().await;

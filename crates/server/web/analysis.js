@@ -340,7 +340,8 @@ export function analysisPage(main, game, ctx) {
     const e = cur.explorer;
     if (!e) { explorerBox.replaceChildren(title, h('p', { class: 'muted' }, t('explorer.loading'))); return; }
     if (e.error) { explorerBox.replaceChildren(title, h('p', { class: 'error' }, e.error)); return; }
-    if (!e.moves.length) { explorerBox.replaceChildren(title, h('p', { class: 'muted', id: 'explorer-none' }, t('explorer.none', { plies: e.plies }))); return; }
+    const withheld = e.withheld ? h('p', { class: 'muted', id: 'explorer-withheld' }, t('explorer.withheld')) : null;
+    if (!e.moves.length) { explorerBox.replaceChildren(...[title, h('p', { class: 'muted', id: 'explorer-none' }, t('explorer.none', { plies: e.plies })), withheld].filter(Boolean)); return; }
     const sides = cur.pos.sides.map((s) => gameWord(game, s.name));
     const pct = (n, of) => (of ? Math.round((100 * n) / of) : 0);
     const units = (v) => { const u = (v / 100).toFixed(Math.abs(v) % 100 === 0 ? 0 : 2); return v > 0 ? `+${u}` : u; };
@@ -361,7 +362,7 @@ export function analysisPage(main, game, ctx) {
         h('caption', { class: 'muted small' }, t('explorer.caption', { plies: e.plies })),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('explorer.move')), h('th', { scope: 'col' }, t('explorer.games')),
           h('th', { scope: 'col' }, t('explorer.results')), h('th', { scope: 'col' }, t('explorer.rating')), e.book ? h('th', { scope: 'col' }, t('explorer.book')) : null)),
-        h('tbody', {}, ...rows)));
+        h('tbody', {}, ...rows)), ...(withheld ? [withheld] : []));
   }
 
   // --- the move tree ------------------------------------------------------------------------------------

@@ -179,12 +179,20 @@ export function replayPage(main, id, ctx) {
       // The evaluation graph, in the panel, where it is seen without scrolling.
       analysis ? graph() : null,
       bestMove(p),
-      h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, t('replay.download')), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, t('replay.gamePage')),
-        ' · ', h('a', { href: analysisUrl(meta.game, meta.spec, null, meta.moves.slice(0, n)), 'data-link': true, id: 'analyse-here' }, t('analysis.fromHere'))),
+      // A player of a game in play gets neither its file nor the analysis board until it ends (the server
+      // refuses the file too: docs/web.md, "Fair play").
+      playing() ? h('p', { class: 'muted', id: 'no-help' }, t('replay.noHelpWhilePlaying'), ' ', h('a', { href: `/game/${id}`, 'data-link': true }, t('replay.gamePage')))
+        : h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, t('replay.download')), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, t('replay.gamePage')),
+          ' · ', h('a', { href: analysisUrl(meta.game, meta.spec, null, meta.moves.slice(0, n)), 'data-link': true, id: 'analyse-here' }, t('analysis.fromHere'))),
       h('h2', {}, t('game.moves')), list].filter(Boolean));
     renderControls();
     const cur = list.querySelector(`[data-ply="${n}"]`);
     if (cur) cur.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** Whether the viewer plays this game and it is still in play. */
+  function playing() {
+    return !meta.over && !!ctx.me && meta.players.some((p) => p.id === ctx.me.id);
   }
 
   /** The engine's move here, for a signed-in user once the game is over: a button, or the move it found. */

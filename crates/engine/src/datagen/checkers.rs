@@ -184,7 +184,10 @@ impl Source for Labeller {
     }
 
     fn label_source(&mut self) -> String {
-        format!("the search with the build's network; endgame databases of {} pieces", self.db().pieces())
+        format!(
+            "the search with the build's network; endgame databases of {} pieces",
+            self.db().pieces()
+        )
     }
 
     fn label(&mut self, seed: u64, index: u64, recipe: &Recipe) -> i16 {

@@ -135,7 +135,10 @@ pub(crate) fn read_all<P>(
         if m.generator != generator {
             return Err(DataError::Invalid {
                 path,
-                what: format!("made by generator `{}`, where this build has `{generator}`", m.generator),
+                what: format!(
+                    "made by generator `{}`, where this build has `{generator}`",
+                    m.generator
+                ),
             });
         }
         let labels = read_labels(&path, &m)?;
@@ -260,10 +263,11 @@ impl Shard {
     /// Writes the manifest through a temporary file, so that it is always whole.
     fn write_manifest(&self) -> Result<(), DataError> {
         let tmp = self.manifest_path.with_extension("json.tmp");
-        let mut text = serde_json::to_string_pretty(&self.manifest).map_err(|source| DataError::Manifest {
-            path: self.manifest_path.clone(),
-            source,
-        })?;
+        let mut text =
+            serde_json::to_string_pretty(&self.manifest).map_err(|source| DataError::Manifest {
+                path: self.manifest_path.clone(),
+                source,
+            })?;
         text.push('\n');
         fs::write(&tmp, text).map_err(io(&tmp))?;
         fs::rename(&tmp, &self.manifest_path).map_err(io(&self.manifest_path))

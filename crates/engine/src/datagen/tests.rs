@@ -79,18 +79,32 @@ fn the_reversi_generator_is_frozen() {
         let b = reversi::position(7, i, 20, 44);
         [b.player, b.opponent]
     });
-    assert_eq!(fingerprint(positions), 9_362_177_467_005_286_424, "reversi-positions-1 changed");
+    assert_eq!(
+        fingerprint(positions),
+        9_362_177_467_005_286_424,
+        "reversi-positions-1 changed"
+    );
 }
 
 #[test]
 fn the_checkers_generator_is_frozen() {
-    let positions = (0..50).map(|i| {
-        let p = checkers::position(7, i, 7, 20);
-        let b = p.board();
-        [u64::from(b.pieces[0]), u64::from(b.pieces[1]), u64::from(b.kings), p.turn().index() as u64]
-    })
-    .flatten();
-    assert_eq!(fingerprint(positions), 7_434_576_659_204_797_081, "checkers-positions-1 changed");
+    let positions = (0..50)
+        .map(|i| {
+            let p = checkers::position(7, i, 7, 20);
+            let b = p.board();
+            [
+                u64::from(b.pieces[0]),
+                u64::from(b.pieces[1]),
+                u64::from(b.kings),
+                p.turn().index() as u64,
+            ]
+        })
+        .flatten();
+    assert_eq!(
+        fingerprint(positions),
+        7_434_576_659_204_797_081,
+        "checkers-positions-1 changed"
+    );
 }
 
 fn position_key(b: Board) -> (u64, u64) {
@@ -135,10 +149,17 @@ fn checkers_labels_are_the_side_to_moves_and_the_same_each_time() {
     };
     let red = CheckersPosition::from_board(board, gridplay_core::Player::First);
     let white = CheckersPosition::from_board(board, gridplay_core::Player::Second);
-    let (r, w) = (checkers::label_for_test(&red, 8), checkers::label_for_test(&white, 8));
+    let (r, w) = (
+        checkers::label_for_test(&red, 8),
+        checkers::label_for_test(&white, 8),
+    );
     assert!(r > 100 && w < -100, "red to move {r}, white to move {w}");
     let p = checkers::position(11, 0, 9, 9);
-    assert_eq!(checkers::label_for_test(&p, 8), checkers::label_for_test(&p, 8), "a fresh table each time");
+    assert_eq!(
+        checkers::label_for_test(&p, 8),
+        checkers::label_for_test(&p, 8),
+        "a fresh table each time"
+    );
 }
 
 #[test]
@@ -170,7 +191,11 @@ fn the_job_fills_shards_in_turn_resumes_and_reads_back_what_it_labelled() {
             .collect::<Vec<_>>(),
         [(0, 1, "test-build"), (1, 3, "test-build")]
     );
-    assert_eq!(manifests.len(), 2, "no shard is opened once the labels asked for are made");
+    assert_eq!(
+        manifests.len(),
+        2,
+        "no shard is opened once the labels asked for are made"
+    );
 
     // Read back: the generator's positions, with the labels made for them.
     let read = reversi::read(&folder).expect("read");
@@ -178,9 +203,16 @@ fn the_job_fills_shards_in_turn_resumes_and_reads_back_what_it_labelled() {
     for (i, (l, kind)) in read.iter().enumerate() {
         let (seed, index) = ((i / 3) as u64, (i % 3) as u64);
         let recipe = SMALL[seed as usize];
-        assert_eq!(l.position, reversi::position(seed, index, recipe.low, recipe.high));
+        assert_eq!(
+            l.position,
+            reversi::position(seed, index, recipe.low, recipe.high)
+        );
         assert_eq!(*kind, recipe.label);
-        assert_eq!(l.label, reversi::label_for_test(l.position, recipe.label), "label {i}");
+        assert_eq!(
+            l.label,
+            reversi::label_for_test(l.position, recipe.label),
+            "label {i}"
+        );
     }
     // An exact label is a whole number of discs.
     assert!(read[..3].iter().all(|(l, _)| l.label % 100 == 0));

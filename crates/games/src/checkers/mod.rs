@@ -79,6 +79,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         },
     ],
     translations: &[ja::JA],
+    // About 8 moves a position: two plies (about 60 positions) cover a candidate move and each reply to it; a third would need hundreds of questions a move, past the quotas.
+    help_horizon: 2,
 };
 
 /// Why a checkers move is not legal. Squares are their numbers, 1-32.
@@ -272,6 +274,21 @@ impl CheckersPosition {
 impl Position for CheckersPosition {
     type Move = Move;
     type Moves = Moves;
+
+    /// The board as the side to move sees it: with White to move, turned half round and the colours swapped,
+    /// so that a position and its colour-swapped copy share the key.
+    fn fair_play_key(&self) -> String {
+        let b = &self.board;
+        let (own, other, kings) = match self.turn {
+            Player::First => (b.pieces[0], b.pieces[1], b.kings),
+            Player::Second => (
+                b.pieces[1].reverse_bits(),
+                b.pieces[0].reverse_bits(),
+                b.kings.reverse_bits(),
+            ),
+        };
+        format!("{own:08x}{other:08x}{kings:08x}")
+    }
 
     fn turn(&self) -> Player {
         self.turn

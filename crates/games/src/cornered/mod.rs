@@ -103,6 +103,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         },
     ],
     translations: &[ja::JA],
+    // A board of any size has up to size x size moves: one ply covers every candidate move, two would be millions of positions on a large board.
+    help_horizon: 1,
 };
 
 pub const EXAMPLES: &[RuleExample] = &[

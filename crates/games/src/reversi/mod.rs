@@ -86,6 +86,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         },
     ],
     translations: &[ja::JA],
+    // About 10 moves a position: two plies (about 100 positions) cover a candidate move and each reply to it; a third would need about a thousand questions a move, past the quotas.
+    help_horizon: 2,
 };
 
 pub const EXAMPLES: &[RuleExample] = &[
@@ -313,6 +315,20 @@ impl Position for ReversiPosition {
             ..*self
         }
         .to_text()
+    }
+
+    /// The side to move's discs and the other's, the least image of the eight: the colours do not matter.
+    fn fair_play_key(&self) -> String {
+        let (player, opponent) = (0..8)
+            .map(|i| {
+                (
+                    bitboard::symmetry(i, self.board.player),
+                    bitboard::symmetry(i, self.board.opponent),
+                )
+            })
+            .min()
+            .expect("eight symmetries");
+        format!("{player:016x}{opponent:016x}")
     }
 
     fn move_text(&self, m: Move) -> String {

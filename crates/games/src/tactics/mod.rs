@@ -189,6 +189,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         },
     ],
     translations: &[ja::JA],
+    // A turn is many unit actions, each with many targets: one action ahead already covers every first step of the turn.
+    help_horizon: 1,
 };
 
 /// Why a Grid Tactics activation is not legal. Squares are their names.

@@ -76,6 +76,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         },
     ],
     translations: &[ja::JA],
+    // A test game: nine squares.
+    help_horizon: 2,
 };
 
 pub const EXAMPLES: &[RuleExample] = &[RuleExample {

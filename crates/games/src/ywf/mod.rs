@@ -92,6 +92,8 @@ pub static MODULE: gridplay_core::GameModule = gridplay_core::GameModule {
         },
     ],
     translations: &[ja::JA],
+    // About 20 plays and changes a position: two plies are some 400 positions, past what the hint and analysis quotas let a player ask within a move.
+    help_horizon: 2,
 };
 
 /// Why a YWF move is not legal.

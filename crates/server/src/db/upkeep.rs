@@ -7,6 +7,8 @@ use super::{Db, DbError, is_unique_violation};
 
 /// How long the spans when no server ran are kept: longer than any correspondence game waits for a move.
 const KEEP_DOWNTIMES_MS: i64 = 90 * 24 * 3_600_000;
+/// An account's network address is kept this long after it was last seen there (the fair-play rule's).
+const KEEP_ADDRESSES_MS: i64 = 30 * 24 * 3_600_000;
 /// A heartbeat older than this belongs to a server that has stopped.
 const HEARTBEAT_STALE_MS: i64 = 24 * 3_600_000;
 
@@ -16,6 +18,7 @@ pub struct Purged {
     pub sessions: u64,
     pub heartbeats: u64,
     pub downtimes: u64,
+    pub addresses: u64,
 }
 
 impl Db {
@@ -175,10 +178,16 @@ impl Db {
             .execute(&self.pool)
             .await?
             .rows_affected();
+        let addresses = sqlx::query("DELETE FROM seen_addresses WHERE seen_at < $1")
+            .bind(now - KEEP_ADDRESSES_MS)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
         Ok(Purged {
             sessions,
             heartbeats,
             downtimes,
+            addresses,
         })
     }
 }

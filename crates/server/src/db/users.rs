@@ -95,6 +95,31 @@ impl Db {
         .transpose()
     }
 
+    /// Records that `user_id` was seen at network address `address` now.
+    pub async fn see_address(&self, user_id: &str, address: &str, now: i64) -> Result<(), DbError> {
+        sqlx::query(
+            "INSERT INTO seen_addresses (user_id, address, seen_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (user_id, address) DO UPDATE SET seen_at = excluded.seen_at",
+        )
+        .bind(user_id)
+        .bind(address)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The accounts seen at `address` since `since` (milliseconds).
+    pub async fn users_seen_at(&self, address: &str, since: i64) -> Result<Vec<String>, DbError> {
+        Ok(
+            sqlx::query_scalar("SELECT user_id FROM seen_addresses WHERE address = $1 AND seen_at >= $2")
+                .bind(address)
+                .bind(since)
+                .fetch_all(&self.pool)
+                .await?,
+        )
+    }
+
     /// Sets a user's password hash.
     pub async fn set_password(&self, user_id: &str, hash: &str) -> Result<(), DbError> {
         sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")

@@ -8,9 +8,10 @@ use gridplay_engine::lines::{Line, Lines, Proof};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::game::live::LiveError;
 use crate::web::{
     AppState,
-    auth::SignedIn,
+    auth::{ClientIp, MaybeUser, SignedIn, asker},
     bot::{line, ndjson},
     error::{ApiError, ApiResult, ErrorBody},
     settings::build_spec,
@@ -295,14 +296,15 @@ pub(crate) async fn setup(
 /// complete depth, deeper each time, until every move is proved, the search's time (`--lines-seconds`) is
 /// spent, or the client closes the answer, which stops the search. It runs in the analysis lane, which never
 /// delays the engine's moves in games, and counts among the user's analyses under way.
-#[utoipa::path(post, path = "/analysis/lines", tag = "analysis", security(("session" = [])), request_body = LinesQuery,
+#[utoipa::path(post, path = "/analysis/lines", tags = ["analysis", "engine"], security(("session" = [])), request_body = LinesQuery,
     responses((status = 200, content_type = "application/x-ndjson", body = LinesUpdate,
         description = "One `LinesUpdate` a line, as the search deepens"),
         (status = "4XX", body = ErrorBody, description = "Signed out, a bad position or move (as `/analysis/position`), \
-a game that is over (`game-over`) or that no engine plays (`no-engine`), a user who plays a game of this game without hints (`409 refused`), or the user's analyses under way at their limit (`429 too-many`)")))]
+a game that is over (`game-over`) or that no engine plays (`no-engine`), a position the fair-play rule guards from the asker (`409 refused`: docs/web.md, \"Fair play\"), or the user's analyses under way at their limit (`429 too-many`)")))]
 pub(crate) async fn lines(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
+    ip: ClientIp,
     Json(q): Json<LinesQuery>,
 ) -> ApiResult<Response> {
     if !(1..=MAX_LINES).contains(&q.lines) {
@@ -325,7 +327,13 @@ pub(crate) async fn lines(
     }
     let (mut feed, guard) = state
         .hub
-        .lines(&me, &game.info().name, pos, usize::from(q.lines))
+        .lines(
+            &me,
+            &asker(Some(&me), ip),
+            &game.info().name,
+            pos,
+            usize::from(q.lines),
+        )
         .await?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(4);
     tokio::spawn(async move {
@@ -355,8 +363,11 @@ pub(crate) async fn lines(
 pub(crate) struct ExplorerAnswer {
     /// How many plies from a game's start the explorer counts: a position deeper in every game has no count.
     plies: usize,
-    /// Whether the game has an opening book (its scores are then in `moves`).
+    /// Whether the book's scores are in `moves` (the game has an opening book and they are not withheld).
     book: bool,
+    /// Whether the fair-play rule withholds the book's scores from the asker: the position bears on a game
+    /// the asker plays without help.
+    withheld: bool,
     /// The moves, most played first, then the book's moves no one played.
     moves: Vec<ExplorerMove>,
 }
@@ -380,22 +391,39 @@ pub(crate) struct ExplorerMove {
 /// The opening explorer: the moves played from a position in the site's finished games between two accounts
 /// (their first 30 plies), each with its count, results and the players' mean rating, and the opening book's
 /// score beside them where the game has a book. Moves that reach one position count together, and for
-/// Reversi so do mirror images of the board.
-#[utoipa::path(post, path = "/analysis/explorer", tag = "analysis", request_body = BoardQuery,
+/// Reversi so do mirror images of the board. The book's scores are engine output: they are withheld
+/// (`withheld`) where the fair-play rule guards the position from the asker.
+#[utoipa::path(post, path = "/analysis/explorer", tags = ["analysis", "engine"], request_body = BoardQuery,
     responses((status = 200, body = ExplorerAnswer), (status = 400, body = ErrorBody,
         description = "A bad spec, start or move, as `/analysis/position`")))]
 pub(crate) async fn explorer(
     State(state): State<AppState>,
+    MaybeUser(me): MaybeUser,
+    ip: ClientIp,
     Json(q): Json<BoardQuery>,
 ) -> ApiResult<Json<ExplorerAnswer>> {
     use crate::db::explorer::{PLIES, key_hash};
     let game = build_spec(&state, &q.spec)?;
     let start = start_of(game.as_ref(), q.start.as_deref())?;
     let (pos, _, _) = walk(start, &q.moves)?;
-    let book = gridplay_engine::book_moves(pos.as_ref());
+    let withheld = match state
+        .hub
+        .check_help(&asker(me.as_ref(), ip), &game.info().name, &[pos.as_ref()])
+        .await
+    {
+        Ok(()) => false,
+        Err(LiveError::Refused(_)) => true,
+        Err(e) => return Err(e.into()),
+    };
+    let book = if withheld {
+        None
+    } else {
+        gridplay_engine::book_moves(pos.as_ref())
+    };
     let mut answer = ExplorerAnswer {
         plies: PLIES,
         book: book.is_some(),
+        withheld,
         moves: Vec::new(),
     };
     if pos.outcome().is_some() {

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     db::{User, now_ms},
+    game::live::Asker,
     ids,
     web::AppState,
     web::error::{ApiError, ApiResult, ErrorBody},
@@ -149,21 +150,27 @@ pub(crate) async fn check_token(State(state): State<AppState>, mut req: Request,
 impl FromRequestParts<AppState> for MaybeUser {
     type Rejection = ApiError;
 
+    /// The account, which the fair-play rule also records as seen at the request's address.
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        if let Some(token) = bearer(&parts.headers) {
+        let user = if let Some(token) = bearer(&parts.headers) {
             if let Some(TokenAuth(user)) = parts.extensions.get::<TokenAuth>() {
-                return Ok(MaybeUser(Some(user.clone())));
+                Some(user.clone())
+            } else {
+                let path = parts.extensions.get::<MatchedPath>().map(MatchedPath::as_str);
+                Some(token_user(state, &parts.method, path, token).await?)
             }
-            let path = parts.extensions.get::<MatchedPath>().map(MatchedPath::as_str);
-            return Ok(MaybeUser(Some(
-                token_user(state, &parts.method, path, token).await?,
-            )));
+        } else {
+            let jar = CookieJar::from_headers(&parts.headers);
+            match jar.get(COOKIE) {
+                Some(c) if c.value().len() == 64 => state.db.session_user(c.value()).await?,
+                _ => None,
+            }
+        };
+        if let Some(u) = &user {
+            let Ok(ClientIp(ip)) = ClientIp::from_request_parts(parts, state).await;
+            state.hub.saw(&u.id, ip);
         }
-        let jar = CookieJar::from_headers(&parts.headers);
-        match jar.get(COOKIE) {
-            Some(c) if c.value().len() == 64 => Ok(MaybeUser(state.db.session_user(c.value()).await?)),
-            _ => Ok(MaybeUser(None)),
-        }
+        Ok(MaybeUser(user))
     }
 }
 
@@ -202,6 +209,14 @@ impl FromRequestParts<AppState> for ClientIp {
             forwarded,
             &state.config.trusted_proxies,
         )))
+    }
+}
+
+/// The asker of the fair-play rule: the account, if any, and the client's address.
+pub(crate) fn asker(user: Option<&User>, ClientIp(address): ClientIp) -> Asker {
+    Asker {
+        user: user.map(|u| u.id.clone()),
+        address,
     }
 }
 

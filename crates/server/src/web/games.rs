@@ -18,7 +18,7 @@ use crate::{
     game::messages::ChatJson,
     web::{
         AppState,
-        auth::{MaybeUser, SignedIn},
+        auth::{ClientIp, MaybeUser, SignedIn, asker},
         error::{ApiError, ApiResult, ErrorBody},
         extract::GameId,
     },
@@ -192,17 +192,19 @@ pub(crate) async fn game_ply(
 
 /// The engine's suggested move after `n` moves of a game that is over, for replays (`409 refused` while the
 /// game is in play).
-#[utoipa::path(get, path = "/games/{id}/ply/{n}/hint", tag = "games", security(("session" = [])),
+#[utoipa::path(get, path = "/games/{id}/ply/{n}/hint", tags = ["games", "engine"], security(("session" = [])),
     params(("id" = String, Path, description = "The game's id"), ("n" = usize, Path, description = "Moves from the start")),
     responses((status = 200, body = Hint), (status = "4XX", body = ErrorBody,
         description = "Signed out, no such game or move number, or the game is not over")))]
 pub(crate) async fn replay_hint(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
+    ip: ClientIp,
     GameId(id): GameId,
     Path((_, n)): Path<(String, usize)>,
 ) -> ApiResult<Json<Hint>> {
-    match state.hub.replay_hint(&id, n, &me).await? {
+    let asker = asker(Some(&me), ip);
+    match state.hub.replay_hint(&id, n, &me, &asker).await? {
         Some(mv) => Ok(Json(Hint { mv })),
         None => Err(ApiError::not_found("move number")),
     }
@@ -212,17 +214,19 @@ pub(crate) async fn replay_hint(
 /// game allows hints (`GameState.hints`: games against the engine, and casual games whose players both agreed
 /// to help). `409 not-your-turn`, `409 not-a-player` or `409 refused` where it may not; `429 too-many` past
 /// the hints a user may ask for per minute.
-#[utoipa::path(get, path = "/games/{id}/hint", tag = "games", security(("session" = [])),
+#[utoipa::path(get, path = "/games/{id}/hint", tags = ["games", "engine"], security(("session" = [])),
     params(("id" = String, Path, description = "The game's id")),
     responses((status = 200, body = Hint), (status = "4XX", body = ErrorBody,
         description = "Signed out, no such game, not the asker's turn, or a game without hints")))]
 pub(crate) async fn game_hint(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
+    ip: ClientIp,
     GameId(id): GameId,
 ) -> ApiResult<Json<Hint>> {
+    let asker = asker(Some(&me), ip);
     Ok(Json(Hint {
-        mv: state.hub.hint(&id, &me).await?,
+        mv: state.hub.hint(&id, &me, &asker).await?,
     }))
 }
 
@@ -231,7 +235,13 @@ pub(crate) async fn game_hint(
     params(("id" = String, Path, description = "The game's id")),
     responses((status = 200, content_type = "text/plain", body = String, description = "The game file, as an attachment"),
         (status = 404, body = ErrorBody)))]
-pub(crate) async fn game_export(State(state): State<AppState>, GameId(id): GameId) -> ApiResult<Response> {
+pub(crate) async fn game_export(
+    State(state): State<AppState>,
+    MaybeUser(me): MaybeUser,
+    ip: ClientIp,
+    GameId(id): GameId,
+) -> ApiResult<Response> {
+    state.hub.check_export(&asker(me.as_ref(), ip), &id).await?;
     let (name, text) = state.hub.export(&id).await?;
     Ok((
         [
@@ -333,41 +343,45 @@ fn imported_names(names: &[Option<String>; 2]) -> ApiResult<[Option<String>; 2]>
     Ok(labels)
 }
 
-/// The engine's analysis of a finished game, for signed-in users: a score for the first player after every
-/// move, and the moves that lost 2 game units or more against the best move (`?`) or 5 or more (`??`), both
-/// scores from one search of the position. Computed on the first request (at most about 30 s of search, in
-/// the analysis lane, so never delaying a game's engine) and stored; requests at the same time share one
-/// computation. `429 too-many` past the analyses a user may have under way. An imported game that shares its
-/// first 10 moves or more with a game in play is refused (`409 refused`) until that game is over.
-#[utoipa::path(get, path = "/games/{id}/analysis", tag = "games", security(("session" = [])),
+/// The engine's analysis of a game that is not in play (finished, or an imported file), for signed-in users:
+/// a score for the first player after every move, and the moves that lost 2 game units or more against the
+/// best move (`?`) or 5 or more (`??`), both scores from one search of the position. Computed on the first
+/// request (at most about 30 s of search, in the analysis lane, so never delaying a game's engine) and stored;
+/// requests at the same time share one computation. `429 too-many` past the analyses a user may have under
+/// way. `409 refused` where the fair-play rule guards a position of the game from the asker, and for an
+/// imported game that shares its first 10 moves or more with a game in play until that game is over.
+#[utoipa::path(get, path = "/games/{id}/analysis", tags = ["games", "engine"], security(("session" = [])),
     params(("id" = String, Path, description = "The game's id")),
     responses((status = 200, body = Analysis), (status = "4XX", body = ErrorBody,
-        description = "Signed out, no such game, or the game is not over (`ongoing`)")))]
+        description = "Signed out, no such game, the game is in play (`ongoing`), or the fair-play rule refuses it (`refused`)")))]
 pub(crate) async fn game_analysis(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
+    ip: ClientIp,
     GameId(id): GameId,
 ) -> ApiResult<Json<Arc<Analysis>>> {
-    let game = state.hub.state(&id).await?;
-    if game.over.is_none() {
+    let asker = asker(Some(&me), ip);
+    if state.hub.in_play(&id).await? {
         return Err(ApiError::conflict(
             "ongoing",
             "the engine analyses a game once it is over",
         ));
     }
-    Ok(Json(state.hub.analysis(&id, &me).await?))
+    Ok(Json(state.hub.analysis(&id, &me, &asker).await?))
 }
 
 /// A finished game's analysis if one was computed before (anyone may read it), so that a replay shows it
 /// again without asking for a new one: `404` when none is stored.
-#[utoipa::path(get, path = "/games/{id}/analysis/stored", tag = "games",
+#[utoipa::path(get, path = "/games/{id}/analysis/stored", tags = ["games", "engine"],
     params(("id" = String, Path, description = "The game's id")),
     responses((status = 200, body = Analysis), (status = 404, body = ErrorBody, description = "No such game, or no analysis yet")))]
 pub(crate) async fn stored_analysis(
     State(state): State<AppState>,
+    MaybeUser(me): MaybeUser,
+    ip: ClientIp,
     GameId(id): GameId,
 ) -> ApiResult<Json<Arc<Analysis>>> {
-    match state.hub.stored_analysis(&id).await {
+    match state.hub.stored_analysis_for(&id, &asker(me.as_ref(), ip)).await {
         Ok(Some(a)) => Ok(Json(a)),
         Ok(None) => Err(ApiError::not_found("analysis")),
         Err(LiveError::NotFound) => Err(ApiError::not_found("game")),

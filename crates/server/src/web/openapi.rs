@@ -72,6 +72,7 @@ session is the `gp_session` cookie that signing in sets, and a program may send 
         (name = "puzzles", description = "Puzzles: the next one near the player's rating, answers checked move by move, ratings, streaks and history"),
         (name = "bots", description = "Bot accounts and the bot API: a program's streams of events and of its games, and its actions in them"),
         (name = "site", description = "The pages, the browser's files and the socket"),
+        (name = "engine", description = "Every operation that answers with the engine's output (moves, scores, lines, the book's values): each is under the fair-play rule of docs/web.md, and the help matrix test asks each one"),
     )
 )]
 struct ApiDoc;

@@ -4,7 +4,10 @@
 pub mod app;
 pub mod contract;
 
-use std::{net::SocketAddr, time::Duration};
+use std::{
+    net::{IpAddr, SocketAddr},
+    time::Duration,
+};
 
 use futures_util::{SinkExt, StreamExt};
 use gridplay_server::Config;
@@ -187,7 +190,28 @@ pub async fn http_with(
     body: Option<&str>,
     more: &[(&str, &str)],
 ) -> Response {
-    let mut s = TcpStream::connect(addr).await.expect("connect");
+    http_from(LOOPBACK, addr, method, path, cookie, body, more).await
+}
+
+/// The address the tests' requests come from unless one names another.
+pub const LOOPBACK: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+
+/// [`http_with`] from the loopback address `from` (127.0.0.2 is another address than 127.0.0.1, as another
+/// household is).
+pub async fn http_from(
+    from: IpAddr,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<&str>,
+    more: &[(&str, &str)],
+) -> Response {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(SocketAddr::new(from, 0))
+        .expect("bind the source address");
+    let mut s = socket.connect(addr).await.expect("connect");
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (name, value) in more {
         req.push_str(&format!("{name}: {value}\r\n"));

@@ -17,9 +17,11 @@ use gridplay_core::{DynPosition, Player, RecordError, Registry};
 use tokio::sync::{Mutex, OnceCell, broadcast, mpsc, oneshot};
 
 mod actor;
+mod help;
 pub(in crate::game) use actor::stored_record;
 
 use actor::Actor;
+pub use help::{Asker, keys_ahead};
 
 pub use crate::game::state::{
     Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson, TournamentRef,
@@ -264,6 +266,8 @@ struct HubInner {
     analysing: std::sync::Mutex<HashMap<String, u32>>,
     /// Hints asked per user.
     hints: DefaultKeyedRateLimiter<String>,
+    /// Accounts' addresses this server wrote lately (the fair-play rule's).
+    seen: help::Seen,
     limits: Limits,
     /// Pairs tournament rounds one at a time.
     director: Mutex<()>,
@@ -305,6 +309,7 @@ impl GameHub {
             analyses: std::sync::Mutex::new(HashMap::new()),
             analysing: std::sync::Mutex::new(HashMap::new()),
             hints: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
+            seen: help::Seen::default(),
             limits,
             director: Mutex::new(()),
             tournaments,
@@ -454,6 +459,18 @@ impl GameHub {
         self.ask(id, |reply| Cmd::Ply { n, reply }).await
     }
 
+    /// Whether game `id` is in play (not over, and not an imported file).
+    pub async fn in_play(&self, id: &str) -> Result<bool, LiveError> {
+        let row = self
+            .0
+            .db
+            .game(id)
+            .await
+            .map_err(|e| internal(&e))?
+            .ok_or(LiveError::NotFound)?;
+        Ok(row.status == GameStatus::Active)
+    }
+
     /// Whether the engine may look at a game: once it is over (refused with `why` while it is in play), and
     /// for an imported game, once no game in play shares its opening.
     async fn check_over(&self, id: &str, why: &str) -> Result<(), LiveError> {
@@ -477,9 +494,10 @@ impl GameHub {
     /// many ask at the same time. Each user may have `analyses_per_user` computations under way. An imported
     /// game that has the opening moves of a game in play (`SHARED_PLIES` or more, as a prefix either way) is
     /// not analysed while that game is in play.
-    pub async fn analysis(&self, id: &str, user: &User) -> Result<Arc<Analysis>, LiveError> {
+    pub async fn analysis(&self, id: &str, user: &User, asker: &Asker) -> Result<Arc<Analysis>, LiveError> {
         self.check_over(id, "the engine analyses a game once it is over")
             .await?;
+        self.check_game_help(id, asker).await?;
         if let Some(a) = self.stored_analysis(id).await? {
             return Ok(a);
         }
@@ -535,6 +553,28 @@ impl GameHub {
             .get(user_id)
             .copied()
             .unwrap_or(0)
+    }
+
+    /// Refuses engine output on game `id` where the fair-play rule guards any of its positions from `asker`.
+    async fn check_game_help(&self, id: &str, asker: &Asker) -> Result<(), LiveError> {
+        let game = self.state(id).await?.game.clone();
+        let (positions, _) = self.ask(id, |reply| Cmd::Positions { reply }).await?;
+        let refs: Vec<&dyn DynPosition> = positions.iter().map(AsRef::as_ref).collect();
+        self.check_help(asker, &game, &refs).await
+    }
+
+    /// The analysis stored for a game, for `asker`, if any: refused where the fair-play rule guards the game's
+    /// positions from them.
+    pub async fn stored_analysis_for(
+        &self,
+        id: &str,
+        asker: &Asker,
+    ) -> Result<Option<Arc<Analysis>>, LiveError> {
+        let found = self.stored_analysis(id).await?;
+        if found.is_some() {
+            self.check_game_help(id, asker).await?;
+        }
+        Ok(found)
     }
 
     /// The analysis stored for a game, if any.
@@ -597,25 +637,12 @@ impl GameHub {
     pub async fn lines(
         &self,
         user: &User,
+        asker: &Asker,
         game: &str,
         pos: Box<dyn DynPosition>,
         n: usize,
     ) -> Result<(LinesFeed, LinesGuard), LiveError> {
-        let playing = self
-            .0
-            .db
-            .games_of(&user.id, GameStatus::Active, 500)
-            .await
-            .map_err(|e| internal(&e))?;
-        if playing
-            .iter()
-            .any(|row| row.game == game && !crate::game::state::hints_allowed(row))
-        {
-            return Err(LiveError::Refused(
-                "the engine's lines are off while you play a game of this game without hints: finish it first"
-                    .into(),
-            ));
-        }
+        self.check_help(asker, game, &[pos.as_ref()]).await?;
         self.count_analysis(&user.id)?;
         let stop = gridplay_search::StopFlag::new();
         let limits = gridplay_search::Limits::time(std::time::Duration::from_secs(u64::from(
@@ -745,7 +772,7 @@ impl GameHub {
     }
 
     /// The engine's suggestion for `user`, whose turn it must be: the move's text. It searches at level 6.
-    pub async fn hint(&self, id: &str, user: &User) -> Result<String, LiveError> {
+    pub async fn hint(&self, id: &str, user: &User, asker: &Asker) -> Result<String, LiveError> {
         let state = self.state(id).await?;
         let side = state
             .players
@@ -765,26 +792,35 @@ impl GameHub {
         if state.view.turn != Some(Player::BOTH[side]) {
             return Err(LiveError::NotYourTurn);
         }
-        self.count_hint(user)?;
         let pos = self.ask(id, |reply| Cmd::Current { reply }).await?;
+        self.check_help(asker, &state.game, &[pos.as_ref()]).await?;
+        self.count_hint(user)?;
         self.suggest(pos, state.version).await
     }
 
     /// The engine's suggestion in the position after `n` moves of a game that is over (a replay): anyone
     /// signed in may ask, within the hint quota. An imported game that has the opening moves of a game in play
     /// is refused while that game is in play, as its analysis is.
-    pub async fn replay_hint(&self, id: &str, n: usize, user: &User) -> Result<Option<String>, LiveError> {
+    pub async fn replay_hint(
+        &self,
+        id: &str,
+        n: usize,
+        user: &User,
+        asker: &Asker,
+    ) -> Result<Option<String>, LiveError> {
         self.check_over(id, "the engine suggests moves in a replay once the game is over")
             .await?;
         let (mut positions, _) = self.ask(id, |reply| Cmd::Positions { reply }).await?;
         if n >= positions.len() {
             return Ok(None);
         }
-        self.count_hint(user)?;
         let pos = positions.swap_remove(n);
         if pos.outcome().is_some() {
             return Err(LiveError::Refused("the game is over in this position".into()));
         }
+        let game = self.state(id).await?.game.clone();
+        self.check_help(asker, &game, &[pos.as_ref()]).await?;
+        self.count_hint(user)?;
         self.suggest(pos, n as u64).await.map(Some)
     }
 
