@@ -45,7 +45,7 @@ pub use game::{Game, GameInfo, SideInfo, check_cells};
 pub use module::{Edge, EditorPiece, GameModule, Look, MoveEntry, RulesDocument, Sprite, Translation};
 pub use movelist::MoveList;
 pub use player::{Outcome, Player, Score};
-pub use position::Position;
+pub use position::{Position, least_image};
 pub use record::{GameRecord, HistoryRules, RecordError, Termination};
 pub use registry::{Registry, RegistryEntry, RuleExample};
 pub use setting::{ArmyCheck, ArmyKind, LayoutKind, LayoutPiece, SettingChoice, SettingDoc, SettingKind};

@@ -134,3 +134,36 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         crate::perft::perft_generic(self, depth)
     }
 }
+
+/// The least of the eight images of a square board under its symmetries (turns and reflections), as text:
+/// `cells` holds `size * size` symbols, row by row. For a game whose rules are the same under every symmetry,
+/// it names the position whichever way the board is turned ([`Position::fair_play_key`]).
+#[must_use]
+pub fn least_image(size: usize, cells: &[u8]) -> String {
+    assert_eq!(cells.len(), size * size, "a square board");
+    let last = size.saturating_sub(1);
+    let maps: [fn(usize, usize, usize) -> (usize, usize); 8] = [
+        |r, c, _| (r, c),
+        |r, c, l| (c, l - r),
+        |r, c, l| (l - r, l - c),
+        |r, c, l| (l - c, r),
+        |r, c, l| (r, l - c),
+        |r, c, l| (l - r, c),
+        |r, c, _| (c, r),
+        |r, c, l| (l - c, l - r),
+    ];
+    maps.iter()
+        .map(|map| {
+            let mut image = vec![0u8; cells.len()];
+            for r in 0..size {
+                for c in 0..size {
+                    let (r2, c2) = map(r, c, last);
+                    image[r2 * size + c2] = cells[r * size + c];
+                }
+            }
+            image
+        })
+        .min()
+        .map(|image| String::from_utf8_lossy(&image).into_owned())
+        .unwrap_or_default()
+}

@@ -34,6 +34,35 @@ async fn hint(addr: SocketAddr, id: &str, cookie: Option<&str>) -> (u16, String)
     (s, what)
 }
 
+/// Plays `mv` in game `id` as the user of `cookie`.
+async fn play_move(addr: SocketAddr, cookie: &str, id: &str, mv: &str) {
+    let mut ws = socket(addr, Some(cookie)).await;
+    send(&mut ws, json!({"t": "watch", "game": id})).await;
+    let sync = recv_until(&mut ws, "sync").await;
+    let v = sync["state"]["version"].clone();
+    send(
+        &mut ws,
+        json!({"t": "move", "game": id, "move": mv, "ack": "p1", "v": v}),
+    )
+    .await;
+    loop {
+        let m = recv(&mut ws).await;
+        if m["ack"] == "p1" {
+            assert_eq!(m["t"], "ack", "{m}");
+            break;
+        }
+    }
+}
+
+/// A GET from another network address than the players' (the fair-play rule guards a game in play from
+/// every account at a player's address: docs/web.md, "Fair play").
+async fn get_away(addr: SocketAddr, path: &str, cookie: &str) -> (u16, Value) {
+    let away = std::net::IpAddr::from([127, 0, 0, 2]);
+    let r = support::http_from(away, addr, "GET", path, Some(cookie), None, &[]).await;
+    let body = serde_json::from_str(&r.body).unwrap_or(Value::Null);
+    (r.status, body)
+}
+
 /// Resigns game `id` as the user of `cookie`.
 async fn resign(addr: SocketAddr, cookie: &str, id: &str) {
     let mut ws = socket(addr, Some(cookie)).await;
@@ -94,6 +123,9 @@ async fn the_engine_helps_only_where_both_sides_may_ask_it() {
             let (s, what) = hint(addr, &plain, Some(who)).await;
             assert_eq!((s, what.as_str()), (409, "refused"), "a casual game without help");
         }
+        // Its first move, so that the start is no longer a position the fair-play rule guards for its
+        // players (the game below with help starts there).
+        play_move(addr, &ann, &plain, "f5").await;
 
         // Between people, casual, with help allowed by the challenge and accepted: both see it, the player to
         // move may ask, the other is told it is not their turn, and an outsider is not a player.
@@ -211,7 +243,7 @@ async fn the_engine_helps_only_where_both_sides_may_ask_it() {
         // Replays: no suggestion while the game is in play, for anyone; once it is over, any signed-in user
         // may ask at any move, and a move number past the end is not found.
         let ply = |id: &str, n: usize| format!("/api/games/{id}/ply/{n}/hint");
-        let (s, j) = get(addr, &ply(&plain, 0), Some(&cat)).await;
+        let (s, j) = get_away(addr, &ply(&plain, 0), &cat).await;
         assert_eq!((s, code(&j)), (409, "refused"), "{j}");
         let (s, j) = get(addr, &ply(&plain, 0), Some(&ann)).await;
         assert_eq!(
@@ -220,10 +252,14 @@ async fn the_engine_helps_only_where_both_sides_may_ask_it() {
             "not even a player of a game in play: {j}"
         );
         resign(addr, &ann, &plain).await;
-        let (s, j) = get(addr, &ply(&plain, 0), Some(&cat)).await;
+        // Cat asks from another address: at the players' own, the fair-play rule guards the start, where
+        // their rated and tournament games stand.
+        let (s, j) = get_away(addr, &ply(&plain, 0), &cat).await;
         assert_eq!(s, 200, "{j}");
         assert!(opening.contains(&j["move"].as_str().unwrap()), "{j}");
-        assert_eq!(get(addr, &ply(&plain, 1), Some(&cat)).await.0, 404);
+        let (s, j) = get(addr, &ply(&plain, 0), Some(&cat)).await;
+        assert_eq!((s, code(&j)), (409, "refused"), "at the players' address: {j}");
+        assert_eq!(get_away(addr, &ply(&plain, 2), &cat).await.0, 404);
         assert_eq!(get(addr, &ply(&plain, 0), None).await.0, 401);
 
         server.stop().await;

@@ -206,6 +206,32 @@ impl Position for CorneredPosition {
     type Move = Move;
     type Moves = ArrayVec<Move, MAX_CELLS>;
 
+    /// The crosses as the side to move sees them (its own, the other's, placed or occupied), the least image
+    /// under the board's eight symmetries; where a tie goes to Black, which colour moves too.
+    fn fair_play_key(&self) -> String {
+        let cells: Vec<u8> = self
+            .board
+            .cells()
+            .iter()
+            .map(|c| match *c {
+                Cross::Empty => b'-',
+                Cross::Placed(p) if p == self.turn => b'P',
+                Cross::Placed(_) => b'p',
+                Cross::Occupied(p) if p == self.turn => b'O',
+                Cross::Occupied(_) => b'o',
+            })
+            .collect();
+        let colour = match self.tie {
+            Tie::Draw => "",
+            Tie::Black if self.turn == Player::Second => "b:",
+            Tie::Black => "w:",
+        };
+        format!(
+            "{colour}{}",
+            gridplay_core::least_image(self.board.size(), &cells)
+        )
+    }
+
     fn turn(&self) -> Player {
         self.turn
     }

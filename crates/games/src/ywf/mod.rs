@@ -262,6 +262,33 @@ impl Position for YwfPosition {
     type Move = Move;
     type Moves = ArrayVec<Move, 163>;
 
+    /// The squares as the side to move sees them (its own pieces, the other's, Futsu-no-ko), the least image
+    /// under the board's eight symmetries, with the token's side and whether the last action was a Change,
+    /// both as the side to move sees them: the rules treat the two sides alike once play has begun.
+    fn fair_play_key(&self) -> String {
+        let cells: Vec<u8> = self
+            .board
+            .squares
+            .iter()
+            .map(|s| match *s {
+                Square::Empty => b'-',
+                Square::Own(p) if p == self.turn => b'm',
+                Square::Own(_) => b't',
+                Square::Futsu => b'f',
+            })
+            .collect();
+        let token = match self.token {
+            None => 'c',
+            Some(p) if p == self.turn => 'm',
+            Some(_) => 't',
+        };
+        let change = if self.last_change { '1' } else { '0' };
+        format!(
+            "{token}{change}{}",
+            gridplay_core::least_image(board::SIZE, &cells)
+        )
+    }
+
     fn turn(&self) -> Player {
         self.turn
     }

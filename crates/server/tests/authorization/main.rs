@@ -21,6 +21,12 @@ use serde_json::{Value, json};
 use support::{http, recv, send, signup};
 use table::{Http, Message, ROLES, Role, Route, SO, Subject, Ws, messages, routes};
 
+/// The spec of the games without help that the subjects make (a challenge accepted, a tournament's, a claimable
+/// game): another game than the casual games with help (Reversi), whose positions the fair-play rule then
+/// never guards from the roles, which all ask from one address (docs/web.md, "Fair play"; the rule has a
+/// matrix of its own, `help_matrix.rs`).
+const NO_HELP_SPEC: &str = "cornered:size=5";
+
 /// The accounts of one database's run.
 struct People {
     first: String,
@@ -131,7 +137,7 @@ impl Run {
                 .post(
                     "/api/challenges",
                     &a,
-                    json!({"spec": "reversi", "color": "first", "opponent": self.people.second}),
+                    json!({"spec": NO_HELP_SPEC, "color": "first", "opponent": self.people.second}),
                 )
                 .await["id"]
                 .as_str()
@@ -158,8 +164,8 @@ impl Run {
                     async move { db.user_named(&name).await.unwrap().expect("a user") }
                 };
                 let mut g = GameRow::new(
-                    "reversi".into(),
-                    "reversi".into(),
+                    NO_HELP_SPEC.into(),
+                    "cornered".into(),
                     [
                         Some(user(&self.people.first).await),
                         Some(user(&self.people.second).await),
@@ -208,7 +214,7 @@ impl Run {
                     .post(
                         "/api/tournaments",
                         &a,
-                        json!({"name": "Cup", "spec": "reversi", "kind": "round-robin"}),
+                        json!({"name": "Cup", "spec": NO_HELP_SPEC, "kind": "round-robin"}),
                     )
                     .await["id"]
                     .as_str()

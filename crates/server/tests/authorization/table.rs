@@ -419,7 +419,7 @@ pub(crate) fn routes() -> Vec<Route> {
             "POST",
             "/api/tournaments",
             Nothing,
-            Some(|_| json!({"name": "Cup", "spec": "reversi", "kind": "round-robin"})),
+            Some(|_| json!({"name": "Cup", "spec": super::NO_HELP_SPEC, "kind": "round-robin"})),
             SIGNED_IN,
         ),
         route(
