@@ -135,6 +135,9 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
     }
 }
 
+/// Where a symmetry of a square board takes the cell at (row, column), given the last index.
+type Symmetry = fn(usize, usize, usize) -> (usize, usize);
+
 /// The least of the eight images of a square board under its symmetries (turns and reflections), as text:
 /// `cells` holds `size * size` symbols, row by row. For a game whose rules are the same under every symmetry,
 /// it names the position whichever way the board is turned ([`Position::fair_play_key`]).
@@ -142,7 +145,7 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
 pub fn least_image(size: usize, cells: &[u8]) -> String {
     assert_eq!(cells.len(), size * size, "a square board");
     let last = size.saturating_sub(1);
-    let maps: [fn(usize, usize, usize) -> (usize, usize); 8] = [
+    let maps: [Symmetry; 8] = [
         |r, c, _| (r, c),
         |r, c, l| (c, l - r),
         |r, c, l| (l - r, l - c),

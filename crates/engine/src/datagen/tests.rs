@@ -88,18 +88,16 @@ fn the_reversi_generator_is_frozen() {
 
 #[test]
 fn the_checkers_generator_is_frozen() {
-    let positions = (0..50)
-        .map(|i| {
-            let p = checkers::position(7, i, 7, 20);
-            let b = p.board();
-            [
-                u64::from(b.pieces[0]),
-                u64::from(b.pieces[1]),
-                u64::from(b.kings),
-                p.turn().index() as u64,
-            ]
-        })
-        .flatten();
+    let positions = (0..50).flat_map(|i| {
+        let p = checkers::position(7, i, 7, 20);
+        let b = p.board();
+        [
+            u64::from(b.pieces[0]),
+            u64::from(b.pieces[1]),
+            u64::from(b.kings),
+            p.turn().index() as u64,
+        ]
+    });
     assert_eq!(
         fingerprint(positions),
         7_434_576_659_204_797_081,
