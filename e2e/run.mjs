@@ -32,7 +32,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'gridplay-e2e-'));
 
 let server;
 function startServer() {
-  server = spawn(BIN, ['serve', '--with-test-games', '--addr', `127.0.0.1:${PORT}`, '--database', `sqlite://${dataDir}/gridplay.db`, '--auth-per-minute', '1000', '--signups-per-hour', '1000'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  // The browser's requests come through 127.0.0.1 as through a proxy, each context from its own address.
+  server = spawn(BIN, ['serve', '--with-test-games', '--addr', `127.0.0.1:${PORT}`, '--database', `sqlite://${dataDir}/gridplay.db`, '--auth-per-minute', '1000', '--signups-per-hour', '1000', '--trusted-proxy', '127.0.0.1'], { stdio: ['ignore', 'inherit', 'inherit'] });
   return waitFor(async () => (await fetch(BASE + '/api/me')).ok, 20000, 'the server to listen');
 }
 async function stopServer() {
@@ -257,6 +258,18 @@ async function move(page, text, opts) {
 }
 
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+// Each browser context is a household of its own: the server (trusting 127.0.0.1 as its proxy) reads its
+// address from X-Forwarded-For. One address for every page would make every account a second account of every
+// player, and the fair-play rule would refuse the engine's output to all of them (docs/web.md, "Fair play").
+{
+  const newContext = browser.newContext.bind(browser);
+  let households = 0;
+  browser.newContext = (opts = {}) => {
+    households += 1;
+    const address = `10.${(households >> 16) & 255}.${(households >> 8) & 255}.${households & 255}`;
+    return newContext({ ...opts, extraHTTPHeaders: { 'X-Forwarded-For': address, ...(opts.extraHTTPHeaders || {}) } });
+  };
+}
 await startServer();
 const alice = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
 const bob = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();

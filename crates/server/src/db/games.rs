@@ -162,6 +162,29 @@ impl Db {
         Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
     }
 
+    /// The games in play of every account seen at network address `address` since `since` (milliseconds), most
+    /// recently changed first: one query, however many accounts share the address.
+    pub async fn active_games_seen_at(
+        &self,
+        address: &str,
+        since: i64,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, DbError> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {GAME_COLUMNS} WHERE g.status = $1 AND (\
+             g.first_user IN (SELECT user_id FROM seen_addresses WHERE address = $2 AND seen_at >= $3) OR \
+             g.second_user IN (SELECT user_id FROM seen_addresses WHERE address = $2 AND seen_at >= $3)) \
+             ORDER BY g.updated_at DESC LIMIT $4"
+        )))
+        .bind(GameStatus::Active.as_str())
+        .bind(address)
+        .bind(since)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
     /// A game's actions in order.
     pub async fn actions(&self, game_id: &str) -> Result<Vec<ActionRow>, DbError> {
         self.actions_after(game_id, 0).await

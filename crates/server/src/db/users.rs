@@ -109,17 +109,6 @@ impl Db {
         Ok(())
     }
 
-    /// The accounts seen at `address` since `since` (milliseconds).
-    pub async fn users_seen_at(&self, address: &str, since: i64) -> Result<Vec<String>, DbError> {
-        Ok(
-            sqlx::query_scalar("SELECT user_id FROM seen_addresses WHERE address = $1 AND seen_at >= $2")
-                .bind(address)
-                .bind(since)
-                .fetch_all(&self.pool)
-                .await?,
-        )
-    }
-
     /// Sets a user's password hash.
     pub async fn set_password(&self, user_id: &str, hash: &str) -> Result<(), DbError> {
         sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")

@@ -32,7 +32,7 @@ pub struct Asker {
 const SAME_ADDRESS_MS: i64 = 24 * 3_600_000;
 /// Each server writes an account's address at most this often.
 const SEEN_EVERY: Duration = Duration::from_secs(300);
-/// The games in play of one account that the rule reads.
+/// The games in play the rule reads for an account, and for an address.
 const GAMES_READ: i64 = 500;
 
 /// The addresses this server wrote lately, so that a busy account does not write one each request.
@@ -106,27 +106,26 @@ impl GameHub {
     /// account seen at the asker's address in the last day.
     async fn guarded_games(&self, asker: &Asker) -> Result<Vec<GameRow>, LiveError> {
         let db = &self.0.db;
-        let mut users: Vec<String> = asker.user.iter().cloned().collect();
+        let mut rows = Vec::new();
+        if let Some(user) = &asker.user {
+            rows.extend(
+                db.games_of(user, GameStatus::Active, GAMES_READ)
+                    .await
+                    .map_err(|e| internal(&e))?,
+            );
+        }
         if !asker.address.is_unspecified() {
             let since = now_ms() - SAME_ADDRESS_MS;
-            let seen = db
-                .users_seen_at(&asker.address.to_string(), since)
-                .await
-                .map_err(|e| internal(&e))?;
-            users.extend(seen);
+            rows.extend(
+                db.active_games_seen_at(&asker.address.to_string(), since, GAMES_READ)
+                    .await
+                    .map_err(|e| internal(&e))?,
+            );
         }
-        users.sort();
-        users.dedup();
         let mut games: Vec<GameRow> = Vec::new();
-        for user in &users {
-            let rows = db
-                .games_of(user, GameStatus::Active, GAMES_READ)
-                .await
-                .map_err(|e| internal(&e))?;
-            for row in rows {
-                if !crate::game::state::hints_allowed(&row) && games.iter().all(|g| g.id != row.id) {
-                    games.push(row);
-                }
+        for row in rows {
+            if !crate::game::state::hints_allowed(&row) && games.iter().all(|g| g.id != row.id) {
+                games.push(row);
             }
         }
         Ok(games)
