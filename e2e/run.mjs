@@ -719,6 +719,17 @@ await test('a spectator finds a live game in the list, watches the moves arrive,
   // The players' page says how many watch.
   await alice.waitForFunction(() => /1 spectator/.test(document.querySelector('#spectators')?.textContent || ''), null, { timeout: 10000 });
   await shot(visitor, 'spectator.png');
+  // The replay of the game in play: the spectator may download it and analyse from it; its player may not
+  // until it ends, and the server refuses the player the file too (the fair-play rule).
+  await visitor.goto(`${BASE}/replay/${gameId}`);
+  await visitor.waitForSelector('#export');
+  assert.equal(await visitor.locator('#analyse-here').count(), 1);
+  const replay = await alice.context().newPage();
+  await replay.goto(`${BASE}/replay/${gameId}`);
+  await replay.waitForSelector('#no-help');
+  assert.equal(await replay.locator('#export, #analyse-here').count(), 0, 'no file and no analysis for a player');
+  assert.equal(await replay.evaluate(async (id) => (await fetch(`/api/games/${id}/export`)).status, gameId), 409);
+  await replay.close();
   await visitor.context().close();
   // Leave the game resigned.
   await alice.click('#resign');
