@@ -1,7 +1,7 @@
 // Pages about people and the games they play: my games, a player's profile with the rating chart, and the
 // leaderboards (the games to watch are watch.js). They show what /api returns; the live ones refetch when the server says so.
 
-import { h, api, serial, playerLink, botMark, toast } from './util.js';
+import { h, api, apiMethod, serial, playerLink, botMark, toast } from './util.js';
 import { allGames, titleOf, specTitle } from './catalog.js';
 import { t, errorText, timeLabel, playerLabel, isDeleted, fmtDate } from './i18n.js';
 
@@ -122,6 +122,8 @@ export function playerPage(main, name, ctx) {
     head.replaceChildren(h('h1', {}, d.bot ? botMark() : null, d.name, d.online ? h('span', { class: 'badge online' }, t('player.online')) : null,
       d.engine ? h('span', { class: 'badge', id: 'engine-mark', title: t('player.engineHelp') }, t('player.engine')) : null));
     if (report === undefined) report = reportBox(d.name, null, ctx);
+    const block = blockControl(d, ctx, load);
+    if (block) head.append(block);
     body.replaceChildren(h('div', { class: 'grid' }, ratings, stats),
       h('div', { class: 'grid', style: 'margin-top:1rem' }, charts,
         h('div', { class: 'stack' },
@@ -130,6 +132,25 @@ export function playerPage(main, name, ctx) {
     if (!shown) { main.replaceChildren(...[head, report, body].filter(Boolean)); shown = true; }
   }
   return livePage(ctx, load, ['lobby']).stop;
+}
+
+/**
+ * "Block": a signed-in player blocks another (no challenges between the two, no open challenges of the other
+ * shown, the other's chat lines hidden), or lifts the block. Nothing for oneself or when signed out.
+ */
+function blockControl(d, ctx, reload) {
+  if (!ctx.me || ctx.me.name.toLowerCase() === d.name.toLowerCase()) return null;
+  const path = `/players/${encodeURIComponent(d.name)}/block`;
+  const err = h('p', { class: 'error', role: 'alert' });
+  const button = h('button', { class: 'small secondary', id: 'block', onclick: async () => {
+    err.textContent = '';
+    try {
+      await apiMethod(d.blocked ? 'DELETE' : 'PUT', path);
+      toast(t(d.blocked ? 'block.lifted' : 'block.done', { name: d.name }));
+      await reload();
+    } catch (x) { err.textContent = errorText(x); }
+  } }, t(d.blocked ? 'block.lift' : 'block.block', { name: d.name }));
+  return h('div', { class: 'stack', id: 'block-box' }, d.blocked ? h('p', { class: 'muted', id: 'blocked-note' }, t('block.note', { name: d.name })) : null, button, err);
 }
 
 /**

@@ -93,6 +93,15 @@ export async function api(path, body) {
   const init = body === undefined
     ? { credentials: 'same-origin' }
     : { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  return call(path, init);
+}
+
+/** Calls the JSON API with another method than GET or POST (`PUT`, `DELETE`), without a body. */
+export async function apiMethod(method, path) {
+  return call(path, { method, credentials: 'same-origin' });
+}
+
+async function call(path, init) {
   let res;
   try {
     res = await fetch('/api' + path, init);

@@ -28,6 +28,7 @@ use tokio::sync::mpsc;
 use crate::clock::TimeControl;
 
 pub mod backup;
+mod blocks;
 mod challenges;
 mod chat;
 pub mod explorer;

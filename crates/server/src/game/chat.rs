@@ -151,15 +151,31 @@ impl Chat {
             .subscribe()
     }
 
-    /// The last lines of a game that a reader may read, oldest first.
+    /// The last lines of a game that a reader may read, oldest first, less those of the accounts it blocks.
     ///
     /// # Errors
     ///
     /// The database's.
     pub async fn history(&self, state: &GameState, user: Option<&str>) -> Result<Vec<ChatLine>, DbError> {
-        self.db
+        let mut lines = self
+            .db
             .chat_lines(&state.id, &readable(state, user), HISTORY)
-            .await
+            .await?;
+        let hidden = self.hidden_for(user).await?;
+        lines.retain(|l| !hidden.contains(&l.user_id));
+        Ok(lines)
+    }
+
+    /// The authors whose lines `user` does not see: the accounts it blocks.
+    ///
+    /// # Errors
+    ///
+    /// The database's.
+    pub async fn hidden_for(&self, user: Option<&str>) -> Result<Vec<String>, DbError> {
+        match user {
+            Some(u) => self.db.blocked_by(u).await,
+            None => Ok(Vec::new()),
+        }
     }
 
     /// `user` says `raw` in a game: checked, kept, and passed on. Returns the line kept.

@@ -194,7 +194,12 @@ pub(crate) async fn lobby(
     MaybeUser(user): MaybeUser,
 ) -> ApiResult<Json<Lobby>> {
     let me = user.as_ref().map(|u| u.id.as_str());
-    let challenges = state.db.open_challenges(me).await?;
+    let mut challenges = state.db.open_challenges(me).await?;
+    // Neither of two players where one blocks the other sees the other's open challenges.
+    if let Some(me) = me {
+        let blocked = state.db.blocked_either_way(me).await?;
+        challenges.retain(|c| !blocked.contains(&c.creator.id));
+    }
     let mut lobby = Lobby {
         online_count: state.lobby.count(),
         challenges: challenges.iter().map(|c| ChallengeView::of(c, me)).collect(),
@@ -235,7 +240,7 @@ pub(crate) fn people_time(time: Option<TimeInput>) -> ApiResult<TimeControl> {
 /// Makes a challenge, open to all or to one player.
 #[utoipa::path(post, path = "/challenges", tag = "lobby", security(("session" = [])), request_body = NewChallenge,
     responses((status = 200, body = ChallengeView), (status = "4XX", body = ErrorBody,
-        description = "Signed out; a bad spec, time or opponent; hints in a rated game; or too many open challenges")))]
+        description = "Signed out; a bad spec, time or opponent; hints in a rated game; a player who blocks or is blocked by the asker (`409 blocked`); or too many open challenges")))]
 pub(crate) async fn create_challenge(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
@@ -265,6 +270,7 @@ pub(crate) async fn create_challenge(
                     "you cannot challenge yourself",
                 ));
             }
+            check_not_blocked(&state, &me.id, &u.id).await?;
             Some(u)
         }
     };
@@ -284,6 +290,17 @@ pub(crate) async fn create_challenge(
     state.db.create_challenge(&row).await?;
     state.lobby.changed();
     Ok(Json(ChallengeView::of(&row, Some(&row.creator.id))))
+}
+
+/// Refuses a challenge between two accounts where either blocks the other.
+async fn check_not_blocked(state: &AppState, a: &str, b: &str) -> ApiResult<()> {
+    if state.db.blocked_between(a, b).await? {
+        return Err(ApiError::conflict(
+            "blocked",
+            "one of you blocks the other: there are no challenges between you",
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses a new challenge from a user who has as many open ones as allowed.
@@ -310,7 +327,7 @@ async fn open_challenge(state: &AppState, id: &str) -> ApiResult<ChallengeRow> {
 #[utoipa::path(post, path = "/challenges/{id}/accept", tag = "lobby", security(("session" = [])),
     params(("id" = String, Path, description = "The challenge's id")),
     responses((status = 200, body = GameCreated), (status = "4XX", body = ErrorBody,
-        description = "Signed out; no such open challenge; one's own, another player's, or taken already (`taken`)")))]
+        description = "Signed out; no such open challenge; one's own, another player's, taken already (`taken`), or between players where one blocks the other (`409 blocked`)")))]
 pub(crate) async fn accept_challenge(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
@@ -326,6 +343,7 @@ pub(crate) async fn accept_challenge(
     if c.target.as_ref().is_some_and(|t| t.id != me.id) {
         return Err(ApiError::forbidden("this challenge is for another player"));
     }
+    check_not_blocked(&state, &c.creator.id, &me.id).await?;
     let (spec, name) = check_spec(&state, &c.spec)?;
     let users = if Color::stored(&c.color).chooser_first() {
         [Some(c.creator.clone()), Some(me.clone())]
@@ -416,7 +434,7 @@ pub(crate) async fn play_computer(
 #[utoipa::path(post, path = "/games/{id}/rematch", tag = "lobby", security(("session" = [])),
     params(("id" = String, Path, description = "The finished game's id")),
     responses((status = 200, body = Rematch), (status = "4XX", body = ErrorBody,
-        description = "Signed out; not the asker's game; the game goes on; a tournament game; or too many open challenges")))]
+        description = "Signed out; not the asker's game; the game goes on; a tournament game; players where one blocks the other (`409 blocked`); or too many open challenges")))]
 pub(crate) async fn rematch(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
@@ -436,6 +454,9 @@ pub(crate) async fn rematch(
     };
     if g.status == GameStatus::Active {
         return Err(ApiError::conflict("ongoing", "the game is not over yet"));
+    }
+    if let Some(other) = g.users[1 - mine].as_ref() {
+        check_not_blocked(&state, &me.id, &other.id).await?;
     }
     if g.tournament.is_some() {
         return Err(ApiError::conflict(

@@ -165,6 +165,7 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(players::live_games))
         .routes(routes!(players::my_games))
         .routes(routes!(players::profile))
+        .routes(routes!(players::block, players::unblock))
         .routes(routes!(players::leaderboard))
         .routes(routes!(rules::rules))
         .routes(routes!(rules::try_moves))

@@ -19,7 +19,7 @@ use crate::{
     game::live::GameState,
     web::{
         AppState,
-        auth::SignedIn,
+        auth::{MaybeUser, SignedIn},
         error::{ApiError, ApiResult, ErrorBody},
         games::GameSummary,
     },
@@ -147,6 +147,59 @@ pub(crate) struct Profile {
     history: BTreeMap<String, Vec<[i64; 2]>>,
     active: Vec<ListedGame>,
     recent: Vec<ListedGame>,
+    /// Whether the signed-in viewer blocks this player (false for a visitor).
+    blocked: bool,
+}
+
+/// Whether the signed-in user blocks a player.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct BlockState {
+    blocked: bool,
+}
+
+/// The player named `name` for `me` to block or unblock: refused for an unknown name, and for oneself.
+async fn block_target(state: &AppState, me: &crate::db::User, name: &str) -> ApiResult<crate::db::User> {
+    let user = if name.len() > 20 {
+        None
+    } else {
+        state.db.user_named(name).await?
+    };
+    let user = user.ok_or_else(|| ApiError::not_found("player"))?;
+    if user.id == me.id {
+        return Err(ApiError::bad_request("self-block", "you cannot block yourself"));
+    }
+    Ok(user)
+}
+
+/// Blocks a player: no challenges between the two either way, neither's open challenges shown to the other,
+/// and the player's chat lines hidden from the blocker. Kept with the account until lifted.
+#[utoipa::path(put, path = "/players/{name}/block", tag = "players", security(("session" = [])),
+    params(("name" = String, Path, description = "The player's name")),
+    responses((status = 200, body = BlockState), (status = "4XX", body = ErrorBody,
+        description = "Signed out, no such player, or oneself (`self-block`)")))]
+pub(crate) async fn block(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Path(name): Path<String>,
+) -> ApiResult<Json<BlockState>> {
+    let user = block_target(&state, &me, &name).await?;
+    state.db.block(&me.id, &user.id, crate::db::now_ms()).await?;
+    Ok(Json(BlockState { blocked: true }))
+}
+
+/// Lifts a block.
+#[utoipa::path(delete, path = "/players/{name}/block", tag = "players", security(("session" = [])),
+    params(("name" = String, Path, description = "The player's name")),
+    responses((status = 200, body = BlockState), (status = "4XX", body = ErrorBody,
+        description = "Signed out, no such player, or oneself (`self-block`)")))]
+pub(crate) async fn unblock(
+    State(state): State<AppState>,
+    SignedIn(me): SignedIn,
+    Path(name): Path<String>,
+) -> ApiResult<Json<BlockState>> {
+    let user = block_target(&state, &me, &name).await?;
+    state.db.unblock(&me.id, &user.id).await?;
+    Ok(Json(BlockState { blocked: false }))
 }
 
 /// A profile's rating in one game.
@@ -313,6 +366,7 @@ pub(crate) async fn my_games(
     responses((status = 200, body = Profile), (status = 404, body = ErrorBody)))]
 pub(crate) async fn profile(
     State(state): State<AppState>,
+    MaybeUser(me): MaybeUser,
     Path(name): Path<String>,
 ) -> ApiResult<Json<Profile>> {
     if name.len() > 20 {
@@ -353,6 +407,10 @@ pub(crate) async fn profile(
         history,
         active: with_ratings(&state, &active, None).await?,
         recent: with_ratings(&state, &finished, None).await?,
+        blocked: match &me {
+            Some(me) => state.db.blocks(&me.id, &user.id).await?,
+            None => false,
+        },
         name: user.name,
     }))
 }

@@ -303,7 +303,7 @@ where
             line = next_chat(&mut chat) => {
                 match line {
                     Some(Ok(l)) => {
-                        if let Some(c) = &chat && c.reads.contains(&l.room) {
+                        if let Some(c) = &chat && c.reads.contains(&l.room) && !c.hidden.contains(&l.user_id) {
                             let msg = ServerMsg::Chat { game: &l.game, reset: false, lines: vec![ChatJson::from(&*l)] };
                             ok = sink.send(send(&msg)).await.is_ok();
                         }
@@ -446,6 +446,8 @@ struct Watching {
 struct ChatFeed {
     rx: broadcast::Receiver<Arc<ChatLine>>,
     reads: Vec<Room>,
+    /// The authors the page's user blocks, read when it began to follow the game: their lines are not sent.
+    hidden: Vec<String>,
 }
 
 /// Where the rooms a page may read in its game changed (a game over opens the spectators' room to its
@@ -520,6 +522,7 @@ async fn watch(
                         *chat = Some(ChatFeed {
                             rx,
                             reads: crate::game::chat::readable(&s, reader),
+                            hidden: state.chat.hidden_for(reader).await.unwrap_or_default(),
                         });
                     }
                     Err(e) => tracing::warn!("chat history: {e}"),

@@ -166,6 +166,10 @@ pub(crate) fn routes() -> Vec<Route> {
         route("GET", "/api/live", Nothing, None, ALL),
         route("GET", "/api/leaderboard/{game}", Nothing, None, ALL),
         route("GET", "/api/players/{name}", Nothing, None, ALL),
+        // Blocks of the first player by a new account of each role's: a block between the players would
+        // refuse the challenges of the cases after it.
+        route("PUT", "/api/players/{name}/block", OwnAccount, None, SIGNED_IN),
+        route("DELETE", "/api/players/{name}/block", OwnAccount, None, SIGNED_IN),
         route("GET", "/api/rules/{game}", Nothing, None, ALL),
         route("GET", "/api/tournaments", Nothing, None, ALL),
         route("GET", "/api/tournaments/{id}", Tournament, None, ALL),
