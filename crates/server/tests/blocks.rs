@@ -208,17 +208,8 @@ async fn a_block_stops_challenges_both_ways_and_hides_the_blocked_players_lines(
         );
 
         // A rematch of the game between them is refused too.
-        let mut ws = support::socket(addr, Some(&ann)).await;
-        send(&mut ws, json!({"t": "watch", "game": game})).await;
-        recv_until(&mut ws, "sync").await;
-        send(&mut ws, json!({"t": "resign", "game": game, "ack": "r"})).await;
-        loop {
-            let m = recv(&mut ws).await;
-            if m["ack"] == "r" {
-                assert_eq!(m["t"], "ack", "{m}");
-                break;
-            }
-        }
+        let m = support::act_in(addr, &ann, &game, json!({"t": "resign"}), "r").await;
+        assert_eq!(m["t"], "ack", "{m}");
         let r = post(addr, &format!("/api/games/{game}/rematch"), &ben, json!({})).await;
         assert_eq!(error_code(&r), (409, "blocked".into()), "{}", r.body);
 

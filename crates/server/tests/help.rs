@@ -34,26 +34,6 @@ async fn hint(addr: SocketAddr, id: &str, cookie: Option<&str>) -> (u16, String)
     (s, what)
 }
 
-/// Plays `mv` in game `id` as the user of `cookie`.
-async fn play_move(addr: SocketAddr, cookie: &str, id: &str, mv: &str) {
-    let mut ws = socket(addr, Some(cookie)).await;
-    send(&mut ws, json!({"t": "watch", "game": id})).await;
-    let sync = recv_until(&mut ws, "sync").await;
-    let v = sync["state"]["version"].clone();
-    send(
-        &mut ws,
-        json!({"t": "move", "game": id, "move": mv, "ack": "p1", "v": v}),
-    )
-    .await;
-    loop {
-        let m = recv(&mut ws).await;
-        if m["ack"] == "p1" {
-            assert_eq!(m["t"], "ack", "{m}");
-            break;
-        }
-    }
-}
-
 /// A GET from another network address than the players' (the fair-play rule guards a game in play from
 /// every account at a player's address: docs/web.md, "Fair play").
 async fn get_away(addr: SocketAddr, path: &str, cookie: &str) -> (u16, Value) {
@@ -125,7 +105,7 @@ async fn the_engine_helps_only_where_both_sides_may_ask_it() {
         }
         // Its first move, so that the start is no longer a position the fair-play rule guards for its
         // players (the game below with help starts there).
-        play_move(addr, &ann, &plain, "f5").await;
+        support::play_moves(addr, &plain, [&ann, &ben], &["f5"]).await;
 
         // Between people, casual, with help allowed by the challenge and accepted: both see it, the player to
         // move may ask, the other is told it is not their turn, and an outsider is not a player.
@@ -277,27 +257,7 @@ async fn a_replay_of_an_imported_copy_of_a_game_in_play_gets_no_suggestion() {
             support::game_between(addr, &ann, &ben, &json!({"spec": "reversi", "color": "first"})).await;
         // Ten moves in the game, then the same ten imported as a file.
         let line = ["f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3", "c2", "e6"];
-        let cookies = [&ann, &ben];
-        for (i, mv) in line.iter().enumerate() {
-            let mut ws = socket(addr, Some(cookies[i % 2])).await;
-            send(&mut ws, json!({"t": "watch", "game": game})).await;
-            let sync = recv_until(&mut ws, "sync").await;
-            let v = sync["state"]["version"].clone();
-            // Ack ids are the game's: each move has its own, or the actor takes it for a resend.
-            let ack = format!("m{i}");
-            send(
-                &mut ws,
-                json!({"t": "move", "game": game, "move": mv, "ack": ack, "v": v}),
-            )
-            .await;
-            loop {
-                let m = recv(&mut ws).await;
-                if m["ack"] == ack.as_str() {
-                    assert_eq!(m["t"], "ack", "{m}");
-                    break;
-                }
-            }
-        }
+        support::play_moves(addr, &game, [&ann, &ben], &line).await;
         let (s, j) = post(addr, "/api/import", &ann, &json!({"text": line.concat()})).await;
         assert_eq!(s, 200, "{j}");
         let copy = j["game"].as_str().unwrap().to_owned();

@@ -13,7 +13,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use gridplay_core::DynPosition;
 use serde_json::{Value, json};
-use support::{LOOPBACK, http_from, recv, recv_until, send, socket};
+use support::{LOOPBACK, http_from, recv_until, send, socket};
 
 /// Who asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -379,29 +379,6 @@ async fn post_from(addr: SocketAddr, from: IpAddr, path: &str, cookie: &str, bod
     r.json()
 }
 
-/// Plays `moves` in game `id`, the players' cookies in turn from the first.
-async fn play(addr: SocketAddr, id: &str, players: [&str; 2], moves: &[&str]) {
-    for (i, mv) in moves.iter().enumerate() {
-        let mut ws = socket(addr, Some(players[i % 2])).await;
-        send(&mut ws, json!({"t": "watch", "game": id})).await;
-        let sync = recv_until(&mut ws, "sync").await;
-        let ack = format!("m{i}");
-        let v = sync["state"]["version"].clone();
-        send(
-            &mut ws,
-            json!({"t": "move", "game": id, "move": mv, "ack": ack, "v": v}),
-        )
-        .await;
-        loop {
-            let m = recv(&mut ws).await;
-            if m["ack"] == ack.as_str() {
-                assert_eq!(m["t"], "ack", "{m}");
-                break;
-            }
-        }
-    }
-}
-
 async fn import(addr: SocketAddr, cookie: &str, text: &str) -> String {
     post_from(addr, AWAY, "/api/import", cookie, &json!({"text": text})).await["game"]
         .as_str()
@@ -429,14 +406,14 @@ async fn world(addr: SocketAddr) -> World {
 
     let rated = json!({"spec": "reversi", "color": "first", "opponent": "ben", "rated": true});
     let game = support::game_between(addr, &ann, &ben, &rated).await;
-    play(addr, &game, [&ann, &ben], &LINE).await;
+    support::play_moves(addr, &game, [&ann, &ben], &LINE).await;
     let mut watch = socket(addr, Some(&eve)).await;
     send(&mut watch, json!({"t": "watch", "game": game})).await;
     recv_until(&mut watch, "sync").await;
 
     let helped = json!({"spec": "reversi", "color": "first", "opponent": "cat", "help": true});
     let help_game = support::game_between(addr, &ann, &cat, &helped).await;
-    play(addr, &help_game, [&ann, &cat], &LINE).await;
+    support::play_moves(addr, &help_game, [&ann, &cat], &LINE).await;
 
     // The plies ahead: the first legal move, then the first reply to it.
     let live = position_after(&LINE);

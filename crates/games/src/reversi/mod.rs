@@ -165,6 +165,20 @@ pub struct ReversiPosition {
 }
 
 impl ReversiPosition {
+    /// The board's least image under its eight symmetries, the side to move's discs first.
+    fn least_image(&self) -> Board {
+        let (player, opponent) = (0..8)
+            .map(|i| {
+                (
+                    bitboard::symmetry(i, self.board.player),
+                    bitboard::symmetry(i, self.board.opponent),
+                )
+            })
+            .min()
+            .expect("eight symmetries");
+        Board { player, opponent }
+    }
+
     /// The side-relative board, for engines.
     #[must_use]
     pub const fn board(&self) -> Board {
@@ -301,15 +315,7 @@ impl Position for ReversiPosition {
     /// The least of the position's eight images under the symmetries of the board, with the side to move:
     /// the rules treat them alike, so that an explorer counts transpositions and mirror images together.
     fn explorer_key(&self) -> String {
-        let (player, opponent) = (0..8)
-            .map(|i| {
-                (
-                    bitboard::symmetry(i, self.board.player),
-                    bitboard::symmetry(i, self.board.opponent),
-                )
-            })
-            .min()
-            .expect("eight symmetries");
+        let Board { player, opponent } = self.least_image();
         ReversiPosition {
             board: Board { player, opponent },
             ..*self
@@ -319,15 +325,7 @@ impl Position for ReversiPosition {
 
     /// The side to move's discs and the other's, the least image of the eight: the colours do not matter.
     fn fair_play_key(&self) -> String {
-        let (player, opponent) = (0..8)
-            .map(|i| {
-                (
-                    bitboard::symmetry(i, self.board.player),
-                    bitboard::symmetry(i, self.board.opponent),
-                )
-            })
-            .min()
-            .expect("eight symmetries");
+        let Board { player, opponent } = self.least_image();
         format!("{player:016x}{opponent:016x}")
     }
 

@@ -334,6 +334,29 @@ pub async fn recv(ws: &mut Socket) -> Value {
     }
 }
 
+/// Watches game `id` with a new socket of `cookie`'s user and sends it `msg` with the acknowledgement id `ack`
+/// (a move carries the version the watch gave): the answer, the acknowledgement or the error.
+pub async fn act_in(addr: SocketAddr, cookie: &str, id: &str, mut msg: Value, ack: &str) -> Value {
+    let mut ws = socket(addr, Some(cookie)).await;
+    send(&mut ws, serde_json::json!({"t": "watch", "game": id})).await;
+    let sync = recv_until(&mut ws, "sync").await;
+    msg["game"] = serde_json::json!(id);
+    if msg["t"] == "move" {
+        msg["v"] = sync["state"]["version"].clone();
+    }
+    act(&mut ws, msg, ack).await
+}
+
+/// Plays `moves` in game `id`, the players of `cookies` in turn from the first, each acknowledged. Each move
+/// has an ack id of its own (`m0`, `m1`...): the actor takes a repeated one for a resend.
+pub async fn play_moves(addr: SocketAddr, id: &str, cookies: [&str; 2], moves: &[&str]) {
+    for (i, mv) in moves.iter().enumerate() {
+        let msg = serde_json::json!({"t": "move", "move": mv});
+        let m = act_in(addr, cookies[i % 2], id, msg, &format!("m{i}")).await;
+        assert_eq!(m["t"], "ack", "{mv}: {m}");
+    }
+}
+
 /// Sends a game action over a page's socket with the acknowledgement id `ack` and waits for its answer: the
 /// acknowledgement or the error.
 pub async fn act(ws: &mut Socket, mut msg: Value, ack: &str) -> Value {

@@ -459,28 +459,25 @@ impl GameHub {
         self.ask(id, |reply| Cmd::Ply { n, reply }).await
     }
 
-    /// Whether game `id` is in play (not over, and not an imported file).
-    pub async fn in_play(&self, id: &str) -> Result<bool, LiveError> {
-        let row = self
-            .0
+    /// Game `id`'s row.
+    async fn row(&self, id: &str) -> Result<crate::db::GameRow, LiveError> {
+        self.0
             .db
             .game(id)
             .await
             .map_err(|e| internal(&e))?
-            .ok_or(LiveError::NotFound)?;
-        Ok(row.status == GameStatus::Active)
+            .ok_or(LiveError::NotFound)
+    }
+
+    /// Whether game `id` is in play (not over, and not an imported file).
+    pub async fn in_play(&self, id: &str) -> Result<bool, LiveError> {
+        Ok(self.row(id).await?.status == GameStatus::Active)
     }
 
     /// Whether the engine may look at a game: once it is over (refused with `why` while it is in play), and
     /// for an imported game, once no game in play shares its opening.
     async fn check_over(&self, id: &str, why: &str) -> Result<(), LiveError> {
-        let row = self
-            .0
-            .db
-            .game(id)
-            .await
-            .map_err(|e| internal(&e))?
-            .ok_or(LiveError::NotFound)?;
+        let row = self.row(id).await?;
         if row.status == GameStatus::Active {
             return Err(LiveError::Refused(why.into()));
         }
