@@ -122,6 +122,10 @@ pub(crate) struct TrainArgs {
     /// than from games with random moves.
     #[arg(long)]
     pub(crate) samples_in: Vec<PathBuf>,
+    /// `reversi`: fit on the labelled positions of these shard folders too (`data/train/reversi`, made by
+    /// `gridplay datagen`), each label in whole discs.
+    #[arg(long)]
+    pub(crate) shards: Vec<PathBuf>,
     /// `reversi`: fit on the positions of these WTHOR files' games too (the French Othello Federation's
     /// database of tournament games, `WTH_YYYY.wtb`), labelled as the self-play games are: exactly from
     /// `--solve-at` empty squares on, each earlier position with the game's exact score there; with
@@ -205,6 +209,9 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     if args.model != "patterns" && args.game != "checkers" {
         return Err(format!("--model is for `checkers`, not `{}`", args.game));
     }
+    if !args.shards.is_empty() && args.game != "reversi" {
+        return Err(format!("--shards is for `reversi`, not `{}`", args.game));
+    }
     if args.game == "checkers" {
         return run_checkers(args);
     }
@@ -223,12 +230,16 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
             args.game
         ));
     }
-    if (args.games == 0 && args.samples_in.is_empty() && args.wthor.is_empty() && args.move_lists.is_empty())
+    if (args.games == 0
+        && args.samples_in.is_empty()
+        && args.shards.is_empty()
+        && args.wthor.is_empty()
+        && args.move_lists.is_empty())
         || args.rounds == 0
         || args.depth == 0
     {
         return Err(
-            "--rounds and --depth must be at least 1, and --games too unless --samples-in, --wthor or --move-lists gives positions"
+            "--rounds and --depth must be at least 1, and --games too unless --samples-in, --shards, --wthor or --move-lists gives positions"
                 .into(),
         );
     }
@@ -394,6 +405,11 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
     let mut samples: Vec<Sample> = Vec::new();
     for path in &args.samples_in {
         let read = read_weights(path, train::samples_from_bytes)?;
+        writeln!(out, "{}: {} positions", path.display(), read.len()).map_err(crate::output_error)?;
+        samples.extend(read);
+    }
+    for path in &args.shards {
+        let read = gridplay_engine::datagen::reversi::samples(path).map_err(|e| e.to_string())?;
         writeln!(out, "{}: {} positions", path.display(), read.len()).map_err(crate::output_error)?;
         samples.extend(read);
     }

@@ -576,3 +576,56 @@ fn checkers_network_training_keeps_positions_out_refits_from_samples_and_plays_b
     candidate_file_is_read_or_refused("GRIDPLAY_CHECKERS_WEIGHTS", &net, &bad);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn datagen_makes_shards_that_resume_and_that_the_reversi_fit_reads() {
+    let dir = std::env::temp_dir().join(format!("gridplay-datagen-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_text = dir.to_str().unwrap();
+    let labels = |n: &str| {
+        gridplay(&[
+            "datagen", "--dir", dir_text, "--games", "reversi", "--seeds", "1..2", "--labels", n, "--build",
+            "test", "--every", "1",
+        ])
+    };
+    let (ok, out, err) = labels("2");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("reversi shard 000001 (search18-25-44): 2/1000"),
+        "{out}"
+    );
+    // A second job goes on with the same shard.
+    let (ok, out, err) = labels("1");
+    assert!(ok, "{err}");
+    assert!(out.contains("3/1000"), "{out}");
+    let weights = dir.join("w.bin");
+    let (ok, out, err) = gridplay(&[
+        "train",
+        "reversi",
+        "--games",
+        "0",
+        "--rounds",
+        "1",
+        "--fit",
+        "cg",
+        "--epochs",
+        "2",
+        "--check-pairs",
+        "0",
+        "--shards",
+        &format!("{dir_text}/reversi"),
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("reversi: 3 positions"), "{out}");
+    assert!(weights.exists());
+    // Refusals say what is wrong.
+    let (ok, _, err) = gridplay(&["datagen", "--dir", dir_text, "--seeds", "5..5"]);
+    assert!(!ok && err.contains("the range is empty"), "{err}");
+    let (ok, _, err) = gridplay(&["datagen", "--dir", dir_text, "--games", "chess"]);
+    assert!(!ok && err.contains("unknown game `chess`"), "{err}");
+    let (ok, _, err) = gridplay(&["train", "checkers", "--shards", dir_text, "--out", "x.bin"]);
+    assert!(!ok && err.contains("--shards is for `reversi`"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

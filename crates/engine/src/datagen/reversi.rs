@@ -178,6 +178,26 @@ pub fn read(folder: &Path) -> Result<Vec<(Labelled<Board>, Label)>, DataError> {
     shard::read_all(folder, GENERATOR, position)
 }
 
+/// The shards' positions in `folder` as the pattern fit's samples: each label in whole discs, as the result
+/// and as the search's score alike (an exact label is the result; a search's is the best estimate there is).
+///
+/// # Errors
+/// As [`read`].
+pub fn samples(folder: &Path) -> Result<Vec<crate::reversi::train::Sample>, DataError> {
+    Ok(read(folder)?
+        .into_iter()
+        .map(|(l, _)| {
+            let discs = (f32::from(l.label) / 100.0).round().clamp(-64.0, 64.0) as i8;
+            crate::reversi::train::Sample {
+                player: l.position.player,
+                opponent: l.position.opponent,
+                score: discs,
+                searched: discs,
+            }
+        })
+        .collect())
+}
+
 #[cfg(test)]
 pub(super) fn label_for_test(b: Board, label: Label) -> i16 {
     label_board(&mut Labeller::new(), b, label)

@@ -214,6 +214,14 @@ fn the_job_fills_shards_in_turn_resumes_and_reads_back_what_it_labelled() {
     }
     // An exact label is a whole number of discs.
     assert!(read[..3].iter().all(|(l, _)| l.label % 100 == 0));
+    // The fit's samples: the same positions, each label in discs.
+    let samples = reversi::samples(&folder).expect("samples");
+    assert_eq!(samples.len(), read.len());
+    for (s, (l, _)) in samples.iter().zip(&read) {
+        assert_eq!((s.player, s.opponent), (l.position.player, l.position.opponent));
+        assert_eq!(i32::from(s.score), (f32::from(l.label) / 100.0).round() as i32);
+        assert_eq!(s.score, s.searched);
+    }
 
     // The same job elsewhere makes the same bytes.
     let again = temp_dir("job-again");
