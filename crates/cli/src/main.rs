@@ -57,6 +57,8 @@ fn registry() -> &'static gridplay_core::Registry {
     }
 }
 
+// Parsed once at start: the size of its largest variant (training's many options) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Count move paths to a depth (perft), the standard check of a move generator.
