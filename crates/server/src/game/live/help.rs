@@ -49,8 +49,7 @@ fn refused() -> LiveError {
 }
 
 /// The keys of `pos` and of every position up to `plies` ahead of it.
-#[must_use]
-pub fn keys_ahead(pos: &dyn DynPosition, plies: u32) -> HashSet<String> {
+fn keys_ahead(pos: &dyn DynPosition, plies: u32) -> HashSet<String> {
     let mut keys = HashSet::new();
     let mut layer = vec![pos.box_clone()];
     keys.insert(pos.fair_play_key());
@@ -163,18 +162,9 @@ impl GameHub {
     /// # Errors
     /// `LiveError::Refused` where it does.
     pub async fn check_export(&self, asker: &Asker, id: &str) -> Result<(), LiveError> {
-        if self.guards(asker, id).await? {
+        if self.guarded_games(asker).await?.iter().any(|g| g.id == id) {
             return Err(refused());
         }
         Ok(())
-    }
-
-    /// Whether the rule guards game `id` from `asker` (the replay page offers its file and "Analyse from here"
-    /// only where it does not).
-    ///
-    /// # Errors
-    /// The database cannot be read.
-    pub async fn guards(&self, asker: &Asker, id: &str) -> Result<bool, LiveError> {
-        Ok(self.guarded_games(asker).await?.iter().any(|g| g.id == id))
     }
 }

@@ -21,7 +21,7 @@ mod help;
 pub(in crate::game) use actor::stored_record;
 
 use actor::Actor;
-pub use help::{Asker, keys_ahead};
+pub use help::Asker;
 
 pub use crate::game::state::{
     Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson, TournamentRef,
@@ -629,8 +629,8 @@ impl GameHub {
     /// The analysis board's engine lines of `pos` (a position of the game named `game`) for `user`: the best
     /// `n` moves, sent after each complete depth, searched in the analysis lane for at most
     /// `Limits::lines_seconds`. The search counts among the user's analyses under way (`analyses_per_user`)
-    /// until the returned guard goes, and stops then. A user who plays a game of the same game in which hints
-    /// are not allowed gets no lines until it is over: the engine helps no one against a person unseen.
+    /// until the returned guard goes, and stops then. A position the fair-play rule guards from `asker` gets no
+    /// lines (`help.rs`).
     pub async fn lines(
         &self,
         user: &User,
