@@ -1511,7 +1511,7 @@ await test('two players on two servers: a challenge across them, moves both ways
 });
 
 await test('blocks: a player blocks another from the profile, the lobby hides the other\'s challenge, and the block is lifted', async () => {
-  const [ann, ben] = [await (await browser.newContext()).newPage(), await (await browser.newContext()).newPage()];
+  const [ann, ben] = [await (await browser.newContext({ bypassCSP: true })).newPage(), await (await browser.newContext()).newPage()];
   await signUp(ann, 'bl-ann');
   await signUp(ben, 'bl-ben');
   const id = await ben.evaluate(async () => (await (await fetch('/api/challenges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec: 'reversi', color: 'first' }) })).json()).id);
