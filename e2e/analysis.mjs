@@ -230,10 +230,22 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
       await p.click('#puzzle-next');
       await p.waitForFunction((old) => document.querySelector('#puzzle-panel').dataset.puzzle !== old, id);
       const next = await current();
-      await p.selectOption('#legal-moves', next.legal.find((m) => m !== next.solution[0]));
+      // A move the puzzle refuses (another may be right too): probed by the visitor first.
+      let wrong = null;
+      for (const m of next.legal.filter((x) => x !== next.solution[0])) {
+        const r = await visitor.evaluate(async ([i, mv]) => (await fetch(`/api/puzzles/${i}/move`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ moves: [mv] }) })).json(), [next.id, m]);
+        if (r.result === 'failed') { wrong = m; break; }
+      }
+      assert.ok(wrong, `${game}: a puzzle refuses some move`);
+      const tried = Number((await p.textContent('#puzzle-about')).match(/tried (\d+)/)[1]);
+      await p.selectOption('#legal-moves', wrong);
       await p.waitForFunction(() => document.querySelector('#puzzle-status').dataset.state === 'failed');
       assert.match(await p.textContent('#puzzle-solution'), new RegExp(next.solution[0].replace(/[*]/g, '\\*')), game);
       assert.match(await p.textContent('#puzzle-player'), /streak 0/, game);
+      // The panel counts the try.
+      assert.match(await p.textContent('#puzzle-about'), new RegExp(`tried ${tried + 1} time`), game);
+      // The refutation is played out on the board to its end.
+      await p.waitForFunction(() => { const l = document.querySelector('#puzzle-line'); return l && l.dataset.kind === 'refutation' && Number(l.dataset.at) === l.querySelectorAll('.ply').length; });
     }
     const history = await p.evaluate(async () => (await (await fetch('/api/puzzles/reversi/history')).json()).attempts.map((a) => a.solved));
     assert.deepEqual(history, [false, true]);
@@ -246,6 +258,39 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
     assert.doesNotMatch(await ja.textContent('#puzzle-proof'), /[A-Za-z]{4,}/);
     await ja.context().close();
     await visitor.context().close();
+    await p.context().close();
+  });
+
+  await test('puzzles: a second-best right move solves the puzzle, and the solution is stepped through on the board', async () => {
+    // A shipped checkers puzzle whose first step accepts two moves, read from the set the server ships.
+    const { inflateRawSync } = await import('node:zlib');
+    const { readFileSync } = await import('node:fs');
+    const text = inflateRawSync(readFileSync(new URL('../crates/server/puzzles/shipped.tsv.deflate', import.meta.url))).toString();
+    const fnv = (s) => { let h = 0xcbf29ce484222325n; for (const b of Buffer.from(s)) { h ^= BigInt(b); h = (h * 0x100000001b3n) & 0xffffffffffffffffn; } return h.toString(16).padStart(16, '0'); };
+    const line = text.split('\n').map((l) => l.split('\t')).find((f) => f[0] === 'checkers' && (f[4].split(' / ')[0].match(/\*/g) || []).length >= 2);
+    assert.ok(line, 'the shipped set has a checkers puzzle with two right first moves');
+    const [spec, position, solution, , grades] = line;
+    const first = grades.split(' / ')[0].split(' ').filter((g) => g.endsWith('*')).map((g) => g.slice(0, g.lastIndexOf('=')));
+    const second = first.find((m) => m !== solution.split(' ')[0]);
+    const p = await page('an-puz');
+    await p.goto(`${BASE}/puzzles/checkers/${fnv(`${spec}\n${position}`)}`);
+    await p.waitForFunction(() => document.querySelector('#puzzle-status')?.dataset.state === 'solving' && document.querySelectorAll('#legal-moves option').length > 1);
+    await p.selectOption('#legal-moves', second);
+    await p.waitForFunction(() => document.querySelector('#puzzle-status').dataset.state === 'solved');
+    assert.match(await p.textContent('#puzzle-status'), /right too/);
+    assert.match(await p.textContent('#puzzle-player'), /streak 1/);
+    assert.match(await p.textContent('#puzzle-about'), /tried 1 time\b/);
+    // The solution, move by move from the puzzle's position.
+    await p.click('#show-solution');
+    await p.waitForFunction(() => document.querySelector('#puzzle-line')?.dataset.kind === 'solution' && document.querySelector('#puzzle-line').dataset.at === '0');
+    const before = await p.innerHTML('#board');
+    await p.click('#line-next');
+    await p.waitForFunction(() => document.querySelector('#puzzle-line').dataset.at === '1');
+    await drawn(p);
+    assert.notEqual(await p.innerHTML('#board'), before, 'the board shows the solution\'s first move');
+    await p.click('#line-last');
+    await p.waitForFunction((n) => document.querySelector('#puzzle-line').dataset.at === String(n), solution.split(' ').length);
+    assert.deepEqual(await axe(p), []);
     await p.context().close();
   });
 

@@ -17,7 +17,7 @@ use clap::{Args, Subcommand};
 use gridplay_core::DynPosition;
 use gridplay_engine::{
     Request,
-    puzzles::{Found, candidates, effort, find},
+    puzzles::{Effort, Found, candidates, effort, find, parse_steps, steps_text},
 };
 use gridplay_search::StopFlag;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -34,6 +34,10 @@ enum PuzzlesWhat {
     Mine(MineArgs),
     /// Join files of puzzles (each line checked, repeats left out) into the deflated set the server ships.
     Pack(PackArgs),
+    /// Prove files of puzzles again, each position judged afresh by the game's effort: a position still a
+    /// puzzle is written with its new solution, grades and proof, the others are dropped; the counts are
+    /// reported game by game.
+    Prove(ProveArgs),
 }
 
 #[derive(Args, Debug)]
@@ -81,6 +85,28 @@ struct MineArgs {
 }
 
 #[derive(Args, Debug)]
+struct ProveArgs {
+    /// Files of puzzles (written by `mine`, `prove`, or the shipped set inflated).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Only the puzzles of this game (a registry name).
+    #[arg(long)]
+    game: Option<String>,
+    /// Only the first N puzzles read (of `--game`).
+    #[arg(long)]
+    limit: Option<usize>,
+    /// The first search's depth instead of the game's effort (for measuring what a depth costs).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// The file the puzzles still proved are written to.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
 struct PackArgs {
     /// Files written by `mine`.
     #[arg(required = true)]
@@ -93,6 +119,7 @@ pub(crate) fn run(args: &PuzzlesArgs) -> Result<(), String> {
     match &args.what {
         PuzzlesWhat::Mine(m) => mine(m),
         PuzzlesWhat::Pack(p) => pack(p),
+        PuzzlesWhat::Prove(p) => prove(p),
     }
 }
 
@@ -143,13 +170,14 @@ fn self_play(start: &dyn DynPosition, seed: u64, levels: (u8, u8)) -> Vec<String
     moves
 }
 
-/// One puzzle as a line of a puzzles file.
+/// One puzzle as a line of a puzzles file: spec, position, solution, proof and grades, separated by tabs.
 fn line(spec: &str, pos: &dyn DynPosition, found: &Found) -> String {
     format!(
-        "{spec}\t{}\t{}\t{}",
+        "{spec}\t{}\t{}\t{}\t{}",
         pos.to_text(),
         found.solution.join(" "),
-        found.proof
+        found.proof,
+        steps_text(&found.steps)
     )
 }
 
@@ -288,9 +316,19 @@ fn pack(a: &PackArgs) -> Result<(), String> {
         for (n, l) in text.lines().enumerate() {
             let at = || format!("{} line {}", path.display(), n + 1);
             let fields: Vec<&str> = l.split('\t').collect();
-            let [spec, position, solution, _proof] = fields[..] else {
-                return Err(format!("{}: a puzzle is four fields separated by tabs", at()));
+            let [spec, position, solution, _proof, grades] = fields[..] else {
+                return Err(format!(
+                    "{}: a puzzle is five fields separated by tabs (prove an older file first)",
+                    at()
+                ));
             };
+            let steps = parse_steps(grades).map_err(|e| format!("{}: {e}", at()))?;
+            if steps.len() != solution.split(' ').count().div_ceil(2) {
+                return Err(format!(
+                    "{}: one step of grades for each of the solver's moves",
+                    at()
+                ));
+            }
             let game = registry.game(spec).map_err(|e| format!("{}: {e}", at()))?;
             let mut pos = game
                 .parse_position(position)
@@ -314,6 +352,118 @@ fn pack(a: &PackArgs) -> Result<(), String> {
         lines.len(),
         a.out.display(),
         bytes.len()
+    );
+    Ok(())
+}
+
+/// What `prove` did with one game's puzzles.
+#[derive(Default)]
+struct Proved {
+    read: usize,
+    kept: usize,
+    /// Kept with another kind of proof, or another first move.
+    reclassified: usize,
+    /// Kept with more than one accepted first move.
+    alternatives: usize,
+    /// Kept with a shorter solution.
+    shortened: usize,
+}
+
+fn prove(a: &ProveArgs) -> Result<(), String> {
+    let registry = crate::registry();
+    let mut puzzles = Vec::new();
+    for path in &a.files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (n, l) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let at = || format!("{} line {}", path.display(), n + 1);
+            let fields: Vec<&str> = l.split('\t').collect();
+            if !(4..=5).contains(&fields.len()) {
+                return Err(format!(
+                    "{}: a puzzle is four or five fields separated by tabs",
+                    at()
+                ));
+            }
+            let prefix = fields[0].split(':').next().unwrap_or_default();
+            if a.game.as_ref().is_some_and(|g| g != prefix) {
+                continue;
+            }
+            let game = registry.game(fields[0]).map_err(|e| format!("{}: {e}", at()))?;
+            let name = game.info().name;
+            let pos = game
+                .parse_position(fields[1])
+                .map_err(|e| format!("{}: {e}", at()))?;
+            let old_proof = fields[3].split(';').next().unwrap_or_default().to_owned();
+            let old_first = fields[2].split(' ').next().unwrap_or_default().to_owned();
+            let old_len = fields[2].split(' ').count();
+            puzzles.push((name, fields[0].to_owned(), pos, old_proof, old_first, old_len));
+        }
+    }
+    if let Some(limit) = a.limit {
+        puzzles.truncate(limit);
+    }
+    let next = AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Option<Found>>>> =
+        puzzles.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let started = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..a.threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((name, _, pos, ..)) = puzzles.get(i) else {
+                        return;
+                    };
+                    let mut effort: Effort = effort(name);
+                    if let Some(d) = a.depth {
+                        effort.depth = d;
+                    }
+                    let found = find(pos.as_ref(), effort, &StopFlag::new());
+                    if let Ok(mut slot) = results[i].lock() {
+                        *slot = Some(found);
+                    }
+                }
+            });
+        }
+    });
+    let mut out = Vec::new();
+    let mut by_game: std::collections::BTreeMap<String, Proved> = std::collections::BTreeMap::new();
+    for ((name, spec, pos, old_proof, old_first, old_len), result) in puzzles.iter().zip(results) {
+        let counts = by_game.entry(name.clone()).or_default();
+        counts.read += 1;
+        let Some(found) = result.into_inner().ok().flatten().flatten() else {
+            continue;
+        };
+        counts.kept += 1;
+        let kind = |p: &str| p.split(' ').take(2).collect::<Vec<_>>().join(" ");
+        if kind(&found.proof) != kind(old_proof) || found.solution[0] != *old_first {
+            counts.reclassified += 1;
+        }
+        if found.steps[0].accepted().count() > 1 {
+            counts.alternatives += 1;
+        }
+        if found.solution.len() < *old_len {
+            counts.shortened += 1;
+        }
+        out.push(line(spec, pos.as_ref(), &found));
+    }
+    std::fs::write(&a.out, out.join("\n") + "\n").map_err(|e| format!("{}: {e}", a.out.display()))?;
+    eprintln!("game       read   kept dropped reclassified alternatives shortened");
+    for (game, c) in &by_game {
+        eprintln!(
+            "{game:<10} {:>4} {:>6} {:>7} {:>12} {:>12} {:>9}",
+            c.read,
+            c.kept,
+            c.read - c.kept,
+            c.reclassified,
+            c.alternatives,
+            c.shortened
+        );
+    }
+    eprintln!(
+        "{} puzzles written to {} in {:.1} s",
+        out.len(),
+        a.out.display(),
+        started.elapsed().as_secs_f64()
     );
     Ok(())
 }

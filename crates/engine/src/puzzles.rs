@@ -1,14 +1,17 @@
-//! Puzzles: positions where one move is clearly best and the others are not, proved as far as each game
-//! allows. Every legal move is searched by the game's full engine ([`crate::lines`]):
+//! Puzzles: positions where some moves keep a result and the others visibly lose it, proved as far as each
+//! game allows. Every legal move is searched by the game's full engine ([`crate::lines`]) and graded by one
+//! rule ([`grade`]), so that every right answer is accepted:
 //!
-//! - Reversi near the end: every move is solved exactly; the best wins and every other draws or loses.
-//! - A forced win (checkers' endgame databases, any game's search that sees the end): the best move wins and
-//!   no other does.
-//! - Otherwise: the best move is ahead of every other by the game's margin at one depth, and again two plies
-//!   deeper, with the same best move.
+//! - Reversi near the end: every move is solved exactly; the winning moves are accepted, and the worst of
+//!   them wins by the game's margin more than the best of the others (a 2-disc edge is no puzzle).
+//! - A forced win (checkers' endgame databases, any game's search that sees the end): every forced win is
+//!   accepted, and every other move is proved, or searched, not to win.
+//! - Otherwise: the moves within half the margin of the best are accepted, the others are behind it by the
+//!   margin or more, at one depth and again two plies deeper (an advantage kept, or the balance held).
 //!
-//! A move that touches no cell (a pass, the end of a turn) is no answer. A puzzle may go on: after the solution and the engine's reply, a position that is again a puzzle for the
-//! same side adds the reply and its solution (up to three moves of the solver).
+//! A move that touches no cell (a pass, the end of a turn) is no answer. A puzzle may go on: after the
+//! solution and the engine's reply, a position that is again a puzzle for the same side adds the reply and its
+//! solution (up to three moves of the solver), each graded in the same way.
 
 use gridplay_core::DynPosition;
 use gridplay_search::{Limits, StopFlag};
@@ -24,7 +27,8 @@ pub struct Effort {
     pub margin: i32,
 }
 
-/// The effort each game's puzzles get: deep enough to trust within a second or so a position on one core.
+/// The effort each game's puzzles get: deep enough that a move the engine finds right at the analysis board's
+/// usual depths is not refused, within a few seconds a position on one core (`gridplay puzzles prove`).
 #[must_use]
 pub fn effort(game: &str) -> Effort {
     match game {
@@ -33,15 +37,15 @@ pub fn effort(game: &str) -> Effort {
             margin: 800,
         },
         "checkers" => Effort {
-            depth: 12,
+            depth: 18,
             margin: 150,
         },
         "cornered" => Effort {
-            depth: 4,
+            depth: 6,
             margin: 400,
         },
         "ywf" => Effort {
-            depth: 4,
+            depth: 6,
             margin: 300,
         },
         "tactics" => Effort {
@@ -60,6 +64,8 @@ pub fn effort(game: &str) -> Effort {
 pub struct Found {
     /// The solver's moves and the replies between them: solver, reply, solver...
     pub solution: Vec<String>,
+    /// Every legal move of each of the solver's turns, graded.
+    pub steps: Vec<Step>,
     /// How the first move was proved best, in words.
     pub proof: String,
     /// The solution's score for the solver, in hundredths of a game unit.
@@ -89,108 +95,323 @@ pub fn candidates(start: &dyn DynPosition, moves: &[String]) -> Vec<Box<dyn DynP
     out
 }
 
-/// Whether a line wins for the side to move, as far as it is proved.
-fn wins(l: &Line) -> bool {
-    matches!(l.proof, Proof::Win { .. }) || (l.proof == Proof::Exact && l.score > 0)
+/// What a move is worth to the solver, as far as it is proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// A forced win.
+    Win,
+    /// A forced loss.
+    Loss,
+    /// The exact final margin with best play (an endgame solve), in hundredths.
+    Exact(i32),
+    /// The search's estimate at the proof's depth, in hundredths.
+    Search(i32),
 }
 
-/// The clearly best line of `all`, and how it is known, or `None`.
-fn clear(all: &Lines, effort: Effort) -> Option<(&Line, &'static str)> {
-    let (best, others) = all.lines.split_first()?;
-    if others.is_empty() {
-        return None;
+impl Value {
+    fn of(line: &Line) -> Value {
+        match line.proof {
+            Proof::Win { .. } => Value::Win,
+            Proof::Loss { .. } => Value::Loss,
+            Proof::Exact => Value::Exact(line.score),
+            Proof::Estimate => Value::Search(line.score),
+        }
     }
-    if wins(best) {
-        let not_winning = others.iter().all(|l| match l.proof {
-            Proof::Win { .. } => false,
-            Proof::Exact => l.score <= 0,
-            Proof::Loss { .. } => true,
-            Proof::Estimate => l.score <= 0,
-        });
-        let all_proved = others.iter().all(|l| l.proof != Proof::Estimate);
-        return match (not_winning, best.proof, all_proved) {
-            (false, ..) => None,
-            (true, Proof::Exact, true) => Some((best, "exact")),
-            (true, _, true) => Some((best, "win")),
-            (true, _, false) => Some((best, "win-search")),
+
+    /// Best first: a win, then by score, then a loss.
+    fn rank(self) -> (u8, i32) {
+        match self {
+            Value::Win => (2, 0),
+            Value::Exact(s) | Value::Search(s) => (1, s),
+            Value::Loss => (0, 0),
+        }
+    }
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Win => f.write_str("W"),
+            Value::Loss => f.write_str("L"),
+            Value::Exact(s) => write!(f, "E{s}"),
+            Value::Search(s) => write!(f, "S{s}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Value {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Value, String> {
+        let number = |t: &str| {
+            t.parse::<i32>()
+                .map_err(|_| format!("`{text}` is not a value (W, L, E<score> or S<score>)"))
         };
+        match text.split_at_checked(1) {
+            Some(("W", "")) => Ok(Value::Win),
+            Some(("L", "")) => Ok(Value::Loss),
+            Some(("E", n)) => number(n).map(Value::Exact),
+            Some(("S", n)) => number(n).map(Value::Search),
+            _ => Err(format!("`{text}` is not a value (W, L, E<score> or S<score>)")),
+        }
     }
-    let second = &others[0];
-    (best.proof == Proof::Estimate
-        && best.score >= effort.margin / 2
-        && best.score - second.score >= effort.margin
-        && !wins(second))
-    .then_some((best, "search"))
 }
 
-/// Judges `pos`: its clearly best move with its line and the words of its proof, or `None`.
+/// One legal move of a puzzle's position, its value, and whether it keeps the result the puzzle proved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graded {
+    pub mv: String,
+    pub value: Value,
+    /// Accepted as an answer.
+    pub keeps: bool,
+}
+
+/// Every legal move of one of the solver's turns in a puzzle, graded, best first. Written as `MOVE=VALUE`
+/// separated by spaces, an accepted move's value followed by `*`: `a4=E1000* b2=E0 c1=E-400`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step(pub Vec<Graded>);
+
+impl Step {
+    /// Whether `mv` keeps the step's proved result.
+    #[must_use]
+    pub fn accepts(&self, mv: &str) -> bool {
+        self.0.iter().any(|g| g.keeps && g.mv == mv)
+    }
+
+    /// The accepted moves, best first.
+    pub fn accepted(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().filter(|g| g.keeps).map(|g| g.mv.as_str())
+    }
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, g) in self.0.iter().enumerate() {
+            let sep = if i == 0 { "" } else { " " };
+            let mark = if g.keeps { "*" } else { "" };
+            write!(f, "{sep}{}={}{mark}", g.mv, g.value)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Step {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Step, String> {
+        let graded = text
+            .split_whitespace()
+            .map(|entry| {
+                let (mv, value) = entry
+                    .rsplit_once('=')
+                    .ok_or_else(|| format!("`{entry}` is not MOVE=VALUE"))?;
+                let (value, keeps) = match value.strip_suffix('*') {
+                    Some(v) => (v, true),
+                    None => (value, false),
+                };
+                Ok(Graded {
+                    mv: mv.to_owned(),
+                    value: value.parse()?,
+                    keeps,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        if graded.is_empty() {
+            return Err("a step grades at least one move".into());
+        }
+        Ok(Step(graded))
+    }
+}
+
+/// A puzzle's steps as one text: `STEP / STEP / ...`.
 #[must_use]
-pub fn judge(pos: &dyn DynPosition, effort: Effort, stop: &StopFlag) -> Option<(Line, String)> {
+pub fn steps_text(steps: &[Step]) -> String {
+    steps
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// The steps of [`steps_text`].
+///
+/// # Errors
+///
+/// A step that does not read, with its words.
+pub fn parse_steps(text: &str) -> Result<Vec<Step>, String> {
+    text.split(" / ").map(str::parse).collect()
+}
+
+/// How a step's answer is proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Every move solved exactly: the accepted moves win, by `margin` or more than any refused move.
+    Exact,
+    /// The accepted moves are forced wins; the refused ones are proved or searched not to win.
+    Win,
+    /// The accepted moves are within half the margin of the best; the refused ones are behind it by the
+    /// margin or more.
+    Margin,
+}
+
+/// Grades the lines of a position (every legal move, best first) by the rule every puzzle keeps, and says
+/// how its answer is proved; `None` where the position is no puzzle:
+///
+/// - the best move is a forced win: the accepted moves are every forced win, and every other move is proved
+///   not to win, or searched to no more than half the margin;
+/// - every move is solved exactly and the best wins: the accepted moves are every win, and the worst of them
+///   is ahead of the best refused move by the margin or more (a player can see that much);
+/// - otherwise the best move does not lose by more than half the margin (it keeps an advantage, or the
+///   balance): the accepted moves are those within half the margin of it, the refused ones are behind it by
+///   the margin or more, and no move lies between.
+///
+/// At least one move is refused, and no more than half the moves are accepted.
+#[must_use]
+pub fn grade(lines: &[Line], margin: i32) -> Option<(Kind, Step)> {
+    classify(
+        lines.iter().map(|l| (l.moves[0].clone(), Value::of(l))).collect(),
+        margin,
+    )
+}
+
+/// [`grade`]'s rule over moves and their values: the step, best first, each move marked accepted or not.
+#[must_use]
+pub fn classify(moves: Vec<(String, Value)>, margin: i32) -> Option<(Kind, Step)> {
+    let mut graded: Vec<Graded> = moves
+        .into_iter()
+        .map(|(mv, value)| Graded {
+            mv,
+            value,
+            keeps: false,
+        })
+        .collect();
+    graded.sort_by_key(|g| std::cmp::Reverse(g.value.rank()));
+    let best = graded.first()?.value;
+    let kind = match best {
+        Value::Win => {
+            for g in &mut graded {
+                g.keeps = g.value == Value::Win;
+                let refused_ok = match g.value {
+                    Value::Win => true,
+                    Value::Loss => true,
+                    Value::Exact(s) => s <= 0,
+                    Value::Search(s) => s <= margin / 2,
+                };
+                if !refused_ok {
+                    return None;
+                }
+            }
+            Kind::Win
+        }
+        Value::Exact(b) if b > 0 => {
+            let mut worst_kept = i32::MAX;
+            let mut best_refused = i32::MIN;
+            for g in &mut graded {
+                let Value::Exact(s) = g.value else { return None };
+                g.keeps = s > 0;
+                if g.keeps {
+                    worst_kept = worst_kept.min(s);
+                } else {
+                    best_refused = best_refused.max(s);
+                }
+            }
+            if best_refused != i32::MIN && worst_kept - best_refused < margin {
+                return None;
+            }
+            Kind::Exact
+        }
+        Value::Search(b) if b >= -margin / 2 => {
+            for g in &mut graded {
+                let s = match g.value {
+                    Value::Exact(s) | Value::Search(s) => s,
+                    Value::Loss => i32::MIN,
+                    Value::Win => return None,
+                };
+                g.keeps = s >= b - margin / 2;
+                if !g.keeps && s > b - margin {
+                    return None;
+                }
+            }
+            Kind::Margin
+        }
+        _ => return None,
+    };
+    let kept = graded.iter().filter(|g| g.keeps).count();
+    (kept < graded.len() && kept * 2 <= graded.len()).then_some((kind, Step(graded)))
+}
+
+/// Judges `pos`: its best move's line, the grades of every move, and the words of the proof; `None` where
+/// the position is no puzzle. A position whose moves are not all proved is graded again two plies deeper,
+/// and must grade the same, with the same best move.
+#[must_use]
+pub fn judge(pos: &dyn DynPosition, effort: Effort, stop: &StopFlag) -> Option<(Line, Step, String)> {
     if pos.outcome().is_some() || pos.legal_moves().len() < 2 {
         return None;
     }
     let first = lines(pos, usize::MAX, Limits::depth(effort.depth), stop, &mut |_| {}).ok()?;
-    let (best, how) = clear(&first, effort)?;
-    let best = best.clone();
+    let (kind, step) = grade(&first.lines, effort.margin)?;
     // A move that touches no cell (a pass, the end of a turn) is no puzzle's answer.
     let view = pos.view();
-    if view
-        .moves
-        .iter()
-        .any(|m| m.text == best.moves[0] && m.from.is_none() && m.path.is_empty())
-    {
+    let no_cell = |mv: &str| {
+        view.moves
+            .iter()
+            .any(|m| m.text == mv && m.from.is_none() && m.path.is_empty())
+    };
+    if step.accepted().any(no_cell) {
         return None;
     }
     let empties = pos.to_text().matches('-').count();
-    match how {
-        "exact" => Some((
-            best,
-            format!("exact solve of every move ({empties} empty squares)"),
-        )),
-        "win" => Some((
-            best,
-            format!(
+    let best_of = |all: &Lines, step: &Step| all.lines.iter().find(|l| l.moves[0] == step.0[0].mv).cloned();
+    if first.proved {
+        let words = match kind {
+            Kind::Exact => format!("exact solve of every move ({empties} empty squares)"),
+            Kind::Win => format!(
                 "forced win; every other move proved not to win (depth {})",
                 first.depth
             ),
-        )),
-        _ => {
-            // Checked again two plies deeper: the same best move, as clearly ahead.
-            let deeper = lines(
-                pos,
-                usize::MAX,
-                Limits::depth(effort.depth + 2),
-                stop,
-                &mut |_| {},
-            )
-            .ok()?;
-            let (again, how_again) = clear(&deeper, effort)?;
-            if again.moves.first() != best.moves.first() {
-                return None;
-            }
-            let words = if how == "win-search" || how_again.starts_with("win") {
-                format!(
-                    "forced win; every other move searched not to win at depths {} and {}",
-                    first.depth, deeper.depth
-                )
-            } else {
-                format!(
-                    "ahead of every other move by {} or more at depths {} and {}",
-                    effort.margin, first.depth, deeper.depth
-                )
-            };
-            Some((again.clone(), words))
-        }
+            Kind::Margin => return None,
+        };
+        return Some((best_of(&first, &step)?, step, words));
     }
+    let deeper = lines(
+        pos,
+        usize::MAX,
+        Limits::depth(effort.depth + 2),
+        stop,
+        &mut |_| {},
+    )
+    .ok()?;
+    let (kind_again, again) = grade(&deeper.lines, effort.margin)?;
+    let kept = |s: &Step| {
+        s.accepted()
+            .map(str::to_owned)
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    if kind_again != kind || kept(&again) != kept(&step) || again.0[0].mv != step.0[0].mv {
+        return None;
+    }
+    let words = match kind {
+        Kind::Exact => format!("exact solve of every move ({empties} empty squares)"),
+        Kind::Win => format!(
+            "forced win; every other move searched not to win at depths {} and {}",
+            first.depth, deeper.depth
+        ),
+        Kind::Margin => format!(
+            "ahead of every refused move by {} or more at depths {} and {}",
+            effort.margin, first.depth, deeper.depth
+        ),
+    };
+    Some((best_of(&deeper, &again)?, again, words))
 }
 
 /// A puzzle in `pos`, with up to two more moves of the solver where the position after the engine's reply is
 /// again one, or `None`.
 #[must_use]
 pub fn find(pos: &dyn DynPosition, effort: Effort, stop: &StopFlag) -> Option<Found> {
-    let (line, proof) = judge(pos, effort, stop)?;
+    let (line, step, proof) = judge(pos, effort, stop)?;
     let solver = pos.turn();
     let mut solution = vec![line.moves[0].clone()];
+    let mut steps = vec![step];
     let mut at = pos.box_clone();
     at.play(&line.moves[0]).ok()?;
     let mut reply = line.moves.get(1).cloned();
@@ -203,17 +424,19 @@ pub fn find(pos: &dyn DynPosition, effort: Effort, stop: &StopFlag) -> Option<Fo
         if next.play(&r).is_err() || next.outcome().is_some() || next.turn() != solver {
             break;
         }
-        let Some((more, _)) = judge(next.as_ref(), effort, stop) else {
+        let Some((more, step, _)) = judge(next.as_ref(), effort, stop) else {
             break;
         };
         solution.push(r);
         solution.push(more.moves[0].clone());
+        steps.push(step);
         next.play(&more.moves[0]).ok()?;
         reply = more.moves.get(1).cloned();
         at = next;
     }
     Some(Found {
         solution,
+        steps,
         proof,
         score: line.score,
     })
@@ -260,5 +483,50 @@ mod tests {
         assert_eq!(found.solution[0], "a4");
         assert_eq!(found.score, 1000);
         assert!(found.proof.starts_with("exact solve"), "{}", found.proof);
+    }
+
+    /// The rule on moves and values, case by case: (values, margin, the accepted moves or `None` for no
+    /// puzzle).
+    #[test]
+    fn the_rule_accepts_every_move_that_keeps_the_result() {
+        let cases: &[(&str, i32, Option<&[&str]>)] = &[
+            // Two forced wins of four moves: both right.
+            ("a=W b=W c=S0 d=L", 300, Some(&["a", "b"])),
+            // A move searched well ahead might win too: no puzzle.
+            ("a=W b=S200 c=S0 d=L", 300, None),
+            // Exact: a win by 10 against a draw is a puzzle; a win by 2 against a draw is not (not visible).
+            ("a=E1000 b=E0 c=E-400", 800, Some(&["a"])),
+            ("a=E200 b=E0 c=E-400", 800, None),
+            // Exact: every winning move is right, if the worst of them is clearly ahead of the rest.
+            ("a=E2000 b=E1000 c=E0 d=E-400 e=E-600", 800, Some(&["a", "b"])),
+            // A search: within half the margin of the best is right, the margin behind is wrong.
+            ("a=S500 b=S400 c=S100 d=S0", 300, Some(&["a", "b"])),
+            // A move between the two: no puzzle.
+            ("a=S500 b=S300 c=S100", 300, None),
+            // Holding the balance is a puzzle; a lost position is not.
+            ("a=S-50 b=S-400 c=S-500", 300, Some(&["a"])),
+            ("a=S-400 b=S-800 c=S-900", 300, None),
+            // More than half the moves right: no puzzle.
+            ("a=W b=W c=L", 300, None),
+        ];
+        for (values, margin, want) in cases {
+            let moves = values
+                .split(' ')
+                .map(|e| {
+                    let (m, v) = e.split_once('=').unwrap();
+                    (m.to_owned(), v.parse::<Value>().unwrap())
+                })
+                .collect();
+            let got = classify(moves, *margin).map(|(_, step)| {
+                let again: Step = step.to_string().parse().expect("a step reads back");
+                assert_eq!(again, step);
+                step.accepted().map(str::to_owned).collect::<Vec<_>>()
+            });
+            let want = want.map(|w| w.iter().map(|m| (*m).to_owned()).collect::<Vec<_>>());
+            assert_eq!(got, want, "{values}");
+        }
+        assert!("a4=X1".parse::<Step>().is_err());
+        assert!("".parse::<Step>().is_err());
+        assert!(parse_steps("a4=E100* b2=E0 / c3=W* d1=L").is_ok_and(|s| s.len() == 2));
     }
 }

@@ -68,6 +68,8 @@ enum Naming {
     Ahead1,
     /// Two plies past it.
     Ahead2,
+    /// A puzzle at the live position (a wrong answer's refutation is one ply past it).
+    Puzzle,
 }
 
 /// What an operation answers an asker.
@@ -94,7 +96,7 @@ fn rule(a: Asker) -> Out {
     }
 }
 
-/// The explorer under the rule: the book withheld from the guarded.
+/// The explorer and a puzzle's refutation under the rule: the engine's part withheld from the guarded.
 fn explorer_rule(a: Asker) -> Out {
     if a.guarded() { Out::Withheld } else { Out::Given }
 }
@@ -177,6 +179,12 @@ fn rows() -> Vec<Row> {
             });
         }
     }
+    // A wrong answer to a puzzle at the live position: its refutation withheld from the guarded.
+    rows.push(Row {
+        op: "POST /api/puzzles/{id}/move",
+        naming: Naming::Puzzle,
+        expect: explorer_rule,
+    });
     for naming in BOARDS {
         rows.push(Row {
             op: "POST /api/analysis/lines",
@@ -220,6 +228,9 @@ struct World {
     help_game: String,
     copies: Vec<(Naming, String, usize)>,
     ahead: [String; 2],
+    /// A puzzle at the live position, and a wrong answer to it.
+    puzzle: String,
+    puzzle_wrong: String,
 }
 
 impl World {
@@ -280,6 +291,7 @@ impl World {
         let (method, path) = op.split_once(' ').expect("METHOD PATH");
         let (game, plies) = match naming {
             Naming::Game => (self.game.clone(), LINE.len()),
+            Naming::Puzzle => (self.puzzle.clone(), 0),
             Naming::HelpGame => (self.help_game.clone(), LINE.len()),
             _ => self
                 .copies
@@ -295,6 +307,7 @@ impl World {
                 Some(b)
             }
             "POST /api/analysis/explorer" => Some(self.board(naming)),
+            "POST /api/puzzles/{id}/move" => Some(json!({"moves": [self.puzzle_wrong]})),
             _ => None,
         };
         let r = self.ask(a, method, &path, body.as_ref()).await;
@@ -314,6 +327,17 @@ impl World {
                     Out::Withheld
                 } else {
                     assert_eq!(j["book"], true, "the book holds this position: {j}");
+                    Out::Given
+                }
+            }
+            "POST /api/puzzles/{id}/move" => {
+                let j = r.json();
+                assert_eq!(j["result"], "failed", "{j}");
+                if j["withheld"] == true {
+                    assert_eq!(j["refutation"], json!([]), "{j}");
+                    Out::Withheld
+                } else {
+                    assert!(!j["refutation"].as_array().unwrap().is_empty(), "{j}");
                     Out::Given
                 }
             }
@@ -459,6 +483,8 @@ async fn world(addr: SocketAddr) -> World {
         help_game,
         copies,
         ahead,
+        puzzle: String::new(),
+        puzzle_wrong: String::new(),
     }
 }
 
@@ -502,7 +528,8 @@ async fn no_engine_output_bears_on_a_game_in_play_for_its_players_whatever_names
             );
         }
 
-        let w = world(addr).await;
+        let mut w = world(addr).await;
+        (w.puzzle, w.puzzle_wrong) = live_puzzle(&server.state.db).await;
         let mut wrong = Vec::new();
         for row in &rows {
             for a in ASKERS {
@@ -527,4 +554,35 @@ async fn no_engine_output_bears_on_a_game_in_play_for_its_players_whatever_names
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
+
+/// Stores a puzzle at the guarded game's live position: its first legal move right, the others wrong; its id
+/// and a wrong move.
+async fn live_puzzle(db: &gridplay_server::db::Db) -> (String, String) {
+    use gridplay_server::db::puzzles::{NewPuzzle, puzzle_id};
+    let pos = position_after(&LINE);
+    let moves = pos.legal_moves();
+    let step = moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            if i == 0 {
+                format!("{m}=S300*")
+            } else {
+                format!("{m}=S-300")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let puzzle = NewPuzzle {
+        game: "reversi".into(),
+        spec: "reversi".into(),
+        position: pos.to_text(),
+        solution: vec![moves[0].clone()],
+        proof: "test".into(),
+        steps: vec![step.parse().expect("a step")],
+        source: "test".into(),
+    };
+    db.add_puzzles(&[puzzle], 1).await.expect("stored");
+    (puzzle_id("reversi", &pos.to_text()), moves[1].clone())
 }

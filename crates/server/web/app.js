@@ -134,7 +134,7 @@ function pageOf(p) {
   if ((r = m(/^\/tournament\/([A-Za-z0-9]{1,16})$/))) return ['tournaments', 'tournamentPage', r[1]];
   if ((r = m(/^\/rules\/([a-z]{1,20})$/))) return ['rules', 'rulesPage', r[1]];
   if ((r = m(/^\/analysis\/([a-z]{1,20})$/))) return ['analysis', 'analysisPage', r[1]];
-  if ((r = m(/^\/puzzles\/([a-z]{1,20})$/))) return ['puzzles', 'puzzlesPage', r[1]];
+  if ((r = m(/^\/puzzles\/([a-z]{1,20})(?:\/([0-9a-f]{16}))?$/))) return ['puzzles', 'puzzlesPage', r[1], r[2]];
   if (p === '/') return ['lobby', 'lobbyPage'];
   return null;
 }

@@ -1,7 +1,9 @@
-// The puzzles page: a position of a real game where one move is clearly best. The player enters moves as on
-// a game page; the server says whether each is the solution's (and answers with the engine's reply), or shows
-// the engine's refutation of a wrong one and the solution. Ratings, the streak and the history are the
-// server's. Every position comes from the server: the page computes no rule.
+// The puzzles page: a position of a real game where some moves keep a result and the others lose it. The
+// player enters moves as on a game page; the server grades each by the puzzle's proof: the solution's move
+// gets the engine's reply, another right move solves the puzzle, a wrong one gets the engine's refutation,
+// played out on the board. Once over, the refutation and the solution can be stepped through move by move.
+// Ratings, tries, the streak and the history are the server's. Every position comes from the server: the page
+// computes no rule.
 
 import { Board } from './board.js';
 import { h, api, toast, analysisUrl } from './util.js';
@@ -15,11 +17,11 @@ function proofText(proof) {
   if ((m = proof.match(/^exact solve of every move \((\d+) empty squares\)/))) return t('puzzles.proofExact', { n: m[1] });
   if ((m = proof.match(/^forced win; every other move proved not to win/))) return t('puzzles.proofWin');
   if ((m = proof.match(/^forced win; every other move searched not to win at depths (\d+) and (\d+)/))) return t('puzzles.proofWinSearch', { a: m[1], b: m[2] });
-  if ((m = proof.match(/^ahead of every other move by (\d+) or more at depths (\d+) and (\d+)/))) return t('puzzles.proofMargin', { margin: (Number(m[1]) / 100).toString(), a: m[2], b: m[3] });
+  if ((m = proof.match(/^ahead of every (?:other|refused) move by (\d+) or more at depths (\d+) and (\d+)/))) return t('puzzles.proofMargin', { margin: (Number(m[1]) / 100).toString(), a: m[2], b: m[3] });
   return proof;
 }
 
-export function puzzlesPage(main, game, ctx) {
+export function puzzlesPage(main, game, first, ctx) {
   const known = gameOf(game);
   if (!known || known.name !== game) {
     main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('puzzles.noSuchGame')), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
@@ -38,6 +40,10 @@ export function puzzlesPage(main, game, ctx) {
   let entry = entries.EMPTY;
   let busy = false;
   let history = null;
+  // Once the try is over: the line shown on the board (moves from the puzzle's position), how far into it,
+  // which line it is (`refutation` or `solution`), and the timer that plays a refutation out.
+  let line = null;
+  let timer = null;
 
   const boardBox = h('div', { class: 'board-wrap', id: 'board' });
   const panel = h('aside', { class: 'card stack', id: 'puzzle-panel' });
@@ -50,10 +56,34 @@ export function puzzlesPage(main, game, ctx) {
     lastMove = p.last_move;
   }
 
-  async function next() {
+  function stopTimer() { if (timer) { clearInterval(timer); timer = null; } }
+
+  /** Shows `moves` on the board from the puzzle's position, `at` of them played. */
+  async function showLine(kind, moves, at) {
+    line = { kind, moves, at: Math.max(0, Math.min(at, moves.length)) };
+    try { await showMoves(moves.slice(0, line.at)); } catch (e) { toast(errorText(e)); }
+    if (alive) draw();
+  }
+  function step(to) { stopTimer(); if (line) showLine(line.kind, line.moves, to); }
+
+  /** Plays the refutation out on the board, a move at a time, after the wrong move. */
+  function playOut(moves, from) {
+    stopTimer();
+    showLine('refutation', moves, from);
+    timer = setInterval(() => {
+      if (!alive || !line || line.kind !== 'refutation' || line.at >= line.moves.length) { stopTimer(); return; }
+      showLine('refutation', line.moves, line.at + 1);
+    }, 700);
+  }
+
+  async function next(id) {
+    stopTimer();
+    line = null;
     busy = true;
     try {
-      puzzle = await api(`/puzzles/${game}/next`);
+      puzzle = await api(typeof id === 'string' ? `/puzzle/${id}` : `/puzzles/${game}/next`);
+      // The address names the puzzle on the page, to come back to or share.
+      window.history.replaceState(null, '', `/puzzles/${game}/${puzzle.id}`);
       played = [];
       view = puzzle.view;
       lastMove = null;
@@ -88,8 +118,15 @@ export function puzzlesPage(main, game, ctx) {
         await showMoves(played);
       } else {
         state = r.result;
-        await showMoves(r.result === 'failed' ? [...moves, ...r.refutation.slice(0, 1)] : played);
+        if (r.puzzle) { puzzle.rating = r.puzzle.rating; puzzle.plays = r.puzzle.plays; }
         if (r.player && history) history.player = r.player;
+        if (r.result === 'failed') {
+          await showMoves(moves);
+          playOut([...moves, ...r.refutation], moves.length);
+        } else {
+          line = { kind: r.also_right ? 'yours' : 'solution', moves, at: moves.length };
+          await showMoves(moves);
+        }
         if (ctx.me) loadHistory();
       }
     } catch (e) { toast(errorText(e)); }
@@ -110,7 +147,7 @@ export function puzzlesPage(main, game, ctx) {
   function draw() {
     if (!puzzle || !view) return;
     panel.dataset.puzzle = puzzle.id;
-    const ms = state === 'solving' ? view.moves : [];
+    const ms = state === 'solving' && !puzzle.retired ? view.moves : [];
     const marks = entries.marks(known.entry, ms, entry, view.cells, state === 'solving', known.look.helping);
     marks.last = new Set();
     if (lastMove) { if (lastMove.from != null) marks.last.add(lastMove.from); for (const c of lastMove.path) marks.last.add(c); if (lastMove.target != null) marks.last.add(lastMove.target); }
@@ -118,13 +155,15 @@ export function puzzlesPage(main, game, ctx) {
     const solver = gameWord(game, puzzle.sides[puzzle.view.turn === 'first' ? 0 : 1].name);
     const player = (outcome && outcome.player) || (history && history.player) || puzzle.player;
     let status;
-    if (state === 'solving') {
+    if (puzzle.retired) {
+      status = t('puzzles.retired');
+    } else if (state === 'solving') {
       status = played.length ? t('puzzles.right', { reply: played[played.length - 1] }) : t('puzzles.find', { side: solver, n: puzzle.solver_moves });
     } else if (state === 'solved') {
-      status = t('puzzles.solved');
+      status = outcome.also_right ? t('puzzles.alsoRight', { move: played[played.length - 1], solution: outcome.solution[played.length - 1] }) : t('puzzles.solved');
     } else {
       const wrong = played[played.length - 1];
-      status = t('puzzles.failed', { move: wrong, refutation: outcome.refutation.join(' ') || '–' });
+      status = outcome.withheld ? t('puzzles.failedWithheld', { move: wrong }) : t('puzzles.failed', { move: wrong, refutation: outcome.refutation.join(' ') || '–' });
     }
     const change = outcome && outcome.rating_before != null && outcome.player
       ? h('p', { id: 'rating-change' }, t('puzzles.ratingChange', { before: outcome.rating_before, after: outcome.player.rating })) : null;
@@ -141,10 +180,12 @@ export function puzzlesPage(main, game, ctx) {
       h('p', { class: 'muted', id: 'puzzle-about' }, t('puzzles.about', { rating: puzzle.rating, plays: puzzle.plays, count: puzzle.count })),
       h('p', { class: 'status', id: 'puzzle-status', 'aria-live': 'polite', 'data-state': state }, status),
       change,
-      state === 'solving' ? h('div', { class: 'actions' }, choose, ...noCell) : null,
+      state === 'solving' && !puzzle.retired ? h('div', { class: 'actions' }, choose, ...noCell) : null,
+      puzzle.retired ? h('div', { class: 'actions' }, h('button', { id: 'puzzle-next', onclick: () => next() }, t('puzzles.next'))) : null,
       state !== 'solving' ? h('p', { id: 'puzzle-solution' }, t('puzzles.solution', { moves: outcome.solution.join(' ') })) : null,
+      state !== 'solving' && line ? lineViewer() : null,
       state !== 'solving' ? h('div', { class: 'actions' },
-        h('button', { id: 'puzzle-next', onclick: next }, t('puzzles.next')),
+        h('button', { id: 'puzzle-next', onclick: () => next() }, t('puzzles.next')),
         h('a', { href: analysisUrl(puzzle.game, puzzle.spec, puzzle.position, outcome.solution), 'data-link': true, id: 'puzzle-analyse' }, t('puzzles.analyse'))) : null,
       h('p', { class: 'muted small', id: 'puzzle-proof' }, t('puzzles.proof', { how: proofText(puzzle.proof) })),
       history && history.attempts.length ? h('section', { 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, t('puzzles.history')),
@@ -153,6 +194,26 @@ export function puzzlesPage(main, game, ctx) {
     ].filter(Boolean));
   }
 
-  next();
-  return () => { alive = false; };
+  /** The line on the board, its moves to click, the steps, and the choice of line. */
+  function lineViewer() {
+    const start = line.kind === 'refutation' ? played.length - 1 : 0;
+    const moves = line.moves.map((m, i) => h('button', {
+      class: `link ply${i + 1 === line.at ? ' current' : ''}${i === start && line.kind === 'refutation' ? ' wrong' : ''}`,
+      'data-ply': i + 1, 'aria-current': i + 1 === line.at ? 'step' : null, onclick: () => step(i + 1),
+    }, m));
+    const choices = [];
+    if (state === 'failed' && line.kind !== 'refutation') choices.push(h('button', { class: 'secondary', id: 'show-refutation', onclick: () => { stopTimer(); showLine('refutation', [...played, ...outcome.refutation], played.length); } }, t('puzzles.showRefutation')));
+    if (line.kind !== 'solution') choices.push(h('button', { class: 'secondary', id: 'show-solution', onclick: () => { stopTimer(); showLine('solution', outcome.solution, 0); } }, t('puzzles.showSolution')));
+    return h('section', { id: 'puzzle-line', 'data-kind': line.kind, 'data-at': line.at, 'aria-label': t(`puzzles.line.${line.kind}`) },
+      h('p', { class: 'small' }, t(`puzzles.line.${line.kind}`), ' ', ...moves),
+      h('div', { class: 'actions' },
+        h('button', { id: 'line-first', class: 'secondary', 'aria-label': t('replay.first'), onclick: () => step(0) }, '«'),
+        h('button', { id: 'line-prev', class: 'secondary', 'aria-label': t('replay.prev'), onclick: () => step(line.at - 1) }, '‹'),
+        h('button', { id: 'line-next', class: 'secondary', 'aria-label': t('replay.next'), onclick: () => step(line.at + 1) }, '›'),
+        h('button', { id: 'line-last', class: 'secondary', 'aria-label': t('replay.last'), onclick: () => step(line.moves.length) }, '»'),
+        ...choices));
+  }
+
+  next(first);
+  return () => { alive = false; stopTimer(); };
 }

@@ -2,6 +2,7 @@
 //! Glicko-2 against the players who try it, as lichess rates its puzzles; each player's puzzle rating, streak
 //! and history per game; and the finished games already mined.
 
+use gridplay_engine::puzzles::{Step, parse_steps, steps_text};
 use skillratings::{
     Outcomes,
     glicko2::{Glicko2Config, Glicko2Rating, glicko2},
@@ -21,6 +22,8 @@ pub struct NewPuzzle {
     pub solution: Vec<String>,
     /// How the first move was proved best.
     pub proof: String,
+    /// Every legal move of each of the solver's turns, graded: one step for each of the solver's moves.
+    pub steps: Vec<Step>,
     /// `shipped`, or `site:GAME` for a puzzle mined from one of the site's games.
     pub source: String,
 }
@@ -34,7 +37,11 @@ pub struct PuzzleRow {
     pub position: String,
     pub solution: Vec<String>,
     pub proof: String,
+    /// Every legal move of each of the solver's turns, graded.
+    pub steps: Vec<Step>,
     pub source: String,
+    /// No longer offered (its tries are kept).
+    pub retired: bool,
     pub rating: f64,
     pub deviation: f64,
     pub plays: i64,
@@ -86,12 +93,21 @@ pub fn puzzle_id(spec: &str, position: &str) -> String {
     format!("{:016x}", h as u64)
 }
 
-const PUZZLE_COLUMNS: &str =
-    "id, game, spec, position, solution, proof, source, rating, deviation, plays FROM puzzles";
+const PUZZLE_COLUMNS: &str = "id, game, spec, position, solution, proof, grades, source, retired, rating, deviation, \
+     plays FROM puzzles";
 
 fn puzzle_row(r: &sqlx::any::AnyRow) -> Result<PuzzleRow, sqlx::Error> {
     let solution: String = r.try_get("solution")?;
+    let grades: String = r.try_get("grades")?;
+    // A puzzle stored before moves were graded is retired (migration 0016), and has no steps.
+    let steps = if grades.is_empty() {
+        Vec::new()
+    } else {
+        parse_steps(&grades).map_err(|e| sqlx::Error::Decode(e.into()))?
+    };
     Ok(PuzzleRow {
+        steps,
+        retired: r.try_get::<i64, _>("retired")? != 0,
         id: r.try_get("id")?,
         game: r.try_get("game")?,
         spec: r.try_get("spec")?,
@@ -134,55 +150,108 @@ fn new_player() -> (PuzzlePlayer, f64) {
     )
 }
 
+/// Inserts puzzles in the caller's transaction, `ON CONFLICT` `conflict`; returns the rows inserted or
+/// changed.
+async fn insert_puzzles(
+    conn: &mut sqlx::AnyConnection,
+    puzzles: &[NewPuzzle],
+    now: i64,
+    conflict: &str,
+) -> Result<u64, DbError> {
+    const COLUMNS: usize = 12;
+    let mut added = 0;
+    for part in puzzles.chunks(100) {
+        let values: Vec<String> = (0..part.len())
+            .map(|i| {
+                let cells: Vec<String> = (1..=COLUMNS).map(|k| format!("${}", i * COLUMNS + k)).collect();
+                format!("({}, 0, 0)", cells.join(", "))
+            })
+            .collect();
+        let sql = format!(
+            "INSERT INTO puzzles (id, game, spec, position, solution, proof, grades, source, rating, deviation, volatility, \
+             created_at, plays, retired) VALUES {} ON CONFLICT {conflict}",
+            values.join(", ")
+        );
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for p in part {
+            q = q
+                .bind(puzzle_id(&p.spec, &p.position))
+                .bind(p.game.clone())
+                .bind(p.spec.clone())
+                .bind(p.position.clone())
+                .bind(p.solution.join(" "))
+                .bind(p.proof.clone())
+                .bind(steps_text(&p.steps))
+                .bind(p.source.clone())
+                .bind(START.rating)
+                .bind(START.deviation)
+                .bind(START.volatility)
+                .bind(now);
+        }
+        added += q.execute(&mut *conn).await?.rows_affected();
+    }
+    Ok(added)
+}
+
 impl Db {
     /// Adds puzzles, leaving out those whose position is stored already; returns how many were added. They
     /// go 100 to a statement, in one transaction per 1,000.
     pub async fn add_puzzles(&self, puzzles: &[NewPuzzle], now: i64) -> Result<u64, DbError> {
-        const COLUMNS: usize = 11;
         let mut added = 0;
         for chunk in puzzles.chunks(1000) {
             let mut tx = self.pool.begin().await?;
-            for part in chunk.chunks(100) {
-                let values: Vec<String> = (0..part.len())
-                    .map(|i| {
-                        let cells: Vec<String> =
-                            (1..=COLUMNS).map(|k| format!("${}", i * COLUMNS + k)).collect();
-                        format!("({}, 0)", cells.join(", "))
-                    })
-                    .collect();
-                let sql = format!(
-                    "INSERT INTO puzzles (id, game, spec, position, solution, proof, source, rating, deviation, volatility, created_at, plays) \
-                     VALUES {} ON CONFLICT DO NOTHING",
-                    values.join(", ")
-                );
-                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-                for p in part {
-                    q = q
-                        .bind(puzzle_id(&p.spec, &p.position))
-                        .bind(p.game.clone())
-                        .bind(p.spec.clone())
-                        .bind(p.position.clone())
-                        .bind(p.solution.join(" "))
-                        .bind(p.proof.clone())
-                        .bind(p.source.clone())
-                        .bind(START.rating)
-                        .bind(START.deviation)
-                        .bind(START.volatility)
-                        .bind(now);
-                }
-                added += q.execute(&mut *tx).await?.rows_affected();
-            }
+            added += insert_puzzles(&mut tx, chunk, now, "DO NOTHING").await?;
             tx.commit().await?;
         }
         Ok(added)
     }
 
-    /// How many puzzles a game has (`None`: every game), and how many of them came from `source` (a prefix:
-    /// `shipped`, `site:`).
+    /// Stores a shipped set of puzzles whose text hashes to `hash`, unless it is stored already (`None`), in
+    /// one transaction: the shipped puzzles stored before and not in the set are retired, those in it are
+    /// added or take its solution, proof and grades (their ratings and tries are kept). Returns how many
+    /// puzzles were added or changed.
+    pub async fn store_shipped_set(
+        &self,
+        hash: &str,
+        puzzles: &[NewPuzzle],
+        now: i64,
+    ) -> Result<Option<u64>, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let stored = sqlx::query(
+            "INSERT INTO shipped_puzzle_sets (hash, stored_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+        )
+        .bind(hash)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if stored == 0 {
+            return Ok(None);
+        }
+        sqlx::query("UPDATE puzzles SET retired = 1 WHERE source = 'shipped'")
+            .execute(&mut *tx)
+            .await?;
+        let mut changed = 0;
+        for chunk in puzzles.chunks(100) {
+            changed += insert_puzzles(
+                &mut tx,
+                chunk,
+                now,
+                "(id) DO UPDATE SET solution = excluded.solution, proof = excluded.proof, grades = excluded.grades, \
+                 source = excluded.source, retired = 0",
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(Some(changed))
+    }
+
+    /// How many puzzles a game offers (`None`: every game), and how many of them came from `source` (a
+    /// prefix: `shipped`, `site:`). Retired puzzles are not counted.
     pub async fn count_puzzles(&self, game: Option<&str>, source: &str) -> Result<(i64, i64), DbError> {
         let r = sqlx::query(
             "SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN source LIKE $2 THEN 1 ELSE 0 END), 0) AS s FROM puzzles \
-             WHERE ($1 = '' OR game = $1)",
+             WHERE ($1 = '' OR game = $1) AND retired = 0",
         )
         .bind(game.unwrap_or(""))
         .bind(format!("{source}%"))
@@ -201,7 +270,7 @@ impl Db {
         Ok(row.as_ref().map(puzzle_row).transpose()?)
     }
 
-    /// Up to `n` puzzles of `game` nearest `rating`, leaving out those `user` has tried.
+    /// Up to `n` puzzles of `game` nearest `rating`, leaving out those `user` has tried and those retired.
     pub async fn puzzles_near(
         &self,
         game: &str,
@@ -211,7 +280,7 @@ impl Db {
     ) -> Result<Vec<PuzzleRow>, DbError> {
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT {PUZZLE_COLUMNS} p WHERE p.game = $1 AND NOT EXISTS \
-             (SELECT 1 FROM puzzle_attempts a WHERE a.user_id = $2 AND a.puzzle_id = p.id) \
+             (SELECT 1 FROM puzzle_attempts a WHERE a.user_id = $2 AND a.puzzle_id = p.id) AND p.retired = 0 \
              ORDER BY ABS(p.rating - $3), p.id LIMIT $4"
         )))
         .bind(game)

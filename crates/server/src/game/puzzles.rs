@@ -4,14 +4,18 @@
 
 use std::io::Read;
 
-use gridplay_core::Registry;
+use gridplay_core::{DynPosition, Registry};
 
 use crate::{
-    db::{Db, DbError, now_ms, puzzles::NewPuzzle},
+    db::{
+        Db, DbError, now_ms,
+        puzzles::{NewPuzzle, PuzzleRow},
+    },
     game::live::GameHub,
 };
 
-/// The shipped set, deflated: one puzzle a line, `spec`, position, solution and proof separated by tabs.
+/// The shipped set, deflated: one puzzle a line, `spec`, position, solution, proof and grades separated by
+/// tabs (`gridplay puzzles prove`).
 const SHIPPED: &[u8] = include_bytes!("../../puzzles/shipped.tsv.deflate");
 
 /// The shipped puzzles of the games `registry` offers, each checked by the rules library (its position read,
@@ -30,13 +34,28 @@ fn parse_shipped(text: &str, registry: &Registry) -> Result<Vec<NewPuzzle>, Stri
         .map(|(n, l)| {
             let at = |e: String| format!("shipped puzzle {}: {e}", n + 1);
             let fields: Vec<&str> = l.split('\t').collect();
-            let [spec, position, solution, proof] = fields[..] else {
-                return Err(at("four fields separated by tabs".into()));
+            let [spec, position, solution, proof, grades] = fields[..] else {
+                return Err(at("five fields separated by tabs".into()));
             };
             let game = registry.game(spec).map_err(|e| at(e.to_string()))?;
             let mut pos = game.parse_position(position).map_err(|e| at(e.to_string()))?;
             let solution: Vec<String> = solution.split(' ').map(str::to_owned).collect();
-            for m in &solution {
+            let steps = gridplay_engine::puzzles::parse_steps(grades).map_err(at)?;
+            if steps.len() != solution.len().div_ceil(2) {
+                return Err(at("one step of grades for each of the solver's moves".into()));
+            }
+            for (i, m) in solution.iter().enumerate() {
+                // Each of the solver's moves is an accepted move of its step, graded among the legal moves.
+                if i % 2 == 0 {
+                    let step = &steps[i / 2];
+                    let mut legal = pos.legal_moves();
+                    let mut graded: Vec<String> = step.0.iter().map(|g| g.mv.clone()).collect();
+                    legal.sort();
+                    graded.sort();
+                    if legal != graded || !step.accepts(m) {
+                        return Err(at(format!("move {} ({m}) and its step's grades disagree", i + 1)));
+                    }
+                }
                 pos.play(m).map_err(|e| at(e.to_string()))?;
             }
             Ok(NewPuzzle {
@@ -45,6 +64,7 @@ fn parse_shipped(text: &str, registry: &Registry) -> Result<Vec<NewPuzzle>, Stri
                 position: position.to_owned(),
                 solution,
                 proof: proof.to_owned(),
+                steps,
                 source: "shipped".into(),
             })
         })
@@ -72,20 +92,105 @@ fn shipped_lines<'a>(text: &'a str, registry: &Registry) -> impl Iterator<Item =
         })
 }
 
-/// Stores the shipped puzzles that are not stored yet; returns how many were added. Where as many are stored
-/// as the set has, the set is not read further (a server's every start after its first).
+/// Stores the shipped set once (a server's every start after its first finds it stored, by the hash of its
+/// text and of the games offered): its puzzles are added or take the set's solution, proof and grades, and
+/// the shipped puzzles no longer in it are retired. Returns how many puzzles were added or changed.
 ///
 /// # Errors
 ///
 /// The database's.
 pub async fn store_shipped(db: &Db, registry: &Registry) -> Result<u64, DbError> {
-    let (_, stored) = db.count_puzzles(None, "shipped").await?;
     let text = shipped_text().map_err(DbError::Writer)?;
-    if usize::try_from(stored).unwrap_or(0) >= shipped_lines(&text, registry).count() {
-        return Ok(0);
-    }
+    let games: Vec<&str> = registry.entries().iter().map(|e| e.name).collect();
+    let hash = format!(
+        "{:016x}",
+        crate::db::explorer::key_hash(&format!("{}\n{text}", games.join(" "))) as u64
+    );
     let puzzles = parse_shipped(&text, registry).map_err(DbError::Writer)?;
-    db.add_puzzles(&puzzles, now_ms()).await
+    Ok(db
+        .store_shipped_set(&hash, &puzzles, now_ms())
+        .await?
+        .unwrap_or(0))
+}
+
+/// What the solver's moves on a puzzle come to, graded by the puzzle's proof.
+pub enum Verdict {
+    /// The solution's move so far: the engine's reply comes next.
+    Continue { reply: String },
+    /// The solution found.
+    Solved,
+    /// Another move that keeps the result the puzzle proved: solved.
+    AlsoRight,
+    /// A move that loses the proved result, and the position it reached (where the refutation starts).
+    Failed { reached: Box<dyn DynPosition> },
+}
+
+impl std::fmt::Debug for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verdict::Continue { reply } => write!(f, "Continue({reply})"),
+            Verdict::Solved => f.write_str("Solved"),
+            Verdict::AlsoRight => f.write_str("AlsoRight"),
+            Verdict::Failed { reached } => write!(f, "Failed({})", reached.to_text()),
+        }
+    }
+}
+
+/// Moves that cannot be graded.
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerError {
+    #[error("send the moves so far, the solver's new move last")]
+    Count,
+    #[error("move {0} is not the puzzle's so far")]
+    NotSoFar(usize),
+    #[error("move {number} ({text}): {why}")]
+    Illegal {
+        number: usize,
+        text: String,
+        why: String,
+    },
+    #[error("the puzzle's position or variant does not read")]
+    Stored,
+}
+
+/// Grades `moves` from `puzzle`'s position: the solution's moves and the replies so far, then the solver's
+/// new move. The new move is right when it is the solution's or when its step accepts it.
+///
+/// # Errors
+///
+/// Moves that are not the solution's so far, an even count, an illegal move.
+pub fn verdict(puzzle: &PuzzleRow, registry: &Registry, moves: &[String]) -> Result<Verdict, AnswerError> {
+    let k = moves.len();
+    if k == 0 || k.is_multiple_of(2) || k > puzzle.solution.len() {
+        return Err(AnswerError::Count);
+    }
+    let g = registry.game(&puzzle.spec).map_err(|_| AnswerError::Stored)?;
+    let mut pos = g
+        .parse_position(&puzzle.position)
+        .map_err(|_| AnswerError::Stored)?;
+    for (i, m) in moves.iter().enumerate() {
+        let illegal = |e: gridplay_core::MoveError| AnswerError::Illegal {
+            number: i + 1,
+            text: m.clone(),
+            why: e.to_string(),
+        };
+        let text = pos.normalize_move(m).map_err(illegal)?;
+        pos.play(&text).map_err(illegal)?;
+        if text == puzzle.solution[i] {
+            continue;
+        }
+        if i + 1 < k {
+            return Err(AnswerError::NotSoFar(i + 1));
+        }
+        if puzzle.steps.get(i / 2).is_some_and(|step| step.accepts(&text)) {
+            return Ok(Verdict::AlsoRight);
+        }
+        return Ok(Verdict::Failed { reached: pos });
+    }
+    Ok(match puzzle.solution.get(k) {
+        Some(reply) => Verdict::Continue { reply: reply.clone() },
+        None => Verdict::Solved,
+    })
 }
 
 /// A stored game of the site to mine: its id, its variant's spec, and its start and moves.
@@ -164,6 +269,7 @@ async fn mine_game(hub: &GameHub, g: &SiteGame, positions: usize) -> Option<NewP
                 position,
                 solution: found.solution,
                 proof: found.proof,
+                steps: found.steps,
                 source: format!("site:{}", g.id),
             });
         }
@@ -184,9 +290,11 @@ mod tests {
         assert_eq!(shipped_lines(&text, registry).count(), puzzles.len());
         for entry in registry.entries() {
             let n = puzzles.iter().filter(|p| p.game == entry.name).count();
-            // 500 of Reversi and checkers and 150 of each other game (docs/performance.md).
+            // As many as the set proved again holds (docs/performance.md).
             let least = match entry.name {
-                "reversi" | "checkers" => 500,
+                "reversi" => 500,
+                "checkers" => 400,
+                "ywf" => 100,
                 _ => 150,
             };
             assert!(n >= least, "{}: {n} puzzles", entry.name);

@@ -40,6 +40,7 @@ pub(crate) const PAGES: &[&str] = &[
     "/rules/{game}",
     "/analysis/{game}",
     "/puzzles/{game}",
+    "/puzzles/{game}/{id}",
     "/tournaments",
     "/tournament/{id}",
 ];
@@ -175,6 +176,7 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(analysis::lines))
         .routes(routes!(analysis::explorer))
         .routes(routes!(puzzles::next))
+        .routes(routes!(puzzles::one))
         .routes(routes!(puzzles::answer))
         .routes(routes!(puzzles::history))
         .routes(routes!(tournaments::list, tournaments::create))

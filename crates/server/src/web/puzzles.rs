@@ -1,6 +1,8 @@
-//! Puzzles: the next puzzle of a game near the player's puzzle rating, each answer checked against the
-//! solution (the engine's reply given, or the refutation of a wrong move), and a player's rating, streak and
-//! history. A signed-in player's first try of a puzzle changes both ratings (Glicko-2, `db/puzzles.rs`).
+//! Puzzles: the next puzzle of a game near the player's puzzle rating, each answer graded by the puzzle's proof
+//! (every move that keeps the proved result is right: the solution's move gets the engine's reply, another
+//! right move ends the puzzle solved; a wrong move gets the line that refutes it), and a player's rating,
+//! streak and history. A signed-in player's first try of a puzzle changes both ratings (Glicko-2,
+//! `db/puzzles.rs`).
 
 use axum::{
     Json,
@@ -17,9 +19,13 @@ use crate::{
         puzzles::{PuzzlePlayer, PuzzleRow},
         ratings::PROVISIONAL_DEVIATION,
     },
+    game::{
+        live::LiveError,
+        puzzles::{AnswerError, Verdict, verdict},
+    },
     web::{
         AppState,
-        auth::{MaybeUser, SignedIn},
+        auth::{ClientIp, MaybeUser, SignedIn, asker},
         error::{ApiError, ApiResult, ErrorBody},
     },
 };
@@ -45,6 +51,8 @@ pub(crate) struct PuzzleJson {
     solver_moves: usize,
     /// The game's puzzles in all.
     count: i64,
+    /// No longer offered: it cannot be answered.
+    retired: bool,
     /// The signed-in player's puzzles in this game.
     player: Option<PuzzlePlayerJson>,
 }
@@ -85,18 +93,32 @@ pub(crate) struct PuzzleMoves {
 pub(crate) struct PuzzleAnswer {
     /// `continue` (right, and the puzzle goes on after `reply`), `solved` or `failed`.
     result: &'static str,
+    /// The move was right but not the solution's: it keeps the result the puzzle proved, and ends it solved.
+    also_right: bool,
     /// The engine's reply, to play before the solver's next move.
     reply: Option<String>,
     /// The whole solution, once the puzzle is over.
     solution: Option<Vec<String>>,
     /// After a wrong move: the engine's line that refutes it, from the position the move reached.
     refutation: Vec<String>,
+    /// The refutation is withheld: the position bears on a game in play that the asker may get no engine
+    /// help on (docs/web.md, "Fair play").
+    withheld: bool,
     /// The player's puzzle rating before and after, where this was the player's first try.
     rating_before: Option<i64>,
     /// The player after this puzzle (signed in).
     player: Option<PuzzlePlayerJson>,
     /// The puzzle's rating after this try, where it changed.
     puzzle_rating: Option<i64>,
+    /// The puzzle's rating and tries, once it is over.
+    puzzle: Option<PuzzleStats>,
+}
+
+/// A puzzle's rating and how often it was tried.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PuzzleStats {
+    rating: i64,
+    plays: i64,
 }
 
 /// One puzzle of a player's history.
@@ -171,15 +193,51 @@ pub(crate) async fn next(
     }
     let k = rand::rng().random_range(0..choice.len());
     let p = choice.swap_remove(k);
+    Ok(Json(puzzle_json(&state, p, player).await?))
+}
+
+/// One puzzle by its id (a puzzle's own page, `/puzzles/{game}/{id}`), retired or not, with the signed-in
+/// player's figures in its game.
+#[utoipa::path(get, path = "/puzzle/{id}", tag = "puzzles",
+    params(("id" = String, Path, description = "The puzzle's id")),
+    responses((status = 200, body = PuzzleJson), (status = 404, body = ErrorBody, description = "No such puzzle")))]
+pub(crate) async fn one(
+    State(state): State<AppState>,
+    MaybeUser(me): MaybeUser,
+    Path(id): Path<String>,
+) -> ApiResult<Json<PuzzleJson>> {
+    if id.len() > 32 {
+        return Err(ApiError::not_found("puzzle"));
+    }
+    let p = state
+        .db
+        .puzzle(&id)
+        .await
+        .map_err(|e| internal(&e))?
+        .ok_or_else(|| ApiError::not_found("puzzle"))?;
+    let player = match &me {
+        Some(u) => Some(
+            state
+                .db
+                .puzzle_player(&u.id, &p.game)
+                .await
+                .map_err(|e| internal(&e))?,
+        ),
+        None => None,
+    };
+    Ok(Json(puzzle_json(&state, p, player).await?))
+}
+
+async fn puzzle_json(state: &AppState, p: PuzzleRow, player: Option<PuzzlePlayer>) -> ApiResult<PuzzleJson> {
     let g = state.registry.game(&p.spec).map_err(|_| ApiError::internal())?;
     let pos = g.parse_position(&p.position).map_err(|_| ApiError::internal())?;
     let info = g.info();
     let (count, _) = state
         .db
-        .count_puzzles(Some(&game), "")
+        .count_puzzles(Some(&p.game), "")
         .await
         .map_err(|e| internal(&e))?;
-    Ok(Json(PuzzleJson {
+    Ok(PuzzleJson {
         solver_moves: p.solution.len().div_ceil(2),
         view: pos.view(),
         title: info.title,
@@ -191,21 +249,24 @@ pub(crate) async fn next(
         rating: p.rating.round() as i64,
         plays: p.plays,
         proof: p.proof,
+        retired: p.retired,
         count,
         player: player.as_ref().map(PuzzlePlayerJson::from),
-    }))
+    })
 }
 
-/// The solver's move on a puzzle: checked against the solution. Right, the engine's reply comes back (or the
-/// puzzle is solved); wrong, the puzzle is failed, with the engine's refutation and the solution. A
-/// signed-in player's first try of a puzzle changes the player's and the puzzle's ratings and the streak.
-#[utoipa::path(post, path = "/puzzles/{id}/move", tag = "puzzles", request_body = PuzzleMoves,
+/// The solver's move on a puzzle, graded by the puzzle's proof. The solution's move gets the engine's reply
+/// (or the puzzle is solved); another move that keeps the proved result ends it solved (`also_right`); a move
+/// that loses it fails the puzzle, with the engine's line that refutes it and the solution. A signed-in
+/// player's first try of a puzzle changes the player's and the puzzle's ratings and the streak.
+#[utoipa::path(post, path = "/puzzles/{id}/move", tags = ["puzzles", "engine"], request_body = PuzzleMoves,
     params(("id" = String, Path, description = "The puzzle's id")),
     responses((status = 200, body = PuzzleAnswer), (status = "4XX", body = ErrorBody,
-        description = "No such puzzle; moves that are not the solution's so far (`bad-moves`); an illegal move (`bad-move`)")))]
+        description = "No such puzzle; a puzzle no longer offered (410 `retired`); moves that are not the solution's so far (`bad-moves`); an illegal move (`bad-move`)")))]
 pub(crate) async fn answer(
     State(state): State<AppState>,
     MaybeUser(me): MaybeUser,
+    ip: ClientIp,
     Path(id): Path<String>,
     Json(body): Json<PuzzleMoves>,
 ) -> ApiResult<Json<PuzzleAnswer>> {
@@ -218,58 +279,67 @@ pub(crate) async fn answer(
         .await
         .map_err(|e| internal(&e))?
         .ok_or_else(|| ApiError::not_found("puzzle"))?;
-    let k = body.moves.len();
-    if k == 0 || k % 2 == 0 || k > puzzle.solution.len() {
-        return Err(ApiError::bad_request(
-            "bad-moves",
-            "send the moves so far, the solver's new move last",
+    if puzzle.retired {
+        return Err(ApiError::new(
+            axum::http::StatusCode::GONE,
+            "retired",
+            "this puzzle is no longer offered: take the next one",
         ));
     }
-    let g = state
-        .registry
-        .game(&puzzle.spec)
-        .map_err(|_| ApiError::internal())?;
-    let mut pos = g
-        .parse_position(&puzzle.position)
-        .map_err(|_| ApiError::internal())?;
-    for (i, m) in body.moves.iter().enumerate() {
-        let text = pos
-            .normalize_move(m)
-            .map_err(|e| ApiError::bad_request("bad-move", format!("move {} ({m}): {e}", i + 1)))?;
-        pos.play(&text)
-            .map_err(|e| ApiError::bad_request("bad-move", format!("move {} ({m}): {e}", i + 1)))?;
-        let last = i + 1 == k;
-        if text != puzzle.solution[i] {
-            if !last {
-                return Err(ApiError::bad_request(
-                    "bad-moves",
-                    format!("move {} is not the puzzle's so far", i + 1),
-                ));
-            }
-            let refutation = if pos.outcome().is_none() {
-                state.hub.engines().refutation(pos.box_clone()).await
-            } else {
-                Vec::new()
-            };
-            return Ok(Json(
-                finish(&state, me.as_ref(), &puzzle, false, refutation).await?,
-            ));
+    let bad = |e: AnswerError| match e {
+        AnswerError::Stored => ApiError::internal(),
+        AnswerError::Illegal { .. } => ApiError::bad_request("bad-move", e.to_string()),
+        AnswerError::Count | AnswerError::NotSoFar(_) => ApiError::bad_request("bad-moves", e.to_string()),
+    };
+    let how = match verdict(&puzzle, state.registry, &body.moves).map_err(bad)? {
+        Verdict::Continue { reply } => {
+            return Ok(Json(PuzzleAnswer {
+                result: "continue",
+                also_right: false,
+                reply: Some(reply),
+                solution: None,
+                refutation: Vec::new(),
+                withheld: false,
+                rating_before: None,
+                player: None,
+                puzzle_rating: None,
+                puzzle: None,
+            }));
         }
-    }
-    if k < puzzle.solution.len() {
-        return Ok(Json(PuzzleAnswer {
-            result: "continue",
-            reply: Some(puzzle.solution[k].clone()),
-            solution: None,
-            refutation: Vec::new(),
-            rating_before: None,
-            player: None,
-            puzzle_rating: None,
-        }));
-    }
-    Ok(Json(
-        finish(&state, me.as_ref(), &puzzle, true, Vec::new()).await?,
-    ))
+        Verdict::Solved => Try::Solved,
+        Verdict::AlsoRight => Try::AlsoRight,
+        Verdict::Failed { reached } => {
+            let guarded = match state
+                .hub
+                .check_help(&asker(me.as_ref(), ip), &puzzle.game, &[reached.as_ref()])
+                .await
+            {
+                Ok(()) => false,
+                Err(LiveError::Refused(_)) => true,
+                Err(e) => return Err(e.into()),
+            };
+            if guarded {
+                Try::Withheld
+            } else if reached.outcome().is_none() {
+                Try::Failed(state.hub.engines().refutation(reached).await)
+            } else {
+                Try::Failed(Vec::new())
+            }
+        }
+    };
+    Ok(Json(finish(&state, me.as_ref(), &puzzle, how).await?))
+}
+
+/// How a try ended.
+enum Try {
+    /// The solution found.
+    Solved,
+    /// Another move that keeps the proved result.
+    AlsoRight,
+    /// A wrong move, and the engine's line that refutes it.
+    Failed(Vec<String>),
+    /// A wrong move whose refutation the fair-play rule withholds from the asker.
+    Withheld,
 }
 
 /// The end of a try: recorded for a signed-in player.
@@ -277,17 +347,26 @@ async fn finish(
     state: &AppState,
     me: Option<&crate::db::User>,
     puzzle: &PuzzleRow,
-    solved: bool,
-    refutation: Vec<String>,
+    how: Try,
 ) -> ApiResult<PuzzleAnswer> {
+    let withheld = matches!(how, Try::Withheld);
+    let (solved, also_right, refutation) = match how {
+        Try::Solved => (true, false, Vec::new()),
+        Try::AlsoRight => (true, true, Vec::new()),
+        Try::Failed(line) => (false, false, line),
+        Try::Withheld => (false, false, Vec::new()),
+    };
     let mut answer = PuzzleAnswer {
         result: if solved { "solved" } else { "failed" },
+        also_right,
         reply: None,
         solution: Some(puzzle.solution.clone()),
         refutation,
+        withheld,
         rating_before: None,
         player: None,
         puzzle_rating: None,
+        puzzle: None,
     };
     if let Some(u) = me {
         match state
@@ -311,6 +390,17 @@ async fn finish(
             }
         }
     }
+    // The puzzle as it stands after the try, for the panel.
+    let now = state
+        .db
+        .puzzle(&puzzle.id)
+        .await
+        .map_err(|e| internal(&e))?
+        .unwrap_or_else(|| puzzle.clone());
+    answer.puzzle = Some(PuzzleStats {
+        rating: now.rating.round() as i64,
+        plays: now.plays,
+    });
     Ok(answer)
 }
 

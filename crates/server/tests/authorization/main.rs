@@ -108,6 +108,7 @@ impl Run {
                     position: position.into(),
                     solution: vec!["a4".into()],
                     proof: "exact solve of every move (14 empty squares)".into(),
+                    steps: vec!["a4=E1000* b2=E0 c1=E-400".parse().unwrap()],
                     source: "test".into(),
                 };
                 self.db.add_puzzles(&[puzzle], 1).await.unwrap();

@@ -386,6 +386,8 @@ pub(crate) fn routes() -> Vec<Route> {
         ),
         route("GET", "/puzzles/{game}", Nothing, None, ALL),
         route("GET", "/api/puzzles/{game}/next", Puzzle, None, ALL),
+        route("GET", "/puzzles/{game}/{id}", Puzzle, None, ALL),
+        route("GET", "/api/puzzle/{id}", Puzzle, None, ALL),
         route("GET", "/api/puzzles/{game}/history", Nothing, None, SIGNED_IN),
         route(
             "POST",
