@@ -448,6 +448,11 @@ await test('a finished game is replayed step by step, exported, and imported aga
   await alice.reload();
   await alice.waitForSelector('#eval-graph', { timeout: 10000 });
   assert.equal(await alice.locator('#analyse').count(), 0, 'no button to analyse again');
+  // Each side's accuracy and its counts of inaccuracies, mistakes and blunders, as lichess shows them.
+  const review = await alice.locator('#review td[data-side]').allTextContents();
+  assert.equal(review.length, 8, review.join(' '));
+  for (const a of review.slice(0, 2)) assert.match(a, /^\d{1,3}\.\d%$/);
+  for (const k of review.slice(2)) assert.match(k, /^\d+$/);
   await alice.setViewportSize({ width: 1200, height: 860 });
   // The graph has its axes, and tells the score under the pointer.
   assert.ok(await alice.locator('#eval-graph text.axis').count() >= 4, 'score and move labels');

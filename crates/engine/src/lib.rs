@@ -18,6 +18,7 @@ mod proof;
 pub mod puzzles;
 mod registry;
 pub mod reversi;
+pub mod review;
 mod score;
 pub mod tactics;
 pub mod tictactoe;

@@ -263,7 +263,8 @@ pub enum Kind {
 ///   is ahead of the best refused move by the margin or more (a player can see that much);
 /// - otherwise the best move does not lose by more than half the margin (it keeps an advantage, or the
 ///   balance): the accepted moves are those within half the margin of it, the refused ones are behind it by
-///   the margin or more, and no move lies between.
+///   the margin or more, and no move lies between. A lead of three margins or more counts as three margins
+///   (it wins): every move that keeps such a lead is accepted.
 ///
 /// At least one move is refused, and no more than half the moves are accepted.
 #[must_use]
@@ -321,9 +322,12 @@ pub fn classify(moves: Vec<(String, Value)>, margin: i32) -> Option<(Kind, Step)
             Kind::Exact
         }
         Value::Search(b) if b >= -margin / 2 => {
+            // A lead of three margins is taken for a win: every move that keeps one keeps the result.
+            let decisive = 3 * margin;
+            let b = b.min(decisive);
             for g in &mut graded {
                 let s = match g.value {
-                    Value::Exact(s) | Value::Search(s) => s,
+                    Value::Exact(s) | Value::Search(s) => s.min(decisive),
                     Value::Loss => i32::MIN,
                     Value::Win => return None,
                 };
@@ -506,6 +510,9 @@ mod tests {
             // Holding the balance is a puzzle; a lost position is not.
             ("a=S-50 b=S-400 c=S-500", 300, Some(&["a"])),
             ("a=S-400 b=S-800 c=S-900", 300, None),
+            // Every move that keeps a decisive lead (three margins) is right: here all of them, no puzzle.
+            ("a=S2000 b=S1500 c=S1300 d=S800", 300, None),
+            ("a=S2000 b=S1500 c=S300 d=S0", 300, Some(&["a", "b"])),
             // More than half the moves right: no puzzle.
             ("a=W b=W c=L", 300, None),
         ];

@@ -46,6 +46,10 @@ pub struct GameEngine {
     pub scores_margin: bool,
     /// Whether its full-strength search and solve run on several threads ([`crate::Request::threads`]).
     pub parallel: bool,
+    /// How many hundredths of the game's unit count as a chess pawn in the win-percentage model of a game's
+    /// review ([`crate::review`]): about what a player must give away for a move to be an inaccuracy is a
+    /// quarter of this more (docs/engines.md, "Review").
+    pub pawn: i32,
     /// Makes ready what its first full-strength move would otherwise make on that move's time ([`crate::prepare`]).
     pub(crate) prepare: fn(),
     is: fn(&dyn Any) -> bool,
@@ -97,7 +101,7 @@ impl GameEngine {
 
 /// An entry for a game whose engine is the generic search with the evaluation `$eval(position)`.
 macro_rules! generic {
-    ($game:ty, $pos:ty, $levels:expr, $eval:expr) => {
+    ($game:ty, $pos:ty, $levels:expr, $pawn:expr, $eval:expr) => {
         GameEngine {
             game: <$game as Game>::NAME,
             levels: &$levels,
@@ -105,6 +109,7 @@ macro_rules! generic {
             spends_clock: false,
             scores_margin: false,
             parallel: false,
+            pawn: $pawn,
             prepare: || {},
             is: |any| any.is::<$pos>(),
             proof: |_, score| proof_by_win(score, 1000),
@@ -130,6 +135,8 @@ pub static ENGINES: &[GameEngine] = &[
         spends_clock: true,
         scores_margin: true,
         parallel: true,
+        // Four discs.
+        pawn: 400,
         prepare: reversi::prepare,
         is: |any| any.is::<ReversiPosition>(),
         // Near the end the full search is an exact solve.
@@ -153,8 +160,11 @@ pub static ENGINES: &[GameEngine] = &[
             Some(score_typed(p, &reversi::Eval, time, stop))
         },
     },
-    generic!(Cornered, CorneredPosition, CORNERED_LEVELS, |_| cornered::Eval),
-    generic!(Ywf, YwfPosition, LEVELS, |_| ywf::Eval),
+    // Four discs; one point.
+    generic!(Cornered, CorneredPosition, CORNERED_LEVELS, 400, |_| {
+        cornered::Eval
+    }),
+    generic!(Ywf, YwfPosition, LEVELS, 100, |_| ywf::Eval),
     GameEngine {
         game: <Checkers as Game>::NAME,
         levels: &CHECKERS_LEVELS,
@@ -162,6 +172,8 @@ pub static ENGINES: &[GameEngine] = &[
         spends_clock: false,
         scores_margin: false,
         parallel: false,
+        // Half a man: a man given away is a blunder.
+        pawn: 50,
         prepare: checkers::search::prepare,
         is: |any| any.is::<CheckersPosition>(),
         // A database's win or loss counts `DB_WIN` plus the evaluation, within half of it.
@@ -182,10 +194,15 @@ pub static ENGINES: &[GameEngine] = &[
             Some(scores.into_iter().map(|(m, s)| (p.move_text(m), s)).collect())
         },
     },
-    generic!(Tactics, TacticsPosition, TACTICS_LEVELS, |p: &TacticsPosition| {
-        tactics::Eval::attacking(Position::turn(p))
-    }),
-    generic!(TicTacToe, TicTacToePosition, TICTACTOE_LEVELS, |_| {
+    // Three points of health.
+    generic!(
+        Tactics,
+        TacticsPosition,
+        TACTICS_LEVELS,
+        300,
+        |p: &TacticsPosition| { tactics::Eval::attacking(Position::turn(p)) }
+    ),
+    generic!(TicTacToe, TicTacToePosition, TICTACTOE_LEVELS, 100, |_| {
         tictactoe::Eval
     }),
 ];

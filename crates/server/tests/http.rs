@@ -510,6 +510,18 @@ async fn finished_games_replay_export_and_import() {
         assert_eq!(an["scores"].as_array().unwrap().len(), 6);
         assert_eq!(an["marks"].as_array().unwrap().len(), 5);
         assert!(an["scores"].as_array().unwrap().iter().all(|v| v.as_i64().unwrap().abs() <= 3000));
+        // Each side's review: an accuracy in percent, and the counts that agree with the marks.
+        for (i, side) in an["sides"].as_array().expect("the sides' review").iter().enumerate() {
+            let accuracy = side["accuracy"].as_f64().expect("an accuracy");
+            assert!((0.0..=100.0).contains(&accuracy), "{an}");
+            let counted: u64 = ["inaccuracies", "mistakes", "blunders"]
+                .iter()
+                .map(|k| side[k].as_u64().unwrap())
+                .sum();
+            // The first player made moves 1, 3 and 5.
+            let marked = an["marks"].as_array().unwrap().iter().skip(i).step_by(2).filter(|m| !m.is_null()).count();
+            assert_eq!(counted as usize, marked, "{an}");
+        }
         // Bad files are refused with the reason; visitors cannot import.
         let (s, j, _) = app.call("POST", "/api/import", Some(&alice), Some(json!({"text": "f5f5"}))).await;
         assert_eq!(s, StatusCode::BAD_REQUEST);

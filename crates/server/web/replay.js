@@ -53,6 +53,18 @@ export function replayPage(main, id, ctx) {
    * The evaluation graph: the first player's advantage up, one point per position, mistakes marked, with the
    * score axis (in game units), the move numbers, and the score of the position under the pointer.
    */
+  /** Each side's accuracy and its inaccuracies, mistakes and blunders, as lichess shows them. */
+  function reviewTable() {
+    const row = (label, f) => h('tr', {}, h('th', { scope: 'row' }, label), ...analysis.sides.map((sd, i) => h('td', { 'data-side': i }, f(sd))));
+    return h('table', { id: 'review', class: 'small' },
+      h('thead', {}, h('tr', {}, h('td', {}), h('th', { scope: 'col' }, sideName(meta, 0)), h('th', { scope: 'col' }, sideName(meta, 1)))),
+      h('tbody', {},
+        row(t('replay.accuracy'), (sd) => sd.accuracy == null ? '–' : `${sd.accuracy.toFixed(1)}%`),
+        row(t('replay.inaccuracies'), (sd) => String(sd.inaccuracies)),
+        row(t('replay.mistakes'), (sd) => String(sd.mistakes)),
+        row(t('replay.blunders'), (sd) => String(sd.blunders))));
+  }
+
   function graph() {
     const NS = 'http://www.w3.org/2000/svg';
     const el = (tag, attrs, text) => {
@@ -178,6 +190,7 @@ export function replayPage(main, id, ctx) {
       analysis ? h('p', { class: 'muted' }, t('replay.score', { score: (analysis.scores[n] / 100).toFixed(1), side: sideName(meta, 0), ms: analysis.per_position_ms })) : null,
       // The evaluation graph, in the panel, where it is seen without scrolling.
       analysis ? graph() : null,
+      analysis && analysis.sides ? reviewTable() : null,
       bestMove(p),
       // A player of a game in play gets neither its file nor the analysis board until it ends (the server
       // refuses the file too: docs/web.md, "Fair play").

@@ -277,16 +277,38 @@ impl MoveTexts {
 pub struct Analysis {
     /// `scores[n]` is the position after `n` moves, for the first player, in hundredths of a game unit.
     pub scores: Vec<i32>,
-    /// Per move (index `n` is move `n + 1`): `null`, `"?"` (a mistake) or `"??"` (a blunder).
+    /// Per move (index `n` is move `n + 1`): `null`, `"?!"` (an inaccuracy), `"?"` (a mistake) or `"??"` (a
+    /// blunder), by the chance of winning the move gave away (`gridplay_engine::review`).
     pub marks: Vec<Option<String>>,
     /// The bound of the scores (a won position scores this).
     pub clamp: i32,
     pub per_position_ms: u64,
+    /// Each side's accuracy and counts of inaccuracies, mistakes and blunders (absent from an analysis
+    /// stored before they were computed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sides: Option<[SideReviewJson; 2]>,
 }
 
-/// Scores lost by a move that make it a mistake, and a blunder.
-pub const MISTAKE: i32 = 200;
-pub const BLUNDER: i32 = 500;
+/// One side's play in an analysed game.
+#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct SideReviewJson {
+    /// In percent, one decimal (`null`: the side made no move).
+    pub accuracy: Option<f64>,
+    pub inaccuracies: usize,
+    pub mistakes: usize,
+    pub blunders: usize,
+}
+
+impl From<&gridplay_engine::review::SideReview> for SideReviewJson {
+    fn from(s: &gridplay_engine::review::SideReview) -> SideReviewJson {
+        SideReviewJson {
+            accuracy: s.accuracy.map(|a| (a * 10.0).round() / 10.0),
+            inaccuracies: s.inaccuracies,
+            mistakes: s.mistakes,
+            blunders: s.blunders,
+        }
+    }
+}
 
 /// A position of a game's replay: the board after `n` moves and the move that led there.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]

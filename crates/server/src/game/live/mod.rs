@@ -24,7 +24,7 @@ use actor::Actor;
 pub use help::Asker;
 
 pub use crate::game::state::{
-    Analysis, BLUNDER, GameState, MISTAKE, OverJson, PlayerJson, PlyJson, TournamentRef,
+    Analysis, GameState, OverJson, PlayerJson, PlyJson, SideReviewJson, TournamentRef,
 };
 
 use crate::{
@@ -678,6 +678,7 @@ impl GameHub {
             return Ok(a);
         }
         let (positions, played) = self.ask(id, |reply| Cmd::Positions { reply }).await?;
+        let positions_start = positions.first().ok_or(LiveError::Internal)?.box_clone();
         // About 30 s of search at most in all, and at least 20 ms a position.
         let per = Duration::from_millis((30_000 / positions.len().max(1) as u64).clamp(20, 150));
         let clamp = 3_000;
@@ -687,30 +688,33 @@ impl GameHub {
             .analyse(positions, played, per, clamp)
             .await
             .ok_or(LiveError::Internal)?;
-        let scores = scored
+        let scores: Vec<i32> = scored
             .iter()
             .map(|s| if s.turn == Player::First { s.best } else { -s.best })
             .collect();
-        // A move's loss: the best move's score minus the played one's, both from the same search.
-        let marks = scored
+        // Each move judged by the chance of winning it gave away, from the scores of the positions before and
+        // after it (as lichess reviews a game).
+        let movers: Vec<Player> = scored
             .iter()
             .take(scored.len().saturating_sub(1))
-            .map(|s| {
-                let lost = s.played.map_or(0, |p| s.best - p);
-                if lost >= BLUNDER {
-                    Some("??".to_owned())
-                } else if lost >= MISTAKE {
-                    Some("?".to_owned())
-                } else {
-                    None
-                }
-            })
+            .map(|s| s.turn)
+            .collect();
+        let start = positions_start.as_ref();
+        let review = gridplay_engine::review::review_game(start, &scores, &movers);
+        let marks = review
+            .judgements
+            .iter()
+            .map(|j| j.map(|j| j.mark().to_owned()))
             .collect();
         let analysis = Analysis {
             scores,
             marks,
             clamp,
             per_position_ms: per.as_millis() as u64,
+            sides: Some([
+                SideReviewJson::from(&review.sides[0]),
+                SideReviewJson::from(&review.sides[1]),
+            ]),
         };
         let body = serde_json::to_string(&analysis).map_err(|e| internal(&e))?;
         self.0
