@@ -122,8 +122,10 @@ pub(crate) struct TrainArgs {
     /// than from games with random moves.
     #[arg(long)]
     pub(crate) samples_in: Vec<PathBuf>,
-    /// `reversi`: fit on the labelled positions of these shard folders too (`data/train/reversi`, made by
-    /// `gridplay datagen`), each label in whole discs.
+    /// `reversi` and `checkers`: fit on the labelled positions of these shard folders too
+    /// (`data/train/reversi`, `data/train/checkers`, made by `gridplay datagen`): Reversi's each label in
+    /// whole discs, checkers' each the result its label predicts (a man and a half about 73%); checkers
+    /// with `--rounds 0` fits on them (and `--samples-in`) alone.
     #[arg(long)]
     pub(crate) shards: Vec<PathBuf>,
     /// `reversi`: fit on the positions of these WTHOR files' games too (the French Othello Federation's
@@ -209,8 +211,11 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     if args.model != "patterns" && args.game != "checkers" {
         return Err(format!("--model is for `checkers`, not `{}`", args.game));
     }
-    if !args.shards.is_empty() && args.game != "reversi" {
-        return Err(format!("--shards is for `reversi`, not `{}`", args.game));
+    if !args.shards.is_empty() && args.game != "reversi" && args.game != "checkers" {
+        return Err(format!(
+            "--shards is for `reversi` and `checkers`, not `{}`",
+            args.game
+        ));
     }
     if args.game == "checkers" {
         return run_checkers(args);
@@ -511,8 +516,10 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
     if args.rounds > 0 && (args.games == 0 || args.depth == 0) {
         return Err("--games and --depth must be at least 1".into());
     }
-    if args.rounds == 0 && args.samples_in.is_empty() && args.check.is_none() {
-        return Err("--rounds 0 fits on --samples-in alone: give the samples files".into());
+    if args.rounds == 0 && args.samples_in.is_empty() && args.shards.is_empty() && args.check.is_none() {
+        return Err(
+            "--rounds 0 fits on --samples-in and --shards alone: give the samples files or shards".into(),
+        );
     }
     if args.play != "negamax"
         || !args.wthor.is_empty()
@@ -538,6 +545,12 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
                     .extend(ct::samples_from_bytes(&bytes).map_err(|e| format!("{}: {e}", file.display()))?);
                 writeln!(out, "{} positions read from {}", samples.len(), file.display())
                     .map_err(crate::output_error)?;
+            }
+            for folder in &args.shards {
+                let read = gridplay_engine::datagen::checkers::samples(folder).map_err(|e| e.to_string())?;
+                writeln!(out, "{}: {} positions", folder.display(), read.len())
+                    .map_err(crate::output_error)?;
+                samples.extend(read);
             }
             let weights = checkers_rounds(args, &mut samples, &mut out)?;
             if let Some(file) = &args.samples_out {

@@ -270,6 +270,13 @@ fn sigmoid(z: f32) -> f32 {
     1.0 / (1.0 + (-z).exp())
 }
 
+/// The result that a score (hundredths of a man, for the side to move) predicts, from 0 to 1: the label of a
+/// position whose only label is a search's score (`datagen`'s shards).
+#[must_use]
+pub fn predicted_result(score: i32) -> f32 {
+    sigmoid(score as f32 / SCALE)
+}
+
 /// How the weights are fitted.
 #[derive(Clone, Copy, Debug)]
 pub struct FitConfig {

@@ -205,6 +205,22 @@ pub fn read(folder: &Path) -> Result<Vec<(Labelled<CheckersPosition>, Label)>, D
     shard::read_all(folder, GENERATOR, position)
 }
 
+/// The fit's samples of the shards in `folder`: each position with the result its label predicts for the side
+/// to move ([`crate::checkers::train::predicted_result`]; a proved win is 1, a proved loss 0).
+///
+/// # Errors
+/// As [`read`].
+pub fn samples(folder: &Path) -> Result<Vec<crate::checkers::samples::Sample>, DataError> {
+    Ok(read(folder)?
+        .into_iter()
+        .map(|(l, _)| crate::checkers::samples::Sample {
+            board: *l.position.board(),
+            turn: gridplay_core::Position::turn(&l.position),
+            result: crate::checkers::train::predicted_result(i32::from(l.label)),
+        })
+        .collect())
+}
+
 #[cfg(test)]
 pub(super) fn label_for_test(pos: &CheckersPosition, depth: u32) -> i16 {
     label_position(None, pos, Label::Search { depth })

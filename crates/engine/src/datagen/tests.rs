@@ -252,3 +252,20 @@ fn the_reader_refuses_another_generators_shards_and_short_labels() {
     assert!(err.contains("made by generator `reversi-positions-0`"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn checkers_shards_are_samples_for_the_fit() {
+    // The shards committed under data/train: each labelled position a sample whose result is what its
+    // label predicts for the side to move.
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/train/checkers");
+    let read = checkers::read(&folder).expect("the committed shards read");
+    assert!(!read.is_empty(), "data/train/checkers holds shards");
+    let samples = checkers::samples(&folder).expect("samples");
+    assert_eq!(samples.len(), read.len());
+    for (s, (l, _)) in samples.iter().zip(&read) {
+        assert_eq!(s.board, *l.position.board());
+        assert!((0.0..=1.0).contains(&s.result));
+        assert_eq!(s.result > 0.5, l.label > 0, "label {}", l.label);
+        assert_eq!(s.result < 0.5, l.label < 0, "label {}", l.label);
+    }
+}
