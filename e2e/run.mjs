@@ -33,7 +33,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'gridplay-e2e-'));
 let server;
 function startServer() {
   // The browser's requests come through 127.0.0.1 as through a proxy, each context from its own address.
-  server = spawn(BIN, ['serve', '--with-test-games', '--addr', `127.0.0.1:${PORT}`, '--database', `sqlite://${dataDir}/gridplay.db`, '--auth-per-minute', '1000', '--signups-per-hour', '1000', '--trusted-proxy', '127.0.0.1'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  server = spawn(BIN, ['serve', '--with-test-games', '--addr', `127.0.0.1:${PORT}`, '--database', `sqlite://${dataDir}/gridplay.db`, '--auth-per-minute', '1000', '--signups-per-hour', '1000', '--trusted-proxy', '127.0.0.1', '--claim-floor-seconds', '3'], { stdio: ['ignore', 'inherit', 'inherit'] });
   return waitFor(async () => (await fetch(BASE + '/api/me')).ok, 20000, 'the server to listen');
 }
 async function stopServer() {
@@ -769,6 +769,24 @@ await test('a live clock runs out: the server flags it; a rematch is offered, ac
   await alice.click('#confirm button[value=yes]');
   await bob.waitForSelector('#game-over', { timeout: 10000 });
   assert.match(await bob.textContent('#game-over strong'), /Game aborted/);
+});
+
+await test('the opponent leaves a live game: a countdown, then the win claimed', async () => {
+  // A one-minute game: the claim's time is the server's floor here (3 s), more than a thirtieth of a minute.
+  await challengeBob('custom', { minutes: 1 });
+  await move(alice, 'd3');
+  await move(bob, 'c3');
+  // Bob's game page goes away (his lobby page is no page of the game): Alice is told, and counts down.
+  await bob.goto(BASE + '/');
+  await alice.waitForSelector('#opponent-gone[data-claim="waiting"]', { timeout: 10000 });
+  assert.match(await alice.textContent('#opponent-gone'), /left the game\. You may claim it in \d+ seconds?\./);
+  await alice.waitForSelector('#opponent-gone[data-claim="open"]', { timeout: 15000 });
+  await shot(alice, 'claim.png');
+  await alice.click('#claim-win');
+  await alice.click('#confirm button[value=yes]');
+  await alice.waitForSelector('#game-over', { timeout: 10000 });
+  assert.match(await alice.textContent('#game-over strong'), /wins: the opponent left the game/);
+  assert.equal((await state(alice)).over.termination, 'left');
 });
 
 await test('a correspondence game shows the time per move and survives a restart', async () => {

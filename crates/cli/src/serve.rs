@@ -69,6 +69,11 @@ pub(crate) struct ServeArgs {
     /// Moves to be played after a player's draw offer before that player may offer again.
     #[arg(long, env = "GRIDPLAY_DRAW_OFFER_PLIES", default_value_t = Limits::default().draw_offer_plies)]
     draw_offer_plies: u32,
+    /// The least time, in seconds, that all of a player's pages must be gone from a live game before the
+    /// opponent may claim the win or a draw (the clock sets more: a thirtieth of the initial time and two
+    /// increments, up to a minute).
+    #[arg(long, env = "GRIDPLAY_CLAIM_FLOOR_SECONDS", default_value_t = Limits::default().claim_floor_seconds)]
+    claim_floor_seconds: u32,
     /// WebSockets open at once from one client address.
     #[arg(long, env = "GRIDPLAY_SOCKETS_PER_ADDRESS", default_value_t = Limits::default().sockets_per_address)]
     sockets_per_address: u32,
@@ -130,6 +135,7 @@ impl ServeArgs {
                 open_challenges: self.open_challenges,
                 tournaments_per_day: self.tournaments_per_day,
                 draw_offer_plies: self.draw_offer_plies,
+                claim_floor_seconds: self.claim_floor_seconds,
                 sockets_per_address: self.sockets_per_address,
                 sockets_per_user: self.sockets_per_user,
                 signups_per_hour: self.signups_per_hour,

@@ -34,6 +34,9 @@ pub enum Termination {
     Timeout,
     /// A player let the time for a move pass, and the opponent claimed the game.
     Abandoned,
+    /// A player's pages were all gone from a live game for the claim's time, and the opponent claimed the win
+    /// or a draw.
+    Left,
 }
 
 /// A request that the record refused.
@@ -206,6 +209,14 @@ impl GameRecord {
     pub fn forfeit(&mut self, loser: Player, why: Termination) -> Result<(), RecordError> {
         self.check_open()?;
         self.ended = Some((Outcome::Win { winner: !loser }, why));
+        Ok(())
+    }
+
+    /// The game ends drawn for `why` (a draw claimed after the opponent left).
+    pub fn draw(&mut self, why: Termination) -> Result<(), RecordError> {
+        self.check_open()?;
+        self.ended = Some((Outcome::Draw, why));
+        self.draw_offer = None;
         Ok(())
     }
 

@@ -70,6 +70,25 @@ impl TimeInput {
 }
 
 impl TimeControl {
+    /// Whether the game has a live clock.
+    #[must_use]
+    pub fn is_live(self) -> bool {
+        matches!(self, TimeControl::Live { .. })
+    }
+
+    /// How long all of a player's pages must be gone from a live game before the opponent may claim it: a
+    /// thirtieth of the initial time and two increments, from `floor_ms` to a minute (a 10+5 game: 30 s).
+    #[must_use]
+    pub fn claim_after_ms(self, floor_ms: i64) -> Option<i64> {
+        match self {
+            TimeControl::Live {
+                initial_ms,
+                increment_ms,
+            } => Some((initial_ms / 30 + 2 * increment_ms).clamp(floor_ms, 60_000.max(floor_ms))),
+            _ => None,
+        }
+    }
+
     /// From the database columns `clock_initial`, `clock_increment` and `days_per_move`.
     #[must_use]
     pub fn from_columns(initial: Option<i64>, increment: Option<i64>, days: Option<i64>) -> TimeControl {

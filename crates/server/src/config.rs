@@ -63,6 +63,9 @@ pub struct Limits {
     pub tournaments_per_day: u32,
     /// Moves that must be played after a player's draw offer before that player may offer again.
     pub draw_offer_plies: u32,
+    /// The least time, in seconds, that all of a player's pages must be gone from a live game before the
+    /// opponent may claim it (the clock sets more: `TimeControl::claim_after_ms`).
+    pub claim_floor_seconds: u32,
     /// WebSockets open at once from one address, and for one signed-in user.
     pub sockets_per_address: u32,
     pub sockets_per_user: u32,
@@ -81,6 +84,7 @@ impl Default for Limits {
             open_challenges: 20,
             tournaments_per_day: 5,
             draw_offer_plies: 10,
+            claim_floor_seconds: 10,
             sockets_per_address: 50,
             sockets_per_user: 10,
             signups_per_hour: 10,
@@ -101,6 +105,7 @@ impl Limits {
             open_challenges: 100_000,
             tournaments_per_day: 100_000,
             draw_offer_plies: 0,
+            claim_floor_seconds: 10,
             sockets_per_address: 1_000_000,
             sockets_per_user: 1_000_000,
             signups_per_hour: 1_000_000,

@@ -94,6 +94,8 @@ async fn a_block_stops_challenges_both_ways_and_hides_the_blocked_players_lines(
         let (mut ann_ws, _) = watch(addr, &ann, &game).await;
         let (mut ben_ws, _) = watch(addr, &ben, &game).await;
         say(&mut ben_ws, &game, "hello from ben").await;
+        // Lines said in the same millisecond have no order between them (the history is ordered by time).
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         say(&mut ann_ws, &game, "hello from ann").await;
 
         // Refusals: oneself, no such player, signed out.

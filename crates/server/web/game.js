@@ -190,6 +190,15 @@ class GamePage {
     const s = this.state();
     return !!(s && !s.over && s.claimable && this.mySide() && s.view.turn !== this.mySide() && s.deadline != null && this.serverNow() >= s.deadline);
   }
+  /** The opponent whose pages are all gone from this live game (`{since, claim_at}`), for a player. */
+  opponentGone() {
+    const s = this.state();
+    const side = this.mySide();
+    if (!s || s.over || !side || !s.gone) return null;
+    return s.gone[side === 'first' ? 1 : 0] || null;
+  }
+  /** Whether the opponent has been gone long enough to be claimed against. */
+  canClaimLeft() { const g = this.opponentGone(); return !!(g && this.serverNow() >= g.claim_at); }
 
   /** The page's elements: the board and its tools, the phone's bars, the panel, the announcer. */
   build() {
@@ -425,6 +434,16 @@ class GamePage {
       const who = s.takeback_offer === side ? t('game.youAskedTakeback') : t('game.asksTakeback', { side: sideName(s, idx(s.takeback_offer)) });
       out.push(h('p', { id: 'takeback-offer', class: 'notice' }, who));
     }
+    const gone = this.opponentGone();
+    if (gone) {
+      // The opponent's pages are all gone: a countdown, then the claims.
+      const left = Math.max(0, Math.ceil((gone.claim_at - this.serverNow()) / 1000));
+      out.push(this.canClaimLeft()
+        ? h('div', { class: 'notice actions', id: 'opponent-gone', 'data-claim': 'open' }, h('span', {}, t('game.opponentGoneClaim')),
+          h('button', { id: 'claim-win', onclick: () => this.act({ t: 'claim' }, t('game.claimWinQuestion')) }, t('game.claimWin')),
+          h('button', { class: 'secondary', id: 'claim-draw', onclick: () => this.act({ t: 'claim', draw: true }, t('game.claimDrawQuestion')) }, t('game.claimDraw')))
+        : h('p', { class: 'notice', id: 'opponent-gone', 'data-claim': 'waiting', 'aria-live': 'polite' }, t('game.opponentGone'), ' ', h('span', { id: 'claim-countdown' }, t('game.claimIn', { n: left }))));
+    }
     if (this.pending && this.myTurn()) {
       out.push(h('div', { class: 'notice actions', id: 'confirm-move' }, h('span', {}, t('game.confirmMove', { move: this.pending.text })),
         h('button', { id: 'confirm-move-yes', onclick: () => this.send(this.pending, true) }, t('game.confirmYes')),
@@ -530,6 +549,11 @@ class GamePage {
     const d = this.panel.querySelector('#deadline');
     if (d && s.deadline != null && !s.clock) d.textContent = fmtSpan(s.deadline - this.serverNow());
     if (this.canClaim() !== this.claimOpen) this.renderPanel();
+    const gone = this.opponentGone();
+    const countdown = this.panel.querySelector('#claim-countdown');
+    if (gone && countdown) countdown.textContent = t('game.claimIn', { n: Math.max(0, Math.ceil((gone.claim_at - this.serverNow()) / 1000)) });
+    const open = this.panel.querySelector('#opponent-gone')?.dataset.claim === 'open';
+    if (!!gone && this.canClaimLeft() !== open) this.renderPanel();
   }
 
   /** Watchers come and go without a move: the count is asked for now and then. */

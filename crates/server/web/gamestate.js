@@ -90,7 +90,7 @@ export function reduce(model, msg, { me = null, now = Date.now() } = {}) {
 export function announce(msg) {
   const { action, state } = msg;
   const name = sideName(state, action.side === 'first' ? 0 : 1);
-  const known = ['move', 'resign', 'offer-draw', 'accept-draw', 'decline-draw', 'abort', 'claim', 'timeout', 'takeback', 'offer-takeback', 'decline-takeback'];
+  const known = ['move', 'resign', 'offer-draw', 'accept-draw', 'decline-draw', 'abort', 'claim', 'claim-draw', 'timeout', 'takeback', 'offer-takeback', 'decline-takeback'];
   const said = known.includes(action.kind) ? t(`said.${action.kind}`, { name, move: action.text }) : '';
   const score = action.kind === 'move' ? ` ${t('over.score', { a: sideName(state, 0), sa: state.view.score.first, b: sideName(state, 1), sb: state.view.score.second })}` : '';
   const over = state.over ? ` ${overText(state)}` : '';

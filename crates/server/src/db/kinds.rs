@@ -82,6 +82,8 @@ stored!(
         Resignation = "resignation",
         Timeout = "timeout",
         Abandoned = "abandoned",
+        /// The opponent claimed the game after the player's pages were all gone.
+        Left = "left",
         Aborted = "aborted",
     }
 );
@@ -101,6 +103,8 @@ stored!(
         DeclineDraw = "decline-draw",
         Abort = "abort",
         Claim = "claim",
+        /// A draw claimed after the opponent's pages were all gone from a live game.
+        ClaimDraw = "claim-draw",
         /// The server's: a live clock ran out.
         Timeout = "timeout",
         /// A request to take back one's last move (casual games).
@@ -147,6 +151,7 @@ impl From<Termination> for EndReason {
             Termination::Resignation => EndReason::Resignation,
             Termination::Timeout => EndReason::Timeout,
             Termination::Abandoned => EndReason::Abandoned,
+            Termination::Left => EndReason::Left,
         }
     }
 }

@@ -35,6 +35,14 @@ fn state_of(
         takeback: None,
         draw_waits: [movers.len() % 3, 0],
         moves: texts.sync(record),
+        gone: [
+            None,
+            Some(crate::game::state::Gone {
+                since: 1,
+                claim_at: 2,
+            })
+            .filter(|_| movers.len() % 2 == 1),
+        ],
     };
     build_state(row, game, record, view, last_move, &facts)
 }

@@ -303,6 +303,18 @@ impl Lobby {
         }
     }
 
+    /// Whether `user` has a page open on `game`, on this server or, as last read, on another.
+    #[must_use]
+    pub fn watching(&self, game: &str, user: &str) -> bool {
+        let here = lock(&self.0.viewers)
+            .get(game)
+            .is_some_and(|g| g.get(user).is_some_and(|n| *n > 0));
+        here || lock(&self.0.remote)
+            .viewers
+            .get(game)
+            .is_some_and(|v| v.contains(user))
+    }
+
     /// How many viewers of `game`, on this server and the others, are not among `players`.
     #[must_use]
     pub fn spectators(&self, game: &str, players: &[&str]) -> usize {

@@ -48,9 +48,13 @@ pub(crate) enum ClientMsg {
         answer: DrawAnswer,
         ack: Option<String>,
     },
+    /// Claim the game: a correspondence game whose deadline passed, or a live game the opponent left (with
+    /// `draw`, a draw rather than the win).
     Claim {
         game: String,
         ack: Option<String>,
+        #[serde(default)]
+        draw: bool,
     },
     /// Say `text` in a game's chat: in its players' room for a player, in its spectators' room for anyone
     /// else. The line comes back in a `chat` message to every page that watches the game and may read it; a

@@ -92,6 +92,18 @@ pub struct GameState {
     pub hints: bool,
     /// Whether this game between people allows hints because both players agreed to it.
     pub help: bool,
+    /// Per side, in a live game between people: since when (server ms) all of that player's pages are gone,
+    /// and from when the opponent may claim the win or a draw (`null` while a page of theirs is open).
+    pub gone: [Option<Gone>; 2],
+}
+
+/// A player whose pages are all gone from a live game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Gone {
+    /// Server ms.
+    pub since: i64,
+    /// Server ms: the opponent may claim from then on.
+    pub claim_at: i64,
 }
 
 /// What changed from `old` to `new`, as `crate::game::messages::delta` writes it from the two states' JSON: each
@@ -144,7 +156,8 @@ impl Serialize for StateDelta<'_> {
             tournament,
             abortable,
             hints,
-            help
+            help,
+            gone
         );
         out.end()
     }
@@ -254,6 +267,8 @@ pub(super) struct LiveFacts<'a> {
     pub(super) draw_waits: [usize; 2],
     /// The record's moves, as [`MoveTexts`] keeps them.
     pub(super) moves: &'a [Arc<str>],
+    /// Per side, the player whose pages are all gone.
+    pub(super) gone: [Option<Gone>; 2],
 }
 
 /// A game's move texts, each allocated once and shared by every state built from them.
@@ -338,6 +353,7 @@ pub(super) fn over_json(
         Termination::Resignation => " by resignation",
         Termination::Timeout => " on time",
         Termination::Abandoned => ": the opponent let the time for a move pass",
+        Termination::Left => ": the opponent left the game",
     };
     let result = match winner {
         Some(w) => format!("{} wins{how}", sides[w.index()].name),
@@ -427,6 +443,7 @@ pub(super) fn build_state(
         abortable,
         hints: hints_allowed(row),
         help: row.help && hints_allowed(row),
+        gone: if over_is_none { facts.gone } else { [None, None] },
     }
 }
 

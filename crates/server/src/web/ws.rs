@@ -584,7 +584,12 @@ async fn handle(
         ClientMsg::Move { game, mv, ack, v } => (game, Action::Move(mv), ack, v),
         ClientMsg::Resign { game, ack } => (game, Action::Resign, ack, None),
         ClientMsg::Abort { game, ack } => (game, Action::Abort, ack, None),
-        ClientMsg::Claim { game, ack } => (game, Action::Claim, ack, None),
+        ClientMsg::Claim { game, ack, draw } => (
+            game,
+            if draw { Action::ClaimDraw } else { Action::Claim },
+            ack,
+            None,
+        ),
         ClientMsg::Takeback { game, answer, ack } => {
             let action = match answer {
                 DrawAnswer::Offer => Action::OfferTakeback,

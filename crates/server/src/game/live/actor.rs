@@ -9,7 +9,7 @@ use super::{
     Action, Cmd, ENGINE_MIN, GameHub, IDLE, IDLE_OVER, KEEP_ACKS, KEEP_EVENTS, LiveError, PlyJson, Published,
     Watch,
 };
-use crate::game::state::{GameState, LiveFacts, MoveTexts, build_state, takebacks_allowed};
+use crate::game::state::{GameState, Gone, LiveFacts, MoveTexts, build_state, takebacks_allowed};
 use crate::{
     clock::{Clocks, DAY_MS, TimeControl},
     db::{GameRow, Lease, RatingRow, now_ms},
@@ -55,6 +55,8 @@ pub(super) struct Actor {
     /// Another server holds the lease until this time (ms) unless it renews it: no claim before then (the
     /// sweep of expired leases takes the game over if that server stops).
     held_elsewhere_until: i64,
+    /// Per side, in a live game between people: the player whose pages are all gone, on every server.
+    gone: [Option<Gone>; 2],
 }
 
 impl Actor {
@@ -94,6 +96,7 @@ impl Actor {
                 self.hub.0.limits.draw_offer_plies as usize,
             ),
             moves: self.texts.sync(&self.record),
+            gone: self.gone,
         };
         build_state(
             &self.row,
@@ -201,33 +204,96 @@ impl Actor {
         }
     }
 
+    /// Whether a player who leaves this game can be claimed against: a live game in play between two people
+    /// who have both moved (a bot plays through its event stream, not a page; before both have moved, a game
+    /// can be aborted).
+    fn claims_apply(&self) -> bool {
+        let [Some(a), Some(b)] = &self.row.users else {
+            return false;
+        };
+        self.row.time.is_live()
+            && !self.over()
+            && self.moved[0]
+            && self.moved[1]
+            && !a.bot
+            && !b.bot
+            && a.id != b.id
+    }
+
+    /// Notes which players have no page open on the game, on this server or (as last read) another; when that
+    /// changes, every page gets the new state (a `sync` of the same version).
+    fn check_gone(&mut self) {
+        let now = now_ms();
+        let mut gone = [None, None];
+        let floor = i64::from(self.hub.0.limits.claim_floor_seconds) * 1000;
+        if self.claims_apply()
+            && let Some(after) = self.row.time.claim_after_ms(floor)
+        {
+            for (i, slot) in gone.iter_mut().enumerate() {
+                let Some(user) = &self.row.users[i] else { continue };
+                if !self.hub.lobby().watching(&self.row.id, &user.id) {
+                    let since = self.gone[i].map_or(now, |g| g.since);
+                    *slot = Some(Gone {
+                        since,
+                        claim_at: since + after,
+                    });
+                }
+            }
+        }
+        if gone != self.gone {
+            self.gone = gone;
+            let (view, last_move) = (self.state.view.clone(), self.state.last_move.clone());
+            self.state = Arc::new(self.make_state(view, last_move));
+            let _ = self.feed.send(Published {
+                version: self.version,
+                json: self.sync_json(),
+            });
+        }
+    }
+
     /// Answers commands until the actor should stop; returns whether it stops because another server moved
     /// the game on.
     async fn serve(&mut self, rx: &mut mpsc::Receiver<Cmd>) -> bool {
+        let mut idle_since = std::time::Instant::now();
         loop {
             let flag = if self.holds { self.flag_at() } else { None };
             let idle = if self.over() { IDLE_OVER } else { IDLE };
-            let wait = flag.map_or(idle, |at| {
-                Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0)).min(idle)
+            let idle_left = idle.saturating_sub(idle_since.elapsed());
+            // Who has left is looked at each second while it matters.
+            let watch_gone = self.claims_apply() || self.gone.iter().any(Option::is_some);
+            let mut wait = flag.map_or(idle_left, |at| {
+                Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0)).min(idle_left)
             });
+            if watch_gone {
+                wait = wait.min(Duration::from_secs(1));
+            }
             match tokio::time::timeout(wait, rx.recv()).await {
                 Ok(Some(cmd)) => {
+                    idle_since = std::time::Instant::now();
                     self.handle(cmd).await;
                     if self.outdated {
                         return true;
                     }
                 }
                 Ok(None) => return false,
-                Err(_) if flag.is_some() => self.check_flag().await,
-                Err(_) if self.feed.receiver_count() == 0 && self.engine.is_none() => {
-                    self.leave_hub().await;
-                    rx.close();
-                    while let Some(cmd) = rx.recv().await {
-                        self.handle(cmd).await;
+                Err(_) => {
+                    if watch_gone {
+                        self.check_gone();
                     }
-                    return false;
+                    if flag.is_some() {
+                        self.check_flag().await;
+                    } else if idle_since.elapsed() >= idle
+                        && self.feed.receiver_count() == 0
+                        && self.engine.is_none()
+                    {
+                        self.leave_hub().await;
+                        rx.close();
+                        while let Some(cmd) = rx.recv().await {
+                            self.handle(cmd).await;
+                        }
+                        return false;
+                    }
                 }
-                Err(_) => {}
             }
         }
     }
@@ -364,8 +430,9 @@ impl Actor {
                 version: self.version,
             });
         }
-        // A clock that ran out ends the game before anything else is played.
+        // A clock that ran out ends the game before anything else is played; who has left is looked at afresh.
         self.check_flag().await;
+        self.check_gone();
         let asks_takeback = action == Action::OfferTakeback;
         let mut version = self.commit(side, action).await?;
         // The engine grants a takeback at once.
@@ -397,10 +464,29 @@ impl Actor {
             Action::Abort if self.moved[0] && self.moved[1] => Err(LiveError::Refused(
                 "a game can be aborted only until both sides have moved".into(),
             )),
+            Action::Claim | Action::ClaimDraw if self.row.time.is_live() => {
+                if self.over() {
+                    return Err(RecordError::GameOver.into());
+                }
+                match self.gone[(!side).index()] {
+                    Some(g) if now >= g.claim_at => Ok(()),
+                    Some(g) => Err(LiveError::Refused(format!(
+                        "your opponent may still come back: claim in {} s",
+                        (g.claim_at - now + 999) / 1000
+                    ))),
+                    None => Err(LiveError::Refused(
+                        "your opponent has the game open: there is nothing to claim".into(),
+                    )),
+                }
+            }
+            Action::ClaimDraw => Err(LiveError::Refused(
+                "a draw can be claimed only when the opponent has left a live game".into(),
+            )),
             Action::Claim => {
                 let TimeControl::Correspondence { days } = self.row.time else {
                     return Err(LiveError::Refused(
-                        "only a correspondence game can be claimed".into(),
+                        "only a correspondence game, or a live game the opponent has left, can be claimed"
+                            .into(),
                     ));
                 };
                 if self.over() {

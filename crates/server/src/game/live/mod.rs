@@ -66,8 +66,11 @@ pub enum Action {
     DeclineDraw,
     /// Ends the game without result, before both sides have moved.
     Abort,
-    /// Claims the game when the opponent has let a correspondence deadline pass.
+    /// Claims the game when the opponent has let a correspondence deadline pass, or has left a live game (all
+    /// of the opponent's pages gone for the claim's time).
     Claim,
+    /// Claims a draw when the opponent has left a live game.
+    ClaimDraw,
     /// The server's: the side's live clock ran out.
     Timeout,
     /// Asks to take back one's last move (casual games).
@@ -87,6 +90,7 @@ impl Action {
             Action::DeclineDraw => ActionKind::DeclineDraw,
             Action::Abort => ActionKind::Abort,
             Action::Claim => ActionKind::Claim,
+            Action::ClaimDraw => ActionKind::ClaimDraw,
             Action::Timeout => ActionKind::Timeout,
             Action::OfferTakeback => ActionKind::OfferTakeback,
             Action::AcceptTakeback => ActionKind::Takeback,
@@ -103,6 +107,7 @@ impl Action {
             ActionKind::DeclineDraw => Action::DeclineDraw,
             ActionKind::Abort => Action::Abort,
             ActionKind::Claim => Action::Claim,
+            ActionKind::ClaimDraw => Action::ClaimDraw,
             ActionKind::Timeout => Action::Timeout,
             ActionKind::OfferTakeback => Action::OfferTakeback,
             ActionKind::Takeback => Action::AcceptTakeback,

@@ -64,7 +64,7 @@ impl Actor {
         }
         self.check_timing(side, &action, now)?;
         let mut next = self.record.clone();
-        let text = apply(&mut next, side, &action, &self.movers)?;
+        let text = apply(&mut next, side, &action, &self.movers, self.row.time.is_live())?;
         let version = self.version + 1;
         let aborted = action == Action::Abort;
         let end = next.outcome();

@@ -55,7 +55,7 @@ impl Actor {
             let side = a.side;
             let action = Action::from_row(a.kind, &a.body);
             let before = matches!(action, Action::Move(_)).then(|| record.position().view());
-            let text = apply(&mut record, side, &action, &movers)
+            let text = apply(&mut record, side, &action, &movers, row.time.is_live())
                 .map_err(|e| internal(format!("action {} does not replay: {e:?}", a.seq)))?;
             match action {
                 Action::OfferDraw => draw_offered[side.index()] = Some(movers.len()),
@@ -124,6 +124,7 @@ impl Actor {
                 hub.0.limits.draw_offer_plies as usize,
             ),
             moves: texts.sync(&record),
+            gone: [None, None],
         };
         let state = Arc::new(build_state(&row, game.as_ref(), &record, view, last_move, &facts));
         let mut actor = Actor {
@@ -150,6 +151,7 @@ impl Actor {
             rotate,
             holds: false,
             held_elsewhere_until: 0,
+            gone: [None, None],
         };
         actor.resume().await;
         Ok(actor)
@@ -181,7 +183,7 @@ pub(in crate::game) async fn stored_record(
     for a in &actions {
         let action = Action::from_row(a.kind, &a.body);
         let is_move = matches!(action, Action::Move(_));
-        apply(&mut record, a.side, &action, &movers)
+        apply(&mut record, a.side, &action, &movers, row.time.is_live())
             .map_err(|e| internal(format!("action {} does not replay: {e:?}", a.seq)))?;
         if is_move {
             movers.push(a.side);

@@ -32,11 +32,13 @@ pub(super) fn last_move_of(record: &GameRecord) -> Option<MoveView> {
     pos.view().moves.into_iter().find(|v| &v.text == last)
 }
 
+/// Plays `action` of `side` on `record` (`live`: the game has a live clock); returns the action's text.
 pub(super) fn apply(
     record: &mut GameRecord,
     side: Player,
     action: &Action,
     movers: &[Player],
+    live: bool,
 ) -> Result<String, LiveError> {
     Ok(match action {
         Action::Move(text) => {
@@ -69,7 +71,17 @@ pub(super) fn apply(
             String::new()
         }
         Action::Claim => {
-            record.forfeit(!side, Termination::Abandoned)?;
+            // A live game's claim is of an opponent who left; a correspondence game's of a deadline passed.
+            let why = if live {
+                Termination::Left
+            } else {
+                Termination::Abandoned
+            };
+            record.forfeit(!side, why)?;
+            String::new()
+        }
+        Action::ClaimDraw => {
+            record.draw(Termination::Left)?;
             String::new()
         }
         Action::Abort | Action::OfferTakeback | Action::DeclineTakeback => {

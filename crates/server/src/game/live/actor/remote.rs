@@ -38,7 +38,14 @@ impl Actor {
             // Applied to the copy in place (the action is already stored): a copy it does not follow is
             // out of date, and is loaded again rather than used.
             let applied = if u64::try_from(a.seq).ok() == Some(self.version + 1) {
-                apply(&mut self.record, side, &action, &self.movers).ok()
+                apply(
+                    &mut self.record,
+                    side,
+                    &action,
+                    &self.movers,
+                    self.row.time.is_live(),
+                )
+                .ok()
             } else {
                 None
             };

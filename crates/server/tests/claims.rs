@@ -1,0 +1,124 @@
+//! Claims after a player leaves a live game, the two players on two servers on PostgreSQL (whose bus tells each
+//! server who watches on the other), and on one server on SQLite (whose servers share no bus): while a page of the opponent's is
+//! open there is nothing to claim; once all are gone, the state says since when and from when a claim is
+//! allowed (`gone`), a claim before then is refused, and after it the win or a draw is the claimer's. A player
+//! who comes back is no longer gone.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{Socket, act, config, game_between, recv, send, signup, socket};
+
+/// Watches `id` on a new socket; the socket and the state's version.
+async fn watch(addr: std::net::SocketAddr, cookie: &str, id: &str) -> (Socket, u64) {
+    let mut ws = socket(addr, Some(cookie)).await;
+    send(&mut ws, json!({"t": "watch", "game": id})).await;
+    let sync = support::recv_until(&mut ws, "sync").await;
+    let v = sync["state"]["version"].as_u64().expect("a version");
+    (ws, v)
+}
+
+/// Reads the page's messages until a state (a `sync`) whose `gone` for `side` satisfies `want`; the state.
+async fn state_where(ws: &mut Socket, side: usize, want: fn(&Value) -> bool) -> Value {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        assert!(std::time::Instant::now() < until, "no such state within 20 s");
+        let m = recv(ws).await;
+        if m["t"] == "sync" && want(&m["state"]["gone"][side]) {
+            return m["state"].clone();
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_whose_pages_are_all_gone_can_be_claimed_against_from_another_server() {
+    for (url, pg) in support::databases("claims").await {
+        let mut cfg = config(&url);
+        cfg.limits.claim_floor_seconds = 2;
+        let a = gridplay_server::start(cfg.clone()).await.expect("server A");
+        let other = gridplay_server::start(cfg).await.expect("server B");
+        let b = if pg.is_some() { &other } else { &a };
+        let ann = signup(a.addr, "ann").await;
+        let ben = signup(b.addr, "ben").await;
+        // A 1+0 game: the claim's time is its floor, 2 s (a thirtieth of a minute).
+        let body = json!({"spec": "reversi", "color": "first", "opponent": "ben",
+            "time": {"live": {"initial": 60, "increment": 0}}});
+        for (round, draw) in [(0, false), (1, true)] {
+            let id = game_between(a.addr, &ann, &ben, &body).await;
+            // Ann watches on A, Ben on B; both move.
+            let (mut wa, v) = watch(a.addr, &ann, &id).await;
+            let m = act(
+                &mut wa,
+                json!({"t": "move", "game": id, "move": "d3", "v": v}),
+                "m0",
+            )
+            .await;
+            assert_eq!(m["t"], "ack", "{m}");
+            let (mut wb, v) = watch(b.addr, &ben, &id).await;
+            let m = act(
+                &mut wb,
+                json!({"t": "move", "game": id, "move": "c3", "v": v}),
+                "m1",
+            )
+            .await;
+            assert_eq!(m["t"], "ack", "{m}");
+            // Ben's page is open: nothing to claim.
+            let m = act(&mut wa, json!({"t": "claim", "game": id, "draw": draw}), "c0").await;
+            assert_eq!(
+                (m["t"].as_str(), m["code"].as_str()),
+                (Some("error"), Some("refused")),
+                "{m}"
+            );
+            if round == 1 {
+                // A page that closes and comes back: gone, then here again.
+                drop(wb);
+                state_where(&mut wa, 1, |g| !g.is_null()).await;
+                let (again, _) = watch(b.addr, &ben, &id).await;
+                state_where(&mut wa, 1, Value::is_null).await;
+                wb = again;
+            }
+            // Ben's last page closes: Ann's page hears it, with the time from which she may claim.
+            drop(wb);
+            let state = state_where(&mut wa, 1, |g| !g.is_null()).await;
+            let gone = &state["gone"][1];
+            let (since, claim_at) = (
+                gone["since"].as_i64().unwrap(),
+                gone["claim_at"].as_i64().unwrap(),
+            );
+            assert_eq!(claim_at - since, 2000, "{state}");
+            assert!(state["gone"][0].is_null(), "{state}");
+            // Too early: refused, with the seconds to wait.
+            let m = act(&mut wa, json!({"t": "claim", "game": id, "draw": draw}), "c1").await;
+            assert_eq!(m["t"], "error", "{m}");
+            assert!(m["message"].as_str().unwrap().contains("claim in"), "{m}");
+            tokio::time::sleep(std::time::Duration::from_millis(2_200)).await;
+            let m = act(&mut wa, json!({"t": "claim", "game": id, "draw": draw}), "c2").await;
+            assert_eq!(m["t"], "ack", "{m}");
+            let over = a.state.hub.state(&id).await.unwrap().over.clone().expect("over");
+            assert_eq!(over.termination.as_str(), "left");
+            assert_eq!(
+                over.winner,
+                if draw {
+                    None
+                } else {
+                    Some(gridplay_core::Player::First)
+                }
+            );
+            assert!(
+                over.text.contains(if draw {
+                    "Draw"
+                } else {
+                    "the opponent left the game"
+                }),
+                "{}",
+                over.text
+            );
+            // The stored game says so too, on the other server.
+            let row = b.state.db.game(&id).await.unwrap().expect("stored");
+            assert_eq!(row.termination.map(|t| t.as_str()), Some("left"));
+        }
+        a.stop().await;
+        other.stop().await;
+        support::drop_database(pg).await;
+    }
+}
