@@ -787,6 +787,10 @@ await test('the opponent leaves a live game: a countdown, then the win claimed',
   await alice.waitForSelector('#game-over', { timeout: 10000 });
   assert.match(await alice.textContent('#game-over strong'), /wins: the opponent left the game/);
   assert.equal((await state(alice)).over.termination, 'left');
+  // Bob's profile counts the game he left.
+  await alice.goto(`${BASE}/player/bob`);
+  await alice.waitForSelector('#left-record');
+  assert.match(await alice.textContent('#left-record'), /^Games left: [1-9]\d* of \d+ games? between people/);
 });
 
 await test('a correspondence game shows the time per move and survives a restart', async () => {

@@ -2,7 +2,8 @@
 //! server who watches on the other), and on one server on SQLite (whose servers share no bus): while a page of the opponent's is
 //! open there is nothing to claim; once all are gone, the state says since when and from when a claim is
 //! allowed (`gone`), a claim before then is refused, and after it the win or a draw is the claimer's. A player
-//! who comes back is no longer gone.
+//! who comes back is no longer gone, and one whose clock runs out while gone has left the game too; each
+//! profile counts the games its player left.
 
 mod support;
 
@@ -116,6 +117,54 @@ async fn a_player_whose_pages_are_all_gone_can_be_claimed_against_from_another_s
             // The stored game says so too, on the other server.
             let row = b.state.db.game(&id).await.unwrap().expect("stored");
             assert_eq!(row.termination.map(|t| t.as_str()), Some("left"));
+        }
+        // A clock that runs out while its player's pages are all gone: the game was left, claimed or not.
+        let quick = json!({"spec": "reversi", "color": "first", "opponent": "ben",
+            "time": {"live": {"initial": 3, "increment": 0}}});
+        let id = game_between(a.addr, &ann, &ben, &quick).await;
+        let (mut wa, v) = watch(a.addr, &ann, &id).await;
+        let m = act(
+            &mut wa,
+            json!({"t": "move", "game": id, "move": "d3", "v": v}),
+            "m0",
+        )
+        .await;
+        assert_eq!(m["t"], "ack", "{m}");
+        let (mut wb, v) = watch(b.addr, &ben, &id).await;
+        let m = act(
+            &mut wb,
+            json!({"t": "move", "game": id, "move": "c3", "v": v}),
+            "m1",
+        )
+        .await;
+        assert_eq!(m["t"], "ack", "{m}");
+        let next = a.state.hub.state(&id).await.unwrap().view.moves[0].text.clone();
+        let m = act(
+            &mut wa,
+            json!({"t": "move", "game": id, "move": next, "v": 2}),
+            "m2",
+        )
+        .await;
+        assert_eq!(m["t"], "ack", "{m}");
+        drop(wb);
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let over = loop {
+            assert!(std::time::Instant::now() < until, "the flag within 20 s");
+            if let Some(over) = a.state.hub.state(&id).await.unwrap().over.clone() {
+                break over;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        };
+        assert_eq!(
+            (over.winner, over.termination.as_str()),
+            (Some(gridplay_core::Player::First), "left"),
+            "{}",
+            over.text
+        );
+        // Each profile counts the games its player left, of the finished games between people.
+        for (name, left) in [("ben", 3), ("ann", 0)] {
+            let r = support::http(a.addr, "GET", &format!("/api/players/{name}"), None, None).await;
+            assert_eq!(r.json()["left"], json!({"left": left, "finished": 3}), "{name}");
         }
         a.stop().await;
         other.stop().await;

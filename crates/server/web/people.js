@@ -115,7 +115,9 @@ export function playerPage(main, name, ctx) {
     const stats = h('div', { class: 'card', id: 'stats' }, h('h2', {}, t('player.results')),
       d.stats.length ? h('table', { class: 'table' }, h('thead', {}, h('tr', {}, [t('col.game'), t('col.wins'), t('col.losses'), t('col.draws'), t('col.resigned')].map((x) => h('th', {}, x)))),
         h('tbody', {}, d.stats.map((s) => h('tr', {}, h('td', {}, titleOf(s.game)), h('td', {}, String(s.wins)), h('td', {}, String(s.losses)), h('td', {}, String(s.draws)), h('td', {}, String(s.resigned))))))
-        : h('p', { class: 'muted' }, t('player.noFinished')));
+        : h('p', { class: 'muted' }, t('player.noFinished')),
+      // The games between people this player left: lost after leaving, or drawn by the opponent's claim.
+      h('p', { id: 'left-record', class: d.left.left ? '' : 'muted' }, t('player.left', { n: d.left.left, of: d.left.finished })));
     const charts = h('div', { class: 'card', id: 'charts' }, h('h2', {}, t('player.history')),
       Object.keys(d.history).length ? Object.entries(d.history).map(([g, pts]) => h('figure', { class: 'chart' }, h('figcaption', {}, titleOf(g)), ratingChart(pts, g)))
         : h('p', { class: 'muted' }, t('player.chartLater')));

@@ -130,6 +130,26 @@ pub(crate) fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
 }
 
 impl Db {
+    /// A player's record of games left: of the finished games between two accounts the player played, how
+    /// many the player left (lost as `left` or `abandoned`, or drawn as `left` by the opponent's claim), and
+    /// how many there are.
+    pub async fn left_record(&self, user: &str) -> Result<(i64, i64), DbError> {
+        let r = sqlx::query(
+            "SELECT COUNT(*) AS finished, COALESCE(SUM(CASE WHEN g.termination IN ('left', 'abandoned') AND ( \
+                 (g.first_user = $1 AND g.winner = 'second') OR (g.second_user = $1 AND g.winner = 'first') \
+                 OR (g.winner = 'draw' AND EXISTS (SELECT 1 FROM actions a WHERE a.game_id = g.id \
+                     AND a.kind = 'claim-draw' AND a.side <> CASE WHEN g.first_user = $1 THEN 'first' ELSE 'second' END))) \
+             THEN 1 ELSE 0 END), 0) AS gone FROM games g \
+             WHERE g.status = $2 AND (g.first_user = $1 OR g.second_user = $1) \
+             AND g.first_user IS NOT NULL AND g.second_user IS NOT NULL",
+        )
+        .bind(user)
+        .bind(GameStatus::Finished.as_str())
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((r.try_get("gone")?, r.try_get("finished")?))
+    }
+
     /// Inserts a new game with version 0.
     pub async fn create_game(&self, g: &GameRow) -> Result<(), DbError> {
         insert_game(&self.pool, g).await

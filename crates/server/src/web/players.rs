@@ -149,6 +149,16 @@ pub(crate) struct Profile {
     recent: Vec<ListedGame>,
     /// Whether the signed-in viewer blocks this player (false for a visitor).
     blocked: bool,
+    /// The games between people this player left (lost after leaving, or drawn by the opponent's claim), of
+    /// the finished ones.
+    left: LeftRecord,
+}
+
+/// A player's record of games left.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct LeftRecord {
+    left: i64,
+    finished: i64,
 }
 
 /// Whether the signed-in user blocks a player.
@@ -392,6 +402,7 @@ pub(crate) async fn profile(
     let active = state.db.games_of(&user.id, GameStatus::Active, 50).await?;
     let finished = state.db.games_of(&user.id, GameStatus::Finished, 20).await?;
     let engine = state.db.standing(&user.name).await?.is_some_and(|s| s.engine);
+    let (left, finished_count) = state.db.left_record(&user.id).await?;
     Ok(Json(Profile {
         online: state.lobby.names().iter().any(|n| n == &user.name),
         bot: user.bot,
@@ -410,6 +421,10 @@ pub(crate) async fn profile(
         blocked: match &me {
             Some(me) => state.db.blocks(&me.id, &user.id).await?,
             None => false,
+        },
+        left: LeftRecord {
+            left,
+            finished: finished_count,
         },
         name: user.name,
     }))

@@ -222,6 +222,7 @@ export default {
   'player.noRated': 'No rated game yet.',
   'player.results': 'Results',
   'player.noFinished': 'No finished game yet.',
+  'player.left': (v) => `Games left: ${v.n} of ${v.of} ${plural(v.of, 'game', 'games')} between people (lost or drawn after leaving).`,
   'player.history': 'Rating history',
   'player.chartLater': 'The chart appears after the first rated game.',
   'player.online': 'online',

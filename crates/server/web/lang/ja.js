@@ -219,6 +219,7 @@ export default {
   'player.noRated': 'レーティング対局はまだありません。',
   'player.results': '成績',
   'player.noFinished': '終わった対局はまだありません。',
+  'player.left': '途中で離れた対局：人同士の {of} 局のうち {n} 局（離れて負け、または引き分け）。',
   'player.history': 'レーティングの推移',
   'player.chartLater': '最初のレーティング対局のあとにグラフが表示されます。',
   'player.online': 'オンライン',

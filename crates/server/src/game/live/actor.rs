@@ -154,7 +154,8 @@ impl Actor {
     async fn check_flag(&mut self) {
         if self.flag_at().is_some_and(|at| now_ms() >= at) {
             let side = self.record.position().turn();
-            if let Err(e) = self.commit(side, Action::Timeout).await {
+            let gone = self.gone[side.index()].is_some();
+            if let Err(e) = self.commit(side, Action::Timeout { gone }).await {
                 tracing::error!("game {}: cannot flag: {e:?}", self.row.id);
             }
         }
@@ -504,7 +505,7 @@ impl Actor {
                 }
                 Ok(())
             }
-            Action::Timeout if self.flag_at().is_none_or(|at| now < at) => {
+            Action::Timeout { .. } if self.flag_at().is_none_or(|at| now < at) => {
                 Err(LiveError::Refused("the clock has not run out".into()))
             }
             Action::OfferTakeback if !takebacks_allowed(&self.row) => Err(LiveError::Refused(

@@ -56,6 +56,9 @@ const IDLE_OVER: Duration = Duration::from_secs(30);
 /// The engine never answers faster than this, so that its moves can be seen.
 const ENGINE_MIN: Duration = Duration::from_millis(250);
 
+/// The stored body of a timeout while the side's pages were all gone.
+const TIMEOUT_GONE: &str = "gone";
+
 /// What a player asks of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -71,8 +74,11 @@ pub enum Action {
     Claim,
     /// Claims a draw when the opponent has left a live game.
     ClaimDraw,
-    /// The server's: the side's live clock ran out.
-    Timeout,
+    /// The server's: the side's live clock ran out (`gone`: while all of the side's pages were gone, which
+    /// counts as leaving the game).
+    Timeout {
+        gone: bool,
+    },
     /// Asks to take back one's last move (casual games).
     OfferTakeback,
     /// Agrees to the opponent's takeback: the moves back to and including the opponent's last are undone.
@@ -91,7 +97,7 @@ impl Action {
             Action::Abort => ActionKind::Abort,
             Action::Claim => ActionKind::Claim,
             Action::ClaimDraw => ActionKind::ClaimDraw,
-            Action::Timeout => ActionKind::Timeout,
+            Action::Timeout { .. } => ActionKind::Timeout,
             Action::OfferTakeback => ActionKind::OfferTakeback,
             Action::AcceptTakeback => ActionKind::Takeback,
             Action::DeclineTakeback => ActionKind::DeclineTakeback,
@@ -108,7 +114,9 @@ impl Action {
             ActionKind::Abort => Action::Abort,
             ActionKind::Claim => Action::Claim,
             ActionKind::ClaimDraw => Action::ClaimDraw,
-            ActionKind::Timeout => Action::Timeout,
+            ActionKind::Timeout => Action::Timeout {
+                gone: body == TIMEOUT_GONE,
+            },
             ActionKind::OfferTakeback => Action::OfferTakeback,
             ActionKind::Takeback => Action::AcceptTakeback,
             ActionKind::DeclineTakeback => Action::DeclineTakeback,

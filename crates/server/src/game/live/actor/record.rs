@@ -66,9 +66,14 @@ pub(super) fn apply(
             record.decline_draw(side)?;
             String::new()
         }
-        Action::Timeout => {
+        Action::Timeout { gone: false } => {
             record.forfeit(side, Termination::Timeout)?;
             String::new()
+        }
+        // A clock run out while the player's pages were all gone: the game was left.
+        Action::Timeout { gone: true } => {
+            record.forfeit(side, Termination::Left)?;
+            super::super::TIMEOUT_GONE.to_owned()
         }
         Action::Claim => {
             // A live game's claim is of an opponent who left; a correspondence game's of a deadline passed.
