@@ -3,7 +3,7 @@
 //! open there is nothing to claim; once all are gone, the state says since when and from when a claim is
 //! allowed (`gone`), a claim before then is refused, and after it the win or a draw is the claimer's. A player
 //! who comes back is no longer gone, and one whose clock runs out while gone has left the game too; each
-//! profile counts the games its player left.
+//! profile counts the games its player left, and a challenge may ask for a good record of them.
 
 mod support;
 
@@ -166,6 +166,29 @@ async fn a_player_whose_pages_are_all_gone_can_be_claimed_against_from_another_s
             let r = support::http(a.addr, "GET", &format!("/api/players/{name}"), None, None).await;
             assert_eq!(r.json()["left"], json!({"left": left, "finished": 3}), "{name}");
         }
+        // A challenge that asks for a good record: Ben, who left all three, may not accept it; Cat, with no
+        // game yet, may; a challenge without it is Ben's to accept.
+        let picky = json!({"spec": "reversi", "color": "first", "good_record": true,
+            "time": {"live": {"initial": 60, "increment": 0}}});
+        let r = support::post(a.addr, "/api/challenges", &ann, picky.clone()).await;
+        let open = r.json()["id"].as_str().expect("a challenge").to_owned();
+        assert_eq!(r.json()["good_record"], true);
+        let r = support::post(a.addr, &format!("/api/challenges/{open}/accept"), &ben, json!({})).await;
+        assert_eq!(support::error_code(&r), (409, "record".into()), "{}", r.body);
+        assert!(
+            r.json()["error"]["message"].as_str().unwrap().contains("3 of 3"),
+            "{}",
+            r.body
+        );
+        let cat = signup(a.addr, "cat").await;
+        let r = support::post(a.addr, &format!("/api/challenges/{open}/accept"), &cat, json!({})).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let mut plain = picky;
+        plain["good_record"] = json!(false);
+        let r = support::post(a.addr, "/api/challenges", &ann, plain).await;
+        let open = r.json()["id"].as_str().expect("a challenge").to_owned();
+        let r = support::post(a.addr, &format!("/api/challenges/{open}/accept"), &ben, json!({})).await;
+        assert_eq!(r.status, 200, "{}", r.body);
         a.stop().await;
         other.stop().await;
         support::drop_database(pg).await;

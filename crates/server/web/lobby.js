@@ -185,19 +185,21 @@ export function lobbyPage(main, ctx) {
     // Engine help is for casual games only: a rated game turns it off.
     const help = h('input', { type: 'checkbox', id: 'challenge-help' });
     const rated = h('input', { type: 'checkbox', id: 'challenge-rated', onchange: () => { help.disabled = rated.checked; if (rated.checked) help.checked = false; } });
+    const goodRecord = h('input', { type: 'checkbox', id: 'challenge-good-record' });
     const createButton = h('button', { type: 'submit' }, t('lobby.createChallenge'));
     picker.guard(createButton);
     const create = h('form', { class: 'card stack', id: 'new-challenge', onsubmit: async (e) => {
       e.preventDefault();
       err.textContent = '';
       try {
-        await api('/challenges', { spec: picker.spec(), color: color.value, opponent: opponent.value.trim() || null, time: time.value(), rated: rated.checked, help: help.checked });
+        await api('/challenges', { spec: picker.spec(), color: color.value, opponent: opponent.value.trim() || null, time: time.value(), rated: rated.checked, help: help.checked, good_record: goodRecord.checked });
         toast(t('lobby.challengeCreated'));
         opponent.value = '';
         load();
       } catch (x) { err.textContent = errorText(x); }
     } }, h('h2', {}, t('lobby.newChallenge')), picker.node, h('label', {}, t('form.youPlay'), color), time.node,
     h('label', { class: 'toggle' }, rated, t('form.ratedHelp')), h('label', { class: 'toggle' }, help, t('form.help')),
+    h('label', { class: 'toggle' }, goodRecord, t('form.goodRecord')),
     h('label', {}, t('form.opponent'), opponent, h('small', {}, t('form.opponentHelp'))), createButton, err);
     const aiPicker = specPicker(catalog, 'computer');
     // The levels the chosen game's engine has.
@@ -243,7 +245,7 @@ export function lobbyPage(main, ctx) {
 
   function openList(data, signedIn) {
     const items = data.challenges.map((c) => {
-      const what = [specTitle(c.spec), timeLabel(c.time), c.rated ? t('game.rated') : t('game.casual'), c.help ? t('game.helpAllowed') : null, botName(c.creator, c.creator_bot) + (c.target ? ' → ' + botName(c.target, c.target_bot) : ''), t('lobby.creatorPlays', { side: colorWords(c) })].filter(Boolean).join(' · ');
+      const what = [specTitle(c.spec), timeLabel(c.time), c.rated ? t('game.rated') : t('game.casual'), c.help ? t('game.helpAllowed') : null, c.good_record ? t('lobby.goodRecord') : null, botName(c.creator, c.creator_bot) + (c.target ? ' → ' + botName(c.target, c.target_bot) : ''), t('lobby.creatorPlays', { side: colorWords(c) })].filter(Boolean).join(' · ');
       const buttons = [];
       if (signedIn && c.mine) buttons.push(h('button', { class: 'small secondary', onclick: () => close(c.id) }, t('cancel')));
       if (signedIn && !c.mine) {

@@ -20,11 +20,19 @@ pub struct ChallengeRow {
     /// Whether the game allows engine hints to both players (casual challenges only).
     pub help: bool,
     pub time: TimeControl,
+    /// Whether the player who accepts must have a good record of games left ([`good_record`]).
+    pub good_record: bool,
+}
+
+/// Whether a record of `left` games left of `finished` is good: no more than one in ten.
+#[must_use]
+pub fn good_record(left: i64, finished: i64) -> bool {
+    left * 10 <= finished
 }
 
 const CHALLENGE_COLUMNS: &str = "c.id, c.creator, u1.name AS creator_name, u1.bot AS creator_bot, c.target, u2.name AS target_name, u2.bot AS target_bot, \
      c.spec, c.color, c.status, c.game_id, c.created_at, c.rated, c.help, c.clock_initial, c.clock_increment, \
-     c.days_per_move FROM challenges c JOIN users u1 ON u1.id = c.creator \
+     c.days_per_move, c.good_record FROM challenges c JOIN users u1 ON u1.id = c.creator \
      LEFT JOIN users u2 ON u2.id = c.target";
 
 fn challenge_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
@@ -44,6 +52,7 @@ fn challenge_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
         rated: row.try_get::<i64, _>("rated")? != 0,
         help: row.try_get::<i64, _>("help")? != 0,
         time: time_of(row)?,
+        good_record: row.try_get::<i64, _>("good_record")? != 0,
     })
 }
 
@@ -51,8 +60,8 @@ impl Db {
     pub async fn create_challenge(&self, c: &ChallengeRow) -> Result<(), DbError> {
         sqlx::query(
             "INSERT INTO challenges (id, creator, target, spec, color, status, game_id, created_at, rated, \
-             clock_initial, clock_increment, days_per_move, help) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+             clock_initial, clock_increment, days_per_move, help, good_record) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
         )
         .bind(&c.id)
         .bind(&c.creator.id)
@@ -67,6 +76,7 @@ impl Db {
         .bind(c.time.columns()[1])
         .bind(c.time.columns()[2])
         .bind(i64::from(c.help))
+        .bind(i64::from(c.good_record))
         .execute(&self.pool)
         .await?;
         Ok(())

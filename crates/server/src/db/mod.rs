@@ -49,7 +49,7 @@ pub use upkeep::Purged;
 use writer::{GROUP_MAX, WriteJob};
 pub use writer::{WriterCounts, WriterStats};
 
-pub use challenges::ChallengeRow;
+pub use challenges::{ChallengeRow, good_record};
 pub use chat::ChatLine;
 pub use games::{ActionRow, GameRow, GameUpdate};
 pub(crate) use games::{GAME_COLUMNS, game_row, insert_game};

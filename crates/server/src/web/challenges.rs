@@ -63,6 +63,8 @@ pub(crate) struct ChallengeView {
     rated: bool,
     /// Whether both players may ask the engine for hints.
     help: bool,
+    /// Whether the player who accepts must have a good record of games left (no more than one in ten).
+    good_record: bool,
     /// `5+3`, `3 days`.
     time: String,
     /// Whether the asker made it.
@@ -84,6 +86,7 @@ impl ChallengeView {
             created_at: c.created_at,
             rated: c.rated,
             help: c.help,
+            good_record: c.good_record,
             time: c.time.label(),
             mine: me == Some(c.creator.id.as_str()),
             to_me: c.target.as_ref().is_some_and(|t| Some(t.id.as_str()) == me),
@@ -143,6 +146,10 @@ pub(crate) struct NewChallenge {
     help: bool,
     /// Correspondence, 3 days per move, when not given.
     time: Option<TimeInput>,
+    /// Only a player with a good record of games left (no more than one in ten of the finished games between
+    /// people) may accept.
+    #[serde(default)]
+    good_record: bool,
 }
 
 /// A challenge closed by its creator (`cancelled`) or by the challenged player (`declined`).
@@ -286,6 +293,7 @@ pub(crate) async fn create_challenge(
         rated: c.rated,
         help: c.help,
         time,
+        good_record: c.good_record,
     };
     state.db.create_challenge(&row).await?;
     state.lobby.changed();
@@ -327,7 +335,7 @@ async fn open_challenge(state: &AppState, id: &str) -> ApiResult<ChallengeRow> {
 #[utoipa::path(post, path = "/challenges/{id}/accept", tag = "lobby", security(("session" = [])),
     params(("id" = String, Path, description = "The challenge's id")),
     responses((status = 200, body = GameCreated), (status = "4XX", body = ErrorBody,
-        description = "Signed out; no such open challenge; one's own, another player's, taken already (`taken`), or between players where one blocks the other (`409 blocked`)")))]
+        description = "Signed out; no such open challenge; one's own, another player's, taken already (`taken`), or between players where one blocks the other (`409 blocked`); an accepter whose record of games left is not good enough for the challenge (`409 record`)")))]
 pub(crate) async fn accept_challenge(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
@@ -344,6 +352,17 @@ pub(crate) async fn accept_challenge(
         return Err(ApiError::forbidden("this challenge is for another player"));
     }
     check_not_blocked(&state, &c.creator.id, &me.id).await?;
+    if c.good_record {
+        let (left, finished) = state.db.left_record(&me.id).await?;
+        if !crate::db::good_record(left, finished) {
+            return Err(ApiError::conflict(
+                "record",
+                format!(
+                    "this challenge asks for a good record of games left: you left {left} of {finished} games, more than one in ten"
+                ),
+            ));
+        }
+    }
     let (spec, name) = check_spec(&state, &c.spec)?;
     let users = if Color::stored(&c.color).chooser_first() {
         [Some(c.creator.clone()), Some(me.clone())]
@@ -501,6 +520,8 @@ pub(crate) async fn rematch(
         rated: g.rated,
         help: g.help,
         time: g.time,
+        // A rematch is between two players who have just played: no record asked.
+        good_record: false,
     };
     state.db.create_challenge(&row).await?;
     state.lobby.rematch(&opponent.id, &g.id, &row.id, &me.name);
