@@ -19,6 +19,31 @@ async fn watch(addr: std::net::SocketAddr, cookie: &str, id: &str) -> (Socket, u
     (ws, v)
 }
 
+/// A game of challenge `body` from the first player to the second, each watching on their server (the
+/// first's socket, then the second's), where both have moved (d3, c3): its id and the two sockets.
+async fn started(
+    addrs: [std::net::SocketAddr; 2],
+    cookies: [&str; 2],
+    body: &Value,
+) -> (String, Socket, Socket) {
+    let id = game_between(addrs[0], cookies[0], cookies[1], body).await;
+    let mut sockets = Vec::new();
+    for (i, mv) in ["d3", "c3"].into_iter().enumerate() {
+        let (mut ws, v) = watch(addrs[i], cookies[i], &id).await;
+        let m = act(
+            &mut ws,
+            json!({"t": "move", "game": id, "move": mv, "v": v}),
+            &format!("m{i}"),
+        )
+        .await;
+        assert_eq!(m["t"], "ack", "{m}");
+        sockets.push(ws);
+    }
+    let second = sockets.pop().expect("two sockets");
+    let first = sockets.pop().expect("two sockets");
+    (id, first, second)
+}
+
 /// Reads the page's messages until a state (a `sync`) whose `gone` for `side` satisfies `want`; the state.
 async fn state_where(ws: &mut Socket, side: usize, want: fn(&Value) -> bool) -> Value {
     let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
@@ -45,24 +70,7 @@ async fn a_player_whose_pages_are_all_gone_can_be_claimed_against_from_another_s
         let body = json!({"spec": "reversi", "color": "first", "opponent": "ben",
             "time": {"live": {"initial": 60, "increment": 0}}});
         for (round, draw) in [(0, false), (1, true)] {
-            let id = game_between(a.addr, &ann, &ben, &body).await;
-            // Ann watches on A, Ben on B; both move.
-            let (mut wa, v) = watch(a.addr, &ann, &id).await;
-            let m = act(
-                &mut wa,
-                json!({"t": "move", "game": id, "move": "d3", "v": v}),
-                "m0",
-            )
-            .await;
-            assert_eq!(m["t"], "ack", "{m}");
-            let (mut wb, v) = watch(b.addr, &ben, &id).await;
-            let m = act(
-                &mut wb,
-                json!({"t": "move", "game": id, "move": "c3", "v": v}),
-                "m1",
-            )
-            .await;
-            assert_eq!(m["t"], "ack", "{m}");
+            let (id, mut wa, mut wb) = started([a.addr, b.addr], [&ann, &ben], &body).await;
             // Ben's page is open: nothing to claim.
             let m = act(&mut wa, json!({"t": "claim", "game": id, "draw": draw}), "c0").await;
             assert_eq!(
@@ -121,23 +129,7 @@ async fn a_player_whose_pages_are_all_gone_can_be_claimed_against_from_another_s
         // A clock that runs out while its player's pages are all gone: the game was left, claimed or not.
         let quick = json!({"spec": "reversi", "color": "first", "opponent": "ben",
             "time": {"live": {"initial": 3, "increment": 0}}});
-        let id = game_between(a.addr, &ann, &ben, &quick).await;
-        let (mut wa, v) = watch(a.addr, &ann, &id).await;
-        let m = act(
-            &mut wa,
-            json!({"t": "move", "game": id, "move": "d3", "v": v}),
-            "m0",
-        )
-        .await;
-        assert_eq!(m["t"], "ack", "{m}");
-        let (mut wb, v) = watch(b.addr, &ben, &id).await;
-        let m = act(
-            &mut wb,
-            json!({"t": "move", "game": id, "move": "c3", "v": v}),
-            "m1",
-        )
-        .await;
-        assert_eq!(m["t"], "ack", "{m}");
+        let (id, mut wa, wb) = started([a.addr, b.addr], [&ann, &ben], &quick).await;
         let next = a.state.hub.state(&id).await.unwrap().view.moves[0].text.clone();
         let m = act(
             &mut wa,

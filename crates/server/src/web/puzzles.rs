@@ -163,16 +163,7 @@ pub(crate) async fn next(
     Path(game): Path<String>,
 ) -> ApiResult<Json<PuzzleJson>> {
     check_game(&state, &game)?;
-    let player = match &me {
-        Some(u) => Some(
-            state
-                .db
-                .puzzle_player(&u.id, &game)
-                .await
-                .map_err(|e| internal(&e))?,
-        ),
-        None => None,
-    };
+    let player = player_of(&state, me.as_ref(), &game).await?;
     let near = player.as_ref().map_or(1500.0, |p| p.rating);
     let user = me.as_ref().map(|u| u.id.as_str());
     let mut choice = state
@@ -215,17 +206,26 @@ pub(crate) async fn one(
         .await
         .map_err(|e| internal(&e))?
         .ok_or_else(|| ApiError::not_found("puzzle"))?;
-    let player = match &me {
-        Some(u) => Some(
+    let player = player_of(&state, me.as_ref(), &p.game).await?;
+    Ok(Json(puzzle_json(&state, p, player).await?))
+}
+
+/// The signed-in player's puzzles in `game` (`None` for a visitor).
+async fn player_of(
+    state: &AppState,
+    me: Option<&crate::db::User>,
+    game: &str,
+) -> ApiResult<Option<PuzzlePlayer>> {
+    match me {
+        Some(u) => Ok(Some(
             state
                 .db
-                .puzzle_player(&u.id, &p.game)
+                .puzzle_player(&u.id, game)
                 .await
                 .map_err(|e| internal(&e))?,
-        ),
-        None => None,
-    };
-    Ok(Json(puzzle_json(&state, p, player).await?))
+        )),
+        None => Ok(None),
+    }
 }
 
 async fn puzzle_json(state: &AppState, p: PuzzleRow, player: Option<PuzzlePlayer>) -> ApiResult<PuzzleJson> {
