@@ -262,8 +262,9 @@ impl Actor {
             let idle_left = idle.saturating_sub(idle_since.elapsed());
             // Who has left is looked at each second while it matters.
             let watch_gone = self.claims_apply() || self.gone.iter().any(Option::is_some);
+            // A running flag is waited for (a game with one never idles out); otherwise the idle time left.
             let mut wait = flag.map_or(idle_left, |at| {
-                Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0)).min(idle_left)
+                Duration::from_millis(u64::try_from(at - now_ms()).unwrap_or(0)).min(idle)
             });
             if watch_gone {
                 wait = wait.min(Duration::from_secs(1));
@@ -283,16 +284,17 @@ impl Actor {
                     }
                     if flag.is_some() {
                         self.check_flag().await;
-                    } else if idle_since.elapsed() >= idle
-                        && self.feed.receiver_count() == 0
-                        && self.engine.is_none()
-                    {
-                        self.leave_hub().await;
-                        rx.close();
-                        while let Some(cmd) = rx.recv().await {
-                            self.handle(cmd).await;
+                    } else if idle_since.elapsed() >= idle {
+                        if self.feed.receiver_count() == 0 && self.engine.is_none() {
+                            self.leave_hub().await;
+                            rx.close();
+                            while let Some(cmd) = rx.recv().await {
+                                self.handle(cmd).await;
+                            }
+                            return false;
                         }
-                        return false;
+                        // Still watched: another idle period.
+                        idle_since = std::time::Instant::now();
                     }
                 }
             }
