@@ -199,6 +199,8 @@ class GamePage {
   }
   /** Whether the opponent has been gone long enough to be claimed against. */
   canClaimLeft() { const g = this.opponentGone(); return !!(g && this.serverNow() >= g.claim_at); }
+  /** The countdown's words: the seconds until the opponent who left may be claimed against. */
+  claimCountdown(gone) { return t('game.claimIn', { n: Math.max(0, Math.ceil((gone.claim_at - this.serverNow()) / 1000)) }); }
 
   /** The page's elements: the board and its tools, the phone's bars, the panel, the announcer. */
   build() {
@@ -436,13 +438,12 @@ class GamePage {
     }
     const gone = this.opponentGone();
     if (gone) {
-      // The opponent's pages are all gone: a countdown, then the claims.
-      const left = Math.max(0, Math.ceil((gone.claim_at - this.serverNow()) / 1000));
+      // The opponent's pages are all gone: a countdown (not read aloud each second), then the claims.
       out.push(this.canClaimLeft()
         ? h('div', { class: 'notice actions', id: 'opponent-gone', 'data-claim': 'open' }, h('span', {}, t('game.opponentGoneClaim')),
           h('button', { id: 'claim-win', onclick: () => this.act({ t: 'claim' }, t('game.claimWinQuestion')) }, t('game.claimWin')),
           h('button', { class: 'secondary', id: 'claim-draw', onclick: () => this.act({ t: 'claim', draw: true }, t('game.claimDrawQuestion')) }, t('game.claimDraw')))
-        : h('p', { class: 'notice', id: 'opponent-gone', 'data-claim': 'waiting', 'aria-live': 'polite' }, t('game.opponentGone'), ' ', h('span', { id: 'claim-countdown' }, t('game.claimIn', { n: left }))));
+        : h('p', { class: 'notice', id: 'opponent-gone', 'data-claim': 'waiting' }, t('game.opponentGone'), ' ', h('span', { id: 'claim-countdown' }, this.claimCountdown(gone))));
     }
     if (this.pending && this.myTurn()) {
       out.push(h('div', { class: 'notice actions', id: 'confirm-move' }, h('span', {}, t('game.confirmMove', { move: this.pending.text })),
@@ -551,7 +552,7 @@ class GamePage {
     if (this.canClaim() !== this.claimOpen) this.renderPanel();
     const gone = this.opponentGone();
     const countdown = this.panel.querySelector('#claim-countdown');
-    if (gone && countdown) countdown.textContent = t('game.claimIn', { n: Math.max(0, Math.ceil((gone.claim_at - this.serverNow()) / 1000)) });
+    if (gone && countdown) countdown.textContent = this.claimCountdown(gone);
     const open = this.panel.querySelector('#opponent-gone')?.dataset.claim === 'open';
     if (!!gone && this.canClaimLeft() !== open) this.renderPanel();
   }
@@ -572,7 +573,10 @@ class GamePage {
     const r = reduce(this.model, msg, { me: me ? me.id : null, now: Date.now() });
     if (r.effect && r.effect.navigate) { navigate(r.effect.navigate); return; }
     if (r.model === this.model) return;
+    const wasGone = !!this.opponentGone();
     this.model = r.model;
+    // An opponent who leaves is said once (the countdown on the panel is not read each second).
+    if (!wasGone && this.opponentGone()) this.say(t('game.opponentGone'));
     if (this.model.unavailable) {
       this.main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('game.unavailable')), h('p', {}, errorText(this.model.unavailable)), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
       return;
