@@ -306,7 +306,8 @@ impl Actor {
             Cmd::Watch { since, reply } => {
                 let feed = self.feed.subscribe();
                 let catchup = match since {
-                    Some(v) if v == self.version => Vec::new(),
+                    // Up to date, unless someone has left since: who has is told only in a full state.
+                    Some(v) if v == self.version && self.gone == [None, None] => Vec::new(),
                     Some(v)
                         if v < self.version && self.events.front().is_some_and(|e| e.version <= v + 1) =>
                     {
