@@ -625,7 +625,10 @@ fn datagen_makes_shards_that_resume_and_that_the_reversi_fit_reads() {
     assert!(!ok && err.contains("the range is empty"), "{err}");
     let (ok, _, err) = gridplay(&["datagen", "--dir", dir_text, "--games", "chess"]);
     assert!(!ok && err.contains("unknown game `chess`"), "{err}");
-    let (ok, _, err) = gridplay(&["train", "checkers", "--shards", dir_text, "--out", "x.bin"]);
-    assert!(!ok && err.contains("--shards is for `reversi`"), "{err}");
+    let (ok, _, err) = gridplay(&["train", "reversi-book", "--shards", dir_text, "--out", "x.bin"]);
+    assert!(
+        !ok && err.contains("--shards is for `reversi` and `checkers`"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
