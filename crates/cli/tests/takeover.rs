@@ -59,6 +59,8 @@ async fn a_killed_server_s_clocks_and_engine_moves_are_taken_over() {
     a.child.kill().expect("kill -9");
     let killed = Instant::now();
     a.child.wait().expect("the killed server is gone");
+    // Alice opens the game on B at once: a flag that falls while she has left would end it as left.
+    let alice_on_b = Page::watch(b.addr, &alice, &clock_game).await;
 
     // B takes both games over: the engine answers once, and Alice's clock runs out once.
     let mut carol_page = Page::watch(b.addr, &carol, &engine_game).await;
@@ -103,7 +105,7 @@ async fn a_killed_server_s_clocks_and_engine_moves_are_taken_over() {
             "every acknowledged move stored once, in order"
         );
     }
-    drop(b);
+    drop((alice_on_b, b));
     drop_database(conn, &name).await;
 }
 
@@ -129,6 +131,9 @@ async fn a_stopped_server_s_clocks_are_taken_over_by_a_server_that_holds_the_gam
     let second = bob_page.play(&game).await;
     let mut watcher = Page::watch(b.addr, &bob, &game).await;
     assert_eq!(watcher.version(), 2);
+    // Alice keeps a page open on B: a player whose flag falls while she has left loses by leaving, and
+    // this test is about the clock.
+    let alice_on_b = Page::watch(b.addr, &alice, &game).await;
     drop((alice_page, bob_page));
 
     // The shell's own `kill`, which needs no package.
@@ -158,7 +163,7 @@ async fn a_stopped_server_s_clocks_are_taken_over_by_a_server_that_holds_the_gam
     assert_eq!(status, 200);
     assert_eq!(state["version"], 3, "two moves and one flag: {state}");
     assert_eq!(state["moves"], json!([first, second]), "{state}");
-    drop(b);
+    drop((alice_on_b, b));
     drop_database(conn, &name).await;
 }
 
