@@ -92,6 +92,11 @@ async fn a_live_clock_runs_out_and_the_server_flags_it() {
             st["clock"]["running"].is_null(),
             "no clock runs before both sides move"
         );
+        // Both players keep the game open: a flag that falls while its player has left ends the game as left.
+        let pages = (
+            watch(addr, Some(&a), &game).await,
+            watch(addr, Some(&b), &game).await,
+        );
         play_first_legal(addr, &cookies, &game).await;
         play_first_legal(addr, &cookies, &game).await;
         let (mut spectator, st) = watch(addr, None, &game).await;
@@ -113,6 +118,7 @@ async fn a_live_clock_runs_out_and_the_server_flags_it() {
         let r = act(&mut wa, json!({"t": "move", "game": game, "move": "f5"})).await;
         assert_eq!((&r["t"], &r["code"]), (&json!("error"), &json!("refused")), "{r}");
         assert!(r["message"].as_str().unwrap().contains("over"), "{r}");
+        drop(pages);
         server.stop().await;
         support::drop_database(pg).await;
     }
