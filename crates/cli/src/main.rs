@@ -14,6 +14,7 @@ mod players;
 mod protocol;
 mod puzzles;
 mod render;
+mod review;
 mod selfplay;
 mod serve;
 mod solve;
@@ -103,6 +104,9 @@ enum Command {
     /// Puzzles: `mine` finds them in the games of a file or of self-play, `pack` makes the set the server
     /// ships.
     Puzzles(puzzles::PuzzlesArgs),
+    /// The engine-use review measured: `figures` reviews the games of PGN files, `engine` plays and reviews
+    /// the engine at a level, `measure` counts the windows of games its rule flags.
+    Review(review::ReviewArgs),
 }
 
 fn main() -> ExitCode {
@@ -147,6 +151,7 @@ fn main() -> ExitCode {
         Command::Admin(args) => admin::admin(&args),
         Command::Bot(args) => bot::run(&args),
         Command::Puzzles(args) => puzzles::run(&args),
+        Command::Review(args) => review::run(&args),
         Command::Games => {
             use std::io::Write;
             std::io::stdout()

@@ -5,8 +5,8 @@
 
 use std::{sync::Arc, time::Duration};
 
-use gridplay_core::{DynPosition, GameRecord, Outcome, Player};
-use gridplay_engine::{EngineError, Request, lines::Lines};
+use gridplay_core::{DynPosition, GameRecord};
+use gridplay_engine::{EngineError, Request, lines::Lines, review::PositionScore};
 use gridplay_search::StopFlag;
 use tokio::sync::Semaphore;
 
@@ -66,6 +66,13 @@ impl EnginePool {
         metrics::histogram!(crate::telemetry::ENGINE_WAIT_SECONDS, "lane" => name)
             .record(asked.elapsed().as_secs_f64());
         permit
+    }
+
+    /// Whether a thread of `lane` is free now (background work waits for one rather than queue before
+    /// people's requests).
+    #[must_use]
+    pub fn idle(&self, lane: Lane) -> bool {
+        self.lane(lane).available_permits() > 0
     }
 
     /// The threads of `lane` that are free now, taken until dropped.
@@ -129,36 +136,13 @@ impl EnginePool {
     ) -> Option<Vec<PositionScore>> {
         let _permit = self.enter(Lane::Analysis).await?;
         tokio::task::spawn_blocking(move || {
-            positions
-                .iter()
-                .enumerate()
-                .map(|(n, pos)| {
-                    if let Some(outcome) = pos.outcome() {
-                        let best = match outcome {
-                            Outcome::Win { winner } if winner == pos.turn() => clamp,
-                            Outcome::Win { .. } => -clamp,
-                            Outcome::Draw => 0,
-                        };
-                        return PositionScore {
-                            turn: pos.turn(),
-                            best,
-                            played: None,
-                        };
-                    }
-                    let scores = gridplay_engine::score_moves(pos.as_ref(), per_position, &StopFlag::new())
-                        .unwrap_or_default();
-                    let best = scores.iter().map(|s| s.1).max().unwrap_or(0).clamp(-clamp, clamp);
-                    let played = played
-                        .get(n)
-                        .and_then(|m| scores.iter().find(|s| &s.0 == m))
-                        .map(|s| s.1.clamp(-clamp, clamp));
-                    PositionScore {
-                        turn: pos.turn(),
-                        best,
-                        played,
-                    }
-                })
-                .collect()
+            gridplay_engine::review::score_positions(
+                &positions,
+                &played,
+                per_position,
+                clamp,
+                &StopFlag::new(),
+            )
         })
         .await
         .ok()
@@ -240,15 +224,6 @@ impl EnginePool {
         .await
         .unwrap_or_default()
     }
-}
-
-/// One position of an analysis, scores for its side to move.
-#[derive(Clone, Copy, Debug)]
-pub struct PositionScore {
-    pub turn: Player,
-    pub best: i32,
-    /// The move played from here, if any.
-    pub played: Option<i32>,
 }
 
 #[cfg(test)]

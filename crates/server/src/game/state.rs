@@ -312,6 +312,13 @@ pub struct SideReviewJson {
     pub inaccuracies: usize,
     pub mistakes: usize,
     pub blunders: usize,
+    /// The moves that count toward agreement with the engine's best move (neither from the opening book nor
+    /// the only move), and of those the engine's best (absent from an analysis stored before they were
+    /// counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counted: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agreed: Option<usize>,
 }
 
 impl From<&gridplay_engine::review::SideReview> for SideReviewJson {
@@ -321,6 +328,8 @@ impl From<&gridplay_engine::review::SideReview> for SideReviewJson {
             inaccuracies: s.inaccuracies,
             mistakes: s.mistakes,
             blunders: s.blunders,
+            counted: Some(s.counted),
+            agreed: Some(s.agreed),
         }
     }
 }

@@ -685,15 +685,21 @@ impl GameHub {
         Ok(())
     }
 
-    /// Searches every position of a game (about 30 s at most in all) and stores the result.
+    /// The analysis of a finished game for the engine-use review (`game::review`): the stored one, or one
+    /// computed and stored now.
+    pub(crate) async fn analysis_for_review(&self, id: &str) -> Result<Arc<Analysis>, LiveError> {
+        self.compute_analysis(id).await
+    }
+
+    /// Searches every position of a game (`gridplay_engine::review::PER_POSITION` each) and stores the result.
     async fn compute_analysis(&self, id: &str) -> Result<Arc<Analysis>, LiveError> {
         if let Some(a) = self.stored_analysis(id).await? {
             return Ok(a);
         }
         let (positions, played) = self.ask(id, |reply| Cmd::Positions { reply }).await?;
         let positions_start = positions.first().ok_or(LiveError::Internal)?.box_clone();
-        // About 30 s of search at most in all, and at least 20 ms a position.
-        let per = Duration::from_millis((30_000 / positions.len().max(1) as u64).clamp(20, 150));
+        // The engine-use review's rule was measured on figures from this much search a position.
+        let per = gridplay_engine::review::PER_POSITION;
         let clamp = 3_000;
         let scored = self
             .0
@@ -701,19 +707,11 @@ impl GameHub {
             .analyse(positions, played, per, clamp)
             .await
             .ok_or(LiveError::Internal)?;
+        let review = gridplay_engine::review::review_scored(positions_start.as_ref(), &scored);
         let scores: Vec<i32> = scored
             .iter()
             .map(|s| if s.turn == Player::First { s.best } else { -s.best })
             .collect();
-        // Each move judged by the chance of winning it gave away, from the scores of the positions before and
-        // after it (as lichess reviews a game).
-        let movers: Vec<Player> = scored
-            .iter()
-            .take(scored.len().saturating_sub(1))
-            .map(|s| s.turn)
-            .collect();
-        let start = positions_start.as_ref();
-        let review = gridplay_engine::review::review_game(start, &scores, &movers);
         let marks = review
             .judgements
             .iter()
