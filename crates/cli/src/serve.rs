@@ -60,6 +60,13 @@ pub(crate) struct ServeArgs {
     /// How often, in seconds, a few of the site's finished games are mined for puzzles (0: never).
     #[arg(long, env = "GRIDPLAY_PUZZLE_MINING_SECONDS", default_value_t = Limits::default().puzzle_mining_seconds)]
     puzzle_mining_seconds: u32,
+    /// How often, in seconds, a few finished games between people are reviewed for engine use (0: never).
+    #[arg(long, env = "GRIDPLAY_REVIEW_SECONDS", default_value_t = Limits::default().review_seconds)]
+    review_seconds: u32,
+    /// The fewest recent rated games of one game in which the engine-use review may flag a player.
+    #[arg(long, env = "GRIDPLAY_REVIEW_MIN_GAMES", default_value_t = Limits::default().review_min_games,
+          value_parser = clap::value_parser!(u32).range(1..=20))]
+    review_min_games: u32,
     /// Open challenges one user may have at once.
     #[arg(long, env = "GRIDPLAY_OPEN_CHALLENGES", default_value_t = Limits::default().open_challenges)]
     open_challenges: u32,
@@ -132,6 +139,8 @@ impl ServeArgs {
                 hints_per_minute: self.hints_per_minute,
                 lines_seconds: self.lines_seconds,
                 puzzle_mining_seconds: self.puzzle_mining_seconds,
+                review_seconds: self.review_seconds,
+                review_min_games: self.review_min_games,
                 open_challenges: self.open_challenges,
                 tournaments_per_day: self.tournaments_per_day,
                 draw_offer_plies: self.draw_offer_plies,

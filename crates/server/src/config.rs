@@ -57,6 +57,11 @@ pub struct Limits {
     pub lines_seconds: u32,
     /// How often, in seconds, the server mines a few of the site's finished games for puzzles (0: never).
     pub puzzle_mining_seconds: u32,
+    /// How often, in seconds, the server reviews a few finished games between people for engine use (0:
+    /// never).
+    pub review_seconds: u32,
+    /// The fewest recent rated games of one game in which the engine-use review may flag a player.
+    pub review_min_games: u32,
     /// Open challenges one user may have at once.
     pub open_challenges: u32,
     /// Tournaments one user may create per day.
@@ -81,6 +86,8 @@ impl Default for Limits {
             hints_per_minute: 10,
             lines_seconds: 30,
             puzzle_mining_seconds: 600,
+            review_seconds: 20,
+            review_min_games: 10,
             open_challenges: 20,
             tournaments_per_day: 5,
             draw_offer_plies: 10,
@@ -102,6 +109,8 @@ impl Limits {
             hints_per_minute: 100_000,
             lines_seconds: 30,
             puzzle_mining_seconds: 0,
+            review_seconds: 0,
+            review_min_games: 10,
             open_challenges: 100_000,
             tournaments_per_day: 100_000,
             draw_offer_plies: 0,

@@ -44,7 +44,8 @@ const PURGE_EVERY: Duration = Duration::from_secs(3_600);
 
 /// The server's background upkeep: a heartbeat every two seconds (from which the next start measures the
 /// time no server ran); every minute, the rate limiters forget addresses and users they no longer limit;
-/// every hour, the purge of expired sessions and other expired rows.
+/// every hour, the purge of expired sessions and other expired rows. Puzzle mining and the engine-use review
+/// run at their own intervals, one round at a time.
 async fn upkeep(state: AppState) {
     let db = state.db.clone();
     let process = state.process.clone();
@@ -60,6 +61,10 @@ async fn upkeep(state: AppState) {
     let mut mine = tokio::time::interval(Duration::from_secs(u64::from(mining_every.max(1))));
     mine.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mining = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let review_every = state.config.limits.review_seconds;
+    let mut review = tokio::time::interval(Duration::from_secs(u64::from(review_every.max(1))));
+    review.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let reviewing = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     loop {
         tokio::select! {
             _ = beat.tick() => {
@@ -88,6 +93,20 @@ async fn upkeep(state: AppState) {
                             Err(e) => tracing::error!("mining puzzles: {e}"),
                         }
                         mining.store(false, std::sync::atomic::Ordering::Release);
+                    });
+                }
+            }
+            // A few finished games between people reviewed for engine use, in the analysis lane.
+            _ = review.tick(), if review_every > 0 => {
+                if !reviewing.swap(true, std::sync::atomic::Ordering::AcqRel) {
+                    let (hub, reviewing) = (state.hub.clone(), reviewing.clone());
+                    tokio::spawn(async move {
+                        match game::review::review_site(&hub, 3).await {
+                            Ok(0) => {}
+                            Ok(n) => tracing::info!("reviewed {n} games for engine use"),
+                            Err(e) => tracing::error!("engine-use review: {e}"),
+                        }
+                        reviewing.store(false, std::sync::atomic::Ordering::Release);
                     });
                 }
             }

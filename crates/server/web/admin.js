@@ -1,7 +1,9 @@
 // The admins' page: the queue of open reports, each with the reported account's standing (admin, closed,
 // engine user, muted until), its history of moderation actions and its other reports; an account looked up
 // by name; and on each account the actions (warn, mute for a time, rename, mark as an engine user, close),
-// each taken with a reason the server records. Only admins see it; the server refuses the rest.
+// each taken with a reason the server records; and the engine-use review's queue: the players whose recent
+// rated games are improbably engine-like, each with the figures of every game of the window (the evidence).
+// Only admins see it; the server refuses the rest.
 
 import { h, api, toast, confirmDialog, playerLink } from './util.js';
 import { t, errorText, fmtDate } from './i18n.js';
@@ -47,7 +49,29 @@ function accountCard(a, done) {
     h('h3', {}, playerLink(a.name, null, a.bot), flags.length ? h('span', { class: 'muted' }, ` · ${flags.join(' · ')}`) : null),
     h('h4', {}, t('admin.history')), history,
     h('h4', {}, t('admin.reports')), reports,
+    h('h4', {}, t('admin.review.profile')),
+    a.review.length ? a.review.map(reviewProfile) : h('p', { class: 'muted' }, t('admin.review.none')),
     a.closed ? null : form, err);
+}
+
+/** A player's engine-use figures in one game (the server's profile): the window's totals, the rule, and a
+ * table of its games, each linked to its replay. */
+function reviewProfile(p) {
+  const rule = p.rule ? t('admin.review.rule', { agreement: p.rule.agreement, accuracy: p.rule.accuracy, games: p.rule.min_games }) : t('admin.review.noRule');
+  const ms = (v) => (v == null ? '—' : t('admin.review.seconds', { s: (v / 1000).toFixed(1) }));
+  return h('section', { class: 'stack review-profile', 'data-review-game': p.game },
+    h('h4', {}, t('admin.review.title', { game: p.game }), p.flagged ? h('strong', { class: 'flagged' }, ` · ${t('admin.review.flagged')}`) : null),
+    h('p', {}, t('admin.review.window', { games: p.games, agreement: p.agreement, agreed: p.agreed, counted: p.counted, accuracy: p.accuracy }),
+      ' · ', t('admin.review.moveTime', { t: ms(p.move_ms_median) })),
+    h('p', { class: 'muted' }, rule),
+    h('table', { class: 'review-games' },
+      h('thead', {}, h('tr', {}, ['game', 'accuracy', 'agreement', 'marks', 'moveTime'].map((c) => h('th', {}, t(`admin.review.col.${c}`))))),
+      h('tbody', {}, p.recent.map((g) => h('tr', {},
+        h('td', {}, h('a', { href: `/replay/${g.id}`, 'data-link': true }, fmtDate(g.finished_at)), g.rated ? '' : h('span', { class: 'muted' }, ` ${t('admin.review.casual')}`)),
+        h('td', {}, `${g.accuracy}%`),
+        h('td', {}, `${g.agreed}/${g.counted}`),
+        h('td', {}, `${g.inaccuracies} ?! · ${g.mistakes} ? · ${g.blunders} ??`),
+        h('td', {}, g.move_ms_median == null ? '—' : `${ms(g.move_ms_median)} ± ${ms(g.move_ms_iqr)}`))))));
 }
 
 /** The chat of a reported game, both rooms, with the reported line marked; open when a line is reported. */
@@ -66,6 +90,7 @@ export function adminPage(main, ctx) {
     return () => {};
   }
   const queue = h('div', { class: 'stack', id: 'queue' });
+  const reviewQueue = h('div', { class: 'stack', id: 'review-queue' });
   const looked = h('div', { id: 'looked-up' });
   const lookName = h('input', { id: 'look-name', required: true, maxlength: 20, autocomplete: 'off', 'aria-label': t('admin.lookUp') });
   const lookErr = h('p', { class: 'error', role: 'alert' });
@@ -101,8 +126,19 @@ export function adminPage(main, ctx) {
     }));
   }
 
+  async function loadReview() {
+    let q;
+    try { q = await api('/admin/review'); } catch (x) { reviewQueue.replaceChildren(h('p', { class: 'error' }, errorText(x))); return; }
+    if (!q.players.length) { reviewQueue.replaceChildren(h('p', { class: 'muted', id: 'review-empty' }, t('admin.review.empty'))); return; }
+    reviewQueue.replaceChildren(...q.players.map((p) => h('article', { class: 'card stack', 'data-suspect': p.name },
+      h('h3', {}, playerLink(p.name, null, false), p.engine ? h('span', { class: 'muted' }, ` · ${t('admin.isEngine')}`) : null),
+      p.flagged.map(reviewProfile),
+      h('button', { type: 'button', class: 'secondary', onclick: () => lookUp(p.name) }, t('admin.review.open')))));
+  }
+
   function refresh() {
     load();
+    loadReview();
     if (lastLooked) lookUp(lastLooked);
   }
 
@@ -110,7 +146,9 @@ export function adminPage(main, ctx) {
     h('div', { class: 'card stack' }, h('h2', {}, t('admin.lookUp')),
       h('form', { class: 'row', onsubmit: (e) => { e.preventDefault(); lookUp(lookName.value.trim()); } }, lookName, h('button', { type: 'submit' }, t('admin.show'))),
       lookErr, looked),
-    h('h2', {}, t('admin.queue')), queue);
+    h('h2', {}, t('admin.queue')), queue,
+    h('h2', {}, t('admin.review.queue')), h('p', { class: 'muted' }, t('admin.review.about')), reviewQueue);
   load();
+  loadReview();
   return () => {};
 }

@@ -7,6 +7,9 @@
 //! - `chat`: the players' and spectators' rooms of each game: lines checked, kept and passed on;
 //! - `lobby`: who is online, who watches what, and the notices of the lobby and of one user;
 //! - `engine_pool`: the engine's searches on blocking threads, in a lane for games and one for analyses;
+//! - `puzzles`: puzzles graded by their proofs, and mined from the site's finished games;
+//! - `review`: the engine-use review of finished games between people, the players' running figures, and
+//!   the admins' queue of improbably engine-like players;
 //! - `tournament`: pairings, standings, and the director that pairs each round, told by the hub through a
 //!   channel when a tournament's game ends.
 //!
@@ -18,6 +21,7 @@ pub mod live;
 pub mod lobby;
 pub mod messages;
 pub mod puzzles;
+pub mod review;
 pub mod state;
 pub mod tournament;
 

@@ -1,6 +1,7 @@
 //! Moderation over HTTP: players report a player, a game or a chat line; admins (made by `gridplay admin grant`) read the
 //! queue of open reports with each account's standing and history, act on accounts (warn, mute, rename, mark
-//! as an engine user, close), and close reports. Every action is recorded with who took it and why.
+//! as an engine user, close), and close reports. Every action is recorded with who took it and why. They also
+//! read the engine-use review's queue, and each account's figures (`game::review`).
 
 use std::collections::HashMap;
 
@@ -14,7 +15,7 @@ use utoipa::ToSchema;
 
 use crate::{
     db::{Act, ModAction, ModKind, Report, Room, Standing, User, now_ms},
-    game::messages::ChatJson,
+    game::{messages::ChatJson, review},
     ids, text,
     web::{
         AppState,
@@ -153,6 +154,105 @@ pub(crate) struct AccountStanding {
     history: Vec<ActionJson>,
     /// Every report about the account, newest first.
     reports: Vec<ReportJson>,
+    /// The engine-use review's running figures of the account's recent rated games, one entry per game.
+    review: Vec<ProfileJson>,
+}
+
+/// A player's engine-use figures over their most recent reviewed rated games of one game (at most 20).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub(crate) struct ProfileJson {
+    /// The game's registry name.
+    game: String,
+    /// Games in the window.
+    games: usize,
+    /// Moves counted toward agreement (neither from the opening book nor the only move), and of those the
+    /// engine's best.
+    counted: usize,
+    agreed: usize,
+    /// `agreed / counted`, in percent, one decimal.
+    agreement: f64,
+    /// The mean of the games' accuracies, in percent, one decimal.
+    accuracy: f64,
+    /// The median of the games' median move times, in ms.
+    move_ms_median: Option<i64>,
+    /// Whether the window is improbably engine-like by the game's rule.
+    flagged: bool,
+    /// The game's rule, where one was measured: a window is flagged with at least `min_games` games and both
+    /// figures at or above these.
+    rule: Option<RuleJson>,
+    /// The games, newest first: the evidence.
+    recent: Vec<ReviewedGameJson>,
+}
+
+/// The engine-use rule of a game.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub(crate) struct RuleJson {
+    min_games: usize,
+    agreement: f64,
+    accuracy: f64,
+}
+
+/// One side's figures in one reviewed game.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub(crate) struct ReviewedGameJson {
+    /// The game's id (its replay: `/replay/{id}`).
+    id: String,
+    rated: bool,
+    finished_at: i64,
+    /// In percent, one decimal.
+    accuracy: f64,
+    counted: i64,
+    agreed: i64,
+    inaccuracies: i64,
+    mistakes: i64,
+    blunders: i64,
+    moves: i64,
+    /// The median and the interquartile range of the side's move times, in ms (absent: fewer than two
+    /// timed moves).
+    move_ms_median: Option<i64>,
+    move_ms_iqr: Option<i64>,
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+impl From<review::Profile> for ProfileJson {
+    fn from(p: review::Profile) -> ProfileJson {
+        ProfileJson {
+            game: p.game,
+            games: p.window.games,
+            counted: p.window.counted,
+            agreed: p.window.agreed,
+            agreement: round1(p.window.agreement),
+            accuracy: round1(p.window.accuracy),
+            move_ms_median: p.move_ms_median,
+            flagged: p.flagged,
+            rule: p.rule.map(|r| RuleJson {
+                min_games: r.min_games,
+                agreement: r.agreement,
+                accuracy: r.accuracy,
+            }),
+            recent: p
+                .games
+                .into_iter()
+                .map(|r| ReviewedGameJson {
+                    id: r.game_id,
+                    rated: r.rated,
+                    finished_at: r.finished_at,
+                    accuracy: round1(r.accuracy),
+                    counted: r.counted,
+                    agreed: r.agreed,
+                    inaccuracies: r.inaccuracies,
+                    mistakes: r.mistakes,
+                    blunders: r.blunders,
+                    moves: r.moves,
+                    move_ms_median: r.move_ms_median,
+                    move_ms_iqr: r.move_ms_iqr,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// One recorded moderation action.
@@ -226,6 +326,12 @@ async fn standing_json(state: &AppState, s: Standing) -> ApiResult<AccountStandi
         .into_iter()
         .map(ReportJson::from)
         .collect();
+    let min_games = state.config.limits.review_min_games as usize;
+    let review = review::profiles(&state.db, &s.id, true, min_games)
+        .await?
+        .into_iter()
+        .map(ProfileJson::from)
+        .collect();
     Ok(AccountStanding {
         name: s.name,
         admin: s.admin,
@@ -235,7 +341,55 @@ async fn standing_json(state: &AppState, s: Standing) -> ApiResult<AccountStandi
         muted_until: (s.muted_until > now_ms()).then_some(s.muted_until),
         history,
         reports,
+        review,
     })
+}
+
+/// The engine-use review's queue: the players whose recent rated games are improbably engine-like.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ReviewQueue {
+    /// Most engine-like first.
+    players: Vec<ReviewedPlayer>,
+}
+
+/// A player in the engine-use review's queue, with the evidence.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ReviewedPlayer {
+    name: String,
+    /// Already marked as an engine user.
+    engine: bool,
+    /// The flagged windows, one per game, each with its games.
+    flagged: Vec<ProfileJson>,
+}
+
+/// The players whose most recent rated games of a game (at least `--review-min-games`, at most 20) agree
+/// with the engine's best move and reach an accuracy beyond the game's engine-use rule, most engine-like
+/// first, each with the figures of every game of the window (docs/web.md, "Engine-use review").
+#[utoipa::path(get, path = "/admin/review", tag = "moderation", security(("session" = [])),
+    responses((status = 200, body = ReviewQueue), (status = "4XX", body = ErrorBody, description = "Signed out, or not an admin (`not-admin`)")))]
+pub(crate) async fn review_queue(
+    State(state): State<AppState>,
+    Admin(_): Admin,
+) -> ApiResult<Json<ReviewQueue>> {
+    let min_games = state.config.limits.review_min_games as usize;
+    let mut players = Vec::new();
+    for (user_id, flagged) in review::queue(&state.db, min_games).await? {
+        let Some(name) = state.db.name_of(&user_id).await? else {
+            continue;
+        };
+        let Some(s) = state.db.standing(&name).await? else {
+            continue;
+        };
+        if s.closed {
+            continue;
+        }
+        players.push(ReviewedPlayer {
+            name,
+            engine: s.engine,
+            flagged: flagged.into_iter().map(ProfileJson::from).collect(),
+        });
+    }
+    Ok(Json(ReviewQueue { players }))
 }
 
 /// The queue: the open reports, oldest first, each with its account's standing and history.

@@ -196,6 +196,7 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(moderation::report))
         .routes(routes!(moderation::mine))
         .routes(routes!(moderation::queue))
+        .routes(routes!(moderation::review_queue))
         .routes(routes!(moderation::close_report))
         .routes(routes!(moderation::account))
         .routes(routes!(moderation::act))
