@@ -99,7 +99,7 @@ const PUZZLE_COLUMNS: &str = "id, game, spec, position, solution, proof, grades,
 fn puzzle_row(r: &sqlx::any::AnyRow) -> Result<PuzzleRow, sqlx::Error> {
     let solution: String = r.try_get("solution")?;
     let grades: String = r.try_get("grades")?;
-    // A puzzle stored before moves were graded is retired (migration 0016), and has no steps.
+    // A puzzle stored before moves were graded is retired (`store_shipped_set`), and has no steps.
     let steps = if grades.is_empty() {
         Vec::new()
     } else {
@@ -207,7 +207,8 @@ impl Db {
     }
 
     /// Stores a shipped set of puzzles whose text hashes to `hash`, unless it is stored already (`None`), in
-    /// one transaction: the shipped puzzles stored before and not in the set are retired, those in it are
+    /// one transaction: the shipped puzzles stored before and not in the set are retired, and every puzzle
+    /// stored before moves were graded (no grades); those in the set are
     /// added or take its solution, proof and grades (their ratings and tries are kept). Returns how many
     /// puzzles were added or changed.
     pub async fn store_shipped_set(
@@ -228,7 +229,8 @@ impl Db {
         if stored == 0 {
             return Ok(None);
         }
-        sqlx::query("UPDATE puzzles SET retired = 1 WHERE source = 'shipped'")
+        // Those stored before moves were graded (mined ones among them) have no grades to judge by.
+        sqlx::query("UPDATE puzzles SET retired = 1 WHERE source = 'shipped' OR grades = ''")
             .execute(&mut *tx)
             .await?;
         let mut changed = 0;
