@@ -3,7 +3,7 @@
 //! open there is nothing to claim; once all are gone, the state says since when and from when a claim is
 //! allowed (`gone`), a claim before then is refused, and after it the win or a draw is the claimer's. A player
 //! who comes back is no longer gone, and one whose clock runs out while gone has left the game too; each
-//! profile counts the games its player left, and a challenge may ask for a good record of them.
+//! profile counts the games its player left, and a challenge or a tournament may ask for a good record of them.
 
 mod support;
 
@@ -180,6 +180,30 @@ async fn a_player_whose_pages_are_all_gone_can_be_claimed_against_from_another_s
         let r = support::post(a.addr, "/api/challenges", &ann, plain).await;
         let open = r.json()["id"].as_str().expect("a challenge").to_owned();
         let r = support::post(a.addr, &format!("/api/challenges/{open}/accept"), &ben, json!({})).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        // A tournament that asks for a good record: Ben may not join it, Cat may; another without it is open
+        // to Ben.
+        let tournament = |good_record: bool| {
+            json!({"name": "Cup", "spec": "reversi", "kind": "swiss", "rounds": 1, "good_record": good_record,
+                   "time": {"live": {"initial": 60, "increment": 0}}})
+        };
+        let r = support::post(a.addr, "/api/tournaments", &ann, tournament(true)).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let cup = r.json()["id"].as_str().expect("a tournament").to_owned();
+        let r = support::http(a.addr, "GET", &format!("/api/tournaments/{cup}"), None, None).await;
+        assert_eq!(r.json()["good_record"], true, "{}", r.body);
+        let r = support::post(a.addr, &format!("/api/tournaments/{cup}/join"), &ben, json!({})).await;
+        assert_eq!(support::error_code(&r), (409, "record".into()), "{}", r.body);
+        assert!(
+            r.json()["error"]["message"].as_str().unwrap().contains("3 of 3"),
+            "{}",
+            r.body
+        );
+        let r = support::post(a.addr, &format!("/api/tournaments/{cup}/join"), &cat, json!({})).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let r = support::post(a.addr, "/api/tournaments", &ann, tournament(false)).await;
+        let open_cup = r.json()["id"].as_str().expect("a tournament").to_owned();
+        let r = support::post(a.addr, &format!("/api/tournaments/{open_cup}/join"), &ben, json!({})).await;
         assert_eq!(r.status, 200, "{}", r.body);
         a.stop().await;
         other.stop().await;

@@ -23,7 +23,7 @@ export function tournamentsPage(main, ctx) {
       return;
     }
     const items = d.tournaments.map((x) => h('li', { 'data-tournament': x.id },
-      h('span', {}, h('a', { href: `/tournament/${x.id}`, 'data-link': true }, x.name), h('small', { class: 'muted' }, ` ${kindWords(x.kind)} · ${specTitle(x.spec)} · ${timeLabel(x.time)} · ${x.rated ? t('game.rated') : t('game.casual')}${x.bots ? ` · ${t('tour.botsAllowed')}` : ''}`)),
+      h('span', {}, h('a', { href: `/tournament/${x.id}`, 'data-link': true }, x.name), h('small', { class: 'muted' }, ` ${kindWords(x.kind)} · ${specTitle(x.spec)} · ${timeLabel(x.time)} · ${x.rated ? t('game.rated') : t('game.casual')}${x.bots ? ` · ${t('tour.botsAllowed')}` : ''}${x.good_record ? ` · ${t('lobby.goodRecord')}` : ''}`)),
       h('span', { class: 'muted' }, `${t('tour.players', { n: x.players })} · ${x.status === 'running' ? t('tour.roundOf', { round: x.round, rounds: x.rounds }) : t(`tour.status.${x.status}`)}`)));
     const listCard = h('div', { class: 'card', id: 'tournament-list' }, h('h2', {}, t('nav.tournaments')), items.length ? h('ul', { class: 'list' }, items) : h('p', { class: 'muted' }, t('tour.none')));
     if (list) { list.replaceWith(listCard); list = listCard; return; }
@@ -38,6 +38,7 @@ export function tournamentsPage(main, ctx) {
     const time = timePicker('t', false);
     const rated = h('input', { type: 'checkbox', id: 't-rated', checked: true });
     const bots = h('input', { type: 'checkbox', id: 't-bots' });
+    const goodRecord = h('input', { type: 'checkbox', id: 't-good-record' });
     const err = h('p', { class: 'error', role: 'alert' });
     const createButton = h('button', { type: 'submit' }, t('tour.createButton'));
     picker.guard(createButton);
@@ -45,11 +46,12 @@ export function tournamentsPage(main, ctx) {
       e.preventDefault();
       err.textContent = '';
       try {
-        const r = await api('/tournaments', { name: name.value, spec: picker.spec(), kind: kind.value, rounds: Number(rounds.value), rated: rated.checked, bots: bots.checked, time: time.value() });
+        const r = await api('/tournaments', { name: name.value, spec: picker.spec(), kind: kind.value, rounds: Number(rounds.value), rated: rated.checked, bots: bots.checked, good_record: goodRecord.checked, time: time.value() });
         navigate(`/tournament/${r.id}`);
       } catch (x) { err.textContent = errorText(x); }
     } }, h('h2', {}, t('tour.create')), h('label', {}, t('tour.name'), name), picker.node, h('label', {}, t('tour.kind'), kind), roundsLabel, time.node,
-    h('label', { class: 'toggle' }, rated, t('game.ratedCap')), h('label', { class: 'toggle' }, bots, t('tour.botsMay')), createButton, err);
+    h('label', { class: 'toggle' }, rated, t('game.ratedCap')), h('label', { class: 'toggle' }, bots, t('tour.botsMay')),
+    h('label', { class: 'toggle' }, goodRecord, t('tour.goodRecord')), createButton, err);
     main.replaceChildren(h('h1', {}, t('nav.tournaments')), h('div', { class: 'grid' }, listCard, form));
   });
   const off = ctx.live.on((m) => { if (m.t === 'lobby') { clearTimeout(timer); timer = setTimeout(load, 200); } });
@@ -76,7 +78,7 @@ export function tournamentPage(main, id, ctx) {
     if (ctx.me && d.status !== 'finished' && d.joined) actions.append(h('button', { class: 'secondary', id: 't-withdraw', onclick: () => post('withdraw') }, d.status === 'open' ? t('tour.leave') : t('tour.withdraw')));
     if (d.is_creator && d.status === 'open') actions.append(h('button', { id: 't-start', disabled: d.players < 2, onclick: () => post('start') }, t('tour.start')));
     const head = h('div', { class: 'card' }, h('h1', {}, d.name),
-      h('p', { class: 'muted' }, [kindWords(d.kind), specTitle(d.spec), timeLabel(d.time), d.rated ? t('game.rated') : t('game.casual'), d.bots ? t('tour.botsAllowed') : null, t('tour.createdBy', { name: d.creator })].filter(Boolean).join(' · ')),
+      h('p', { class: 'muted' }, [kindWords(d.kind), specTitle(d.spec), timeLabel(d.time), d.rated ? t('game.rated') : t('game.casual'), d.bots ? t('tour.botsAllowed') : null, d.good_record ? t('lobby.goodRecord') : null, t('tour.createdBy', { name: d.creator })].filter(Boolean).join(' · ')),
       h('p', { class: 'status', id: 't-status' }, status), actions,
       d.status === 'open' ? h('p', {}, h('strong', {}, t('tour.playersList', { n: d.players })), d.players_list.map((p) => botName(p.name, p.bot)).join(', ')) : null);
     const [tb1, tb2] = d.tie_breaks;

@@ -18,6 +18,8 @@ pub struct TournamentRow {
     pub rated: bool,
     /// Whether bot accounts may join.
     pub bots: bool,
+    /// Whether a player who joins must have a good record of games left ([`super::good_record`]).
+    pub good_record: bool,
     pub time: TimeControl,
     pub creator: User,
     /// `open`, `running` or `finished`.
@@ -55,6 +57,7 @@ fn tournament_row(r: &sqlx::any::AnyRow) -> Result<TournamentRow, sqlx::Error> {
         rounds: r.try_get("rounds")?,
         rated: r.try_get::<i64, _>("rated")? != 0,
         bots: r.try_get::<i64, _>("bots")? != 0,
+        good_record: r.try_get::<i64, _>("good_record")? != 0,
         time: time_of(r)?,
         creator: User {
             id: r.try_get("creator")?,
@@ -67,7 +70,7 @@ fn tournament_row(r: &sqlx::any::AnyRow) -> Result<TournamentRow, sqlx::Error> {
     })
 }
 
-const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.spec, t.game, t.kind, t.rounds, t.rated, t.bots, t.clock_initial, \
+const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.spec, t.game, t.kind, t.rounds, t.rated, t.bots, t.good_record, t.clock_initial, \
      t.clock_increment, t.days_per_move, t.creator, u.name AS creator_name, u.bot AS creator_bot, t.status, t.round, t.created_at \
      FROM tournaments t JOIN users u ON u.id = t.creator";
 
@@ -77,8 +80,8 @@ impl Db {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO tournaments (id, name, spec, game, kind, rounds, rated, clock_initial, clock_increment, \
-             days_per_move, creator, status, round, created_at, updated_at, bots) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)",
+             days_per_move, creator, status, round, created_at, updated_at, bots, good_record) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16)",
         )
         .bind(&t.id)
         .bind(&t.name)
@@ -95,6 +98,7 @@ impl Db {
         .bind(t.round)
         .bind(t.created_at)
         .bind(i64::from(t.bots))
+        .bind(i64::from(t.good_record))
         .execute(&mut *tx)
         .await?;
         // Its creator plays in it.

@@ -42,6 +42,10 @@ pub(crate) struct NewTournament {
     /// Whether bot accounts may join (a bot may make only such a tournament).
     #[serde(default)]
     bots: bool,
+    /// Whether a player who joins must have a good record of games left: no more than one in ten of their
+    /// finished games between people left.
+    #[serde(default)]
+    good_record: bool,
     time: Option<TimeInput>,
 }
 
@@ -61,6 +65,8 @@ pub(crate) struct TournamentSummary {
     rated: bool,
     /// Whether bot accounts may join.
     bots: bool,
+    /// Whether a player who joins must have a good record of games left.
+    good_record: bool,
     /// `5+3`, `3 days`.
     time: String,
     /// `open`, `running` or `finished`.
@@ -85,6 +91,7 @@ impl TournamentSummary {
             round: t.round,
             rated: t.rated,
             bots: t.bots,
+            good_record: t.good_record,
             time: t.time.label(),
             status: t.status.clone(),
             creator: t.creator.name.clone(),
@@ -225,6 +232,7 @@ pub(crate) async fn create(
         rounds,
         rated: t.rated,
         bots: t.bots,
+        good_record: t.good_record,
         time,
         creator: me,
         status: "open".into(),
@@ -319,7 +327,7 @@ pub(crate) async fn show(
 #[utoipa::path(post, path = "/tournaments/{id}/join", tag = "tournaments", security(("session" = [])),
     params(("id" = String, Path, description = "The tournament's id")),
     responses((status = 200, body = Joined), (status = "4XX", body = ErrorBody,
-        description = "Signed out; no such tournament; started (`started`) or joined already (`joined`); a bot, where bots are not allowed (`no-bots`)")))]
+        description = "Signed out; no such tournament; started (`started`) or joined already (`joined`); a bot, where bots are not allowed (`no-bots`); a record of games left past one in ten, where the tournament asks for a good one (`record`)")))]
 pub(crate) async fn join(
     State(state): State<AppState>,
     SignedIn(me): SignedIn,
@@ -334,6 +342,17 @@ pub(crate) async fn join(
     }
     if me.bot && !t.bots {
         return Err(no_bots());
+    }
+    if t.good_record {
+        let (left, finished) = state.db.left_record(&me.id).await?;
+        if !crate::db::good_record(left, finished) {
+            return Err(ApiError::conflict(
+                "record",
+                format!(
+                    "this tournament asks for a good record of games left: you left {left} of {finished} games, more than one in ten"
+                ),
+            ));
+        }
     }
     if !state.db.join_tournament(&id, &me.id).await? {
         return Err(ApiError::conflict("joined", "you are in this tournament already"));

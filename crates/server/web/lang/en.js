@@ -301,6 +301,7 @@ export default {
   'tour.withdraw': 'Withdraw',
   'tour.start': 'Start',
   'tour.createdBy': 'created by {name}',
+  'tour.goodRecord': "Only players who have left no more than one game in ten may join",
   'tour.botsMay': 'Bots may join',
   'tour.botsAllowed': 'bots allowed',
   'tour.playersList': 'Players ({n}): ',

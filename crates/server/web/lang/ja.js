@@ -298,6 +298,7 @@ export default {
   'tour.withdraw': '棄権',
   'tour.start': '開始',
   'tour.createdBy': '作成者 {name}',
+  'tour.goodRecord': "途中で離れた対局が 10 局に 1 局以下の人だけが参加できる",
   'tour.botsMay': 'ボットの参加を認める',
   'tour.botsAllowed': 'ボット参加可',
   'tour.playersList': '参加者（{n}）: ',
