@@ -189,6 +189,7 @@ pub(crate) fn routes() -> Vec<Route> {
         ),
         route("GET", "/api/account/moderation", Nothing, None, SIGNED_IN),
         admin_route("GET", "/api/admin/reports", Nothing, None),
+        admin_route("GET", "/api/admin/review", Nothing, None),
         admin_route(
             "POST",
             "/api/admin/reports/{id}/close",
