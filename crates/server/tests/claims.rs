@@ -203,7 +203,13 @@ async fn a_player_whose_pages_are_all_gone_can_be_claimed_against_from_another_s
         assert_eq!(r.status, 200, "{}", r.body);
         let r = support::post(a.addr, "/api/tournaments", &ann, tournament(false)).await;
         let open_cup = r.json()["id"].as_str().expect("a tournament").to_owned();
-        let r = support::post(a.addr, &format!("/api/tournaments/{open_cup}/join"), &ben, json!({})).await;
+        let r = support::post(
+            a.addr,
+            &format!("/api/tournaments/{open_cup}/join"),
+            &ben,
+            json!({}),
+        )
+        .await;
         assert_eq!(r.status, 200, "{}", r.body);
         a.stop().await;
         other.stop().await;

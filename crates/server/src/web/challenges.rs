@@ -311,6 +311,21 @@ async fn check_not_blocked(state: &AppState, a: &str, b: &str) -> ApiResult<()> 
     Ok(())
 }
 
+/// Refuses a player whose record of games left is not good (`db::good_record`), where `what` (a challenge, a
+/// tournament) asks for a good one: `409 record`, with the figures.
+pub(crate) async fn check_good_record(state: &AppState, user_id: &str, what: &str) -> ApiResult<()> {
+    let (left, finished) = state.db.left_record(user_id).await?;
+    if crate::db::good_record(left, finished) {
+        return Ok(());
+    }
+    Err(ApiError::conflict(
+        "record",
+        format!(
+            "{what} asks for a good record of games left: you left {left} of {finished} games, more than one in ten"
+        ),
+    ))
+}
+
 /// Refuses a new challenge from a user who has as many open ones as allowed.
 async fn check_open_challenges(state: &AppState, user_id: &str) -> ApiResult<()> {
     let limit = state.config.limits.open_challenges;
@@ -353,15 +368,7 @@ pub(crate) async fn accept_challenge(
     }
     check_not_blocked(&state, &c.creator.id, &me.id).await?;
     if c.good_record {
-        let (left, finished) = state.db.left_record(&me.id).await?;
-        if !crate::db::good_record(left, finished) {
-            return Err(ApiError::conflict(
-                "record",
-                format!(
-                    "this challenge asks for a good record of games left: you left {left} of {finished} games, more than one in ten"
-                ),
-            ));
-        }
+        check_good_record(&state, &me.id, "this challenge").await?;
     }
     let (spec, name) = check_spec(&state, &c.spec)?;
     let users = if Color::stored(&c.color).chooser_first() {

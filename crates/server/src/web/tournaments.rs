@@ -344,15 +344,7 @@ pub(crate) async fn join(
         return Err(no_bots());
     }
     if t.good_record {
-        let (left, finished) = state.db.left_record(&me.id).await?;
-        if !crate::db::good_record(left, finished) {
-            return Err(ApiError::conflict(
-                "record",
-                format!(
-                    "this tournament asks for a good record of games left: you left {left} of {finished} games, more than one in ten"
-                ),
-            ));
-        }
+        super::challenges::check_good_record(&state, &me.id, "this tournament").await?;
     }
     if !state.db.join_tournament(&id, &me.id).await? {
         return Err(ApiError::conflict("joined", "you are in this tournament already"));
