@@ -75,6 +75,17 @@ pub(crate) fn run(args: &SolveArgs) -> Result<(), String> {
         Some(r) => range(r)?,
         None => (0, usize::MAX),
     };
+    if problems.is_empty() {
+        return Err(format!("{}: the file holds no problem", args.file.display()));
+    }
+    let last = first + problems.len() - 1;
+    if lo > hi || hi < first || lo > last {
+        return Err(format!(
+            "--problems {} selects none of the file's problems, which are numbered {first}-{last} (from the \
+             first number in the file's name, else from 1)",
+            args.problems.as_deref().unwrap_or_default()
+        ));
+    }
     let mut solver = Solver::new(args.table_mb);
     solver.set_threads(usize::from(args.threads));
     let mut out = std::io::stdout().lock();

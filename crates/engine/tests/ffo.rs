@@ -9,11 +9,13 @@ fn check(file: &str, first: usize, last: usize) {
     let text = std::fs::read_to_string(&path).unwrap();
     let start: usize = file.split(['-', '.']).nth(1).unwrap().parse().unwrap();
     let mut solver = Solver::new(64);
+    let mut solved = 0;
     for (i, problem) in obf::parse(&text).unwrap().into_iter().enumerate() {
         let number = start + i;
         if !(first..=last).contains(&number) {
             continue;
         }
+        solved += 1;
         let solution = solver.solve(problem.position.board());
         let best = problem.best_score().unwrap();
         assert_eq!(solution.score, best, "FFO #{number}: score");
@@ -22,6 +24,11 @@ fn check(file: &str, first: usize, last: usize) {
             assert_eq!(s, best, "FFO #{number}: the file scores our move {s}");
         }
     }
+    assert_eq!(
+        solved,
+        last - first + 1,
+        "every problem from #{first} to #{last} is in {file}"
+    );
 }
 
 #[test]

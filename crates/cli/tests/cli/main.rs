@@ -135,6 +135,20 @@ fn solve_checks_a_problem_file() {
     std::fs::remove_file(&wrong).ok();
     let (ok, _, err) = gridplay(&["solve", "/nonexistent.obf"]);
     assert!(!ok && err.contains("reading /nonexistent.obf"), "{err}");
+    // A range that selects none of the file's problems, or a file with none, is an error, not "0 solved".
+    for range in ["60-64", "3-1"] {
+        let (ok, out, err) = gridplay(&["solve", file, "--problems", range]);
+        assert!(!ok, "{range}: {out}");
+        assert!(
+            err.contains("selects none") && err.contains("numbered 1-19"),
+            "{range}: {err}"
+        );
+    }
+    let empty = std::env::temp_dir().join(format!("gridplay-empty-{}.obf", std::process::id()));
+    std::fs::write(&empty, "").expect("written");
+    let (ok, _, err) = gridplay(&["solve", empty.to_str().expect("utf-8")]);
+    assert!(!ok && err.contains("holds no problem"), "{err}");
+    std::fs::remove_file(&empty).ok();
 }
 
 #[test]
