@@ -1670,4 +1670,5 @@ await stopServer();
 rmSync(dataDir, { recursive: true, force: true });
 const failed = results.filter((r) => r[1] !== 'ok');
 console.log(`\n${results.length - failed.length} passed, ${failed.length} failed; screenshots in ${ART}`);
-process.exit(failed.length ? 1 : 0);
+if (!results.length) console.log(`no test ran: E2E_ONLY=${process.env.E2E_ONLY ?? ''} matches none`);
+process.exit(failed.length || !results.length ? 1 : 0);
