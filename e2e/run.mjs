@@ -673,24 +673,30 @@ await test('the game page fits a phone screen', async () => {
 });
 
 /** Alice challenges Bob with the given time control (a value of #challenge-time) and both go to the game. */
-async function challengeBob(time, { minutes, rated = false, game = 'reversi' } = {}) {
-  await alice.goto(BASE + '/');
-  await alice.selectOption('#challenge-game', game);
-  await alice.selectOption('#challenge-color', 'first');
-  await alice.selectOption('#challenge-time', time);
-  if (minutes !== undefined) await alice.fill('#challenge-minutes', String(minutes));
-  if (minutes !== undefined) await alice.fill('#challenge-increment', '0');
-  if (rated) await alice.check('#challenge-rated');
-  await alice.fill('#opponent', 'bob');
-  await alice.click('#new-challenge button[type=submit]');
-  await bob.goto(BASE + '/');
-  const accept = bob.locator('#challenges button[data-accept]');
+/** `from` challenges the player `toName`, whose page is `to`, with the lobby's form (moving first), and `to`
+ * accepts it: both pages land on the new game's board. */
+async function challenge(from, to, toName, time, { minutes, rated = false, game = 'reversi' } = {}) {
+  await from.goto(BASE + '/');
+  await from.selectOption('#challenge-game', game);
+  await from.selectOption('#challenge-color', 'first');
+  await from.selectOption('#challenge-time', time);
+  if (minutes !== undefined) await from.fill('#challenge-minutes', String(minutes));
+  if (minutes !== undefined) await from.fill('#challenge-increment', '0');
+  if (rated) await from.check('#challenge-rated');
+  await from.fill('#opponent', toName);
+  await from.click('#new-challenge button[type=submit]');
+  await to.goto(BASE + '/');
+  const accept = to.locator('#challenges button[data-accept]');
   await accept.waitFor({ timeout: 10000 });
   await accept.click();
-  await bob.waitForURL(/\/game\//);
-  await alice.waitForURL(/\/game\//, { timeout: 10000 });
-  await alice.waitForSelector('#board svg');
-  await bob.waitForSelector('#board svg');
+  await to.waitForURL(/\/game\//);
+  await from.waitForURL(/\/game\//, { timeout: 10000 });
+  await from.waitForSelector('#board svg');
+  await to.waitForSelector('#board svg');
+}
+
+async function challengeBob(time, opts = {}) {
+  await challenge(alice, bob, 'bob', time, opts);
 }
 
 await test('a spectator finds a live game in the list, watches the moves arrive, and cannot move', async () => {
@@ -1254,21 +1260,7 @@ await test('engine-use review: a player who plays the engine\'s moves in rated g
   const games = [];
   try {
     for (let g = 0; g < 2; g++) {
-      await cal.goto(BASE + '/');
-      await cal.selectOption('#challenge-game', 'reversi');
-      await cal.selectOption('#challenge-color', 'first');
-      await cal.selectOption('#challenge-time', '10+5');
-      await cal.check('#challenge-rated');
-      await cal.fill('#opponent', 'ned');
-      await cal.click('#new-challenge button[type=submit]');
-      await ned.goto(BASE + '/');
-      const accept = ned.locator('#challenges button[data-accept]');
-      await accept.waitFor({ timeout: 10000 });
-      await accept.click();
-      await ned.waitForURL(/\/game\//);
-      await cal.waitForURL(/\/game\//, { timeout: 10000 });
-      await cal.waitForSelector('#board svg');
-      await ned.waitForSelector('#board svg');
+      await challenge(cal, ned, 'ned', '10+5', { rated: true });
       games.push(new URL(cal.url()).pathname.split('/').pop());
       for (let n = 0; n < 200; n++) {
         const st = await state(cal);
