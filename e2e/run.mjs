@@ -1414,7 +1414,8 @@ await test('API tokens: made on the account page with a name and scopes, shown o
   await signUp(p, 'tokyo');
   await p.goto(BASE + '/account');
   await p.waitForSelector('#tokens');
-  assert.match(await p.textContent('#token-list'), /No tokens\./);
+  // The list is filled when the server's answer comes.
+  await p.waitForFunction(() => /No tokens\./.test(document.querySelector('#token-list')?.textContent || ''));
   assert.equal(await p.locator('#new-token input[value=admin]').count(), 0, 'the admin scope is for admins');
   await p.fill('#token-name', 'my script');
   await p.click('#new-token button[type=submit]');
