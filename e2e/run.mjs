@@ -279,6 +279,15 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true
   };
 }
 await startServer();
+/** A page in a browser context of its own (a household of its own), in `locale`, that lets axe in, with the
+ * page's errors logged. */
+async function openPage(locale = 'en-US') {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, locale, bypassCSP: true });
+  const p = await ctx.newPage();
+  p.on('pageerror', (e) => console.log('page error:', e.message));
+  return p;
+}
+
 const alice = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
 const bob = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
 for (const p of [alice, bob]) {
@@ -1107,17 +1116,11 @@ await test('account: move sounds and their switch, move confirmation, a password
 });
 
 await test('moderation: reports from a profile and from a game; an admin made by the command line warns, mutes and closes from the queue; the player reads the warning, and the open page of a closed account is signed out; in English and Japanese, axe-clean', async () => {
-  const open = async (locale = 'en-US') => {
-    const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, locale, bypassCSP: true });
-    const p = await ctx.newPage();
-    p.on('pageerror', (e) => console.log('page error:', e.message));
-    return p;
-  };
-  const rita = await open();
+  const rita = await openPage();
   await signUp(rita, 'rita');
-  const sam = await open();
+  const sam = await openPage();
   await signUp(sam, 'sam');
-  const mia = await open();
+  const mia = await openPage();
   await signUp(mia, 'mia');
   // No admin link until the operator makes one, on the server's database while it runs.
   assert.equal(await mia.locator('#nav-admin').count(), 0);
@@ -1190,7 +1193,7 @@ await test('moderation: reports from a profile and from a game; an admin made by
   await card.locator('button.secondary[type=submit]').click();
   await mia.waitForSelector('#queue-empty');
   // In Japanese the admin's page is wholly Japanese, and axe-clean.
-  const ja = await open('ja-JP');
+  const ja = await openPage('ja-JP');
   await ja.context().addCookies(await mia.context().cookies());
   await ja.goto(BASE + '/admin');
   await ja.waitForSelector('#queue-empty');
@@ -1223,13 +1226,7 @@ await test('moderation: reports from a profile and from a game; an admin made by
 });
 
 await test('engine-use review: a player who plays the engine\'s moves in rated games is in the admins\' queue with each game\'s figures, and the replay shows the same agreement; axe-clean', async () => {
-  const open = async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, bypassCSP: true });
-    const p = await ctx.newPage();
-    p.on('pageerror', (e) => console.log('page error:', e.message));
-    return p;
-  };
-  const [cal, ned, rex] = [await open(), await open(), await open()];
+  const [cal, ned, rex] = [await openPage(), await openPage(), await openPage()];
   await signUp(cal, 'cal');
   await signUp(ned, 'ned');
   await signUp(rex, 'rex');
@@ -1314,19 +1311,13 @@ await test('engine-use review: a player who plays the engine\'s moves in rated g
 });
 
 await test('game chat: players and spectators each in their own room, live; a refusal said as a sentence; hide the chat, hide an author, report a line; by keyboard, in Japanese, axe-clean; the replay keeps it for the players', async () => {
-  const open = async (locale = 'en-US') => {
-    const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, locale, bypassCSP: true });
-    const p = await ctx.newPage();
-    p.on('pageerror', (e) => console.log('page error:', e.message));
-    return p;
-  };
-  const [ada, bea, cy] = [await open(), await open(), await open()];
+  const [ada, bea, cy] = [await openPage(), await openPage(), await openPage()];
   await signUp(ada, 'ada');
   await signUp(bea, 'bea');
   await signUp(cy, 'cyrus');
   const challenge = await ada.evaluate(async () => (await (await fetch('/api/challenges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec: 'reversi', color: 'first', opponent: 'bea' }) })).json()).id);
   const game = await bea.evaluate(async (id) => (await (await fetch(`/api/challenges/${id}/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()).game, challenge);
-  const visitor = await open();
+  const visitor = await openPage();
   for (const p of [ada, bea, cy, visitor]) {
     await p.goto(`${BASE}/game/${game}`);
     await p.waitForSelector('#chat');
@@ -1384,7 +1375,7 @@ await test('game chat: players and spectators each in their own room, live; a re
   await cy.uncheck('#chat-off');
   assert.equal(await cy.isVisible('#chat-log'), true);
   // In Japanese the box is wholly Japanese, and axe-clean.
-  const ja = await open('ja-JP');
+  const ja = await openPage('ja-JP');
   await ja.context().addCookies(await cy.context().cookies());
   await ja.goto(`${BASE}/game/${game}`);
   await ja.waitForSelector('#chat-log li');
