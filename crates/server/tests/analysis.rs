@@ -3,6 +3,7 @@
 //! engine's lines streamed as the search deepens, for a signed-in user or a token with the `read` scope; and
 //! the quota of analyses under way, which a closed stream gives back at once, its search stopped.
 
+#[macro_use]
 mod support;
 
 use std::time::{Duration, Instant};
@@ -55,6 +56,7 @@ fn refusal(r: &support::Response) -> (u16, String, String) {
     )
 }
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn positions_setups_and_imports_come_from_the_rules_library() {
     for (url, pg) in support::databases("analysisboard").await {
@@ -210,7 +212,9 @@ async fn positions_setups_and_imports_come_from_the_rules_library() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn engine_lines_stream_deeper_and_a_closed_stream_frees_the_quota() {
     for (url, pg) in support::databases("analysislines").await {
@@ -315,7 +319,9 @@ async fn engine_lines_stream_deeper_and_a_closed_stream_frees_the_quota() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_explorer_counts_finished_games_between_accounts() {
     for (url, pg) in support::databases("explorer").await {
@@ -459,4 +465,5 @@ async fn the_explorer_counts_finished_games_between_accounts() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

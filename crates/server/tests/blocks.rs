@@ -3,6 +3,7 @@
 //! and the blocked player's chat lines are hidden from the blocker, in the history and live. The block is kept
 //! with the account until it is lifted, and lifting it restores all of it.
 
+#[macro_use]
 mod support;
 
 use std::net::SocketAddr;
@@ -71,6 +72,7 @@ fn texts(lines: &[Value]) -> Vec<&str> {
     lines.iter().map(|l| l["text"].as_str().unwrap()).collect()
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn a_block_stops_challenges_both_ways_and_hides_the_blocked_players_lines() {
     for (url, pg) in support::databases("blocks").await {
@@ -239,4 +241,5 @@ async fn a_block_stops_challenges_both_ways_and_hides_the_blocked_players_lines(
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

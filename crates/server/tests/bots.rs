@@ -4,6 +4,7 @@
 //! turn refused; a bot that stops answering loses on time; bots are marked wherever their names are listed,
 //! ranked on their own leaderboard, and kept out of tournaments for people.
 
+#[macro_use]
 mod support;
 
 use serde_json::{Value, json};
@@ -37,6 +38,7 @@ fn side_of(state: &Value, name: &str) -> usize {
     usize::from(state["players"][1]["name"] == name)
 }
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_bots_play_a_rated_game_through_the_bot_api() {
     for (url, pg) in support::databases("bots").await {
@@ -372,7 +374,9 @@ async fn two_bots_play_a_rated_game_through_the_bot_api() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_that_stops_answering_loses_on_time() {
     for (url, pg) in support::databases("botclock").await {
@@ -447,4 +451,5 @@ async fn a_bot_that_stops_answering_loses_on_time() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

@@ -3,6 +3,7 @@
 //! replay's chat once the game is over; reporting a line; and, on PostgreSQL, a line said through one server
 //! heard on another.
 
+#[macro_use]
 mod support;
 
 use gridplay_server::db::{Act, ModKind, now_ms};
@@ -63,6 +64,7 @@ async fn chat_of(addr: std::net::SocketAddr, game: &str, cookie: Option<&str>) -
     texts(r.json()["lines"].as_array().unwrap())
 }
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_room_is_read_by_its_own_and_every_limit_holds() {
     for (url, pg) in support::databases("chat").await {
@@ -258,14 +260,13 @@ async fn each_room_is_read_by_its_own_and_every_limit_holds() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_postgres! {
 /// On PostgreSQL a line said through one server reaches a page watching on another.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_line_said_on_one_server_is_heard_on_another() {
     for (url, pg) in support::databases("chat_servers").await {
-        if pg.is_none() {
-            continue;
-        }
         let one = gridplay_server::start(support::config(&url))
             .await
             .expect("server 1");
@@ -293,4 +294,5 @@ async fn a_line_said_on_one_server_is_heard_on_another() {
         two.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

@@ -5,6 +5,7 @@
 //! who comes back is no longer gone, and one whose clock runs out while gone has left the game too; each
 //! profile counts the games its player left, and a challenge or a tournament may ask for a good record of them.
 
+#[macro_use]
 mod support;
 
 use serde_json::{Value, json};
@@ -56,6 +57,7 @@ async fn state_where(ws: &mut Socket, side: usize, want: fn(&Value) -> bool) -> 
     }
 }
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_whose_pages_are_all_gone_can_be_claimed_against_from_another_server() {
     for (url, pg) in support::databases("claims").await {
@@ -215,4 +217,5 @@ async fn a_player_whose_pages_are_all_gone_can_be_claimed_against_from_another_s
         other.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

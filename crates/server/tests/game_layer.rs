@@ -3,6 +3,7 @@
 //! event in order, a stale or illegal action is refused with its reason and changes nothing, and the end of
 //! the game is in the database. On SQLite and, when configured, PostgreSQL.
 
+#[macro_use]
 mod support;
 
 use gridplay_server::{
@@ -16,6 +17,7 @@ use gridplay_server::{
     },
 };
 
+on_both_databases! {
 #[tokio::test]
 async fn a_game_is_played_through_the_hub_alone() {
     for (url, pg) in support::databases("game_layer").await {
@@ -112,4 +114,5 @@ async fn a_game_is_played_through_the_hub_alone() {
         );
         support::drop_database(pg).await;
     }
+}
 }

@@ -1,10 +1,12 @@
 //! `/healthz` and `/readyz`: a server that runs is alive and ready; once it begins to stop it is still alive
 //! but no longer ready. On SQLite and PostgreSQL.
 
+#[macro_use]
 mod support;
 
 use support::{config, http};
 
+on_both_databases! {
 #[tokio::test]
 async fn a_draining_server_is_alive_but_not_ready() {
     for (url, pg) in support::databases("health").await {
@@ -35,6 +37,7 @@ async fn a_draining_server_is_alive_but_not_ready() {
         support::drop_database(pg).await;
     }
 }
+}
 
 /// The value of the metric line that starts with `name` (with its labels), 0 if there is none.
 fn metric(text: &str, name: &str) -> f64 {
@@ -45,6 +48,7 @@ fn metric(text: &str, name: &str) -> f64 {
         .unwrap_or(0.0)
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn the_metrics_move_when_moves_are_made() {
     for (url, pg) in support::databases("metrics").await {
@@ -109,4 +113,5 @@ async fn the_metrics_move_when_moves_are_made() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

@@ -3,6 +3,7 @@
 //! accepted it), and in replays of finished games; never in a game between people without that agreement,
 //! and never in a rated or tournament game. Each case runs on SQLite and, when configured, PostgreSQL.
 
+#[macro_use]
 mod support;
 
 use std::net::SocketAddr;
@@ -58,6 +59,7 @@ async fn resign(addr: SocketAddr, cookie: &str, id: &str) {
     }
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn the_engine_helps_only_where_both_sides_may_ask_it() {
     for (url, pg) in support::databases("help").await {
@@ -246,7 +248,9 @@ async fn the_engine_helps_only_where_both_sides_may_ask_it() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn a_replay_of_an_imported_copy_of_a_game_in_play_gets_no_suggestion() {
     for (url, pg) in support::databases("help_import").await {
@@ -269,4 +273,5 @@ async fn a_replay_of_an_imported_copy_of_a_game_in_play_gets_no_suggestion() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

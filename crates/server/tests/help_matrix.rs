@@ -7,6 +7,7 @@
 //! player and anyone at the player's address get nothing that bears on the game; the others get what they ask.
 //! An `engine` operation without a row fails the test.
 
+#[macro_use]
 mod support;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -507,6 +508,7 @@ async fn engine_operations(addr: SocketAddr) -> Vec<String> {
     ops
 }
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_engine_output_bears_on_a_game_in_play_for_its_players_whatever_names_the_position() {
     for (url, pg) in support::databases("help_matrix").await {
@@ -554,6 +556,7 @@ async fn no_engine_output_bears_on_a_game_in_play_for_its_players_whatever_names
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }
 
 /// Stores a puzzle at the guarded game's live position: its first legal move right, the others wrong; its id

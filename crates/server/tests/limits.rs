@@ -3,6 +3,7 @@
 //! offers spaced by moves, sockets per address and per user, fair clocks across a restart, and hashed,
 //! purged sessions. Servers run on port 0 on SQLite (and PostgreSQL where configured).
 
+#[macro_use]
 mod support;
 
 use std::time::{Duration, Instant};
@@ -64,6 +65,7 @@ fn assert_too_many(r: &support::Response, limit: &str) {
     assert!(j["error"]["message"].as_str().unwrap().contains(limit), "{j}");
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn quotas_answer_too_many_with_the_limit() {
     for (url, pg) in support::databases("quotas").await {
@@ -139,6 +141,7 @@ async fn quotas_answer_too_many_with_the_limit() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }
 
 #[tokio::test]
@@ -287,6 +290,7 @@ async fn import(addr: std::net::SocketAddr, cookie: &str, moves: &[String], resu
     r.json()["game"].as_str().unwrap().to_owned()
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn analyses_need_an_account_are_computed_once_stored_and_limited_per_user() {
     for (url, pg) in support::databases("analyses").await {
@@ -368,6 +372,7 @@ async fn analyses_need_an_account_are_computed_once_stored_and_limited_per_user(
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }
 
 #[tokio::test]

@@ -2,6 +2,7 @@
 //! catch-up after a reconnect, the Origin check, a whole game to its end, and a restart that loses nothing.
 //! Each test runs on SQLite and, when configured, PostgreSQL.
 
+#[macro_use]
 mod support;
 
 use serde_json::{Value, json};
@@ -24,6 +25,7 @@ fn legal(state: &Value) -> Vec<String> {
         .collect()
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn moves_are_acknowledged_after_commit_and_broadcast_with_versions() {
     for (url, pg) in support::databases("live").await {
@@ -187,7 +189,9 @@ async fn moves_are_acknowledged_after_commit_and_broadcast_with_versions() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn a_whole_game_survives_a_restart_and_ends() {
     for (url, pg) in support::databases("restart").await {
@@ -239,6 +243,7 @@ async fn a_whole_game_survives_a_restart_and_ends() {
         server.unwrap().stop().await;
         support::drop_database(pg).await;
     }
+}
 }
 
 #[tokio::test]

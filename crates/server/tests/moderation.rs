@@ -3,12 +3,14 @@
 //! the leaderboards, a closed account signed out everywhere and refused at sign-in), each recorded with its
 //! admin and reason.
 
+#[macro_use]
 mod support;
 
 use gridplay_server::db::{Act, ModKind};
 use serde_json::{Value, json};
 use support::{http, post, recv_until, send, signup};
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reports_reach_the_queue_and_each_action_does_what_it_says() {
     for (url, pg) in support::databases("moderation").await {
@@ -355,4 +357,5 @@ async fn reports_reach_the_queue_and_each_action_does_what_it_says() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

@@ -3,6 +3,7 @@
 //! byes and withdrawals) and the rules pages' examples. Each test runs on SQLite and, when configured,
 //! PostgreSQL.
 
+#[macro_use]
 mod support;
 
 use std::net::SocketAddr;
@@ -71,6 +72,7 @@ async fn sql(url: &str, q: &str) {
     c.execute(sqlx::AssertSqlSafe(q.to_owned())).await.expect(q);
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn a_live_clock_runs_out_and_the_server_flags_it() {
     for (url, pg) in support::databases("clock").await {
@@ -123,7 +125,9 @@ async fn a_live_clock_runs_out_and_the_server_flags_it() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn a_correspondence_game_survives_a_restart_and_an_abandoned_one_is_claimed() {
     for (url, pg) in support::databases("corr").await {
@@ -171,7 +175,9 @@ async fn a_correspondence_game_survives_a_restart_and_an_abandoned_one_is_claime
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn abort_before_both_moved_then_a_rematch_with_colours_swapped() {
     for (url, pg) in support::databases("abort").await {
@@ -243,7 +249,9 @@ async fn abort_before_both_moved_then_a_rematch_with_colours_swapped() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn rated_games_move_ratings_and_fill_profiles_leaderboards_and_the_live_list() {
     for (url, pg) in support::databases("rated").await {
@@ -364,6 +372,7 @@ async fn rated_games_move_ratings_and_fill_profiles_leaderboards_and_the_live_li
         support::drop_database(pg).await;
     }
 }
+}
 
 /// Resigns, as the first player, every game in play of a tournament's current round, except that a game
 /// between the `draw` pair is agreed drawn. Returns how many games ended.
@@ -403,6 +412,7 @@ async fn wait_round(addr: SocketAddr, id: &str, round: i64) -> Value {
     panic!("tournament {id} stuck at round {round}");
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn a_four_player_swiss_runs_to_its_end_without_rematches() {
     for (url, pg) in support::databases("swiss").await {
@@ -503,7 +513,9 @@ async fn a_four_player_swiss_runs_to_its_end_without_rematches() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn a_round_robin_gives_byes_and_forfeits_after_a_withdrawal() {
     for (url, pg) in support::databases("robin").await {
@@ -587,7 +599,9 @@ async fn a_round_robin_gives_byes_and_forfeits_after_a_withdrawal() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn rules_pages_show_the_librarys_examples_and_explain_bad_moves() {
     let (url, _) = support::databases("rules").await.remove(0);
@@ -641,7 +655,9 @@ async fn rules_pages_show_the_librarys_examples_and_explain_bad_moves() {
     );
     server.stop().await;
 }
+}
 
+on_both_databases! {
 /// The test game, which the server knows only through the registry, plays through the same code as the real
 /// games: the catalog describes it from its module and the engine table, its rules page comes from its module,
 /// two people play it to the end over the socket, the engine plays it at its own levels, and its file goes out
@@ -756,7 +772,9 @@ async fn the_test_game_plays_through_the_platform_like_any_game() {
     );
     server.stop().await;
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn takebacks_in_casual_games_are_asked_answered_and_survive_a_restart() {
     for (url, pg) in support::databases("takeback").await {
@@ -869,4 +887,5 @@ async fn takebacks_in_casual_games_are_asked_answered_and_survive_a_restart() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

@@ -3,6 +3,7 @@
 //! first try only, with the streak and the history, each try counted however many run at once; and a
 //! finished game of the site mined for its puzzle.
 
+#[macro_use]
 mod support;
 
 use gridplay_server::db::{
@@ -18,6 +19,7 @@ fn config(url: &str) -> gridplay_server::config::Config {
     cfg
 }
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn puzzles_are_answered_rated_and_mined() {
     for (url, pg) in support::databases("puzzles").await {
@@ -257,10 +259,12 @@ async fn puzzles_are_answered_rated_and_mined() {
         support::drop_database(pg).await;
     }
 }
+}
 
 const PUZZLES: usize = 16;
 const PLAYERS: usize = 8;
 
+on_both_databases! {
 /// Tries at once, by one player of many puzzles and by many players of one puzzle, are each counted: on
 /// PostgreSQL two transactions may read the same row before either writes it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -332,6 +336,7 @@ async fn tries_at_once_are_each_counted() {
         drop(db);
         support::drop_database(pg).await;
     }
+}
 }
 
 /// The stored rows of `puzzles`, in order.

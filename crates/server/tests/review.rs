@@ -3,6 +3,7 @@
 //! the admins' queue with the evidence, one who plays the first legal move is not, and a player of no game,
 //! or anyone but an admin, gets nothing.
 
+#[macro_use]
 mod support;
 
 use gridplay_core::GameRecord;
@@ -58,6 +59,7 @@ async fn engine_against_first_legal(addr: std::net::SocketAddr, cookies: [&str; 
     id
 }
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_engine_like_player_is_queued_for_review_with_the_evidence() {
     for (url, pg) in support::databases("review").await {
@@ -167,4 +169,5 @@ async fn an_engine_like_player_is_queued_for_review_with_the_evidence() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

@@ -2,6 +2,7 @@
 //! servers give one commit and one clean `stale` answer, and the server whose copy was out of date loads the
 //! game afresh. Runs on SQLite (two servers on one file) and, when configured, PostgreSQL.
 
+#[macro_use]
 mod support;
 
 use gridplay_server::{
@@ -10,6 +11,7 @@ use gridplay_server::{
 };
 use support::{config, signup};
 
+on_both_databases! {
 #[tokio::test]
 async fn moves_raced_at_one_version_through_two_servers_commit_once_and_the_other_is_stale() {
     for (url, pg) in support::databases("race").await {
@@ -66,16 +68,15 @@ async fn moves_raced_at_one_version_through_two_servers_commit_once_and_the_othe
         support::drop_database(pg).await;
     }
 }
+}
 
+on_postgres! {
 /// On PostgreSQL the servers hear of each other through LISTEN/NOTIFY: a move committed through B reaches a
 /// page watching the game on A (as the state of the new version), and a challenge made through B reaches a
 /// page following the lobby on A.
 #[tokio::test]
 async fn a_move_and_a_challenge_through_one_server_reach_the_pages_of_another() {
     for (url, pg) in support::databases("bus").await {
-        if pg.is_none() {
-            continue;
-        }
         let a = gridplay_server::start(config(&url)).await.expect("server A");
         let b = gridplay_server::start(config(&url)).await.expect("server B");
         let alice_cookie = signup(a.addr, "alice").await;
@@ -144,6 +145,7 @@ async fn a_move_and_a_challenge_through_one_server_reach_the_pages_of_another() 
         b.stop().await;
         support::drop_database(pg).await;
     }
+}
 }
 
 /// A page's view of one game, kept from the `sync` and `event` messages its socket receives.
@@ -221,14 +223,12 @@ where
     }
 }
 
+on_postgres! {
 /// Three servers on one PostgreSQL database, each with its own hub, lobby, bus and connection pool (as three
 /// processes would have): two players on two of them and a spectator on the third.
 #[tokio::test]
 async fn three_servers_play_as_one_site() {
     for (url, pg) in support::databases("three").await {
-        if pg.is_none() {
-            continue;
-        }
         let servers = [
             gridplay_server::start(config(&url)).await.expect("server A"),
             gridplay_server::start(config(&url)).await.expect("server B"),
@@ -411,7 +411,9 @@ async fn three_servers_play_as_one_site() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 /// A game's lease: a server that holds it renews it by claiming again; another server's claim only reads
 /// when the lease is alive, and says until when it lasts; an expired lease goes to whoever claims it; a
 /// stopping server's leases expire at once, so that the sweep of expired leases finds them.
@@ -453,4 +455,5 @@ async fn a_lease_is_held_by_one_server_until_it_expires_or_is_given_up() {
         drop(db);
         support::drop_database(pg).await;
     }
+}
 }

@@ -2,12 +2,14 @@
 //! kept hashed, sent as `Authorization: Bearer`, refused where the route needs a scope the token lacks, where
 //! the route takes the session only, and once revoked or the account closed.
 
+#[macro_use]
 mod support;
 
 use gridplay_server::db::{Act, ModKind};
 use serde_json::json;
 use support::{error_code, http, post, signup, with_token};
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tokens_act_within_their_scopes_until_revoked() {
     for (url, pg) in support::databases("tokens").await {
@@ -180,4 +182,5 @@ async fn tokens_act_within_their_scopes_until_revoked() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

@@ -3,6 +3,7 @@
 //! `tv` message keeps those boards up to date with each game's events. On SQLite and, when configured,
 //! PostgreSQL.
 
+#[macro_use]
 mod support;
 
 use std::net::SocketAddr;
@@ -56,6 +57,7 @@ async fn age(url: &str, game: &str) {
     .expect("update");
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn the_live_list_leaves_out_idle_untimed_engine_games_and_gives_bounded_boards() {
     for (url, pg) in support::databases("watch").await {
@@ -108,7 +110,9 @@ async fn the_live_list_leaves_out_idle_untimed_engine_games_and_gives_bounded_bo
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn a_watch_page_follows_its_boards_over_the_socket() {
     for (url, pg) in support::databases("tv").await {
@@ -158,4 +162,5 @@ async fn a_watch_page_follows_its_boards_over_the_socket() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

@@ -1,6 +1,7 @@
 //! The database writer's group commits: many games' actions at once, several of one game in a group, and one
 //! action whose number is taken, on SQLite and (when configured) PostgreSQL.
 
+#[macro_use]
 mod support;
 
 use gridplay_core::Player;
@@ -48,6 +49,7 @@ async fn new_game(db: &Db) -> String {
     g.id
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_keeps_its_newest_version() {
     for (url, pg) in support::databases("writer").await {
@@ -116,7 +118,9 @@ async fn concurrent_actions_of_many_games_are_each_stored_once_and_each_game_kee
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn after_an_idle_second_the_writer_writes_again_even_if_the_database_dropped_its_connection() {
     for (url, pg) in support::databases("writer_idle").await {
@@ -138,13 +142,12 @@ async fn after_an_idle_second_the_writer_writes_again_even_if_the_database_dropp
         support::drop_database(pg).await;
     }
 }
+}
 
+on_postgres! {
 #[tokio::test]
 async fn on_postgresql_each_action_s_notice_is_sent_with_its_commit() {
     for (url, pg) in support::databases("writer_notices").await {
-        if pg.is_none() {
-            continue;
-        }
         let db = Db::connect(&url, 4, 1).await.unwrap();
         let mut listener = sqlx::postgres::PgListener::connect(&url).await.unwrap();
         listener.listen("gridplay").await.unwrap();
@@ -203,7 +206,9 @@ async fn on_postgresql_each_action_s_notice_is_sent_with_its_commit() {
         support::drop_database(pg).await;
     }
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn rated_games_of_one_pair_ending_at_once_through_several_writers_each_count_once() {
     for (url, pg) in support::databases("writer_ratings").await {
@@ -267,6 +272,7 @@ async fn rated_games_of_one_pair_ending_at_once_through_several_writers_each_cou
         support::drop_database(pg).await;
     }
 }
+}
 
 /// The columns of `games` that an index covers, read from the schema the migrations made.
 async fn indexed_game_columns(url: &str) -> Vec<String> {
@@ -282,6 +288,7 @@ async fn indexed_game_columns(url: &str) -> Vec<String> {
     rows.iter().map(|r| r.get::<String, _>("name")).collect()
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn a_move_s_update_of_its_game_changes_no_indexed_column() {
     // A move changes its game's version, turn and time of the last move. With none of them indexed,
@@ -310,4 +317,5 @@ async fn a_move_s_update_of_its_game_changes_no_indexed_column() {
         drop(db);
         support::drop_database(pg).await;
     }
+}
 }

@@ -1,5 +1,5 @@
 //! Shared by the server's tests: databases for both backends, a tiny HTTP client and a WebSocket client.
-#![allow(dead_code, unreachable_pub)]
+#![allow(dead_code, unreachable_pub, unused_macros)]
 
 pub mod app;
 pub mod contract;
@@ -21,54 +21,103 @@ use tokio_tungstenite::{
     tungstenite::{Message, client::IntoClientRequest, http::HeaderValue},
 };
 
-/// The PostgreSQL server the tests use, from `GRIDPLAY_TEST_POSTGRES`. Where it is not set, a test on
-/// PostgreSQL is left out, unless PostgreSQL is required (`CI=true`, or `GRIDPLAY_TEST_REQUIRE_POSTGRES=1`,
-/// which scripts/test sets): then the test fails rather than pass having run nothing.
-pub fn postgres_admin() -> Option<String> {
-    match std::env::var("GRIDPLAY_TEST_POSTGRES") {
-        Ok(admin) => Some(admin),
-        Err(_) if postgres_required() => panic!(
-            "PostgreSQL is required here (CI=true or GRIDPLAY_TEST_REQUIRE_POSTGRES=1) but \
-             GRIDPLAY_TEST_POSTGRES is not set: name a server, e.g. postgres://postgres@127.0.0.1:5432/test"
-        ),
-        Err(_) => {
-            eprintln!("GRIDPLAY_TEST_POSTGRES is not set: the PostgreSQL half of this test is left out");
-            None
+/// A test of both databases, as two tests: `NAME::sqlite`, and `NAME::postgres`, which is ignored outside a
+/// run that has PostgreSQL (scripts/test runs it with `--include-ignored`), so that a test left out shows as
+/// ignored, never as passed. The body reads its database from [`databases`].
+macro_rules! on_both_databases {
+    ($(#[$attr:meta])* async fn $name:ident() $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            $(#[$attr])*
+            async fn sqlite() {
+                crate::support::BACKEND.scope(crate::support::Backend::Sqlite, async $body).await
+            }
+            $(#[$attr])*
+            #[ignore = "needs PostgreSQL: scripts/test runs it"]
+            async fn postgres() {
+                crate::support::BACKEND.scope(crate::support::Backend::Postgres, async $body).await
+            }
+        }
+    };
+}
+
+/// A test that needs PostgreSQL (several servers that hear each other), as `NAME::postgres`, ignored outside
+/// a run that has it.
+macro_rules! on_postgres {
+    ($(#[$attr:meta])* async fn $name:ident() $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            $(#[$attr])*
+            #[ignore = "needs PostgreSQL: scripts/test runs it"]
+            async fn postgres() {
+                crate::support::BACKEND.scope(crate::support::Backend::Postgres, async $body).await
+            }
+        }
+    };
+}
+
+/// The database a test runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+tokio::task_local! {
+    /// The database of the test running ([`on_both_databases`], [`on_postgres`]).
+    pub static BACKEND: Backend;
+}
+
+/// The PostgreSQL server the tests use: `GRIDPLAY_TEST_POSTGRES`, or the machine's local server. A test on
+/// PostgreSQL runs only when asked for (it is ignored otherwise), and fails if it cannot connect.
+pub fn postgres_admin() -> String {
+    std::env::var("GRIDPLAY_TEST_POSTGRES")
+        .ok()
+        .filter(|v| !v.is_empty() && v != "none")
+        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/test".to_owned())
+}
+
+/// The database address of the running test ([`BACKEND`]), as a one-item list: a fresh SQLite file, or a
+/// fresh database on the PostgreSQL server that [`postgres_admin`] names. The second value names the
+/// PostgreSQL database, for [`drop_database`].
+pub async fn databases(tag: &str) -> Vec<(String, Option<String>)> {
+    let backend = BACKEND
+        .try_with(|b| *b)
+        .expect("a test of a database is declared with on_both_databases! or on_postgres!");
+    vec![database(backend, tag).await]
+}
+
+/// A fresh database on `backend`, with the name of a PostgreSQL one (for [`drop_database`]).
+pub async fn database(backend: Backend, tag: &str) -> (String, Option<String>) {
+    match backend {
+        Backend::Sqlite => {
+            let dir = std::env::temp_dir().join(format!("gridplay-test-{}-{tag}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            (format!("sqlite://{}/db.sqlite", dir.display()), None)
+        }
+        Backend::Postgres => {
+            let admin = postgres_admin();
+            let name = format!("gridplay_{}_{tag}", std::process::id()).to_lowercase();
+            let mut conn = sqlx_pg(&admin).await;
+            exec(&mut conn, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+            exec(&mut conn, &format!("CREATE DATABASE {name}")).await;
+            let base = admin
+                .rsplit_once('/')
+                .map_or(admin.as_str(), |(b, _)| b)
+                .to_owned();
+            (format!("{base}/{name}"), Some(name))
         }
     }
-}
-
-fn postgres_required() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-        || std::env::var("GRIDPLAY_TEST_REQUIRE_POSTGRES").is_ok_and(|v| v == "1")
-}
-
-/// The database addresses to test: SQLite always, and a fresh PostgreSQL database on the server that
-/// [`postgres_admin`] names (the test fails if it cannot connect).
-pub async fn databases(tag: &str) -> Vec<(String, Option<String>)> {
-    let dir = std::env::temp_dir().join(format!("gridplay-test-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut urls = vec![(format!("sqlite://{}/db.sqlite", dir.display()), None)];
-    if let Some(admin) = postgres_admin() {
-        let name = format!("gridplay_{}_{tag}", std::process::id()).to_lowercase();
-        let mut conn = sqlx_pg(&admin).await;
-        exec(&mut conn, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
-        exec(&mut conn, &format!("CREATE DATABASE {name}")).await;
-        let base = admin
-            .rsplit_once('/')
-            .map_or(admin.as_str(), |(b, _)| b)
-            .to_owned();
-        urls.push((format!("{base}/{name}"), Some(name)));
-    }
-    urls
 }
 
 async fn sqlx_pg(url: &str) -> sqlx::AnyConnection {
     use sqlx::Connection;
     sqlx::any::install_default_drivers();
-    sqlx::AnyConnection::connect(url)
-        .await
-        .unwrap_or_else(|e| panic!("GRIDPLAY_TEST_POSTGRES={url} is set but cannot connect: {e}"))
+    sqlx::AnyConnection::connect(url).await.unwrap_or_else(|e| {
+        panic!("this test needs PostgreSQL at {url} (GRIDPLAY_TEST_POSTGRES) and cannot connect: {e}")
+    })
 }
 
 async fn exec(conn: &mut sqlx::AnyConnection, sql: &str) {
@@ -80,16 +129,15 @@ async fn exec(conn: &mut sqlx::AnyConnection, sql: &str) {
 
 /// Drops a PostgreSQL test database made by [`databases`].
 pub async fn drop_database(name: Option<String>) {
-    if let (Some(name), Ok(admin)) = (name, std::env::var("GRIDPLAY_TEST_POSTGRES")) {
-        let mut conn = sqlx_pg(&admin).await;
+    if let Some(name) = name {
+        let mut conn = sqlx_pg(&postgres_admin()).await;
         exec(&mut conn, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
     }
 }
 
 /// Ends every connection to the test database `name` (as a database restart would).
 pub async fn terminate_connections(name: &str) {
-    let admin = std::env::var("GRIDPLAY_TEST_POSTGRES").expect("a PostgreSQL test database");
-    let mut conn = sqlx_pg(&admin).await;
+    let mut conn = sqlx_pg(&postgres_admin()).await;
     exec(
         &mut conn,
         &format!(

@@ -2,7 +2,7 @@
 
 use std::{collections::VecDeque, sync::Arc, time::Duration};
 
-use gridplay_core::{BoardView, DynGame, GameRecord, MoveView, Player, RecordError};
+use gridplay_core::{BoardView, DynGame, MoveView, Player, RecordError};
 use tokio::sync::{broadcast, mpsc};
 
 use super::{
@@ -11,7 +11,7 @@ use super::{
 };
 use crate::game::state::{GameState, Gone, LiveFacts, MoveTexts, build_state, takebacks_allowed};
 use crate::{
-    clock::{Clocks, DAY_MS, TimeControl},
+    clock::{DAY_MS, TimeControl},
     db::{GameRow, Lease, RatingRow, now_ms},
     game::{engine_pool::Lane, messages::ServerMsg},
 };
@@ -19,15 +19,16 @@ use crate::{
 mod commit;
 mod load;
 pub(in crate::game) use load::stored_record;
-mod record;
+mod progress;
 mod remote;
+
+use progress::Progress;
 
 pub(super) struct Actor {
     hub: GameHub,
     me: mpsc::WeakSender<Cmd>,
     row: GameRow,
     game: Box<dyn DynGame>,
-    record: GameRecord,
     version: u64,
     state: Arc<GameState>,
     events: VecDeque<Published>,
@@ -35,19 +36,11 @@ pub(super) struct Actor {
     acks: VecDeque<(String, String, u64)>,
     engine: Option<(u64, gridplay_search::StopFlag)>,
     rotate: [bool; 2],
-    clocks: Clocks,
-    /// Whether each side has made a move.
-    moved: [bool; 2],
-    /// The side that made each move, in order.
-    movers: Vec<Player>,
+    /// The record, the clocks and what waits for an answer: what the game's actions decided.
+    progress: Progress,
     /// The moves' texts for the states.
     texts: MoveTexts,
-    aborted: bool,
     ratings: [Option<RatingRow>; 2],
-    /// The side whose takeback request waits for an answer.
-    takeback: Option<Player>,
-    /// For each side, the number of moves played when it last offered a draw.
-    draw_offered: [Option<usize>; 2],
     /// Another server stored an action of this game that this copy does not have: stop after this command.
     outdated: bool,
     /// This server holds the game's lease: it flags the clock and runs the engine (`bus.rs`).
@@ -61,11 +54,11 @@ pub(super) struct Actor {
 
 impl Actor {
     fn ply(&self, n: usize) -> Option<PlyJson> {
-        let moves = self.record.moves();
+        let moves = self.progress.record.moves();
         if n > moves.len() {
             return None;
         }
-        let mut pos = self.record.start().box_clone();
+        let mut pos = self.progress.record.start().box_clone();
         let mut last_move = None;
         for (i, m) in moves[..n].iter().enumerate() {
             if i + 1 == n {
@@ -84,24 +77,24 @@ impl Actor {
         let facts = LiveFacts {
             version: self.version,
             rotate: self.rotate,
-            aborted: self.aborted,
-            clocks: &self.clocks,
-            both_moved: self.moved[0] && self.moved[1],
+            aborted: self.progress.aborted,
+            clocks: &self.progress.clocks,
+            both_moved: self.progress.both_moved(),
             ratings: &self.ratings,
-            movers: &self.movers,
-            takeback: self.takeback,
+            movers: &self.progress.movers,
+            takeback: self.progress.takeback,
             draw_waits: draw_waits(
-                &self.draw_offered,
-                self.movers.len(),
+                &self.progress.draw_offered,
+                self.progress.movers.len(),
                 self.hub.0.limits.draw_offer_plies as usize,
             ),
-            moves: self.texts.sync(&self.record),
+            moves: self.texts.sync(&self.progress.record),
             gone: self.gone,
         };
         build_state(
             &self.row,
             self.game.as_ref(),
-            &self.record,
+            &self.progress.record,
             view,
             last_move,
             &facts,
@@ -118,13 +111,13 @@ impl Actor {
     }
 
     fn over(&self) -> bool {
-        self.aborted || self.record.outcome().is_some()
+        self.progress.over()
     }
 
     /// When the live clock of the side to move runs out.
     fn flag_at(&self) -> Option<i64> {
         match self.row.time {
-            TimeControl::Live { .. } if !self.over() => self.clocks.deadline(),
+            TimeControl::Live { .. } if !self.over() => self.progress.clocks.deadline(),
             _ => None,
         }
     }
@@ -132,7 +125,8 @@ impl Actor {
     /// Whether the game has timed work now: a live clock running, or an engine to move.
     fn timed_work(&self) -> bool {
         !self.over()
-            && (self.flag_at().is_some() || self.row.levels[self.record.position().turn().index()].is_some())
+            && (self.flag_at().is_some()
+                || self.row.levels[self.progress.record.position().turn().index()].is_some())
     }
 
     /// Takes the game's lease if it has timed work and this server does not hold it yet (the upkeep task
@@ -153,7 +147,7 @@ impl Actor {
     /// Ends the game on time if the clock of the side to move has run out.
     async fn check_flag(&mut self) {
         if self.flag_at().is_some_and(|at| now_ms() >= at) {
-            let side = self.record.position().turn();
+            let side = self.progress.record.position().turn();
             let gone = self.gone[side.index()].is_some();
             if let Err(e) = self.commit(side, Action::Timeout { gone }).await {
                 tracing::error!("game {}: cannot flag: {e:?}", self.row.id);
@@ -214,8 +208,7 @@ impl Actor {
         };
         self.row.time.is_live()
             && !self.over()
-            && self.moved[0]
-            && self.moved[1]
+            && self.progress.both_moved()
             && !a.bot
             && !b.bot
             && a.id != b.id
@@ -328,7 +321,7 @@ impl Actor {
                 let _ = reply.send(self.ply(n));
             }
             Cmd::Current { reply } => {
-                let _ = reply.send(self.record.position().box_clone());
+                let _ = reply.send(self.progress.record.position().box_clone());
             }
             Cmd::Refresh { version, action } => self.catch_up(version, action).await,
             Cmd::TakeOver { reply } => {
@@ -343,15 +336,15 @@ impl Actor {
                 let _ = reply.send(());
             }
             Cmd::Positions { reply } => {
-                let mut pos = self.record.start().box_clone();
+                let mut pos = self.progress.record.start().box_clone();
                 let mut all = vec![pos.box_clone()];
-                for m in self.record.moves() {
+                for m in self.progress.record.moves() {
                     if pos.play(m).is_err() {
                         break;
                     }
                     all.push(pos.box_clone());
                 }
-                let _ = reply.send((all, self.record.moves().to_vec()));
+                let _ = reply.send((all, self.progress.record.moves().to_vec()));
             }
             Cmd::Export { reply } => {
                 let names = [0, 1].map(|i| {
@@ -366,7 +359,7 @@ impl Actor {
                     &self.row.id,
                     &self.row.spec,
                     [&names[0], &names[1]],
-                    &self.record,
+                    &self.progress.record,
                     self.state.over.as_ref().map(|o| o.termination.as_str()),
                 );
                 let _ = reply.send(file);
@@ -392,7 +385,7 @@ impl Actor {
                 if self.version != version {
                     return;
                 }
-                let side = self.record.position().turn();
+                let side = self.progress.record.position().turn();
                 match best {
                     Some(mv) if self.row.levels[side.index()].is_some() => {
                         if let Err(e) = self.commit(side, Action::Move(mv)).await {
@@ -425,7 +418,7 @@ impl Actor {
             ([], _) => return Err(LiveError::NotAPlayer),
             ([one], _) => *one,
             // One user on both sides (a game against oneself) moves for the side to move.
-            (_, _) => self.record.position().turn(),
+            (_, _) => self.progress.record.position().turn(),
         };
         if let Some(base) = base
             && base != self.version
@@ -455,7 +448,7 @@ impl Actor {
     /// How many more moves must be played before `side` may offer a draw again.
     fn draw_offer_waits(&self, side: Player) -> usize {
         let plies = self.hub.0.limits.draw_offer_plies as usize;
-        draw_waits(&self.draw_offered, self.movers.len(), plies)[side.index()]
+        draw_waits(&self.progress.draw_offered, self.progress.movers.len(), plies)[side.index()]
     }
 
     /// Checks what only the server's clock can tell: aborts, claims and flags.
@@ -465,7 +458,7 @@ impl Actor {
             Action::Abort if self.row.tournament.is_some() => {
                 Err(LiveError::Refused("a tournament game cannot be aborted".into()))
             }
-            Action::Abort if self.moved[0] && self.moved[1] => Err(LiveError::Refused(
+            Action::Abort if self.progress.both_moved() => Err(LiveError::Refused(
                 "a game can be aborted only until both sides have moved".into(),
             )),
             Action::Claim | Action::ClaimDraw if self.row.time.is_live() => {
@@ -496,12 +489,12 @@ impl Actor {
                 if self.over() {
                     return Err(RecordError::GameOver.into());
                 }
-                if self.record.position().turn() == side {
+                if self.progress.record.position().turn() == side {
                     return Err(LiveError::Refused(
                         "it is your move: there is nothing to claim".into(),
                     ));
                 }
-                if now < self.clocks.since + days * DAY_MS {
+                if now < self.progress.clocks.since + days * DAY_MS {
                     return Err(LiveError::Refused(
                         "your opponent still has time for this move".into(),
                     ));
@@ -514,13 +507,13 @@ impl Actor {
             Action::OfferTakeback if !takebacks_allowed(&self.row) => Err(LiveError::Refused(
                 "takebacks are only for casual games outside tournaments".into(),
             )),
-            Action::OfferTakeback if self.takeback == Some(side) => {
+            Action::OfferTakeback if self.progress.takeback == Some(side) => {
                 Err(LiveError::Refused("you have asked for a takeback already".into()))
             }
-            Action::OfferTakeback if self.takeback == Some(!side) => Err(LiveError::Refused(
+            Action::OfferTakeback if self.progress.takeback == Some(!side) => Err(LiveError::Refused(
                 "your opponent asks for a takeback: answer that first".into(),
             )),
-            Action::OfferTakeback if !self.movers.contains(&side) => Err(LiveError::Refused(
+            Action::OfferTakeback if !self.progress.movers.contains(&side) => Err(LiveError::Refused(
                 "there is no move of yours to take back".into(),
             )),
             Action::OfferDraw if self.draw_offer_waits(side) > 0 => {
@@ -530,7 +523,7 @@ impl Actor {
                     self.draw_offer_waits(side)
                 )))
             }
-            Action::AcceptTakeback | Action::DeclineTakeback if self.takeback != Some(!side) => Err(
+            Action::AcceptTakeback | Action::DeclineTakeback if self.progress.takeback != Some(!side) => Err(
                 LiveError::Refused("there is no takeback request to answer".into()),
             ),
             _ => Ok(()),
@@ -554,13 +547,13 @@ impl Actor {
         if self.over() || self.engine.is_some() || !self.holds {
             return;
         }
-        let side = self.record.position().turn();
+        let side = self.progress.record.position().turn();
         let Some(level) = self.row.levels[side.index()] else {
             return;
         };
         let stop = gridplay_search::StopFlag::new();
         self.engine = Some((self.version, stop.clone()));
-        let record = self.record.clone();
+        let record = self.progress.record.clone();
         let me = self.me.clone();
         let version = self.version;
         let engines = self.hub.0.engines.clone();

@@ -736,9 +736,10 @@ impl GameHub {
         Ok(Arc::new(analysis))
     }
 
-    /// Another server committed action `version` of a game: a copy held here that is older stops, so that the
-    /// next request and its watching pages load the game afresh.
-    pub(crate) async fn heard(&self, id: &str, version: u64, action: Option<crate::db::ActionRow>) {
+    /// Another server committed action `version` of a game (`action`, when the notice carried it): a copy
+    /// held here plays the actions it lacks from the database, as if they had been committed here, or, if it
+    /// cannot, stops so that the next request and its watching pages load the game afresh.
+    pub async fn heard(&self, id: &str, version: u64, action: Option<crate::db::ActionRow>) {
         let tx = self.0.games().get(id).and_then(|slot| slot.get().cloned());
         if let Some(tx) = tx {
             let _ = tx.send(Cmd::Refresh { version, action }).await;

@@ -12,9 +12,11 @@ use std::sync::Arc;
 
 use gridplay_core::{GameRecord, Outcome, Player, RecordError};
 
-use super::{Actor, KEEP_EVENTS, record::apply};
+use super::{
+    Actor, KEEP_EVENTS,
+    progress::{Progress, Timing},
+};
 use crate::{
-    clock::{Clocks, TimeControl},
     db::{ActionRow, DbError, EndReason, GameStatus, GameUpdate, RateJob, Winner, now_ms},
     game::{
         live::{Action, LiveError, Published},
@@ -31,11 +33,8 @@ pub(super) struct Prepared {
     text: String,
     version: u64,
     now: i64,
-    /// The record after it.
-    next: GameRecord,
-    clocks: Clocks,
-    moved: [bool; 2],
-    aborted: bool,
+    /// The game after it.
+    next: Progress,
     ended: bool,
     row: ActionRow,
     update: GameUpdate,
@@ -56,28 +55,32 @@ impl Actor {
         Ok(version)
     }
 
-    /// Step 1: the action checked and played on a copy of the record, with its row and the game's new row.
+    /// Step 1: the action checked and played on a copy of the game, with its row and the game's new row.
     fn prepare(&self, side: Player, action: Action) -> Result<Prepared, LiveError> {
         let now = now_ms();
-        if self.aborted {
+        if self.progress.aborted {
             return Err(RecordError::GameOver.into());
         }
         self.check_timing(side, &action, now)?;
-        let mut next = self.record.clone();
-        let text = apply(&mut next, side, &action, &self.movers, self.row.time.is_live())?;
+        let mut next = self.progress.clone();
+        let acted = next.act(
+            side,
+            &action,
+            now,
+            Timing::Live(self.row.time),
+            self.row.time.is_live(),
+        )?;
         let version = self.version + 1;
-        let aborted = action == Action::Abort;
-        let end = next.outcome();
-        let turn = (end.is_none() && !aborted).then(|| next.position().turn());
-        let (clocks, moved, clock) =
-            self.clocks_after(side, &action, &next, now, turn, aborted || end.is_some());
+        let aborted = next.aborted;
+        let end = next.record.outcome();
+        let turn = (end.is_none() && !aborted).then(|| next.record.position().turn());
         let row = ActionRow {
             seq: version as i64,
             side,
             kind: action.kind(),
-            body: text.clone(),
+            body: acted.text.clone(),
             at: now,
-            clock,
+            clock: acted.clock,
         };
         let update = GameUpdate {
             status: if aborted {
@@ -103,47 +106,18 @@ impl Actor {
         .map(|u| u.id.clone());
         Ok(Prepared {
             rate: end.and_then(|(outcome, _)| self.rate_job(outcome)),
-            explore: end.and_then(|(outcome, _)| self.explore_job(&next, outcome)),
+            explore: end.and_then(|(outcome, _)| self.explore_job(&next.record, outcome)),
             side,
             action,
-            text,
+            text: acted.text,
             version,
             now,
             next,
-            clocks,
-            moved,
-            aborted,
             ended: end.is_some(),
             row,
             update,
             to_tell,
         })
-    }
-
-    /// The clocks after the action, who has moved, and the mover's time left to store with a move on a live
-    /// clock.
-    fn clocks_after(
-        &self,
-        side: Player,
-        action: &Action,
-        next: &GameRecord,
-        now: i64,
-        turn: Option<Player>,
-        over: bool,
-    ) -> (Clocks, [bool; 2], Option<i64>) {
-        let mut clocks = self.clocks;
-        let mut moved = self.moved;
-        let mut clock = None;
-        if let Action::Move(_) = action {
-            moved[side.index()] = true;
-            let left = clocks.on_move(self.row.time, side, now, turn, moved[0] && moved[1]);
-            clock = matches!(self.row.time, TimeControl::Live { .. }).then_some(left);
-        } else if *action == Action::AcceptTakeback {
-            clocks.on_takeback(now, next.position().turn(), moved[0] && moved[1]);
-        } else if over {
-            clocks.stop(now);
-        }
-        (clocks, moved, clock)
     }
 
     /// The opening explorer's counts of a game that ended between two different accounts: the positions of
@@ -243,14 +217,11 @@ impl Actor {
 
     /// Step 3: the committed action becomes this actor's state, and its watchers hear of it.
     async fn keep(&mut self, mut step: Prepared) {
-        self.clocks = step.clocks;
-        self.moved = step.moved;
-        self.aborted = step.aborted;
         if step.rate.is_some() {
             self.reload_ratings().await;
         }
-        // The record moves into the actor (a record holds every position of the game: no copy per move).
-        std::mem::swap(&mut self.record, &mut step.next);
+        // The game moves into the actor (a record holds every position of the game: no copy per move).
+        std::mem::swap(&mut self.progress, &mut step.next);
         self.advance(step.side, &step.action, &step.text, step.version, step.now);
         if let Some((_, stop)) = self.engine.take() {
             stop.stop();
@@ -261,7 +232,7 @@ impl Actor {
     /// Step 4: what follows the action: at the end of the game the lease goes, the lobby changes and the
     /// tournament's director is told; otherwise the timed work resumes and the player to move hears of it.
     async fn follow_up(&mut self, step: &Prepared) {
-        if step.ended || step.aborted {
+        if step.ended || self.progress.aborted {
             tracing::info!(
                 version = step.version,
                 winner = step.update.winner.map_or("none", Winner::as_str),
@@ -284,31 +255,18 @@ impl Actor {
         }
     }
 
-    /// Makes action `version` (already stored, and already applied to `self.record`) this copy's state, and
-    /// sends its event to the watching pages.
+    /// Makes action `version` (already stored, and already played on `self.progress`) this copy's state,
+    /// and sends its event to the watching pages.
     pub(super) fn advance(&mut self, side: Player, action: &Action, text: &str, version: u64, now: i64) {
         let last_move = match action {
+            // The move as the board before it showed it.
             Action::Move(_) => self.state.view.moves.iter().find(|m| m.text == text).cloned(),
-            Action::AcceptTakeback => super::record::last_move_of(&self.record),
+            Action::AcceptTakeback => super::progress::last_move_of(&self.progress.record),
             _ => self.state.last_move.clone(),
         };
-        match action {
-            Action::Move(_) => {
-                self.movers.push(side);
-                self.takeback = None;
-            }
-            Action::OfferTakeback => self.takeback = Some(side),
-            Action::OfferDraw => self.draw_offered[side.index()] = Some(self.movers.len()),
-            Action::DeclineTakeback => self.takeback = None,
-            Action::AcceptTakeback => {
-                self.takeback = None;
-                self.movers.truncate(self.record.moves().len());
-            }
-            _ => {}
-        }
         self.version = version;
         let before = self.state.clone();
-        self.state = Arc::new(self.make_state(self.record.position().view(), last_move));
+        self.state = Arc::new(self.make_state(self.progress.record.position().view(), last_move));
         let delta = StateDelta {
             old: &before,
             new: &self.state,

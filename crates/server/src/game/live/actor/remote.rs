@@ -1,6 +1,6 @@
 //! Actions another server committed: an actor applies them to its copy as if they had been committed here.
 
-use super::{Actor, record::apply};
+use super::{Actor, progress::Timing};
 use crate::{db::ActionRow, game::live::Action};
 
 impl Actor {
@@ -35,49 +35,32 @@ impl Actor {
         for a in rows {
             let action = Action::from_row(a.kind, &a.body);
             let side = a.side;
-            // Applied to the copy in place (the action is already stored): a copy it does not follow is
+            // Played on the copy in place (the action is already stored): a copy it does not follow is
             // out of date, and is loaded again rather than used.
             let applied = if u64::try_from(a.seq).ok() == Some(self.version + 1) {
-                apply(
-                    &mut self.record,
-                    side,
-                    &action,
-                    &self.movers,
-                    self.row.time.is_live(),
-                )
-                .ok()
+                self.progress
+                    .act(
+                        side,
+                        &action,
+                        a.at,
+                        Timing::Stored(a.clock),
+                        self.row.time.is_live(),
+                    )
+                    .ok()
             } else {
                 None
             };
-            let Some(text) = applied else {
+            let Some(acted) = applied else {
                 tracing::warn!("game {}: action {} does not follow this copy", self.row.id, a.seq);
                 self.outdated = true;
                 return;
             };
-            let next = &self.record;
-            match action {
-                Action::Move(_) => {
-                    self.moved[side.index()] = true;
-                    let turn = next.outcome().is_none().then(|| next.position().turn());
-                    self.clocks
-                        .replay_move(side, a.clock, a.at, turn, self.moved[0] && self.moved[1]);
-                }
-                Action::AcceptTakeback => {
-                    self.clocks
-                        .on_takeback(a.at, next.position().turn(), self.moved[0] && self.moved[1]);
-                }
-                Action::Abort => {
-                    self.aborted = true;
-                    self.clocks.running = None;
-                }
-                _ if next.outcome().is_some() => self.clocks.stop(a.at),
-                _ => {}
-            }
-            let ended = next.outcome().is_some();
-            self.advance(side, &action, &text, self.version + 1, a.at);
-            if ended && self.row.rated {
+            // The ratings changed in the transaction that ended a rated game: read before the state is built,
+            // as the server that committed it does.
+            if self.progress.record.outcome().is_some() && self.row.rated {
                 self.reload_ratings().await;
             }
+            self.advance(side, &action, &acted.text, self.version + 1, a.at);
         }
         if let Some((_, stop)) = self.engine.take() {
             stop.stop();
