@@ -6,7 +6,7 @@
 use std::{collections::HashMap, time::Instant};
 
 use gridplay_server::db::{
-    Db,
+    Db, Winner,
     explorer::{ExploreCounts, PLIES, key_hash},
 };
 use rand::{RngExt, SeedableRng, rngs::SmallRng};
@@ -77,10 +77,10 @@ pub async fn run(o: ExplorerOptions) -> Result<ExplorerReport, String> {
     for n in 0..o.games {
         let mut pos = game.start();
         let mut key = key_hash(&pos.explorer_key());
-        let (first, second, draw) = match rng.random_range(0..10) {
-            0..=4 => (1, 0, 0),
-            5..=8 => (0, 1, 0),
-            _ => (0, 0, 1),
+        let winner = match rng.random_range(0..10) {
+            0..=4 => Winner::First,
+            5..=8 => Winner::Second,
+            _ => Winner::Draw,
         };
         let mut seen = Vec::with_capacity(PLIES);
         for ply in 0..PLIES {
@@ -97,17 +97,11 @@ pub async fn run(o: ExplorerOptions) -> Result<ExplorerReport, String> {
             let reached = key_hash(&pos.explorer_key());
             if !seen.contains(&(key, reached)) {
                 seen.push((key, reached));
-                let c = counts.entry((key, reached)).or_insert(ExploreCounts {
-                    position: key,
-                    reached,
-                    ..ExploreCounts::default()
-                });
-                c.games += 1;
-                c.first_wins += first;
-                c.second_wins += second;
-                c.draws += draw;
-                c.rating_sum += 1500.0 + f64::from(rng.random_range(-300i32..300));
-                c.rated += 1;
+                let rating = 1500.0 + f64::from(rng.random_range(-300i32..300));
+                counts
+                    .entry((key, reached))
+                    .or_insert_with(|| ExploreCounts::new(key, reached))
+                    .add(winner, Some(rating));
             }
             // Positions to time, drawn across the games and their plies.
             if sampled.len() < o.samples

@@ -73,6 +73,9 @@ pub struct LoadReport {
     pub rss_start: u64,
     pub rss_end: u64,
     pub elapsed: Duration,
+    /// This process's CPU time (user and system, server and players together) during the run: the figure
+    /// to compare between builds, less noisy than moves per second on a shared machine.
+    pub cpu: Duration,
     /// Send-to-ack latency percentiles: 50, 90, 99, and the maximum.
     pub p50: Duration,
     pub p90: Duration,
@@ -101,6 +104,12 @@ impl LoadReport {
     pub fn moves_per_second(&self) -> f64 {
         self.moves as f64 / self.elapsed.as_secs_f64()
     }
+
+    /// CPU time per acknowledged move, in microseconds.
+    #[must_use]
+    pub fn cpu_us_per_move(&self) -> f64 {
+        self.cpu.as_secs_f64() * 1e6 / self.moves.max(1) as f64
+    }
 }
 
 impl std::fmt::Display for LoadReport {
@@ -120,6 +129,13 @@ impl std::fmt::Display for LoadReport {
             self.moves,
             self.elapsed.as_secs_f64(),
             self.moves_per_second()
+        )?;
+        writeln!(
+            f,
+            "cpu          {:.0} us per move ({:.1} s of CPU in {:.1} s: server and players in one process)",
+            self.cpu_us_per_move(),
+            self.cpu.as_secs_f64(),
+            self.elapsed.as_secs_f64()
         )?;
         writeln!(f, "games ended  {}", self.games_finished)?;
         write!(
@@ -255,6 +271,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
     let rss_start = resident_bytes();
     let writes_before = db.writer_counts();
     let mut tasks = Vec::new();
+    let cpu_start = cpu_time();
     let started = Instant::now();
     for p in 0..pairs {
         let pair = [users[2 * p].clone(), users[2 * p + 1].clone()];
@@ -293,6 +310,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         }
     }
     let elapsed = started.elapsed();
+    let cpu = cpu_time().saturating_sub(cpu_start);
     let writer = server.is_some().then(|| db.writer_counts().since(writes_before));
     latencies.sort_unstable();
     seen.sort_unstable();
@@ -318,6 +336,7 @@ pub async fn run(options: LoadOptions) -> Result<LoadReport, String> {
         rss_start,
         rss_end: resident_bytes(),
         elapsed,
+        cpu,
         p50: pct(&latencies, 0.50),
         p90: pct(&latencies, 0.90),
         p99: pct(&latencies, 0.99),
@@ -368,6 +387,20 @@ pub fn resident_bytes() -> u64 {
         .ok()
         .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
         .map_or(0, |pages| pages * 4096)
+}
+
+/// This process's CPU time so far, user and system (Linux's `/proc/self/stat`, in its fixed 1/100 s ticks;
+/// zero elsewhere).
+#[must_use]
+pub fn cpu_time() -> Duration {
+    let ticks = std::fs::read_to_string("/proc/self/stat").ok().and_then(|s| {
+        // The fields after the command's name, which is in parentheses and may hold spaces.
+        let rest = s.rsplit_once(')')?.1;
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        // utime and stime: fields 14 and 15 of the line, 12 and 13 after the name.
+        Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+    });
+    Duration::from_millis(ticks.unwrap_or(0) * 10)
 }
 
 pub(crate) type Ws =

@@ -10,6 +10,7 @@ use gridplay_engine::reversi::{
     HandEval,
     pattern::Weights,
     probcut::Checks,
+    probcut_fit,
     train::{self, FitConfig, GameConfig, Method, Players, Prior, Sample},
 };
 use gridplay_games::reversi::bitboard::Board;
@@ -309,7 +310,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
 /// from N positions (of varied games, or of `--samples-in` files), each searched at every depth up to D:
 /// without cuts, or past depth 8 with the current cuts (`--pruned`); or from `--scores-in` without searching.
 fn run_probcut(args: &TrainArgs) -> Result<(), String> {
-    use gridplay_engine::reversi::{probcut, search::Table};
+    use gridplay_engine::reversi::search::Table;
     let deepest = if args.pruned { 22 } else { 16 };
     if args.scores_in.is_none() && (args.depth < 5 || args.depth > deepest) {
         return Err(format!(
@@ -324,11 +325,11 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     let scored: Vec<(Board, Vec<i32>)> = if let Some(path) = &args.scores_in {
         let text = std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        probcut::parse_scores(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        probcut_fit::parse_scores(&text).map_err(|e| format!("{}: {e}", path.display()))?
     } else {
         let count = usize::try_from(args.games).unwrap_or(usize::MAX);
         let positions = if args.samples_in.is_empty() {
-            probcut::fitting_positions(count, args.seed)
+            probcut_fit::fitting_positions(count, args.seed)
         } else {
             let mut boards = Vec::new();
             for path in &args.samples_in {
@@ -338,7 +339,7 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
                     opponent: s.opponent,
                 }));
             }
-            probcut::positions_from(&boards, count, args.seed)
+            probcut_fit::positions_from(&boards, count, args.seed)
         };
         let progress = bar(positions.len() as u64, "positions searched");
         let next = std::sync::atomic::AtomicUsize::new(0);
@@ -354,9 +355,9 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
                             mine.push((
                                 b,
                                 if args.pruned {
-                                    probcut::pruned_scores(b, args.depth, &mut table)
+                                    probcut_fit::pruned_scores(b, args.depth, &mut table)
                                 } else {
-                                    probcut::exact_scores(b, args.depth, &mut table)
+                                    probcut_fit::exact_scores(b, args.depth, &mut table)
                                 },
                             ));
                             progress.inc(1);
@@ -374,7 +375,7 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
         scored
     };
     if let Some(path) = &args.scores_out {
-        std::fs::write(path, probcut::scores_text(&scored))
+        std::fs::write(path, probcut_fit::scores_text(&scored))
             .map_err(|e| format!("writing {}: {e}", path.display()))?;
     }
     let made_by = match &args.scores_in {
@@ -399,7 +400,7 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
         scored.len(),
         started.elapsed().as_secs_f64() / 60.0
     );
-    let text = probcut::fit(&scored, args.checks, &header);
+    let text = probcut_fit::fit(&scored, args.checks, &header);
     std::fs::write(path, &text).map_err(|e| format!("writing {}: {e}", path.display()))?;
     write!(out, "{text}").map_err(crate::output_error)?;
     writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)

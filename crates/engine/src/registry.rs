@@ -174,7 +174,7 @@ pub static ENGINES: &[GameEngine] = &[
         parallel: false,
         // Half a man: a man given away is a blunder.
         pawn: 50,
-        prepare: checkers::search::prepare,
+        prepare: checkers::prepare,
         is: |any| any.is::<CheckersPosition>(),
         // A database's win or loss counts `DB_WIN` plus the evaluation, within half of it.
         proof: |_, score| match proof_by_win(score, 1) {

@@ -39,9 +39,9 @@ pub fn export(
     if let Some(t) = termination {
         tags.push(("Termination".to_owned(), t.to_owned()));
     }
-    let name = spec.split(':').next().unwrap_or(spec);
+    let parsed = spec.parse::<gridplay_core::GameSpec>().ok();
     let codec = registry
-        .entry(name)
+        .entry(parsed.as_ref().map_or(spec, gridplay_core::GameSpec::name))
         .map_or(&codec::MoveListCodec as &dyn gridplay_core::Codec, |e| {
             e.module.codec
         });

@@ -1,6 +1,7 @@
 //! The HTTP API, in process (no socket): accounts, the lobby, challenges, games against the engine, and the
 //! guards (Origin, body size, rate limits, errors). Each test runs on SQLite and, when configured, PostgreSQL.
 
+#[macro_use]
 mod support;
 
 use axum::{
@@ -12,6 +13,7 @@ use serde_json::{Value, json};
 use support::app::{App, each_backend};
 use tower::ServiceExt;
 
+on_both_databases! {
 #[tokio::test]
 async fn accounts_sign_up_in_and_out() {
     each_backend("accounts", async |url| {
@@ -111,7 +113,9 @@ async fn accounts_sign_up_in_and_out() {
     })
     .await;
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn challenges_make_games_once() {
     each_backend("challenges", async |url| {
@@ -276,7 +280,9 @@ async fn challenges_make_games_once() {
     })
     .await;
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn the_engine_moves_first_when_it_has_the_first_side() {
     each_backend("computer", async |url| {
@@ -319,6 +325,7 @@ async fn the_engine_moves_first_when_it_has_the_first_side() {
         assert_eq!(version, 1, "the engine played the first move");
     })
     .await;
+}
 }
 
 #[tokio::test]
@@ -470,6 +477,7 @@ async fn guards_refuse_cross_origin_large_and_repeated_requests() {
     assert_eq!(res.headers()[header::CONTENT_ENCODING], "br");
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn finished_games_replay_export_and_import() {
     each_backend("replay", async |url| {
@@ -543,6 +551,7 @@ async fn finished_games_replay_export_and_import() {
     })
     .await;
 }
+}
 
 #[tokio::test]
 async fn hints_are_for_the_player_to_move() {
@@ -594,6 +603,7 @@ async fn hints_are_for_the_player_to_move() {
     assert_eq!(s, StatusCode::UNAUTHORIZED);
 }
 
+on_both_databases! {
 #[tokio::test]
 async fn account_password_change_signout_everywhere_and_deletion() {
     each_backend("account", async |url| {
@@ -728,6 +738,7 @@ async fn account_password_change_signout_everywhere_and_deletion() {
         );
     })
     .await;
+}
 }
 
 /// The army builder's question: whether a spec makes a game, and each army setting clause by clause (the

@@ -1,6 +1,7 @@
 //! The HTTP API's words and forms, in process (no socket): the catalog and rules in each language, free text,
 //! the one JSON error format, and compression. Each test runs on SQLite and, when configured, PostgreSQL.
 
+#[macro_use]
 mod support;
 
 use axum::{
@@ -12,6 +13,7 @@ use serde_json::{Value, json};
 use support::app::{App, each_backend};
 use tower::ServiceExt;
 
+on_both_databases! {
 #[tokio::test]
 async fn the_catalog_and_rules_speak_the_asked_language() {
     each_backend("language", async |url| {
@@ -54,7 +56,9 @@ async fn the_catalog_and_rules_speak_the_asked_language() {
     })
     .await;
 }
+}
 
+on_both_databases! {
 #[tokio::test]
 async fn free_text_is_normalized_and_refused_when_it_hides_something() {
     each_backend("text", async |url| {
@@ -113,6 +117,7 @@ async fn free_text_is_normalized_and_refused_when_it_hides_something() {
         );
     })
     .await;
+}
 }
 
 impl App {

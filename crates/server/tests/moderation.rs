@@ -235,7 +235,7 @@ async fn reports_reach_the_queue_and_each_action_does_what_it_says() {
         assert!(me["user"].is_null(), "{me}");
         assert_eq!(
             db.challenge(&challenge).await.unwrap().unwrap().status,
-            "cancelled"
+            gridplay_server::db::ChallengeStatus::Cancelled
         );
         let r = http(
             addr,

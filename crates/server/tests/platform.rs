@@ -282,7 +282,10 @@ async fn rated_games_move_ratings_and_fill_profiles_leaderboards_and_the_live_li
             .clone();
         assert_eq!(g["spectators"], 1, "{g}");
         assert_eq!(g["names"], json!(["ann", "ben"]));
-        assert_eq!(g["time"], "10+5");
+        assert_eq!(
+            g["time"],
+            json!({"kind": "live", "initial_ms": 600_000, "increment_ms": 5_000})
+        );
         // Hints are off in rated games.
         let r = http(addr, "GET", &format!("/api/games/{game}/hint"), Some(&b), None).await;
         assert_eq!(r.status, 409, "{}", r.body);

@@ -51,8 +51,11 @@ test('texts fill their variables, and errors are translated by code', () => {
   assert.equal(errorText({ code: 'not-your-turn', message: 'it is not your turn' }), 'あなたの番ではありません。');
   assert.equal(errorText({ code: 'bad-spec', message: 'size must be 2 to 25' }), 'ゲームの設定が正しくありません。（size must be 2 to 25）');
   assert.equal(errorText({ code: 'some-new-code', message: 'a sentence' }), 'a sentence', 'an unknown code shows the server’s sentence');
-  assert.equal(timeLabel('3 days'), '3 日');
-  assert.equal(playerLabel('Engine level 4'), 'コンピューター レベル 4');
+  assert.equal(timeLabel({ kind: 'correspondence', days: 3 }), '3 日');
+  assert.equal(timeLabel({ kind: 'live', initial_ms: 300000, increment_ms: 3000 }), '5+3');
+  assert.equal(timeLabel({ kind: 'live', initial_ms: 30000, increment_ms: 0 }), '30s+0');
+  assert.equal(playerLabel({ players: ['Engine level 4', 'ann'], levels: [4, null] }, 0), 'コンピューター レベル 4');
+  assert.equal(playerLabel({ players: ['Engine level 4', 'ann'], levels: [4, null] }, 1), 'ann');
   assert.equal(errorText({ code: 'refused', message: '`z9` is not a square' }), 'サーバーがその操作を断りました。（「z9」 is not a square）');
   setLang('en');
   assert.equal(errorText({ code: 'refused', message: '`z9` is not a square; try `d3`' }), '“z9” is not a square; try “d3”', 'code quotes read as quotation marks');

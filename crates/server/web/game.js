@@ -403,7 +403,7 @@ class GamePage {
 
   /** The panel's head: the title, the game's settings and tags, the players and the status. */
   panelHead(s, side) {
-    const tags = [timeLabel(s.time_label), s.rated ? t('game.rated') : t('game.casual'), s.help ? t('game.helpAllowed') : null].filter(Boolean);
+    const tags = [timeLabel(s.time), s.rated ? t('game.rated') : t('game.casual'), s.help ? t('game.helpAllowed') : null].filter(Boolean);
     const meta = h('p', { class: 'muted', id: 'game-meta' }, `${specTitle(s.spec)} · ${tags.join(' · ')}`,
       this.spectators ? h('span', { id: 'spectators' }, ` · ${t('game.spectators', { n: this.spectators })}`) : null,
       s.tournament ? [' · ', h('a', { href: `/tournament/${s.tournament.id}`, 'data-link': true }, t('game.tournamentRound', { round: s.tournament.round }))] : null,

@@ -96,21 +96,28 @@ export function errorText(e) {
   return DETAILED.has(e.code) && message ? `${t(key)}（${message}）` : t(key);
 }
 
-/** A time control's label from the server (`5+3`, `3 days`, `untimed`) in the page's language. */
-export function timeLabel(label) {
-  if (!label) return '';
-  if (label === 'untimed') return t('time.untimed');
-  const days = /^(\d+) days?$/.exec(label);
-  if (days) return t('time.days', { n: Number(days[1]) });
-  return label;
+/**
+ * A time control as the server sends it (`{kind: "untimed"}`, `{kind: "live", initial_ms, increment_ms}` or
+ * `{kind: "correspondence", days}`) in the page's language: `untimed`, `5+3` (minutes and seconds; `30s+0`
+ * below a whole minute) or `3 days`.
+ */
+export function timeLabel(time) {
+  if (!time || !time.kind) return '';
+  if (time.kind === 'untimed') return t('time.untimed');
+  if (time.kind === 'correspondence') return t('time.days', { n: time.days });
+  const secs = Math.floor(time.initial_ms / 1000);
+  const initial = secs % 60 === 0 ? String(secs / 60) : `${secs}s`;
+  return `${initial}+${Math.floor(time.increment_ms / 1000)}`;
 }
 
 /** Whether a name is a deleted account's (the server renames a deleted account `deleted-…`). */
 export const isDeleted = (name) => /^deleted-/.test(name || '');
 
-/** A player's name as the server writes it in lists, with the engine's level in the page's language. */
-export function playerLabel(name) {
+/** Side `i`'s player of a game in a list (`GameSummary`): the engine by its level, in the page's language. */
+export function playerLabel(g, i) {
+  const level = g.levels && g.levels[i];
+  if (level != null) return t('engine.level', { level });
+  const name = g.players[i];
   if (isDeleted(name)) return t('player.deleted');
-  const m = /^Engine level (\d+)$/.exec(name || '');
-  return m ? t('engine.level', { level: m[1] }) : name || '?';
+  return name || '?';
 }

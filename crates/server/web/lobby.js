@@ -163,7 +163,7 @@ export function lobbyPage(main, ctx) {
     const mine = data.games || [];
     swap('games', h('div', { class: 'card', id: 'my-games' }, h('h2', {}, t('lobby.yourGames')),
       mine.length ? h('ul', { class: 'list' }, mine.map((g) => h('li', {},
-        h('a', { href: `/game/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: botName(playerLabel(g.players[0]), g.bots[0]), b: botName(playerLabel(g.players[1]), g.bots[1]) })),
+        h('a', { href: `/game/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: botName(playerLabel(g, 0), g.bots[0]), b: botName(playerLabel(g, 1), g.bots[1]) })),
         g.my_turn ? h('span', { class: 'badge' }, t('game.yourTurnBadge')) : h('span', { class: 'muted' }, t('game.waiting'))))) : h('p', { class: 'muted' }, t('lobby.noGame'))));
     swap('open', openList(data, true));
     swap('online', h('div', { class: 'card', id: 'online' }, h('h2', {}, t('lobby.online', { n: data.online.length })),
@@ -171,7 +171,7 @@ export function lobbyPage(main, ctx) {
         : h('button', { class: 'small secondary', onclick: () => { opponent.value = n; opponent.focus(); } }, t('lobby.challenge')))))));
     const finished = data.finished || [];
     swap('recent', h('div', { class: 'card' }, h('h2', {}, t('lobby.recent')), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
-      h('a', { href: `/replay/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: botName(playerLabel(g.players[0]), g.bots[0]), b: botName(playerLabel(g.players[1]), g.bots[1]) })), h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: playerLabel(g.players[g.winner === 'first' ? 0 : 1]) }) : t(`status.${g.status}`))))) : h('p', { class: 'muted' }, t('list.noneYet'))));
+      h('a', { href: `/replay/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: botName(playerLabel(g, 0), g.bots[0]), b: botName(playerLabel(g, 1), g.bots[1]) })), h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: playerLabel(g, g.winner === 'first' ? 0 : 1) }) : t(`status.${g.status}`))))) : h('p', { class: 'muted' }, t('list.noneYet'))));
   }
 
   /** The three forms of the signed-in lobby, built once. */

@@ -7,7 +7,7 @@ import { t, errorText, timeLabel, playerLabel, isDeleted, fmtDate } from './i18n
 
 function who(g, i) {
   if (g.names && g.names[i]) return playerLink(g.names[i], g.ratings && g.ratings[i], g.bots && g.bots[i]);
-  return h('span', {}, playerLabel(g.players[i]));
+  return h('span', {}, playerLabel(g, i));
 }
 
 /** One game in a list: players, game, time control, and where it links. */
@@ -19,7 +19,7 @@ export function gameItem(g, opts = {}) {
   if (g.flagged) right.push(h('span', { class: 'muted flagged', title: t('player.engineHelp') }, t('game.flagged')));
   if (g.my_turn) right.push(h('span', { class: 'badge' }, t('game.yourTurnBadge')));
   else if (g.status === 'active' && opts.mine) right.push(h('span', { class: 'muted' }, t('game.waiting')));
-  const named = (i) => (g.names && g.names[i]) || playerLabel(g.players[i]);
+  const named = (i) => (g.names && g.names[i]) || playerLabel(g, i);
   if (g.status !== 'active') right.push(h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: named(g.winner === 'first' ? 0 : 1) }) : t(`status.${g.status}`)));
   // When a finished game ended, in the page's language.
   if (g.status !== 'active' && g.updated_at) right.push(h('small', { class: 'muted', 'data-ended': g.updated_at }, fmtDate(g.updated_at)));

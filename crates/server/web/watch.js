@@ -38,7 +38,7 @@ export function watchPage(main, ctx) {
   function miniOf(g) {
     const box = h('div', { class: 'board-wrap mini-board' });
     const board = new Board(box, { onCell() {}, onDrop() {} }, { keys: false });
-    const names = [0, 1].map((i) => botName((g.names && g.names[i]) || playerLabel(g.players[i]), g.bots && g.bots[i]));
+    const names = [0, 1].map((i) => botName((g.names && g.names[i]) || playerLabel(g, i), g.bots && g.bots[i]));
     const turn = h('small', { class: 'muted mini-turn' });
     const sides = g.board.sides.map((s) => (gameOf(g.game).words || {})[s.name] || s.name);
     const node = h('a', { href: `/game/${g.id}`, 'data-link': true, class: 'card mini', 'data-mini': g.id },

@@ -116,6 +116,13 @@ impl Evaluator<CheckersPosition> for Eval {
     }
 }
 
+/// Reads the evaluation and the book, starts the endgame database's load in the background and puts a search
+/// table in the pool if it holds none (see [`crate::prepare`]).
+pub(crate) fn prepare() {
+    let _ = book::Book::shipped();
+    search::prepare();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

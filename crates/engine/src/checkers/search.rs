@@ -454,14 +454,10 @@ fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// Reads the evaluation and the book, starts the endgame database's load in the background and puts a table
-/// in the pool if it holds none (see [`crate::prepare`]).
+/// Reads the evaluation, starts the endgame database's load in the background and puts a table in the pool
+/// if it holds none (the search's part of [`super::prepare`]).
 pub(crate) fn prepare() {
-    let _ = (
-        evaluation::shipped(),
-        super::book::Book::shipped(),
-        egdb::shared(),
-    );
+    let _ = (evaluation::shipped(), egdb::shared());
     let mut pool = TABLES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if pool.is_empty() {
         pool.push(Table::new(TABLE_MEGABYTES));

@@ -9,6 +9,7 @@ pub mod move_lists;
 pub mod obf;
 pub mod pattern;
 pub mod probcut;
+pub mod probcut_fit;
 pub mod search;
 pub mod stability;
 pub mod train;

@@ -2,6 +2,7 @@
 
 use sqlx::{AssertSqlSafe, Row, any::AnyRow};
 
+use super::{ChallengeColor, ChallengeStatus};
 use super::{Db, DbError, GameRow, User, games::insert_game, time_of, user_of};
 use crate::clock::TimeControl;
 
@@ -12,8 +13,8 @@ pub struct ChallengeRow {
     pub creator: User,
     pub target: Option<User>,
     pub spec: String,
-    pub color: String,
-    pub status: String,
+    pub color: ChallengeColor,
+    pub status: ChallengeStatus,
     pub game_id: Option<String>,
     pub created_at: i64,
     pub rated: bool,
@@ -45,8 +46,8 @@ fn challenge_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
         },
         target: user_of(row, ["target", "target_name", "target_bot"])?,
         spec: row.try_get("spec")?,
-        color: row.try_get("color")?,
-        status: row.try_get("status")?,
+        color: ChallengeColor::parse(&row.try_get::<String, _>("color")?)?,
+        status: ChallengeStatus::parse(&row.try_get::<String, _>("status")?)?,
         game_id: row.try_get("game_id")?,
         created_at: row.try_get("created_at")?,
         rated: row.try_get::<i64, _>("rated")? != 0,
@@ -67,8 +68,8 @@ impl Db {
         .bind(&c.creator.id)
         .bind(c.target.as_ref().map(|t| t.id.clone()))
         .bind(&c.spec)
-        .bind(&c.color)
-        .bind(&c.status)
+        .bind(c.color.as_str())
+        .bind(c.status.as_str())
         .bind(c.game_id.clone())
         .bind(c.created_at)
         .bind(i64::from(c.rated))
@@ -121,9 +122,9 @@ impl Db {
     }
 
     /// Closes an open challenge with a new status. Returns `false` if it was no longer open.
-    pub async fn close_challenge(&self, id: &str, status: &str) -> Result<bool, DbError> {
+    pub async fn close_challenge(&self, id: &str, status: ChallengeStatus) -> Result<bool, DbError> {
         let r = sqlx::query("UPDATE challenges SET status = $1 WHERE id = $2 AND status = 'open'")
-            .bind(status)
+            .bind(status.as_str())
             .bind(id)
             .execute(&self.pool)
             .await?;

@@ -4,6 +4,8 @@
 //! the players' mean rating. A game's counts are added by upserts in the transaction that stores its last
 //! action, so that they are counted once however many servers share the database.
 
+use std::collections::HashMap;
+
 use sqlx::{AnyConnection, Row};
 
 use super::{Db, DbError, Winner};
@@ -51,6 +53,32 @@ pub struct ExploreCounts {
     pub rated: i64,
 }
 
+impl ExploreCounts {
+    /// Counts for move `reached` of `position`, none yet.
+    #[must_use]
+    pub fn new(position: i64, reached: i64) -> ExploreCounts {
+        ExploreCounts {
+            position,
+            reached,
+            ..ExploreCounts::default()
+        }
+    }
+
+    /// Adds one game of result `winner`, whose players' mean rating is `rating` (`None`: neither had one).
+    pub fn add(&mut self, winner: Winner, rating: Option<f64>) {
+        self.games += 1;
+        match winner {
+            Winner::First => self.first_wins += 1,
+            Winner::Second => self.second_wins += 1,
+            Winner::Draw => self.draws += 1,
+        }
+        if let Some(r) = rating {
+            self.rating_sum += r;
+            self.rated += 1;
+        }
+    }
+}
+
 /// A stable 64-bit hash of an explorer key (FNV-1a), as the database stores it.
 #[must_use]
 pub fn key_hash(key: &str) -> i64 {
@@ -62,52 +90,92 @@ pub fn key_hash(key: &str) -> i64 {
     h as i64
 }
 
-/// Adds a finished game to the explorer's counts, in the caller's transaction.
-pub(super) async fn record(conn: &mut AnyConnection, job: &ExploreJob) -> Result<(), sqlx::Error> {
-    let mut ratings = Vec::with_capacity(2);
-    for user in &job.users {
-        if let Some(r) = sqlx::query("SELECT rating FROM ratings WHERE user_id = $1 AND game = $2")
-            .bind(user)
-            .bind(&job.game)
-            .fetch_optional(&mut *conn)
-            .await?
-        {
-            ratings.push(r.try_get::<f64, _>("rating")?);
+/// Adds finished games to the explorer's counts, in the caller's transaction: each game's moves counted once
+/// (a position and move met twice in one game, checkers' kings going back and forth, count once), summed over
+/// the games, and written by multi-row upserts, so that a group of games ending together costs a few
+/// statements rather than one per move.
+pub(super) async fn record(conn: &mut AnyConnection, jobs: &[&ExploreJob]) -> Result<(), sqlx::Error> {
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    // The players' ratings before these games change them.
+    let mut users: Vec<&str> = jobs
+        .iter()
+        .flat_map(|j| j.users.iter().map(String::as_str))
+        .collect();
+    users.sort_unstable();
+    users.dedup();
+    let marks: Vec<String> = (1..=users.len()).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT user_id, game, rating FROM ratings WHERE user_id IN ({})",
+        marks.join(", ")
+    );
+    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for u in &users {
+        q = q.bind(*u);
+    }
+    let mut ratings: HashMap<(String, String), f64> = HashMap::new();
+    for r in q.fetch_all(&mut *conn).await? {
+        ratings.insert((r.try_get("user_id")?, r.try_get("game")?), r.try_get("rating")?);
+    }
+    let mut counts: HashMap<(&str, i64, i64), ExploreCounts> = HashMap::new();
+    for job in jobs {
+        let known: Vec<f64> = job
+            .users
+            .iter()
+            .filter_map(|u| ratings.get(&(u.clone(), job.game.clone())).copied())
+            .collect();
+        let rating = (!known.is_empty()).then(|| known.iter().sum::<f64>() / known.len() as f64);
+        let mut steps = job.steps.clone();
+        steps.sort_unstable();
+        steps.dedup();
+        for (position, reached) in steps {
+            counts
+                .entry((job.spec.as_str(), position, reached))
+                .or_insert_with(|| ExploreCounts::new(position, reached))
+                .add(job.winner, rating);
         }
     }
-    let (rating_sum, rated) = if ratings.is_empty() {
-        (0.0, 0i64)
-    } else {
-        (ratings.iter().sum::<f64>() / ratings.len() as f64, 1)
-    };
-    let (first, second, draw) = match job.winner {
-        Winner::First => (1i64, 0i64, 0i64),
-        Winner::Second => (0, 1, 0),
-        Winner::Draw => (0, 0, 1),
-    };
-    // A position and move met twice in one game (checkers' kings going back and forth) count it once.
-    let mut steps = job.steps.clone();
-    steps.sort_unstable();
-    steps.dedup();
-    for (position, reached) in steps {
-        sqlx::query(
+    let rows: Vec<(&str, ExploreCounts)> = counts.into_iter().map(|((spec, _, _), c)| (spec, c)).collect();
+    upsert(conn, &rows).await
+}
+
+/// Adds `rows` (each a variant's spec and the counts of one of its position's moves; a pair at most once) to
+/// the explorer by multi-row upserts.
+async fn upsert(conn: &mut AnyConnection, rows: &[(&str, ExploreCounts)]) -> Result<(), sqlx::Error> {
+    // SQLite looks a parameter up by a walk of the statement's list: a statement of many parameters costs their
+    // square, so a statement holds 32 rows (288 parameters), as the writer's own statements do.
+    const PER_STATEMENT: usize = 32;
+    for part in rows.chunks(PER_STATEMENT) {
+        let values: Vec<String> = (0..part.len())
+            .map(|i| {
+                let b = i * 9;
+                let marks: Vec<String> = (1..=9).map(|k| format!("${}", b + k)).collect();
+                format!("({})", marks.join(", "))
+            })
+            .collect();
+        let sql = format!(
             "INSERT INTO explorer (spec, position, reached, games, first_wins, second_wins, draws, rating_sum, rated) \
-             VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8) \
-             ON CONFLICT (spec, position, reached) DO UPDATE SET games = explorer.games + 1, \
+             VALUES {} ON CONFLICT (spec, position, reached) DO UPDATE SET games = explorer.games + excluded.games, \
              first_wins = explorer.first_wins + excluded.first_wins, second_wins = explorer.second_wins + excluded.second_wins, \
              draws = explorer.draws + excluded.draws, rating_sum = explorer.rating_sum + excluded.rating_sum, \
              rated = explorer.rated + excluded.rated",
-        )
-        .bind(&job.spec)
-        .bind(position)
-        .bind(reached)
-        .bind(first)
-        .bind(second)
-        .bind(draw)
-        .bind(rating_sum)
-        .bind(rated)
-        .execute(&mut *conn)
-        .await?;
+            values.join(", ")
+        );
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for (spec, r) in part {
+            q = q
+                .bind(*spec)
+                .bind(r.position)
+                .bind(r.reached)
+                .bind(r.games)
+                .bind(r.first_wins)
+                .bind(r.second_wins)
+                .bind(r.draws)
+                .bind(r.rating_sum)
+                .bind(r.rated);
+        }
+        q.execute(&mut *conn).await?;
     }
     Ok(())
 }
@@ -144,50 +212,10 @@ impl Db {
     /// Adds counts summed over many games at once (position, reached, and the counts to add), by multi-row
     /// upserts in one transaction per 20,000 rows: the benchmark's loader. A pair must appear once.
     pub async fn explore_bulk(&self, spec: &str, rows: &[ExploreCounts]) -> Result<(), DbError> {
-        const PER_STATEMENT: usize = 200;
         for chunk in rows.chunks(20_000) {
             let mut tx = self.pool.begin().await?;
-            for part in chunk.chunks(PER_STATEMENT) {
-                let values: Vec<String> = (0..part.len())
-                    .map(|i| {
-                        let b = i * 9;
-                        format!(
-                            "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
-                            b + 1,
-                            b + 2,
-                            b + 3,
-                            b + 4,
-                            b + 5,
-                            b + 6,
-                            b + 7,
-                            b + 8,
-                            b + 9
-                        )
-                    })
-                    .collect();
-                let sql = format!(
-                    "INSERT INTO explorer (spec, position, reached, games, first_wins, second_wins, draws, rating_sum, rated) \
-                     VALUES {} ON CONFLICT (spec, position, reached) DO UPDATE SET games = explorer.games + excluded.games, \
-                     first_wins = explorer.first_wins + excluded.first_wins, second_wins = explorer.second_wins + excluded.second_wins, \
-                     draws = explorer.draws + excluded.draws, rating_sum = explorer.rating_sum + excluded.rating_sum, \
-                     rated = explorer.rated + excluded.rated",
-                    values.join(", ")
-                );
-                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-                for r in part {
-                    q = q
-                        .bind(spec)
-                        .bind(r.position)
-                        .bind(r.reached)
-                        .bind(r.games)
-                        .bind(r.first_wins)
-                        .bind(r.second_wins)
-                        .bind(r.draws)
-                        .bind(r.rating_sum)
-                        .bind(r.rated);
-                }
-                q.execute(&mut *tx).await?;
-            }
+            let part: Vec<(&str, ExploreCounts)> = chunk.iter().map(|c| (spec, *c)).collect();
+            upsert(&mut tx, &part).await?;
             tx.commit().await?;
         }
         Ok(())

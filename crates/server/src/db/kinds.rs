@@ -6,7 +6,7 @@ use gridplay_core::{Outcome, Player, Termination};
 macro_rules! stored {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal),* $(,)? }) => {
         $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
         pub enum $name {
             $($(#[$vmeta])* #[serde(rename = $text)] $variant),*
         }
@@ -112,6 +112,49 @@ stored!(
         /// The opponent (or the engine) agreed: the moves back to the asker's last one are taken back.
         Takeback = "takeback",
         DeclineTakeback = "decline-takeback",
+    }
+);
+
+stored!(
+    /// How a tournament pairs its players.
+    TournamentKind { Swiss = "swiss", RoundRobin = "round-robin" }
+);
+
+stored!(
+    /// Where a tournament stands.
+    TournamentStatus { Open = "open", Running = "running", Finished = "finished" }
+);
+
+stored!(
+    /// Points a tournament player got without a game.
+    ByeKind {
+        /// No opponent was left for the player this round.
+        Bye = "bye",
+        /// The opponent withdrew.
+        Forfeit = "forfeit",
+    }
+);
+
+stored!(
+    /// The side a challenger asks for.
+    ChallengeColor {
+        First = "first",
+        Second = "second",
+        /// Drawn by lot when the game starts.
+        Random = "random",
+    }
+);
+
+stored!(
+    /// Where a challenge stands.
+    ChallengeStatus {
+        Open = "open",
+        /// Accepted: its game was made.
+        Accepted = "accepted",
+        /// Withdrawn by its creator.
+        Cancelled = "cancelled",
+        /// Refused by the player it named.
+        Declined = "declined",
     }
 );
 

@@ -54,7 +54,10 @@ pub use challenges::{ChallengeRow, good_record};
 pub use chat::ChatLine;
 pub use games::{ActionRow, GameRow, GameUpdate};
 pub(crate) use games::{GAME_COLUMNS, game_row, insert_game};
-pub use kinds::{ActionKind, EndReason, GameStatus, Room, Winner};
+pub use kinds::{
+    ActionKind, ByeKind, ChallengeColor, ChallengeStatus, EndReason, GameStatus, Room, TournamentKind,
+    TournamentStatus, Winner,
+};
 pub use moderation::{Act, ModAction, ModKind, Report, Standing};
 pub use ratings::{RateJob, RatingRow, StatsRow};
 pub use reviews::ReviewRow;

@@ -7,7 +7,8 @@ use super::{Db, DbError, now_ms};
 use crate::ids;
 
 /// What an admin does to an account.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum ModKind {
     /// Admin rights given (by the command line).
     Grant,
@@ -106,7 +107,7 @@ pub struct ModAction {
     pub id: String,
     /// The admin's name, or `None` for the server's command line.
     pub admin: Option<String>,
-    pub kind: String,
+    pub kind: ModKind,
     pub reason: String,
     pub detail: String,
     pub at: i64,
@@ -290,7 +291,11 @@ impl Db {
                 Ok(ModAction {
                     id: r.try_get("id")?,
                     admin: r.try_get("admin_name")?,
-                    kind: r.try_get("kind")?,
+                    kind: {
+                        let text: String = r.try_get("kind")?;
+                        ModKind::parse(&text)
+                            .ok_or_else(|| sqlx::Error::Decode(format!("`{text}` is not a ModKind").into()))?
+                    },
                     reason: r.try_get("reason")?,
                     detail: r.try_get("detail")?,
                     at: r.try_get("created_at")?,

@@ -2,6 +2,7 @@
 
 use sqlx::{AssertSqlSafe, Row};
 
+use super::{ByeKind, TournamentKind, TournamentStatus};
 use super::{Db, DbError, GAME_COLUMNS, GameRow, User, game_row, insert_game, now_ms, time_of};
 use crate::clock::TimeControl;
 
@@ -12,8 +13,7 @@ pub struct TournamentRow {
     pub name: String,
     pub spec: String,
     pub game: String,
-    /// `swiss` or `round-robin`.
-    pub kind: String,
+    pub kind: TournamentKind,
     pub rounds: i64,
     pub rated: bool,
     /// Whether bot accounts may join.
@@ -22,8 +22,7 @@ pub struct TournamentRow {
     pub good_record: bool,
     pub time: TimeControl,
     pub creator: User,
-    /// `open`, `running` or `finished`.
-    pub status: String,
+    pub status: TournamentStatus,
     /// The round in play (0 before the start).
     pub round: i64,
     pub created_at: i64,
@@ -43,7 +42,7 @@ pub struct TournamentPlayer {
 pub struct TournamentBye {
     pub round: i64,
     pub user_id: String,
-    pub kind: String,
+    pub kind: ByeKind,
     pub half_points: i64,
 }
 
@@ -53,7 +52,7 @@ fn tournament_row(r: &sqlx::any::AnyRow) -> Result<TournamentRow, sqlx::Error> {
         name: r.try_get("name")?,
         spec: r.try_get("spec")?,
         game: r.try_get("game")?,
-        kind: r.try_get("kind")?,
+        kind: TournamentKind::parse(&r.try_get::<String, _>("kind")?)?,
         rounds: r.try_get("rounds")?,
         rated: r.try_get::<i64, _>("rated")? != 0,
         bots: r.try_get::<i64, _>("bots")? != 0,
@@ -64,7 +63,7 @@ fn tournament_row(r: &sqlx::any::AnyRow) -> Result<TournamentRow, sqlx::Error> {
             name: r.try_get("creator_name")?,
             bot: r.try_get::<i64, _>("creator_bot")? != 0,
         },
-        status: r.try_get("status")?,
+        status: TournamentStatus::parse(&r.try_get::<String, _>("status")?)?,
         round: r.try_get("round")?,
         created_at: r.try_get("created_at")?,
     })
@@ -87,14 +86,14 @@ impl Db {
         .bind(&t.name)
         .bind(&t.spec)
         .bind(&t.game)
-        .bind(&t.kind)
+        .bind(t.kind.as_str())
         .bind(t.rounds)
         .bind(i64::from(t.rated))
         .bind(initial)
         .bind(increment)
         .bind(days)
         .bind(&t.creator.id)
-        .bind(&t.status)
+        .bind(t.status.as_str())
         .bind(t.round)
         .bind(t.created_at)
         .bind(i64::from(t.bots))
@@ -229,7 +228,7 @@ impl Db {
                 Ok(TournamentBye {
                     round: r.try_get("round")?,
                     user_id: r.try_get("user_id")?,
-                    kind: r.try_get("kind")?,
+                    kind: ByeKind::parse(&r.try_get::<String, _>("kind")?)?,
                     half_points: r.try_get("half_points")?,
                 })
             })
@@ -270,7 +269,7 @@ impl Db {
             .bind(id)
             .bind(b.round)
             .bind(&b.user_id)
-            .bind(&b.kind)
+            .bind(b.kind.as_str())
             .bind(b.half_points)
             .execute(&mut *tx)
             .await?;

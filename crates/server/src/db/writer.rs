@@ -251,10 +251,10 @@ async fn write_group(
     let mut tx = conn.begin().await?;
     insert_actions(&mut tx, backend, jobs).await?;
     update_games(&mut tx, backend, jobs).await?;
+    // The explorer reads the players' ratings before the group's rated games change them.
+    let explore: Vec<&super::explorer::ExploreJob> = jobs.iter().filter_map(|j| j.explore.as_ref()).collect();
+    super::explorer::record(&mut tx, &explore).await?;
     for job in jobs {
-        if let Some(explore) = &job.explore {
-            super::explorer::record(&mut tx, explore).await?;
-        }
         if let Some(rate) = &job.rate {
             ratings::apply(&mut tx, backend, &job.game_id, rate, job.action.at).await?;
         }

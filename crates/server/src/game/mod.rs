@@ -17,6 +17,7 @@
 
 pub mod chat;
 pub mod engine_pool;
+pub mod import;
 pub mod live;
 pub mod lobby;
 pub mod messages;

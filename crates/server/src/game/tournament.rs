@@ -15,7 +15,10 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use crate::{
-    db::{GameRow, GameStatus, TournamentBye, TournamentPlayer, TournamentRow, User, Winner},
+    db::{
+        ByeKind, GameRow, GameStatus, TournamentBye, TournamentKind, TournamentPlayer, TournamentRow,
+        TournamentStatus, User, Winner,
+    },
     game::live::GameHub,
 };
 
@@ -63,7 +66,7 @@ fn results(games: &[GameRow]) -> Vec<Result2> {
 /// The standings, best first.
 #[must_use]
 pub fn standings(
-    kind: &str,
+    kind: TournamentKind,
     players: &[TournamentPlayer],
     games: &[GameRow],
     byes: &[TournamentBye],
@@ -117,7 +120,7 @@ pub fn standings(
             }
         })
         .collect();
-    let swiss = kind == "swiss";
+    let swiss = kind == TournamentKind::Swiss;
     lines.sort_by(|a, b| {
         let (a1, a2, b1, b2) = if swiss {
             (a.buchholz, a.sonneborn_berger, b.buchholz, b.sonneborn_berger)
@@ -263,7 +266,7 @@ fn pair_round(
     let active = |id: &str| by_id.get(id).is_some_and(|p| p.withdrawn.is_none());
     let mut pairs = Vec::new();
     let mut out_byes = Vec::new();
-    if t.kind == "round-robin" {
+    if t.kind == TournamentKind::RoundRobin {
         for (a, b) in round_robin_pairs(players.len(), round) {
             let a = a.map(|i| &players[i]);
             let b = b.map(|i| &players[i]);
@@ -275,7 +278,7 @@ fn pair_round(
                         out_byes.push(TournamentBye {
                             round,
                             user_id: winner.user.id.clone(),
-                            kind: "forfeit".into(),
+                            kind: ByeKind::Forfeit,
                             half_points: 2,
                         });
                     }
@@ -284,7 +287,7 @@ fn pair_round(
                 (Some(p), None) | (None, Some(p)) if active(&p.user.id) => out_byes.push(TournamentBye {
                     round,
                     user_id: p.user.id.clone(),
-                    kind: "bye".into(),
+                    kind: ByeKind::Bye,
                     half_points: 0,
                 }),
                 _ => {}
@@ -292,7 +295,7 @@ fn pair_round(
         }
         return (pairs, out_byes);
     }
-    let table = standings(&t.kind, players, games, byes);
+    let table = standings(t.kind, players, games, byes);
     let ranked: Vec<(String, i64)> = table
         .iter()
         .filter(|s| active(&s.user_id))
@@ -309,7 +312,7 @@ fn pair_round(
     }
     let had_bye: HashSet<String> = byes
         .iter()
-        .filter(|b| b.kind == "bye")
+        .filter(|b| b.kind == ByeKind::Bye)
         .map(|b| b.user_id.clone())
         .collect();
     let round_pairs = swiss_pairs(&ranked, &met, &had_bye, &firsts);
@@ -322,7 +325,7 @@ fn pair_round(
         out_byes.push(TournamentBye {
             round,
             user_id: b,
-            kind: "bye".into(),
+            kind: ByeKind::Bye,
             half_points: 2,
         });
     }
@@ -374,7 +377,7 @@ async fn advance_once(hub: &GameHub, id: &str) -> Result<bool, crate::db::DbErro
     let Some(t) = db.tournament(id).await? else {
         return Ok(false);
     };
-    if t.status != "running" {
+    if t.status != TournamentStatus::Running {
         return Ok(false);
     }
     let games = db.tournament_games(id).await?;
@@ -383,7 +386,7 @@ async fn advance_once(hub: &GameHub, id: &str) -> Result<bool, crate::db::DbErro
     }
     let players = db.tournament_players(id).await?;
     let active = players.iter().filter(|p| p.withdrawn.is_none()).count();
-    if t.round >= t.rounds || (t.kind == "swiss" && active < 2) {
+    if t.round >= t.rounds || (t.kind == TournamentKind::Swiss && active < 2) {
         db.finish_tournament(id).await?;
         hub.lobby().changed();
         return Ok(false);
@@ -542,10 +545,10 @@ mod tests {
         let byes = vec![TournamentBye {
             round: 1,
             user_id: "d".into(),
-            kind: "bye".into(),
+            kind: ByeKind::Bye,
             half_points: 2,
         }];
-        let s = standings("swiss", &players, &games, &byes);
+        let s = standings(TournamentKind::Swiss, &players, &games, &byes);
         let get = |n: &str| s.iter().find(|x| x.user_id == n).unwrap();
         assert_eq!(get("a").points, 2.0);
         assert_eq!(get("b").points, 1.0);

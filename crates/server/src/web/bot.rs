@@ -115,8 +115,8 @@ pub(crate) struct BotChallenge {
     spec: String,
     /// The game's registry name.
     game: String,
-    /// The side the challenger takes: `first`, `second` or `random`; the bot gets the other.
-    color: String,
+    /// The side the challenger takes (`random`: drawn when the game starts); the bot gets the other.
+    color: crate::db::ChallengeColor,
     rated: bool,
     /// Whether both players may ask the engine for hints.
     help: bool,
@@ -132,8 +132,12 @@ impl BotChallenge {
             from: c.creator.name.clone(),
             from_bot: c.creator.bot,
             spec: c.spec.clone(),
-            game: c.spec.split(':').next().unwrap_or_default().to_owned(),
-            color: c.color.clone(),
+            game: c
+                .spec
+                .parse::<gridplay_core::GameSpec>()
+                .map(|s| s.name().to_owned())
+                .unwrap_or_default(),
+            color: c.color,
             rated: c.rated,
             help: c.help,
             time: c.time,

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 use crate::{
     clock::{TimeControl, TimeInput},
-    db::{ChallengeRow, GameRow, GameStatus, now_ms},
+    db::{ChallengeRow, ChallengeStatus, GameRow, GameStatus, now_ms},
     ids,
     web::{
         AppState,
@@ -65,8 +65,9 @@ pub(crate) struct ChallengeView {
     help: bool,
     /// Whether the player who accepts must have a good record of games left (no more than one in ten).
     good_record: bool,
-    /// `5+3`, `3 days`.
-    time: String,
+    /// The time control (`docs/web.md`: `untimed`, a live clock's `initial_ms` and `increment_ms`, or
+    /// `days` a move).
+    time: crate::clock::TimeControl,
     /// Whether the asker made it.
     mine: bool,
     /// Whether it is addressed to the asker.
@@ -82,12 +83,12 @@ impl ChallengeView {
             target: c.target.as_ref().map(|t| t.name.clone()),
             target_bot: c.target.as_ref().is_some_and(|t| t.bot),
             spec: c.spec.clone(),
-            color: Color::stored(&c.color),
+            color: c.color,
             created_at: c.created_at,
             rated: c.rated,
             help: c.help,
             good_record: c.good_record,
-            time: c.time.label(),
+            time: c.time,
             mine: me == Some(c.creator.id.as_str()),
             to_me: c.target.as_ref().is_some_and(|t| Some(t.id.as_str()) == me),
         }
@@ -95,40 +96,14 @@ impl ChallengeView {
 }
 
 /// The side a challenger asks for.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum Color {
-    First,
-    Second,
-    /// Drawn by lot when the game starts.
-    Random,
-}
+pub(crate) use crate::db::ChallengeColor as Color;
 
-impl Color {
-    fn as_str(self) -> &'static str {
-        match self {
-            Color::First => "first",
-            Color::Second => "second",
-            Color::Random => "random",
-        }
-    }
-
-    /// The colour a challenge row keeps as text.
-    fn stored(text: &str) -> Color {
-        match text {
-            "first" => Color::First,
-            "second" => Color::Second,
-            _ => Color::Random,
-        }
-    }
-
-    /// Whether the chooser plays first, drawing lots for `random`.
-    fn chooser_first(self) -> bool {
-        match self {
-            Color::First => true,
-            Color::Second => false,
-            Color::Random => rand::rng().random_bool(0.5),
-        }
+/// Whether the chooser of `color` plays first, drawing lots for `random`.
+fn chooser_first(color: Color) -> bool {
+    match color {
+        Color::First => true,
+        Color::Second => false,
+        Color::Random => rand::rng().random_bool(0.5),
     }
 }
 
@@ -155,23 +130,7 @@ pub(crate) struct NewChallenge {
 /// A challenge closed by its creator (`cancelled`) or by the challenged player (`declined`).
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct ChallengeClosed {
-    status: ClosedAs,
-}
-
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum ClosedAs {
-    Cancelled,
-    Declined,
-}
-
-impl ClosedAs {
-    fn as_str(self) -> &'static str {
-        match self {
-            ClosedAs::Cancelled => "cancelled",
-            ClosedAs::Declined => "declined",
-        }
-    }
+    status: ChallengeStatus,
 }
 
 /// A game against the engine to start.
@@ -286,8 +245,8 @@ pub(crate) async fn create_challenge(
         creator: me,
         target,
         spec,
-        color: c.color.as_str().to_owned(),
-        status: "open".into(),
+        color: c.color,
+        status: ChallengeStatus::Open,
         game_id: None,
         created_at: now_ms(),
         rated: c.rated,
@@ -342,7 +301,7 @@ async fn open_challenge(state: &AppState, id: &str) -> ApiResult<ChallengeRow> {
         .db
         .challenge(id)
         .await?
-        .filter(|c| c.status == "open")
+        .filter(|c| c.status == ChallengeStatus::Open)
         .ok_or_else(|| ApiError::not_found("open challenge"))
 }
 
@@ -371,7 +330,7 @@ pub(crate) async fn accept_challenge(
         check_good_record(&state, &me.id, "this challenge").await?;
     }
     let (spec, name) = check_spec(&state, &c.spec)?;
-    let users = if Color::stored(&c.color).chooser_first() {
+    let users = if chooser_first(c.color) {
         [Some(c.creator.clone()), Some(me.clone())]
     } else {
         [Some(me.clone()), Some(c.creator.clone())]
@@ -399,15 +358,15 @@ pub(crate) async fn decline_challenge(
 ) -> ApiResult<Json<ChallengeClosed>> {
     let c = open_challenge(&state, &id).await?;
     let status = if c.creator.id == me.id {
-        ClosedAs::Cancelled
+        ChallengeStatus::Cancelled
     } else if c.target.as_ref().is_some_and(|t| t.id == me.id) {
-        ClosedAs::Declined
+        ChallengeStatus::Declined
     } else {
         return Err(ApiError::forbidden(
             "only its creator or the challenged player can close a challenge",
         ));
     };
-    if !state.db.close_challenge(&c.id, status.as_str()).await? {
+    if !state.db.close_challenge(&c.id, status).await? {
         return Err(ApiError::conflict("taken", "the challenge is no longer open"));
     }
     state.lobby.changed();
@@ -437,7 +396,7 @@ pub(crate) async fn play_computer(
             format!("this game's levels are 1 to {top}"),
         ));
     }
-    let (users, levels) = if c.color.chooser_first() {
+    let (users, levels) = if chooser_first(c.color) {
         ([Some(me), None], [None, Some(c.level)])
     } else {
         ([None, Some(me)], [Some(c.level), None])
@@ -518,10 +477,8 @@ pub(crate) async fn rematch(
         target: Some(opponent.clone()),
         spec: g.spec.clone(),
         // The rematch swaps colours: the asker takes the side the opponent had.
-        color: if other == 0 { Color::First } else { Color::Second }
-            .as_str()
-            .into(),
-        status: "open".into(),
+        color: if other == 0 { Color::First } else { Color::Second },
+        status: ChallengeStatus::Open,
         game_id: None,
         created_at: now_ms(),
         rated: g.rated,

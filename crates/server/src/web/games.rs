@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    db::{ActionKind, ActionRow, EndReason, GameRow, GameStatus, Winner, now_ms},
+    db::{EndReason, GameRow, GameStatus, Winner},
     game::live::{Analysis, GameState, LiveError, PlyJson},
     game::messages::ChatJson,
     web::{
@@ -30,8 +30,11 @@ pub(crate) struct GameSummary {
     id: String,
     spec: String,
     game: String,
-    /// The players' names, first player first (an engine as `Engine level N`).
+    /// The players' names, first player first (an engine as `Engine level N`, for a reader of the JSON: a
+    /// page names it from `levels`).
     players: [String; 2],
+    /// Each side's engine level, where the engine plays it.
+    levels: [Option<u8>; 2],
     /// Which players are bot accounts.
     bots: [bool; 2],
     status: GameStatus,
@@ -45,8 +48,9 @@ pub(crate) struct GameSummary {
     updated_at: i64,
     rated: bool,
     help: bool,
-    /// `5+3`, `3 days` or `untimed`.
-    time: String,
+    /// The time control (`docs/web.md`: `untimed`, a live clock's `initial_ms` and `increment_ms`, or
+    /// `days` a move).
+    time: crate::clock::TimeControl,
     /// The tournament's id, for a tournament game.
     tournament: Option<String>,
 }
@@ -68,6 +72,7 @@ impl GameSummary {
             spec: g.spec.clone(),
             game: g.game.clone(),
             players: [name(0), name(1)],
+            levels: [0, 1].map(|i| g.users[i].is_none().then_some(g.levels[i]).flatten()),
             bots: [0, 1].map(|i| g.users[i].as_ref().is_some_and(|u| u.bot)),
             status: g.status,
             turn: g.turn,
@@ -78,7 +83,7 @@ impl GameSummary {
             updated_at: g.updated_at,
             rated: g.rated,
             help: g.help,
-            time: g.time.label(),
+            time: g.time,
             tournament: g.tournament.as_ref().map(|t| t.0.clone()),
         }
     }
@@ -265,82 +270,12 @@ pub(crate) async fn import_game(
     SignedIn(_me): SignedIn,
     Json(body): Json<ImportBody>,
 ) -> ApiResult<Json<GameCreated>> {
-    let imported = crate::transcript::import(state.registry, &body.text)
-        .map_err(|e| ApiError::bad_request("bad-file", e.to_string()))?;
-    let labels = imported_names(&imported.names)?;
-    let mut record = imported.record;
-    let mut actions: Vec<(gridplay_core::Player, ActionKind, String)> = Vec::new();
-    {
-        // Replay the moves to know who played each.
-        let mut pos = record.start().box_clone();
-        for m in record.moves() {
-            actions.push((pos.turn(), ActionKind::Move, m.clone()));
-            let _ = pos.play(m);
-        }
+    use crate::game::import::{ImportError, import};
+    match import(&state.db, state.registry, &body.text).await {
+        Ok(id) => Ok(GameCreated::new(&id)),
+        Err(ImportError::Db(e)) => Err(e.into()),
+        Err(e) => Err(ApiError::bad_request("bad-file", e.to_string())),
     }
-    // A result the moves do not reach (a resignation, an agreed draw) is recorded as those decisions.
-    if record.outcome().is_none() {
-        match imported.result {
-            Some(gridplay_core::Outcome::Win { winner }) => {
-                record.resign(!winner).map_err(|_| ApiError::internal())?;
-                actions.push((!winner, ActionKind::Resign, String::new()));
-            }
-            Some(gridplay_core::Outcome::Draw) => {
-                let p = record.position().turn();
-                record.offer_draw(p).map_err(|_| ApiError::internal())?;
-                record.accept_draw(!p).map_err(|_| ApiError::internal())?;
-                actions.push((p, ActionKind::OfferDraw, String::new()));
-                actions.push((!p, ActionKind::AcceptDraw, String::new()));
-            }
-            None => {}
-        }
-    }
-    let end = record.outcome();
-    let now = now_ms();
-    let mut row = GameRow::new(
-        imported.spec,
-        imported.game.info().name,
-        [None, None],
-        [None, None],
-    );
-    row.labels = labels;
-    row.status = GameStatus::Imported;
-    row.turn = None;
-    row.winner = end.map(|(o, _)| Winner::from(o));
-    row.version = actions.len() as i64;
-    let rows: Vec<ActionRow> = actions
-        .into_iter()
-        .enumerate()
-        .map(|(i, (side, kind, body))| ActionRow {
-            seq: i as i64 + 1,
-            side,
-            kind,
-            body,
-            at: now,
-            clock: None,
-        })
-        .collect();
-    state.db.create_imported(&row, &rows).await?;
-    Ok(GameCreated::new(&row.id))
-}
-
-/// The players' names from a file, shown to others: the rule of free text, cut to 40 characters.
-fn imported_names(names: &[Option<String>; 2]) -> ApiResult<[Option<String>; 2]> {
-    let mut labels = [None, None];
-    for (i, name) in names.iter().enumerate() {
-        labels[i] = match name.as_deref().map(|n| crate::text::clean(n, usize::MAX)) {
-            None | Some(Err(crate::text::TextError::Empty)) => None,
-            Some(Ok(n)) => Some(n.chars().take(40).collect::<String>()),
-            Some(Err(e)) => {
-                let which = if i == 0 { "first" } else { "second" };
-                return Err(ApiError::bad_request(
-                    "bad-file",
-                    format!("the {which} player's name in the file {e}"),
-                ));
-            }
-        };
-    }
-    Ok(labels)
 }
 
 /// The engine's analysis of a game that is not in play (finished, or an imported file), for signed-in users:

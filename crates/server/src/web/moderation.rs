@@ -261,8 +261,7 @@ pub(crate) struct ActionJson {
     id: String,
     /// The admin who took it; absent when it came from the server's command line.
     admin: Option<String>,
-    /// `grant`, `revoke`, `warn`, `mute`, `rename`, `engine`, `close` or `close-report`.
-    kind: String,
+    kind: ModKind,
     reason: String,
     /// What it did: the mute's length, the old and new names, the report closed.
     detail: String,
@@ -619,7 +618,7 @@ pub(crate) async fn mine(
         .moderation_history(&me.id)
         .await?
         .into_iter()
-        .filter(|a| a.kind != "close-report")
+        .filter(|a| a.kind != ModKind::CloseReport)
         .map(|a| ActionJson {
             admin: None,
             ..a.into()

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use crate::{
     clock::TimeInput,
-    db::{GameStatus, TournamentRow, now_ms},
+    db::{ByeKind, GameStatus, TournamentKind, TournamentRow, TournamentStatus, now_ms},
     game::live::Action,
     game::tournament::{Standing, round_robin_rounds, standings},
     ids,
@@ -21,20 +21,12 @@ use crate::{
     },
 };
 
-/// How a tournament pairs its players.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum Kind {
-    Swiss,
-    RoundRobin,
-}
-
 /// A tournament to make.
 #[derive(Debug, Deserialize, ToSchema)]
 pub(crate) struct NewTournament {
     name: String,
     spec: String,
-    kind: Kind,
+    kind: TournamentKind,
     /// Swiss only: 1 to 15 rounds (3 if not given). A round-robin has as many as it needs.
     rounds: Option<i64>,
     #[serde(default)]
@@ -56,8 +48,7 @@ pub(crate) struct TournamentSummary {
     name: String,
     spec: String,
     game: String,
-    /// `swiss` or `round-robin`.
-    kind: String,
+    kind: TournamentKind,
     /// How many rounds (a round-robin's are set at its start).
     rounds: i64,
     /// The round in play; 0 before the start.
@@ -67,10 +58,10 @@ pub(crate) struct TournamentSummary {
     bots: bool,
     /// Whether a player who joins must have a good record of games left.
     good_record: bool,
-    /// `5+3`, `3 days`.
-    time: String,
-    /// `open`, `running` or `finished`.
-    status: String,
+    /// The time control (`docs/web.md`: `untimed`, a live clock's `initial_ms` and `increment_ms`, or
+    /// `days` a move).
+    time: crate::clock::TimeControl,
+    status: TournamentStatus,
     /// The creator's name.
     creator: String,
     /// How many joined.
@@ -86,14 +77,14 @@ impl TournamentSummary {
             name: t.name.clone(),
             spec: t.spec.clone(),
             game: t.game.clone(),
-            kind: t.kind.clone(),
+            kind: t.kind,
             rounds: t.rounds,
             round: t.round,
             rated: t.rated,
             bots: t.bots,
             good_record: t.good_record,
-            time: t.time.label(),
-            status: t.status.clone(),
+            time: t.time,
+            status: t.status,
             creator: t.creator.name.clone(),
             players,
             created_at: t.created_at,
@@ -151,7 +142,7 @@ pub(crate) struct RoundView {
 pub(crate) struct ByeView {
     player: String,
     /// `bye` (an odd number of players) or `forfeit` (an opponent who withdrew).
-    kind: String,
+    kind: ByeKind,
     points: f64,
 }
 
@@ -201,15 +192,15 @@ pub(crate) async fn create(
     let (spec, game) = check_spec(&state, &t.spec)?;
     let time = people_time(t.time)?;
     let (kind, rounds) = match t.kind {
-        Kind::Swiss => {
+        TournamentKind::Swiss => {
             let rounds = t.rounds.unwrap_or(3);
             if !(1..=15).contains(&rounds) {
                 return Err(ApiError::bad_request("bad-rounds", "a Swiss has 1 to 15 rounds"));
             }
-            ("swiss", rounds)
+            (TournamentKind::Swiss, rounds)
         }
         // Set at the start, from the number of players.
-        Kind::RoundRobin => ("round-robin", 0),
+        TournamentKind::RoundRobin => (TournamentKind::RoundRobin, 0),
     };
     let now = now_ms();
     let per_day = state.config.limits.tournaments_per_day;
@@ -228,14 +219,14 @@ pub(crate) async fn create(
         name: name.to_owned(),
         spec,
         game,
-        kind: kind.into(),
+        kind,
         rounds,
         rated: t.rated,
         bots: t.bots,
         good_record: t.good_record,
         time,
         creator: me,
-        status: "open".into(),
+        status: TournamentStatus::Open,
         round: 0,
         created_at: now,
     };
@@ -294,7 +285,7 @@ pub(crate) async fn show(
                 .filter(|b| b.round == r)
                 .map(|b| ByeView {
                     player: name_of(&b.user_id),
-                    kind: b.kind.clone(),
+                    kind: b.kind,
                     points: b.half_points as f64 / 2.0,
                 })
                 .collect(),
@@ -311,11 +302,11 @@ pub(crate) async fn show(
                 withdrawn: p.withdrawn.is_some(),
             })
             .collect(),
-        standings: standings(&t.kind, &players, &games, &byes),
+        standings: standings(t.kind, &players, &games, &byes),
         rounds_played,
         joined: mine.is_some_and(|p| p.withdrawn.is_none()),
         is_creator: me == Some(t.creator.id.as_str()),
-        tie_breaks: if t.kind == "swiss" {
+        tie_breaks: if t.kind == TournamentKind::Swiss {
             ["Buchholz", "Sonneborn-Berger"]
         } else {
             ["Sonneborn-Berger", "Buchholz"]
@@ -334,7 +325,7 @@ pub(crate) async fn join(
     TournamentId(id): TournamentId,
 ) -> ApiResult<Json<Joined>> {
     let t = load(&state, &id).await?;
-    if t.status != "open" {
+    if t.status != TournamentStatus::Open {
         return Err(ApiError::conflict(
             "started",
             "the tournament has started: joining is closed",
@@ -365,10 +356,10 @@ pub(crate) async fn withdraw(
     TournamentId(id): TournamentId,
 ) -> ApiResult<Json<Withdrawn>> {
     let t = load(&state, &id).await?;
-    if t.status == "finished" {
+    if t.status == TournamentStatus::Finished {
         return Err(ApiError::conflict("finished", "the tournament is over"));
     }
-    let started = t.status != "open";
+    let started = t.status != TournamentStatus::Open;
     if !state.db.withdraw(&id, &me.id, started, t.round).await? {
         return Err(ApiError::conflict(
             "not-in",
@@ -405,7 +396,7 @@ pub(crate) async fn start(
     if t.creator.id != me.id {
         return Err(ApiError::forbidden("only the tournament's creator can start it"));
     }
-    if t.status != "open" {
+    if t.status != TournamentStatus::Open {
         return Err(ApiError::conflict(
             "started",
             "the tournament has started already",
@@ -418,7 +409,7 @@ pub(crate) async fn start(
             "a tournament needs at least 2 players",
         ));
     }
-    let rounds = if t.kind == "round-robin" {
+    let rounds = if t.kind == TournamentKind::RoundRobin {
         round_robin_rounds(players.len())
     } else {
         t.rounds

@@ -275,7 +275,7 @@ where
                     Some(Ok(p)) => {
                         ok = sink.send(text(p.json.to_string())).await.is_ok();
                         // A game that ends opens its spectators' room to its players: their page gets it now.
-                        if ok && reader.is_some() && p.json.contains(r#""over":{"#)
+                        if ok && reader.is_some() && p.ended
                             && let Some(id) = game.as_ref().map(|w| w.id.clone())
                             && let Some(m) = chat_rooms_changed(&state, &id, reader, &mut chat).await
                         {

@@ -7,6 +7,7 @@
 //! document names.
 
 #[path = "../support/mod.rs"]
+#[macro_use]
 mod support;
 mod table;
 
@@ -486,6 +487,7 @@ fn every_operation_and_message_has_a_row_and_the_document_agrees_on_who_must_sig
     );
 }
 
+on_both_databases! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_role_is_refused_or_served_as_its_row_says() {
     for (url, pg) in support::databases("authz").await {
@@ -639,4 +641,5 @@ async fn each_role_is_refused_or_served_as_its_row_says() {
         server.stop().await;
         support::drop_database(pg).await;
     }
+}
 }

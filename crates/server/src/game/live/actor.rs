@@ -241,6 +241,7 @@ impl Actor {
             let _ = self.feed.send(Published {
                 version: self.version,
                 json: self.sync_json(),
+                ended: false,
             });
         }
     }

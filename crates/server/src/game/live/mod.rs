@@ -180,6 +180,8 @@ impl From<RecordError> for LiveError {
 pub struct Published {
     pub version: u64,
     pub json: Arc<str>,
+    /// This event ended the game (a page's player may now read the spectators' chat room).
+    pub ended: bool,
 }
 
 /// What a new watcher gets: messages to send first (missed events, or one full state), then the live feed.

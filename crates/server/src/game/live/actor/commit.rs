@@ -266,6 +266,7 @@ impl Actor {
         };
         self.version = version;
         let before = self.state.clone();
+        let was_over = before.over.is_some();
         self.state = Arc::new(self.make_state(self.progress.record.position().view(), last_move));
         let delta = StateDelta {
             old: &before,
@@ -291,7 +292,11 @@ impl Actor {
             delta,
         }
         .text();
-        let published = Published { version, json };
+        let published = Published {
+            version,
+            json,
+            ended: !was_over && self.state.over.is_some(),
+        };
         if self.events.len() == KEEP_EVENTS {
             self.events.pop_front();
         }
