@@ -29,7 +29,7 @@ pub(crate) struct ServeArgs {
     /// $XDG_DATA_HOME/gridplay (or ~/.local/share/gridplay), created if missing.
     #[arg(long, env = "GRIDPLAY_DATABASE")]
     database: Option<String>,
-    /// Database connections for reads and the other writes [default: 1 for SQLite, 8 for PostgreSQL]; each
+    /// Database connections for reads and the other writes [default: 4 for a SQLite file, 8 for PostgreSQL]; each
     /// writer of game actions has one more of its own.
     #[arg(long, env = "GRIDPLAY_DB_CONNECTIONS")]
     db_connections: Option<u32>,

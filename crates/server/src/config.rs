@@ -12,7 +12,8 @@ pub struct Config {
     pub metrics_addr: Option<SocketAddr>,
     /// `sqlite://FILE`, `sqlite::memory:` or `postgres://...`.
     pub database: String,
-    /// Database connections; `None` picks 1 for SQLite (one writer, no lock waits) and 8 for PostgreSQL.
+    /// Database connections for reads and the other writes; `None` picks 4 for a SQLite file (its writes take
+    /// turns, `db::WriteGate`; a memory database has one) and 8 for PostgreSQL.
     pub db_connections: Option<u32>,
     /// Writers of game actions, each with a connection of its own; `None` picks 1 for SQLite (the only value
     /// it takes) and one per four cores, from 1 to 4, for PostgreSQL.

@@ -12,7 +12,7 @@ impl Db {
         .bind(blocker)
         .bind(blocked)
         .bind(now)
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await?;
         Ok(())
     }
@@ -22,7 +22,7 @@ impl Db {
         sqlx::query("DELETE FROM blocks WHERE blocker = $1 AND blocked = $2")
             .bind(blocker)
             .bind(blocked)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(())
     }

@@ -3,7 +3,7 @@
 use sqlx::{AssertSqlSafe, Row, any::AnyRow};
 
 use super::{ChallengeColor, ChallengeStatus};
-use super::{Db, DbError, GameRow, User, games::insert_game, time_of, user_of};
+use super::{Db, DbError, GameRow, User, insert_game, time_of, user_of};
 use crate::clock::TimeControl;
 
 /// A row of `challenges`, with names.
@@ -78,7 +78,7 @@ impl Db {
         .bind(c.time.columns()[2])
         .bind(i64::from(c.help))
         .bind(i64::from(c.good_record))
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await?;
         Ok(())
     }
@@ -126,7 +126,7 @@ impl Db {
         let r = sqlx::query("UPDATE challenges SET status = $1 WHERE id = $2 AND status = 'open'")
             .bind(status.as_str())
             .bind(id)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(r.rows_affected() == 1)
     }
@@ -134,7 +134,8 @@ impl Db {
     /// Accepts an open challenge and creates its game, in one transaction. Returns `false` if the challenge
     /// was no longer open (someone else accepted it, or its creator cancelled it).
     pub async fn accept_challenge(&self, id: &str, game: &GameRow) -> Result<bool, DbError> {
-        let mut tx = self.pool.begin().await?;
+        let mut writing = self.writing().await?;
+        let mut tx = writing.begin().await?;
         let r = sqlx::query(
             "UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2 AND status = 'open'",
         )

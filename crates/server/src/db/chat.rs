@@ -63,7 +63,7 @@ impl Db {
         .bind(&user.id)
         .bind(body)
         .bind(line.at)
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await?;
         Ok(line)
     }

@@ -213,7 +213,8 @@ impl Db {
     /// upserts in one transaction per 20,000 rows: the benchmark's loader. A pair must appear once.
     pub async fn explore_bulk(&self, spec: &str, rows: &[ExploreCounts]) -> Result<(), DbError> {
         for chunk in rows.chunks(20_000) {
-            let mut tx = self.pool.begin().await?;
+            let mut writing = self.writing().await?;
+            let mut tx = writing.begin().await?;
             let part: Vec<(&str, ExploreCounts)> = chunk.iter().map(|c| (spec, *c)).collect();
             upsert(&mut tx, &part).await?;
             tx.commit().await?;

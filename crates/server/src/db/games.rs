@@ -6,7 +6,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::{
     ActionKind, Db, DbError, EndReason, GameStatus, RateJob, User, Winner, kinds, level_of, now_ms, time_of,
     user_of,
-    writer::{WriteError, WriteJob},
+    writer::{CreateJob, Job, WriteError, WriteJob, insert_game},
 };
 use gridplay_core::Player;
 
@@ -150,9 +150,24 @@ impl Db {
         Ok((r.try_get("gone")?, r.try_get("finished")?))
     }
 
-    /// Inserts a new game with version 0.
+    /// Inserts a new game with version 0, in the next group its writer commits (`writer::Job`).
     pub async fn create_game(&self, g: &GameRow) -> Result<(), DbError> {
-        insert_game(&self.pool, g).await
+        let (done, result) = oneshot::channel();
+        let job = Job::Create(CreateJob {
+            game: Box::new(g.clone()),
+            done,
+        });
+        self.writer_of(&g.id)
+            .send(job)
+            .await
+            .map_err(|_| DbError::Writer("the writer has stopped".into()))?;
+        result
+            .await
+            .map_err(|_| DbError::Writer("the writer has stopped".into()))?
+            .map_err(|e| match e {
+                WriteError::Conflict => DbError::Conflict,
+                WriteError::Other(e) => DbError::Writer(e),
+            })
     }
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, DbError> {
@@ -261,7 +276,7 @@ impl Db {
             done,
         };
         self.writer_of(game_id)
-            .send(job)
+            .send(Job::Action(job))
             .await
             .map_err(|_| DbError::Writer("the writer has stopped".into()))?;
         result
@@ -274,7 +289,7 @@ impl Db {
     }
 
     /// The writer of a game's actions: always the same one for one game.
-    fn writer_of(&self, game_id: &str) -> &mpsc::Sender<WriteJob> {
+    fn writer_of(&self, game_id: &str) -> &mpsc::Sender<Job> {
         let lane = if self.writers.len() == 1 {
             0
         } else {
@@ -290,7 +305,8 @@ impl Db {
 
     /// Stores an imported game and its actions in one transaction.
     pub async fn create_imported(&self, g: &GameRow, actions: &[ActionRow]) -> Result<(), DbError> {
-        let mut tx = self.pool.begin().await?;
+        let mut writing = self.writing().await?;
+        let mut tx = writing.begin().await?;
         insert_game(&mut *tx, g).await?;
         for a in actions {
             insert_action(&mut *tx, &g.id, a).await?;
@@ -329,45 +345,6 @@ impl Db {
         let n: i64 = row.try_get("n")?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
-}
-
-pub(crate) async fn insert_game<'e, E>(executor: E, g: &GameRow) -> Result<(), DbError>
-where
-    E: sqlx::Executor<'e, Database = sqlx::Any>,
-{
-    sqlx::query(
-        "INSERT INTO games (id, spec, game, first_user, second_user, first_level, second_level, status, turn, \
-         winner, termination, version, created_at, updated_at, first_label, second_label, rated, clock_initial, \
-         clock_increment, days_per_move, tournament_id, round, help) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, \
-         $23)",
-    )
-    .bind(&g.id)
-    .bind(&g.spec)
-    .bind(&g.game)
-    .bind(g.users[0].as_ref().map(|u| u.id.clone()))
-    .bind(g.users[1].as_ref().map(|u| u.id.clone()))
-    .bind(g.levels[0].map(i64::from))
-    .bind(g.levels[1].map(i64::from))
-    .bind(g.status.as_str())
-    .bind(g.turn.map(Player::as_str))
-    .bind(g.winner.map(Winner::as_str))
-    .bind(g.termination.map(EndReason::as_str))
-    .bind(g.version)
-    .bind(g.created_at)
-    .bind(g.updated_at)
-    .bind(g.labels[0].clone())
-    .bind(g.labels[1].clone())
-    .bind(i64::from(g.rated))
-    .bind(g.time.columns()[0])
-    .bind(g.time.columns()[1])
-    .bind(g.time.columns()[2])
-    .bind(g.tournament.as_ref().map(|t| t.0.clone()))
-    .bind(g.tournament.as_ref().map(|t| t.1))
-    .bind(i64::from(g.help))
-    .execute(executor)
-    .await?;
-    Ok(())
 }
 
 pub(super) async fn insert_action<'e, E>(executor: E, game_id: &str, a: &ActionRow) -> Result<(), sqlx::Error>

@@ -47,13 +47,13 @@ mod writer;
 
 pub use crate::config::SchemaPlan;
 pub use upkeep::Purged;
-use writer::{GROUP_MAX, WriteJob};
+use writer::{GROUP_MAX, Job};
 pub use writer::{WriterCounts, WriterStats};
 
 pub use challenges::{ChallengeRow, good_record};
 pub use chat::ChatLine;
 pub use games::{ActionRow, GameRow, GameUpdate};
-pub(crate) use games::{GAME_COLUMNS, game_row, insert_game};
+pub(crate) use games::{GAME_COLUMNS, game_row};
 pub use kinds::{
     ActionKind, ByeKind, ChallengeColor, ChallengeStatus, EndReason, GameStatus, Room, TournamentKind,
     TournamentStatus, Winner,
@@ -65,6 +65,7 @@ pub use servers::{CHANNEL, Lease, pack};
 pub use tokens::{TokenRow, TokenUser};
 pub use tournaments::{TournamentBye, TournamentPlayer, TournamentRow};
 pub use users::{User, session_key};
+pub(crate) use writer::insert_game;
 
 /// A database failure. Its text goes to the log, never to a client.
 #[derive(Debug, Error)]
@@ -143,13 +144,68 @@ pub struct Db {
     /// commit): under load, many games' moves share a commit; alone, a move is committed at once. On
     /// PostgreSQL there may be several writers, each with its own connection; a game's actions always go to
     /// the same one (by a hash of its id), so they are committed in order.
-    writers: Arc<[mpsc::Sender<WriteJob>]>,
+    writers: Arc<[mpsc::Sender<Job>]>,
     /// What the writer has done, for the load benchmark.
     writes: Arc<WriterStats>,
+    /// On SQLite, the turn to write (`Db::writing`).
+    gate: WriteGate,
     /// On a SQLite file, the shared lock that keeps a restore from replacing it (`backup`).
     _in_use: Option<Arc<backup::InUse>>,
     /// The migrations this server applies (`Db::connect_with`): by default, every one of this build.
     schema: SchemaPlan,
+}
+
+/// SQLite lets one transaction write at a time, and a connection that finds another writing sleeps in its busy
+/// handler (for longer each time it tries again), while it keeps one of the pool's few connections from the
+/// reads. Under load the writer of game actions takes the file again at once, so another connection's write
+/// could wait a hundred milliseconds or more. Every write on SQLite therefore takes its turn here first, in
+/// the order asked, the writer's groups included. PostgreSQL has no gate.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WriteGate(Option<Arc<tokio::sync::Mutex<()>>>);
+
+impl WriteGate {
+    fn for_backend(backend: Backend) -> WriteGate {
+        WriteGate((backend == Backend::Sqlite).then(|| Arc::new(tokio::sync::Mutex::new(()))))
+    }
+
+    /// Waits for the turn to write; it lasts as long as the guard.
+    async fn turn(&self) -> Option<tokio::sync::OwnedMutexGuard<()>> {
+        match &self.0 {
+            Some(gate) => Some(gate.clone().lock_owned().await),
+            None => None,
+        }
+    }
+}
+
+/// A connection with the turn to write (`Db::writing`).
+pub(crate) struct Writing {
+    conn: sqlx::pool::PoolConnection<sqlx::Any>,
+    _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl Writing {
+    /// The connection, to execute statements or begin a transaction on.
+    pub(crate) fn conn(&mut self) -> &mut sqlx::AnyConnection {
+        &mut self.conn
+    }
+
+    /// Begins a transaction on the connection.
+    pub(crate) async fn begin(&mut self) -> Result<sqlx::Transaction<'_, sqlx::Any>, sqlx::Error> {
+        sqlx::Connection::begin(&mut *self.conn).await
+    }
+}
+
+impl Db {
+    /// A connection to write on: on SQLite, once it is this caller's turn (`WriteGate`), which lasts until the
+    /// `Writing` is dropped. The turn comes before the connection, so that a write waiting for its turn holds
+    /// none of the reads' connections.
+    pub(crate) async fn writing(&self) -> Result<Writing, sqlx::Error> {
+        let turn = self.gate.turn().await;
+        Ok(Writing {
+            conn: self.pool.acquire().await?,
+            _turn: turn,
+        })
+    }
 }
 
 /// Which database runs underneath.
@@ -206,8 +262,9 @@ impl Db {
     ///
     /// A SQLite file's directory is created if missing. SQLite runs in WAL mode with `synchronous = FULL` (a
     /// commit is on disk before anyone hears of it) through `connections` connections for reads and the other
-    /// writes (1 by default: those writes never wait for each other), and one more for the writer of game
-    /// actions. `writers`: the writers of game actions, each with a connection of its own; SQLite takes only
+    /// writes (on SQLite every write waits for its turn first, `WriteGate`, so that none holds a connection
+    /// while it waits), and one more for the writer of game actions; a memory database has one connection.
+    /// `writers`: the writers of game actions, each with a connection of its own; SQLite takes only
     /// one (it lets one transaction write at a time).
     pub async fn connect(url: &str, connections: u32, writers: u32) -> Result<Db, DbError> {
         Db::connect_with(url, connections, writers, SchemaPlan::default()).await
@@ -250,19 +307,27 @@ impl Db {
             return Err(DbError::Writers(writers));
         }
         let memory = url.contains(":memory:");
+        // A memory database is one connection's: a second would open another, empty database.
+        let connections = if memory { 1 } else { connections };
         let pool = pool_options(backend, connections).connect(&url).await?;
         migrator(schema).run(&pool).await?;
         // The writer has a connection of its own, so that its transactions never wait for the reads queued
         // on the shared ones, nor they for it (on SQLite, WAL lets them run side by side), and a thread of its
         // own (`writer::start_thread`). A memory database is one connection, which the writer shares.
         let writes = Arc::new(WriterStats::default());
+        let gate = WriteGate::for_backend(backend);
         let mut senders = Vec::new();
         for _ in 0..writers {
             let (writer_tx, rx) = mpsc::channel(4 * GROUP_MAX);
+            let writer = writer::Writer {
+                backend,
+                stats: writes.clone(),
+                gate: gate.clone(),
+            };
             if memory {
-                tokio::spawn(writer::run(pool.clone(), false, backend, rx, writes.clone()));
+                tokio::spawn(writer::run(pool.clone(), false, writer, rx));
             } else {
-                writer::start_thread(url.clone(), backend, rx, writes.clone()).await?;
+                writer::start_thread(url.clone(), writer, rx).await?;
             }
             senders.push(writer_tx);
         }
@@ -270,6 +335,7 @@ impl Db {
             pool,
             writers: senders.into(),
             writes,
+            gate,
             _in_use: in_use,
             schema,
         })

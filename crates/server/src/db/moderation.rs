@@ -205,7 +205,8 @@ impl Db {
             new_name,
         } = act;
         let kind = *kind;
-        let mut tx = self.pool.begin().await?;
+        let mut writing = self.writing().await?;
+        let mut tx = writing.begin().await?;
         let set = |sql: &'static str| sqlx::query(sql).bind(target);
         match kind {
             ModKind::Grant => {
@@ -324,7 +325,7 @@ impl Db {
         .bind(line)
         .bind(reason)
         .bind(now_ms())
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await?;
         Ok(id)
     }
@@ -385,7 +386,7 @@ impl Db {
         .bind(id)
         .bind(now_ms())
         .bind(admin)
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await?;
         Ok(r.rows_affected() == 1)
     }

@@ -199,7 +199,8 @@ impl Db {
     pub async fn add_puzzles(&self, puzzles: &[NewPuzzle], now: i64) -> Result<u64, DbError> {
         let mut added = 0;
         for chunk in puzzles.chunks(1000) {
-            let mut tx = self.pool.begin().await?;
+            let mut writing = self.writing().await?;
+            let mut tx = writing.begin().await?;
             added += insert_puzzles(&mut tx, chunk, now, "DO NOTHING").await?;
             tx.commit().await?;
         }
@@ -217,7 +218,8 @@ impl Db {
         puzzles: &[NewPuzzle],
         now: i64,
     ) -> Result<Option<u64>, DbError> {
-        let mut tx = self.pool.begin().await?;
+        let mut writing = self.writing().await?;
+        let mut tx = writing.begin().await?;
         let stored = sqlx::query(
             "INSERT INTO shipped_puzzle_sets (hash, stored_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
         )
@@ -319,7 +321,8 @@ impl Db {
         solved: bool,
         now: i64,
     ) -> Result<Option<Rated>, DbError> {
-        let mut tx = self.pool.begin().await?;
+        let mut writing = self.writing().await?;
+        let mut tx = writing.begin().await?;
         let inserted = sqlx::query(
             "INSERT INTO puzzle_attempts (user_id, puzzle_id, game, at, solved, rating_after, puzzle_rating) \
              VALUES ($1, $2, $3, $4, $5, 0, 0) ON CONFLICT DO NOTHING",
@@ -485,7 +488,7 @@ impl Db {
         sqlx::query("INSERT INTO puzzle_mined (game_id, at) VALUES ($1, $2) ON CONFLICT DO NOTHING")
             .bind(game_id)
             .bind(now)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(())
     }

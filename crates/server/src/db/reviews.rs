@@ -76,7 +76,7 @@ impl Db {
             .bind(&id)
             .bind(now)
             .bind(stale)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?
             .rows_affected();
             if taken == 1 {
@@ -89,7 +89,8 @@ impl Db {
     /// Stores a game's figures (none: the game has nothing to review) and marks its review done, in one
     /// transaction; a second store of the same game keeps the first.
     pub async fn store_review(&self, game_id: &str, rows: &[ReviewRow]) -> Result<(), DbError> {
-        let mut tx = self.pool.begin().await?;
+        let mut writing = self.writing().await?;
+        let mut tx = writing.begin().await?;
         for r in rows {
             sqlx::query(AssertSqlSafe(format!(
                 "INSERT INTO reviews ({REVIEW_COLUMNS}) VALUES \

@@ -43,7 +43,7 @@ impl Db {
         .bind(process)
         .bind(now + LEASE_MS)
         .bind(now)
-        .fetch_optional(&self.pool)
+        .fetch_optional(self.writing().await?.conn())
         .await?;
         // None: another server claimed it between the two statements.
         Ok(if row.is_some() {
@@ -58,7 +58,7 @@ impl Db {
         sqlx::query("DELETE FROM leases WHERE game_id = $1 AND process = $2")
             .bind(game)
             .bind(process)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(())
     }
@@ -68,7 +68,7 @@ impl Db {
         sqlx::query("DELETE FROM leases WHERE game_id = $1 AND until_ms < $2")
             .bind(game)
             .bind(now)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(())
     }
@@ -78,7 +78,7 @@ impl Db {
         sqlx::query("UPDATE leases SET until_ms = $1 WHERE process = $2")
             .bind(now + LEASE_MS)
             .bind(process)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(())
     }
@@ -89,7 +89,7 @@ impl Db {
     pub async fn release_leases(&self, process: &str) -> Result<(), DbError> {
         sqlx::query("UPDATE leases SET until_ms = 0 WHERE process = $1")
             .bind(process)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(())
     }
@@ -126,7 +126,7 @@ impl Db {
                 .bind(process)
                 .bind(user)
         };
-        q.execute(&self.pool).await?;
+        q.execute(self.writing().await?.conn()).await?;
         Ok(())
     }
 
@@ -147,7 +147,7 @@ impl Db {
             .bind(process)
             .bind(game)
             .bind(viewer)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(())
     }
@@ -201,7 +201,7 @@ impl Db {
                 "DELETE FROM {table} WHERE process NOT IN (SELECT process FROM heartbeats WHERE at > $1)"
             )))
             .bind(alive_after)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?
             .rows_affected();
         }

@@ -49,7 +49,7 @@ impl Db {
         .bind(scopes)
         .bind(session_key(token))
         .bind(now_ms())
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await?;
         Ok(id)
     }
@@ -84,7 +84,7 @@ impl Db {
         .bind(id)
         .bind(user)
         .bind(now_ms())
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await?;
         Ok(r.rows_affected() == 1)
     }
@@ -115,7 +115,7 @@ impl Db {
             sqlx::query("UPDATE api_tokens SET last_used_at = $2 WHERE id = $1")
                 .bind(&found.token_id)
                 .bind(now)
-                .execute(&self.pool)
+                .execute(self.writing().await?.conn())
                 .await?;
         }
         Ok(Some(found))

@@ -76,7 +76,8 @@ const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.spec, t.game, t.kind, t.rounds
 impl Db {
     pub async fn create_tournament(&self, t: &TournamentRow) -> Result<(), DbError> {
         let [initial, increment, days] = t.time.columns();
-        let mut tx = self.pool.begin().await?;
+        let mut writing = self.writing().await?;
+        let mut tx = writing.begin().await?;
         sqlx::query(
             "INSERT INTO tournaments (id, name, spec, game, kind, rounds, rated, clock_initial, clock_increment, \
              days_per_move, creator, status, round, created_at, updated_at, bots, good_record) \
@@ -153,7 +154,7 @@ impl Db {
         .bind(id)
         .bind(user)
         .bind(now_ms())
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await?;
         Ok(r.rows_affected() == 1)
     }
@@ -168,13 +169,13 @@ impl Db {
             .bind(id)
             .bind(user)
             .bind(round)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?
         } else {
             sqlx::query("DELETE FROM tournament_players WHERE tournament_id = $1 AND user_id = $2")
                 .bind(id)
                 .bind(user)
-                .execute(&self.pool)
+                .execute(self.writing().await?.conn())
                 .await?
         };
         Ok(r.rows_affected() == 1)
@@ -244,7 +245,8 @@ impl Db {
         games: &[GameRow],
         byes: &[TournamentBye],
     ) -> Result<bool, DbError> {
-        let mut tx = self.pool.begin().await?;
+        let mut writing = self.writing().await?;
+        let mut tx = writing.begin().await?;
         let r = sqlx::query(
             "UPDATE tournaments SET round = $1, status = 'running', updated_at = $3 WHERE id = $2 AND round = $4 \
              AND status <> 'finished'",
@@ -286,7 +288,7 @@ impl Db {
         .bind(id)
         .bind(rounds)
         .bind(now_ms())
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await?;
         Ok(r.rows_affected() == 1)
     }
@@ -295,7 +297,7 @@ impl Db {
         sqlx::query("UPDATE tournaments SET status = 'finished', updated_at = $2 WHERE id = $1")
             .bind(id)
             .bind(now_ms())
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(())
     }

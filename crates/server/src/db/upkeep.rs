@@ -44,7 +44,7 @@ impl Db {
             .bind(game_id)
             .bind(body)
             .bind(super::now_ms())
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await;
         match r {
             Ok(_) => Ok(()),
@@ -114,13 +114,13 @@ impl Db {
         let r = sqlx::query("UPDATE heartbeats SET at = $1 WHERE process = $2")
             .bind(at)
             .bind(process)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         if r.rows_affected() == 0 {
             sqlx::query("INSERT INTO heartbeats (process, at) VALUES ($1, $2)")
                 .bind(process)
                 .bind(at)
-                .execute(&self.pool)
+                .execute(self.writing().await?.conn())
                 .await?;
         }
         Ok(())
@@ -141,7 +141,7 @@ impl Db {
         sqlx::query("INSERT INTO downtimes (from_ms, to_ms) VALUES ($1, $2)")
             .bind(last)
             .bind(now)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(Some((last, now)))
     }
@@ -165,22 +165,22 @@ impl Db {
     pub async fn purge(&self, now: i64) -> Result<Purged, DbError> {
         let sessions = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
             .bind(now)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?
             .rows_affected();
         let heartbeats = sqlx::query("DELETE FROM heartbeats WHERE at < $1")
             .bind(now - HEARTBEAT_STALE_MS)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?
             .rows_affected();
         let downtimes = sqlx::query("DELETE FROM downtimes WHERE to_ms < $1")
             .bind(now - KEEP_DOWNTIMES_MS)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?
             .rows_affected();
         let addresses = sqlx::query("DELETE FROM seen_addresses WHERE seen_at < $1")
             .bind(now - KEEP_ADDRESSES_MS)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?
             .rows_affected();
         Ok(Purged {

@@ -35,7 +35,7 @@ impl Db {
         .bind(user.name.to_lowercase())
         .bind(hash)
         .bind(now_ms())
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await;
         match r {
             Ok(_) => Ok(true),
@@ -70,7 +70,7 @@ impl Db {
             .bind(user_id)
             .bind(now_ms())
             .bind(expires_at)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(())
     }
@@ -104,7 +104,7 @@ impl Db {
         .bind(user_id)
         .bind(address)
         .bind(now)
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await?;
         Ok(())
     }
@@ -114,7 +114,7 @@ impl Db {
         sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
             .bind(hash)
             .bind(user_id)
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(())
     }
@@ -124,7 +124,7 @@ impl Db {
         let r = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
             .bind(user_id)
             .bind(keep.map(session_key).unwrap_or_default())
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(r.rows_affected())
     }
@@ -134,7 +134,8 @@ impl Db {
     /// with), so that the user's games stay, shown as a deleted player's, and the old name is free again. What
     /// the user said in games' chats is deleted, and the user's API tokens revoked.
     pub async fn delete_account(&self, user_id: &str, tombstone: &str) -> Result<(), DbError> {
-        let mut tx = self.pool.begin().await?;
+        let mut writing = self.writing().await?;
+        let mut tx = writing.begin().await?;
         sqlx::query("UPDATE users SET name = $1, name_key = $2, password_hash = '' WHERE id = $3")
             .bind(tombstone)
             .bind(tombstone.to_lowercase())
@@ -167,7 +168,7 @@ impl Db {
     pub async fn delete_session(&self, token: &str) -> Result<(), DbError> {
         sqlx::query("DELETE FROM sessions WHERE id = $1")
             .bind(session_key(token))
-            .execute(&self.pool)
+            .execute(self.writing().await?.conn())
             .await?;
         Ok(())
     }
@@ -193,7 +194,7 @@ impl Db {
              (SELECT 1 FROM games WHERE first_user = $1 OR second_user = $1)",
         )
         .bind(user_id)
-        .execute(&self.pool)
+        .execute(self.writing().await?.conn())
         .await?;
         Ok(r.rows_affected() == 1)
     }

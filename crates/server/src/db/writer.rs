@@ -1,5 +1,5 @@
-//! The writer of game actions: one task that takes every action waiting, writes them in one transaction (a
-//! group commit) and answers each after the commit.
+//! The writer of game actions: one task that takes every action waiting, and every new game, writes them in
+//! one transaction (a group commit) and answers each after the commit.
 
 use std::{
     collections::HashMap,
@@ -14,7 +14,9 @@ use gridplay_core::Player;
 use sqlx::{Any, AnyConnection, AnyPool, Connection as _, pool::PoolConnection};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{ActionRow, Backend, EndReason, GameStatus, RateJob, Winner, is_unique_violation, ratings};
+use super::{
+    ActionRow, Backend, EndReason, GameRow, GameStatus, RateJob, Winner, is_unique_violation, ratings,
+};
 
 /// The writer's work so far: its commits, the actions in them, and the time it spent on them.
 #[derive(Debug, Default)]
@@ -43,6 +45,25 @@ impl WriterCounts {
             busy_ns: self.busy_ns - before.busy_ns,
         }
     }
+}
+
+/// What waits for a writer: an action, or a new game (created in the same group as the actions waiting, so
+/// that a game made while moves are being written costs no commit of its own).
+#[derive(Debug)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "an action is nearly every job: boxing it would cost an allocation a move, for a rare new game"
+)]
+pub(super) enum Job {
+    Action(WriteJob),
+    Create(CreateJob),
+}
+
+/// A new game waiting to be written.
+#[derive(Debug)]
+pub(super) struct CreateJob {
+    pub(super) game: Box<GameRow>,
+    pub(super) done: oneshot::Sender<Result<(), WriteError>>,
 }
 
 /// One action waiting to be written.
@@ -236,12 +257,14 @@ async fn write_in_one_statement(
 async fn write_group(
     conn: &mut AnyConnection,
     backend: Backend,
+    creates: &[CreateJob],
     jobs: &[WriteJob],
 ) -> Result<(), sqlx::Error> {
     // The group's notices, one a line, in as few payloads as fit.
     let notices: Vec<&str> = jobs.iter().filter_map(|j| j.notice.as_deref()).collect();
     let payloads = super::pack(&notices);
     if backend == Backend::Postgres
+        && creates.is_empty()
         && jobs.len() <= ROWS_MAX
         && payloads.len() <= 1
         && jobs.iter().all(|j| j.rate.is_none() && j.explore.is_none())
@@ -249,6 +272,10 @@ async fn write_group(
         return write_in_one_statement(conn, jobs, payloads.first().map(String::as_str)).await;
     }
     let mut tx = conn.begin().await?;
+    // A game's first actions may be in the group that creates it.
+    for create in creates {
+        insert_game(&mut *tx, &create.game).await?;
+    }
     insert_actions(&mut tx, backend, jobs).await?;
     update_games(&mut tx, backend, jobs).await?;
     // The explorer reads the players' ratings before the group's rated games change them.
@@ -289,14 +316,19 @@ struct Connection {
 const IDLE_CHECK: Duration = Duration::from_secs(1);
 
 impl Connection {
-    async fn write(&mut self, backend: Backend, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
+    async fn write(
+        &mut self,
+        backend: Backend,
+        creates: &[CreateJob],
+        jobs: &[WriteJob],
+    ) -> Result<(), sqlx::Error> {
         // An idle connection is dropped here, which gives it back to the pool before the pool is asked.
         let kept = self.held.take().filter(|(_, used)| used.elapsed() < IDLE_CHECK);
         let mut conn = match kept {
             Some((conn, _)) => conn,
             None => self.pool.acquire().await?,
         };
-        let result = write_group(&mut conn, backend, jobs).await;
+        let result = write_group(&mut conn, backend, creates, jobs).await;
         if self.keep && result.is_ok() {
             self.held = Some((conn, Instant::now()));
         }
@@ -310,9 +342,8 @@ impl Connection {
 /// turn to send the next: with thousands of pages that wait was most of a group's time.
 pub(super) async fn start_thread(
     url: String,
-    backend: Backend,
-    rx: mpsc::Receiver<WriteJob>,
-    stats: Arc<WriterStats>,
+    writer: Writer,
+    rx: mpsc::Receiver<Job>,
 ) -> Result<(), sqlx::Error> {
     let (ready_tx, ready_rx) = oneshot::channel();
     std::thread::Builder::new()
@@ -326,10 +357,10 @@ pub(super) async fn start_thread(
                 }
             };
             runtime.block_on(async move {
-                match super::pool_options(backend, 1).connect(&url).await {
+                match super::pool_options(writer.backend, 1).connect(&url).await {
                     Ok(pool) => {
                         let _ = ready_tx.send(Ok(()));
-                        run(pool.clone(), true, backend, rx, stats).await;
+                        run(pool.clone(), true, writer, rx).await;
                         pool.close().await;
                     }
                     Err(e) => {
@@ -342,41 +373,64 @@ pub(super) async fn start_thread(
     ready_rx.await.map_err(|_| sqlx::Error::WorkerCrashed)?
 }
 
+/// What a writer task needs besides its connections.
+pub(super) struct Writer {
+    pub(super) backend: Backend,
+    pub(super) stats: Arc<WriterStats>,
+    /// On SQLite, the turn to write, which the writer takes for each group as every other write does.
+    pub(super) gate: super::WriteGate,
+}
+
 /// The writer task: takes every job waiting, commits them together, and answers each. `keep`: the pool is
 /// the writer's alone, so it keeps its connection.
-pub(super) async fn run(
-    pool: AnyPool,
-    keep: bool,
-    backend: Backend,
-    mut rx: mpsc::Receiver<WriteJob>,
-    stats: Arc<WriterStats>,
-) {
+pub(super) async fn run(pool: AnyPool, keep: bool, writer: Writer, mut rx: mpsc::Receiver<Job>) {
+    let Writer { backend, stats, gate } = writer;
     let mut conn = Connection {
         pool,
         keep,
         held: None,
     };
+    let mut taken = Vec::with_capacity(GROUP_MAX);
+    let mut creates = Vec::new();
     let mut jobs = Vec::with_capacity(GROUP_MAX);
-    while rx.recv_many(&mut jobs, GROUP_MAX).await > 0 {
+    while rx.recv_many(&mut taken, GROUP_MAX).await > 0 {
         let started = Instant::now();
         // What waits behind the group a writer takes (with several writers, the one that took a group last).
         metrics::gauge!(crate::telemetry::DB_QUEUE).set(rx.len() as f64);
+        for job in taken.drain(..) {
+            match job {
+                Job::Action(job) => jobs.push(job),
+                Job::Create(job) => creates.push(job),
+            }
+        }
         stats.commits.fetch_add(1, Ordering::Relaxed);
         stats.actions.fetch_add(jobs.len() as u64, Ordering::Relaxed);
-        let written = conn.write(backend, &jobs).await;
+        let turn = gate.turn().await;
+        let written = conn.write(backend, &creates, &jobs).await;
         // Recorded before anyone hears of the commit, so that a reader who has an ack sees it counted.
         metrics::histogram!(crate::telemetry::DB_COMMIT_SECONDS).record(started.elapsed().as_secs_f64());
         match written {
             Ok(()) => {
+                for job in creates.drain(..) {
+                    let _ = job.done.send(Ok(()));
+                }
                 for job in jobs.drain(..) {
                     let _ = job.done.send(Ok(()));
                 }
             }
-            // One bad job must not sink the others: write each alone.
-            Err(_) if jobs.len() > 1 => {
+            // One bad job must not sink the others: write each alone, the new games first (a game's
+            // actions may follow its creation in the same group).
+            Err(_) if creates.len() + jobs.len() > 1 => {
+                for job in creates.drain(..) {
+                    let r = conn
+                        .write(backend, std::slice::from_ref(&job), &[])
+                        .await
+                        .map_err(WriteError::from);
+                    let _ = job.done.send(r);
+                }
                 for job in jobs.drain(..) {
                     let r = conn
-                        .write(backend, std::slice::from_ref(&job))
+                        .write(backend, &[], std::slice::from_ref(&job))
                         .await
                         .map_err(WriteError::from);
                     let _ = job.done.send(r);
@@ -384,18 +438,65 @@ pub(super) async fn run(
             }
             Err(e) => {
                 let conflict = is_unique_violation(&e);
-                for job in jobs.drain(..) {
-                    let _ = job.done.send(Err(if conflict {
+                let error = || {
+                    if conflict {
                         WriteError::Conflict
                     } else {
                         WriteError::Other(e.to_string())
-                    }));
+                    }
+                };
+                for job in creates.drain(..) {
+                    let _ = job.done.send(Err(error()));
+                }
+                for job in jobs.drain(..) {
+                    let _ = job.done.send(Err(error()));
                 }
             }
         }
+        drop(turn);
         stats.busy_ns.fetch_add(
             u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
             Ordering::Relaxed,
         );
     }
+}
+
+/// Inserts a new game's row (in a transaction of the caller's, or the writer's group).
+pub(crate) async fn insert_game<'e, E>(executor: E, g: &GameRow) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "INSERT INTO games (id, spec, game, first_user, second_user, first_level, second_level, status, turn, \
+         winner, termination, version, created_at, updated_at, first_label, second_label, rated, clock_initial, \
+         clock_increment, days_per_move, tournament_id, round, help) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, \
+         $23)",
+    )
+    .bind(&g.id)
+    .bind(&g.spec)
+    .bind(&g.game)
+    .bind(g.users[0].as_ref().map(|u| u.id.clone()))
+    .bind(g.users[1].as_ref().map(|u| u.id.clone()))
+    .bind(g.levels[0].map(i64::from))
+    .bind(g.levels[1].map(i64::from))
+    .bind(g.status.as_str())
+    .bind(g.turn.map(Player::as_str))
+    .bind(g.winner.map(Winner::as_str))
+    .bind(g.termination.map(EndReason::as_str))
+    .bind(g.version)
+    .bind(g.created_at)
+    .bind(g.updated_at)
+    .bind(g.labels[0].clone())
+    .bind(g.labels[1].clone())
+    .bind(i64::from(g.rated))
+    .bind(g.time.columns()[0])
+    .bind(g.time.columns()[1])
+    .bind(g.time.columns()[2])
+    .bind(g.tournament.as_ref().map(|t| t.0.clone()))
+    .bind(g.tournament.as_ref().map(|t| t.1))
+    .bind(i64::from(g.help))
+    .execute(executor)
+    .await?;
+    Ok(())
 }

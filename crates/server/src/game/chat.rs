@@ -20,6 +20,14 @@ use crate::{
     text::{self, TextError},
 };
 
+/// A game's chat as one reader sees it (`Chat::history`).
+#[derive(Debug)]
+pub struct History {
+    /// The last lines the reader may read, oldest first.
+    pub lines: Vec<ChatLine>,
+    /// The authors whose lines the reader does not see: the accounts it blocks.
+    pub hidden: Vec<String>,
+}
 /// A line's length, in characters.
 pub const LINE_MAX: usize = 140;
 /// The lines one user may say in a minute, in all games.
@@ -151,17 +159,34 @@ impl Chat {
             .subscribe()
     }
 
-    /// The last lines of a game that a reader may read, oldest first, less those of the accounts it blocks.
+    /// The last lines of a game that a reader may read, oldest first, less those of the accounts it blocks,
+    /// with those accounts.
     ///
     /// # Errors
     ///
     /// The database's.
-    pub async fn history(&self, state: &GameState, user: Option<&str>) -> Result<Vec<ChatLine>, DbError> {
+    pub async fn history(&self, state: &GameState, user: Option<&str>) -> Result<History, DbError> {
+        let hidden = self.hidden_for(user).await?;
+        let lines = self.lines_hiding(state, user, &hidden).await?;
+        Ok(History { lines, hidden })
+    }
+
+    /// The last lines of a game that a reader may read, oldest first, less those of the authors `hidden` (the
+    /// accounts it blocks, as `hidden_for` read them).
+    ///
+    /// # Errors
+    ///
+    /// The database's.
+    pub async fn lines_hiding(
+        &self,
+        state: &GameState,
+        user: Option<&str>,
+        hidden: &[String],
+    ) -> Result<Vec<ChatLine>, DbError> {
         let mut lines = self
             .db
             .chat_lines(&state.id, &readable(state, user), HISTORY)
             .await?;
-        let hidden = self.hidden_for(user).await?;
         lines.retain(|l| !hidden.contains(&l.user_id));
         Ok(lines)
     }

@@ -157,9 +157,9 @@ pub(crate) async fn game_chat(
     GameId(id): GameId,
 ) -> ApiResult<Json<ChatLines>> {
     let s = state.hub.state(&id).await?;
-    let lines = state.chat.history(&s, me.as_ref().map(|u| u.id.as_str())).await?;
+    let history = state.chat.history(&s, me.as_ref().map(|u| u.id.as_str())).await?;
     Ok(Json(ChatLines {
-        lines: lines.iter().map(ChatJson::from).collect(),
+        lines: history.lines.iter().map(ChatJson::from).collect(),
     }))
 }
 

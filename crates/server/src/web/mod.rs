@@ -148,7 +148,7 @@ impl AppState {
         let connections = config
             .db_connections
             .unwrap_or(if config.database.starts_with("sqlite:") {
-                1
+                4
             } else {
                 8
             });

@@ -72,6 +72,15 @@ pub(crate) struct SocketTicket {
     _open: crate::telemetry::Held,
 }
 
+/// The limit on open sockets that one more would pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum SocketLimit {
+    #[error("at most {0} connections at once from one address: close a page first")]
+    Address(u32),
+    #[error("at most {0} pages open at once for one account: close one first")]
+    User(u32),
+}
+
 impl SocketCounts {
     /// Admits one more socket from `ip` (and `user`), or says which limit it would pass.
     pub(crate) fn admit(
@@ -79,21 +88,15 @@ impl SocketCounts {
         ip: IpAddr,
         user: Option<&str>,
         limits: &Limits,
-    ) -> Result<SocketTicket, String> {
+    ) -> Result<SocketTicket, SocketLimit> {
         let mut c = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if c.by_address.get(&ip).copied().unwrap_or(0) >= limits.sockets_per_address {
-            return Err(format!(
-                "at most {} connections at once from one address: close a page first",
-                limits.sockets_per_address
-            ));
+            return Err(SocketLimit::Address(limits.sockets_per_address));
         }
         if let Some(u) = user
             && c.by_user.get(u).copied().unwrap_or(0) >= limits.sockets_per_user
         {
-            return Err(format!(
-                "at most {} pages open at once for one account: close one first",
-                limits.sockets_per_user
-            ));
+            return Err(SocketLimit::User(limits.sockets_per_user));
         }
         *c.by_address.entry(ip).or_default() += 1;
         if let Some(u) = user {
@@ -156,7 +159,7 @@ pub(crate) async fn upgrade(
         Ok(t) => t,
         Err(why) => {
             // The connection closes with the refusal: a client that opens thousands keeps none of them.
-            let mut res = ApiError::too_many(why).into_response();
+            let mut res = ApiError::too_many(why.to_string()).into_response();
             res.headers_mut()
                 .insert(header::CONNECTION, axum::http::HeaderValue::from_static("close"));
             return res;
@@ -464,7 +467,7 @@ async fn chat_rooms_changed(
     if rooms == feed.reads {
         return None;
     }
-    let lines = match state.chat.history(&s, reader).await {
+    let lines = match state.chat.lines_hiding(&s, reader, &feed.hidden).await {
         Ok(lines) => lines,
         Err(e) => {
             tracing::warn!("chat history: {e}");
@@ -513,16 +516,16 @@ async fn watch(
             let rx = state.chat.follow(id);
             if let Ok(s) = state.hub.state(id).await {
                 match state.chat.history(&s, reader).await {
-                    Ok(lines) => {
+                    Ok(history) => {
                         out.push(send(&ServerMsg::Chat {
                             game: id,
                             reset: true,
-                            lines: lines.iter().map(ChatJson::from).collect(),
+                            lines: history.lines.iter().map(ChatJson::from).collect(),
                         }));
                         *chat = Some(ChatFeed {
                             rx,
                             reads: crate::game::chat::readable(&s, reader),
-                            hidden: state.chat.hidden_for(reader).await.unwrap_or_default(),
+                            hidden: history.hidden,
                         });
                     }
                     Err(e) => tracing::warn!("chat history: {e}"),
