@@ -88,7 +88,7 @@ pub(crate) fn run(args: &EgdbArgs) -> Result<(), String> {
     writeln!(out, "built in {seconds:.1} s on {threads} threads").map_err(crate::output_error)?;
     if let Some(dir) = dir {
         let saving = Instant::now();
-        db.save(&dir)?;
+        db.save(&dir).map_err(|e| e.to_string())?;
         writeln!(
             out,
             "saved in {} ({:.1} s); the engine reads it from there",
@@ -111,7 +111,8 @@ fn verify(args: &EgdbArgs, samples: u64) -> Result<(), String> {
     let started = Instant::now();
     let db = Database::load(&dir).map_err(|e| format!("{e} (build it with gridplay egdb --pieces N)"))?;
     let loaded = started.elapsed().as_secs_f64();
-    let done = gridplay_engine::checkers::search::verify_database(&db, samples, args.seed, 12)?;
+    let done = gridplay_engine::checkers::search::verify_database(&db, samples, args.seed, 12)
+        .map_err(|e| e.to_string())?;
     writeln!(
         std::io::stdout().lock(),
         "{} pieces in {} (read in {loaded:.1} s): {} positions of {} pieces agree with their moves; a 12-ply search without the database proved {} of them, each as the database says ({:.1} s)",

@@ -258,7 +258,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let weights = match (&args.check, &args.out) {
-        (Some(path), _) => Weights::read_file(path)?,
+        (Some(path), _) => Weights::read_file(path).map_err(|e| e.to_string())?,
         (None, Some(path)) => {
             let weights = train(args, &mut out)?;
             write_weights(path, &weights.to_bytes(), &mut out)?;
@@ -537,7 +537,7 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let weights = match (&args.check, &args.out) {
-        (Some(path), _) => Learned::read_file(path)?,
+        (Some(path), _) => Learned::read_file(path).map_err(|e| e.to_string())?,
         (None, Some(path)) => {
             let mut samples = Vec::new();
             for file in &args.samples_in {
@@ -607,7 +607,12 @@ fn checkers_rounds(
     } else {
         checkers_databases(args, out)?
     };
-    let mut weights: Option<Learned> = args.init.as_deref().map(Learned::read_file).transpose()?;
+    let mut weights: Option<Learned> = args
+        .init
+        .as_deref()
+        .map(Learned::read_file)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     for round in 1..=args.rounds {
         let config = CheckersGames {
             depth: args.depth,
@@ -731,7 +736,7 @@ fn checkers_databases(
                     dir.display()
                 )
             };
-            let db = egdb::Database::load(&dir).map_err(refused)?;
+            let db = egdb::Database::load(&dir).map_err(|e| refused(e.to_string()))?;
             if db.pieces() != 6 {
                 return Err(refused(format!("those saved there have {} pieces", db.pieces())));
             }

@@ -55,24 +55,40 @@ pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
 /// # Errors
 ///
 /// A line that is not two whole numbers, with its line number.
-pub fn parse_table(text: &str) -> Result<Vec<(u32, u64)>, String> {
+pub fn parse_table(text: &str) -> Result<Vec<(u32, u64)>, TableError> {
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
+        let at = |what: TableLine| TableError { line: i + 1, what };
         let mut parts = line.split_whitespace();
         let (Some(d), Some(n), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(format!("line {}: expected `depth count`, found `{line}`", i + 1));
+            return Err(at(TableLine::Shape(line.to_owned())));
         };
-        let depth = d
-            .parse()
-            .map_err(|_| format!("line {}: `{d}` is not a depth", i + 1))?;
-        let count = n
-            .parse()
-            .map_err(|_| format!("line {}: `{n}` is not a count", i + 1))?;
+        let depth = d.parse().map_err(|_| at(TableLine::Depth(d.to_owned())))?;
+        let count = n.parse().map_err(|_| at(TableLine::Count(n.to_owned())))?;
         rows.push((depth, count));
     }
     Ok(rows)
+}
+
+/// A line of a perft table that could not be read: its number (from 1) and what was wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {what}")]
+pub struct TableError {
+    pub line: usize,
+    pub what: TableLine,
+}
+
+/// What was wrong with a line of a perft table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableLine {
+    #[error("expected `depth count`, found `{0}`")]
+    Shape(String),
+    #[error("`{0}` is not a depth")]
+    Depth(String),
+    #[error("`{0}` is not a count")]
+    Count(String),
 }

@@ -211,16 +211,16 @@ impl Settings {
     }
 
     /// A free-form setting, checked by `parse`, which returns the expectation on failure.
-    pub fn text<T>(
+    pub fn text<T, E: std::fmt::Display>(
         &mut self,
         key: &str,
         default: T,
-        parse: impl FnOnce(&str) -> Result<T, String>,
+        parse: impl FnOnce(&str) -> Result<T, E>,
     ) -> Result<T, SpecError> {
         let Some(value) = self.remaining.remove(key) else {
             return Ok(default);
         };
-        parse(&value).map_err(|expected| self.bad(key, &value, expected))
+        parse(&value).map_err(|expected| self.bad(key, &value, expected.to_string()))
     }
 
     /// Refuses any setting that was not read. `known` lists the game's settings for the message.

@@ -12,11 +12,11 @@ pub fn compress(text: &str) -> Vec<u8> {
 }
 
 /// The text of a book file.
-pub(crate) fn inflate(bytes: &[u8]) -> Result<String, String> {
+pub(crate) fn inflate(bytes: &[u8]) -> Result<String, crate::DataError> {
     let mut text = String::new();
     flate2::read::DeflateDecoder::new(bytes)
         .read_to_string(&mut text)
-        .map_err(|e| format!("the book does not inflate: {e}"))?;
+        .map_err(|e| crate::DataError::format("book", format!("the book does not inflate: {e}")))?;
     Ok(text)
 }
 

@@ -9,6 +9,7 @@
 pub mod books;
 pub mod checkers;
 pub mod cornered;
+pub mod data;
 pub mod datagen;
 mod huge;
 mod levels;
@@ -35,6 +36,7 @@ use gridplay_search::{
 };
 use rand::{RngExt, SeedableRng, rngs::SmallRng};
 
+pub use data::DataError;
 pub use levels::{
     CHECKERS_LEVELS, CORNERED_LEVELS, LEVELS, Level, REVERSI_LEVELS, TACTICS_LEVELS, TICTACTOE_LEVELS,
 };

@@ -139,20 +139,28 @@ impl std::fmt::Display for Value {
     }
 }
 
-impl std::str::FromStr for Value {
-    type Err = String;
+/// Why a puzzle's steps could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StepError {
+    #[error("`{0}` is not a value (W, L, E<score> or S<score>)")]
+    Value(String),
+    #[error("`{0}` is not MOVE=VALUE")]
+    Entry(String),
+    #[error("a step grades at least one move")]
+    Empty,
+}
 
-    fn from_str(text: &str) -> Result<Value, String> {
-        let number = |t: &str| {
-            t.parse::<i32>()
-                .map_err(|_| format!("`{text}` is not a value (W, L, E<score> or S<score>)"))
-        };
+impl std::str::FromStr for Value {
+    type Err = StepError;
+
+    fn from_str(text: &str) -> Result<Value, StepError> {
+        let number = |t: &str| t.parse::<i32>().map_err(|_| StepError::Value(text.to_owned()));
         match text.split_at_checked(1) {
             Some(("W", "")) => Ok(Value::Win),
             Some(("L", "")) => Ok(Value::Loss),
             Some(("E", n)) => number(n).map(Value::Exact),
             Some(("S", n)) => number(n).map(Value::Search),
-            _ => Err(format!("`{text}` is not a value (W, L, E<score> or S<score>)")),
+            _ => Err(StepError::Value(text.to_owned())),
         }
     }
 }
@@ -196,15 +204,15 @@ impl std::fmt::Display for Step {
 }
 
 impl std::str::FromStr for Step {
-    type Err = String;
+    type Err = StepError;
 
-    fn from_str(text: &str) -> Result<Step, String> {
+    fn from_str(text: &str) -> Result<Step, StepError> {
         let graded = text
             .split_whitespace()
             .map(|entry| {
                 let (mv, value) = entry
                     .rsplit_once('=')
-                    .ok_or_else(|| format!("`{entry}` is not MOVE=VALUE"))?;
+                    .ok_or_else(|| StepError::Entry(entry.to_owned()))?;
                 let (value, keeps) = match value.strip_suffix('*') {
                     Some(v) => (v, true),
                     None => (value, false),
@@ -215,9 +223,9 @@ impl std::str::FromStr for Step {
                     keeps,
                 })
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, StepError>>()?;
         if graded.is_empty() {
-            return Err("a step grades at least one move".into());
+            return Err(StepError::Empty);
         }
         Ok(Step(graded))
     }
@@ -238,7 +246,7 @@ pub fn steps_text(steps: &[Step]) -> String {
 /// # Errors
 ///
 /// A step that does not read, with its words.
-pub fn parse_steps(text: &str) -> Result<Vec<Step>, String> {
+pub fn parse_steps(text: &str) -> Result<Vec<Step>, StepError> {
     text.split(" / ").map(str::parse).collect()
 }
 

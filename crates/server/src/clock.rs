@@ -40,17 +40,28 @@ pub enum TimeInput {
     },
 }
 
+/// A time control out of bounds, with the value given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeError {
+    #[error("a clock's initial time is 2 seconds to 3 hours, not {0} s")]
+    Initial(u32),
+    #[error("an increment is at most 180 seconds, not {0}")]
+    Increment(u32),
+    #[error("correspondence games have 1 to 14 days per move, not {0}")]
+    Days(u32),
+}
+
 impl TimeInput {
     /// Checks the bounds: a live clock of 2 s to 3 h with an increment up to 3 min, or 1 to 14 days per move.
-    pub fn check(self) -> Result<TimeControl, String> {
+    pub fn check(self) -> Result<TimeControl, TimeError> {
         match self {
             TimeInput::Untimed => Ok(TimeControl::Untimed),
             TimeInput::Live { initial, increment } => {
                 if !(2..=10_800).contains(&initial) {
-                    return Err("a clock's initial time is 2 seconds to 3 hours".into());
+                    return Err(TimeError::Initial(initial));
                 }
                 if increment > 180 {
-                    return Err("an increment is at most 180 seconds".into());
+                    return Err(TimeError::Increment(increment));
                 }
                 Ok(TimeControl::Live {
                     initial_ms: i64::from(initial) * 1000,
@@ -59,7 +70,7 @@ impl TimeInput {
             }
             TimeInput::Correspondence { days } => {
                 if !(1..=14).contains(&days) {
-                    return Err("correspondence games have 1 to 14 days per move".into());
+                    return Err(TimeError::Days(days));
                 }
                 Ok(TimeControl::Correspondence {
                     days: i64::from(days),

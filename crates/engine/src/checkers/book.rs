@@ -89,10 +89,10 @@ impl Book {
     ///
     /// # Errors
     /// A line that is not a position with its legal moves, named by its number and what is wrong.
-    pub fn from_text(text: &str) -> Result<Book, String> {
+    pub fn from_text(text: &str) -> Result<Book, crate::DataError> {
         let mut entries = HashMap::new();
         for (n, line) in crate::books::lines(text) {
-            let at = |why: String| format!("book line {n}: {why}");
+            let at = |why: String| crate::DataError::line("checkers book", n, why);
             let mut parts = line.split_whitespace();
             let fen = parts.next().unwrap_or_default();
             let pos = Checkers.parse_position(fen).map_err(|e| at(e.to_string()))?;
@@ -124,7 +124,7 @@ impl Book {
     ///
     /// # Errors
     /// When the bytes do not inflate to text, or the text is not a book.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Book, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Book, crate::DataError> {
         Book::from_text(&crate::books::inflate(bytes)?)
     }
 
@@ -318,13 +318,21 @@ mod tests {
     fn a_bad_book_is_refused_with_its_line() {
         let start = Checkers.start().to_text();
         assert!(Book::from_text(&format!("{start} 11-15:3 9-13:1")).is_ok());
-        let err = Book::from_text(&format!("# header\n{start} 11-19:3")).unwrap_err();
-        assert!(err.starts_with("book line 2:"), "{err}");
-        let err = Book::from_text(&format!("{start} 11-15:3 22-18:1")).unwrap_err();
+        let err = Book::from_text(&format!("# header\n{start} 11-19:3"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("checkers book, line 2:"), "{err}");
+        let err = Book::from_text(&format!("{start} 11-15:3 22-18:1"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("22-18 is not a legal move"), "{err}");
-        let err = Book::from_text(&format!("{start} 11-15")).unwrap_err();
+        let err = Book::from_text(&format!("{start} 11-15"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("not move:score"), "{err}");
-        let err = Book::from_text(&format!("{start} 11-15:x")).unwrap_err();
+        let err = Book::from_text(&format!("{start} 11-15:x"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("not a whole number"), "{err}");
         assert!(Book::from_text(&start).is_err());
         assert!(Book::from_text("B:W99:B1 1-5:0").is_err());

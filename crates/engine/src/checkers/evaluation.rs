@@ -20,16 +20,19 @@ pub enum Learned {
 
 impl Learned {
     /// Reads a weights file of either kind (as `gridplay train checkers` writes it); an error names the file.
-    pub fn read_file(path: &std::path::Path) -> Result<Learned, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        let read = if bytes.starts_with(super::net::MAGIC) {
-            Net::from_bytes(&bytes).map(|n| Learned::Net(Box::new(n)))
-        } else if Patterns::has_header(&bytes) {
-            Patterns::from_bytes(&bytes).map(Learned::Patterns)
-        } else {
-            Err("neither a checkers network nor checkers pattern tables: the file starts with neither's header".into())
-        };
-        read.map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read_file(path: &std::path::Path) -> Result<Learned, crate::DataError> {
+        crate::data::read_with(path, |bytes| {
+            if bytes.starts_with(super::net::MAGIC) {
+                Net::from_bytes(bytes).map(|n| Learned::Net(Box::new(n)))
+            } else if Patterns::has_header(bytes) {
+                Patterns::from_bytes(bytes).map(Learned::Patterns)
+            } else {
+                Err(crate::DataError::format(
+                    "checkers weights",
+                    "neither a checkers network nor checkers pattern tables: the file starts with neither's header",
+                ))
+            }
+        })
     }
 }
 
@@ -97,12 +100,14 @@ mod tests {
         assert!(matches!(Learned::read_file(&tables), Ok(Learned::Patterns(_))));
         let other = dir.join("other.bin");
         std::fs::write(&other, b"GPREV01\nsomething else").unwrap();
-        let e = Learned::read_file(&other).unwrap_err();
+        let e = Learned::read_file(&other).unwrap_err().to_string();
         assert!(
             e.contains("other.bin") && e.contains("neither a checkers network nor"),
             "{e}"
         );
-        let e = Learned::read_file(&dir.join("missing.bin")).unwrap_err();
+        let e = Learned::read_file(&dir.join("missing.bin"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("missing.bin"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -18,6 +18,7 @@ use gridplay_core::Player;
 use gridplay_games::checkers::bitboard::{Bb, Board, DIRECTIONS};
 
 use super::eval::{Evaluate, INNER, seen_by};
+use crate::DataError;
 
 /// The regions: four bands of two rows, then the four quarters (rows 1-4 and 5-8, files a-d and e-h).
 pub const REGIONS: [Bb; 8] = [
@@ -234,20 +235,21 @@ impl Patterns {
     /// # Errors
     ///
     /// When the header or the length is not that of a checkers weights file.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Patterns, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Patterns, DataError> {
+        let bad = |reason: String| DataError::format("checkers weights", reason);
         let (tables, body) = if let Some(body) = bytes.strip_prefix(MAGIC.as_slice()) {
             (TABLES, body)
         } else if let Some(body) = bytes.strip_prefix(MAGIC_MEN_ONLY.as_slice()) {
             (REGIONS.len(), body)
         } else {
-            return Err("not a checkers weights file: the header is missing".into());
+            return Err(bad("not a checkers weights file: the header is missing".into()));
         };
         let expected = MAGIC.len() + 2 * (STAGES * tables * STATES + STAGES * SCALARS);
         if bytes.len() != expected {
-            return Err(format!(
+            return Err(bad(format!(
                 "a checkers weights file has {expected} bytes, this one {}",
                 bytes.len()
-            ));
+            )));
         }
         let mut words = body.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut p = Patterns::material();
@@ -275,9 +277,8 @@ impl Evaluate for Patterns {
 
 impl Patterns {
     /// Reads a weights file (as `gridplay train checkers` writes it); an error names the file.
-    pub fn read_file(path: &std::path::Path) -> Result<Patterns, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        Patterns::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read_file(path: &std::path::Path) -> Result<Patterns, DataError> {
+        crate::data::read_with(path, Patterns::from_bytes)
     }
 }
 
@@ -377,9 +378,19 @@ mod tests {
         old.extend(p.scalars.iter().flatten().flat_map(|w| w.to_le_bytes()));
         p.regions[0][TABLES - 1][5] = 0;
         assert_eq!(Patterns::from_bytes(&old).unwrap(), p);
-        assert!(Patterns::from_bytes(b"nonsense").unwrap_err().contains("header"));
+        assert!(
+            Patterns::from_bytes(b"nonsense")
+                .unwrap_err()
+                .to_string()
+                .contains("header")
+        );
         let mut short = p.to_bytes();
         short.pop();
-        assert!(Patterns::from_bytes(&short).unwrap_err().contains("bytes"));
+        assert!(
+            Patterns::from_bytes(&short)
+                .unwrap_err()
+                .to_string()
+                .contains("bytes")
+        );
     }
 }

@@ -47,20 +47,34 @@ impl Default for Eval {
     }
 }
 
+/// Why hand-written weights could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    #[error("weight {text:?}: {source}")]
+    Weight {
+        text: String,
+        source: std::num::ParseIntError,
+    },
+    #[error("six weights are needed (man,king,back,advance,centre,mobility), not {0}")]
+    Count(usize),
+}
+
 impl std::str::FromStr for Eval {
-    type Err = String;
+    type Err = EvalError;
 
     /// Reads `man,king,back,advance,centre,mobility`.
-    fn from_str(text: &str) -> Result<Eval, String> {
+    fn from_str(text: &str) -> Result<Eval, EvalError> {
         let w = text
             .split(',')
-            .map(|v| v.trim().parse::<i32>().map_err(|e| format!("weight {v:?}: {e}")))
-            .collect::<Result<Vec<i32>, String>>()?;
+            .map(|v| {
+                v.trim().parse::<i32>().map_err(|source| EvalError::Weight {
+                    text: v.to_owned(),
+                    source,
+                })
+            })
+            .collect::<Result<Vec<i32>, EvalError>>()?;
         let [man, king, back, advance, centre, mobility] = w[..] else {
-            return Err(format!(
-                "six weights are needed (man,king,back,advance,centre,mobility), not {}",
-                w.len()
-            ));
+            return Err(EvalError::Count(w.len()));
         };
         Ok(Eval {
             man,
@@ -135,9 +149,9 @@ mod tests {
         let w: Eval = text.parse().unwrap();
         assert_eq!(w.mobility, 12);
         assert_eq!(w.king, 160);
-        let short = "100,160".parse::<Eval>().unwrap_err();
+        let short = "100,160".parse::<Eval>().unwrap_err().to_string();
         assert!(short.contains("six weights"), "{short}");
-        let bad = "100,160,15,x,10,0".parse::<Eval>().unwrap_err();
+        let bad = "100,160,15,x,10,0".parse::<Eval>().unwrap_err().to_string();
         assert!(bad.contains("\"x\""), "{bad}");
     }
 

@@ -325,40 +325,41 @@ impl Net {
     /// # Errors
     ///
     /// When the header, the widths or the length are not those of this network, or a weight is not finite.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net, crate::DataError> {
+        let bad = |reason: String| crate::DataError::format("checkers network", reason);
         let body = bytes
             .strip_prefix(MAGIC.as_slice())
-            .ok_or("not a checkers network file: the header is missing")?;
+            .ok_or_else(|| bad("not a checkers network file: the header is missing".into()))?;
         let (dims, body) = body
             .split_at_checked(8)
-            .ok_or("a checkers network file ends in its header")?;
+            .ok_or_else(|| bad("a checkers network file ends in its header".into()))?;
         let dims: Vec<usize> = dims
             .chunks_exact(2)
             .map(|c| usize::from(u16::from_le_bytes([c[0], c[1]])))
             .collect();
         if dims != [H1, H2, H3, PHASES] {
-            return Err(format!(
+            return Err(bad(format!(
                 "a checkers network of hidden layers and stages {dims:?}; this build reads {:?}",
                 [H1, H2, H3, PHASES]
-            ));
+            )));
         }
         let mut net = Net::zero();
         let count = net.flat().count();
         if body.len() != 4 * count {
-            return Err(format!(
+            return Err(bad(format!(
                 "a checkers network file has {} bytes, this one {}",
                 MAGIC.len() + 8 + 4 * count,
                 bytes.len()
-            ));
+            )));
         }
         let values: Vec<f32> = body
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-            return Err(format!(
+            return Err(bad(format!(
                 "weight {i} of the checkers network is not a finite number"
-            ));
+            )));
         }
         for (w, v) in net.flat_mut().zip(values) {
             *w = v;
@@ -574,21 +575,27 @@ mod tests {
     fn the_file_format_round_trips_and_refuses_other_files() {
         let net = Net::random(3);
         assert_eq!(Net::from_bytes(&net.to_bytes()).unwrap(), net);
-        assert!(Net::from_bytes(b"nonsense").unwrap_err().contains("header"));
+        assert!(
+            Net::from_bytes(b"nonsense")
+                .unwrap_err()
+                .to_string()
+                .contains("header")
+        );
         let mut short = net.to_bytes();
         short.pop();
-        assert!(Net::from_bytes(&short).unwrap_err().contains("bytes"));
+        assert!(Net::from_bytes(&short).unwrap_err().to_string().contains("bytes"));
         let mut odd = net.to_bytes();
         odd[8] = 7;
         assert!(
             Net::from_bytes(&odd)
                 .unwrap_err()
+                .to_string()
                 .contains("hidden layers and stages")
         );
         let mut nan = net.to_bytes();
         let at = nan.len() - 4;
         nan[at..].copy_from_slice(&f32::NAN.to_le_bytes());
-        assert!(Net::from_bytes(&nan).unwrap_err().contains("finite"));
+        assert!(Net::from_bytes(&nan).unwrap_err().to_string().contains("finite"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The positions a checkers evaluation is fitted to ([`Sample`]), and their file (`gridplay train checkers
 //! --samples-out`, `--samples-in`).
 
+use crate::DataError;
 use gridplay_core::Player;
 use gridplay_games::checkers::bitboard::Board;
 
@@ -40,15 +41,16 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
 ///
 /// When the header or the length is wrong, or a sample is not a position of checkers with a label from 0 to
 /// 1: the error names the sample.
-pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
+pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, DataError> {
+    let bad = |reason: String| DataError::format("checkers samples", reason);
     let body = bytes
         .strip_prefix(SAMPLES_MAGIC.as_slice())
-        .ok_or("not a checkers samples file: the header is missing")?;
+        .ok_or_else(|| bad("not a checkers samples file: the header is missing".into()))?;
     if !body.len().is_multiple_of(SAMPLE_BYTES) {
-        return Err(format!(
+        return Err(bad(format!(
             "a checkers samples file holds whole samples of {SAMPLE_BYTES} bytes; this one ends {} bytes into one",
             body.len() % SAMPLE_BYTES
-        ));
+        )));
     }
     body.chunks_exact(SAMPLE_BYTES)
         .enumerate()
@@ -61,19 +63,19 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
             let turn = match c[12] {
                 0 => Player::First,
                 1 => Player::Second,
-                t => return Err(format!("sample {}: side to move {t}, not 0 or 1", i + 1)),
+                t => return Err(bad(format!("sample {}: side to move {t}, not 0 or 1", i + 1))),
             };
             let result = f32::from_le_bytes([c[13], c[14], c[15], c[16]]);
             if board.pieces[0] & board.pieces[1] != 0
                 || board.kings & !(board.pieces[0] | board.pieces[1]) != 0
             {
-                return Err(format!(
+                return Err(bad(format!(
                     "sample {}: not a checkers position (pieces overlap, or a king on an empty square)",
                     i + 1
-                ));
+                )));
             }
             if !(0.0..=1.0).contains(&result) {
-                return Err(format!("sample {}: label {result}, not from 0 to 1", i + 1));
+                return Err(bad(format!("sample {}: label {result}, not from 0 to 1", i + 1)));
             }
             Ok(Sample { board, turn, result })
         })

@@ -683,7 +683,12 @@ fn search_inner<E: Evaluate>(
 ///
 /// # Errors
 /// The first position where the database disagrees with its moves or with the search, as FEN.
-pub fn verify_database(db: &Database, samples: u64, seed: u64, depth: u32) -> Result<egdb::Verified, String> {
+pub fn verify_database(
+    db: &Database,
+    samples: u64,
+    seed: u64,
+    depth: u32,
+) -> Result<egdb::Verified, egdb::Disagreement> {
     let mut table = Table::new(16);
     let stop = StopFlag::new();
     db.verify(samples, seed, |b, turn| {

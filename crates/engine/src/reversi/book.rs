@@ -101,10 +101,11 @@ impl Book {
     /// # Errors
     ///
     /// A line that is not a position with its moves, named by its number.
-    pub fn from_text(text: &str) -> Result<Book, String> {
+    pub fn from_text(text: &str) -> Result<Book, crate::DataError> {
         let mut entries = HashMap::new();
         for (n, line) in crate::books::lines(text) {
-            let bad = || format!("book line {n}: expected `player opponent square:score ...`");
+            let bad =
+                || crate::DataError::line("reversi book", n, "expected `player opponent square:score ...`");
             let mut parts = line.split_whitespace();
             let p = u64::from_str_radix(parts.next().ok_or_else(bad)?, 16).map_err(|_| bad())?;
             let o = u64::from_str_radix(parts.next().ok_or_else(bad)?, 16).map_err(|_| bad())?;
@@ -115,7 +116,11 @@ impl Book {
                 let sq: u8 = sq.parse().map_err(|_| bad())?;
                 let score: i16 = score.parse().map_err(|_| bad())?;
                 if sq >= 64 || legal & (1 << sq) == 0 {
-                    return Err(format!("book line {n}: square {sq} is not a legal move there"));
+                    return Err(crate::DataError::line(
+                        "reversi book",
+                        n,
+                        format!("square {sq} is not a legal move there"),
+                    ));
                 }
                 kept.push((sq, score));
             }
@@ -132,7 +137,7 @@ impl Book {
     /// # Errors
     ///
     /// When the bytes do not inflate to text, or the text is not a book.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Book, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Book, crate::DataError> {
         Book::from_text(&crate::books::inflate(bytes)?)
     }
 

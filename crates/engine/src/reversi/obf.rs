@@ -30,7 +30,7 @@ impl Problem {
 /// # Errors
 ///
 /// The first line that cannot be read, with its number and the reason.
-pub fn parse(text: &str) -> Result<Vec<Problem>, String> {
+pub fn parse(text: &str) -> Result<Vec<Problem>, crate::DataError> {
     let game = Reversi::default();
     let mut problems = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -39,22 +39,21 @@ pub fn parse(text: &str) -> Result<Vec<Problem>, String> {
         if t.is_empty() || t.starts_with('%') || t.starts_with('#') {
             continue;
         }
+        let bad = |why: String| crate::DataError::line("problem file", line_no, why);
         let mut parts = t.split(';');
         let board = parts.next().unwrap_or("");
-        let position = game
-            .parse_position(board)
-            .map_err(|e| format!("line {line_no}: {e}"))?;
+        let position = game.parse_position(board).map_err(|e| bad(e.to_string()))?;
         let mut moves = Vec::new();
         for item in parts.map(str::trim).filter(|s| !s.is_empty()) {
             let (mv, score) = item
                 .split_once(':')
-                .ok_or_else(|| format!("line {line_no}: `{item}` is not MOVE:SCORE, such as G8:+18"))?;
-            let sq = parse_square(mv.trim()).map_err(|e| format!("line {line_no}: {e}"))?;
+                .ok_or_else(|| bad(format!("`{item}` is not MOVE:SCORE, such as G8:+18")))?;
+            let sq = parse_square(mv.trim()).map_err(|e| bad(e.to_string()))?;
             let score: i32 = score
                 .trim()
                 .trim_start_matches('+')
                 .parse()
-                .map_err(|_| format!("line {line_no}: `{score}` is not a disc difference"))?;
+                .map_err(|_| bad(format!("`{score}` is not a disc difference")))?;
             moves.push((sq, score));
         }
         problems.push(Problem {
@@ -83,22 +82,26 @@ mod tests {
         assert!(
             parse("XXX X; G8:+18")
                 .unwrap_err()
-                .starts_with("line 1: bad position")
+                .to_string()
+                .starts_with("problem file, line 1: bad position")
         );
         let board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
         assert!(
             parse(&format!("{board}; G8"))
                 .unwrap_err()
+                .to_string()
                 .contains("is not MOVE:SCORE")
         );
         assert!(
             parse(&format!("{board}; Z8:+1"))
                 .unwrap_err()
+                .to_string()
                 .contains("off the board")
         );
         assert!(
             parse(&format!("{board}; G8:big"))
                 .unwrap_err()
+                .to_string()
                 .contains("not a disc difference")
         );
     }

@@ -5,6 +5,8 @@
 
 use std::sync::OnceLock;
 
+use crate::DataError;
+
 /// One fitted pair: at `depth` with this many empties, a search to `shallow` predicts the deep score as the
 /// shallow one plus `mean`, with a standard deviation of `sigma` (hundredths of a disc).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,11 +62,11 @@ impl Checks {
     /// # Errors
     ///
     /// What the names are.
-    pub fn parse(name: &str) -> Result<Checks, String> {
+    pub fn parse(name: &str) -> Result<Checks, UnknownChecks> {
         [Checks::Half, Checks::Third]
             .into_iter()
             .find(|c| c.name() == name)
-            .ok_or_else(|| format!("`{name}` is not a rule: `half` or `third`"))
+            .ok_or_else(|| UnknownChecks(name.to_owned()))
     }
 
     /// The shallow depth for `depth`.
@@ -83,6 +85,11 @@ impl Checks {
     }
 }
 
+/// A name that is not one of [`Checks`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a rule: `half` or `third`")]
+pub struct UnknownChecks(pub String);
+
 /// The fitted regression, by bucket and depth.
 #[derive(Debug)]
 pub struct ProbCut {
@@ -92,33 +99,31 @@ pub struct ProbCut {
 impl ProbCut {
     /// Reads the text of `probcut.txt`: `#` comments, then lines `bucket depth shallow mean sigma`. Depths past
     /// the deepest fitted one take the deepest fitted pair of the same parity, its shallow depth moved along.
-    pub fn parse(text: &str) -> Result<ProbCut, String> {
+    pub fn parse(text: &str) -> Result<ProbCut, DataError> {
         let mut pairs = [[None; PROBCUT_MAX_DEPTH + 1]; BUCKETS];
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
+            let bad = |why: String| DataError::line("probcut regression", n + 1, why);
             let v: Vec<i64> = line
                 .split_whitespace()
                 .map(str::parse)
                 .collect::<Result<_, _>>()
-                .map_err(|e| format!("line {}: {e}", n + 1))?;
+                .map_err(|e| bad(format!("{e}")))?;
             let [b, d, s, mean, sigma] = v[..] else {
-                return Err(format!("line {}: five numbers expected", n + 1));
+                return Err(bad("five numbers expected".into()));
             };
             if !(0..BUCKETS as i64).contains(&b)
                 || !(1..=PROBCUT_MAX_DEPTH as i64).contains(&d)
                 || s < 0
                 || s >= d
             {
-                return Err(format!(
-                    "line {}: bucket, depth or shallow depth out of range",
-                    n + 1
-                ));
+                return Err(bad("bucket, depth or shallow depth out of range".into()));
             }
             if sigma <= 0 {
-                return Err(format!("line {}: the deviation must be positive", n + 1));
+                return Err(bad("the deviation must be positive".into()));
             }
             pairs[b as usize][d as usize] = Some(Pair {
                 shallow: s as u32,
@@ -163,9 +168,9 @@ impl ProbCut {
     /// # Errors
     ///
     /// The file and what is wrong with it.
-    pub fn read_file(path: &std::path::Path) -> Result<ProbCut, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        ProbCut::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read_file(path: &std::path::Path) -> Result<ProbCut, DataError> {
+        let text = std::fs::read_to_string(path).map_err(|e| DataError::io(path, e))?;
+        ProbCut::parse(&text).map_err(|e| e.in_file(path))
     }
 
     pub(super) fn pair(&self, empties: u32, depth: u32) -> Option<Pair> {
@@ -194,6 +199,7 @@ mod tests {
         assert!(
             Checks::parse("quarter")
                 .unwrap_err()
+                .to_string()
                 .contains("`half` or `third`")
         );
         assert_eq!(Checks::Half.shallow(16), 8);

@@ -138,24 +138,25 @@ pub fn scores_text(scored: &[(Board, Vec<i32>)]) -> String {
 }
 
 /// Reads [`scores_text`]'s text back.
-pub fn parse_scores(text: &str) -> Result<Vec<(Board, Vec<i32>)>, String> {
+pub fn parse_scores(text: &str) -> Result<Vec<(Board, Vec<i32>)>, crate::DataError> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
+        let bad = |why: String| crate::DataError::line("probcut scores", n + 1, why);
         let mut words = line.split_whitespace();
         let mut board = || {
             words
                 .next()
                 .and_then(|w| u64::from_str_radix(w, 16).ok())
-                .ok_or_else(|| format!("line {}: two bitboards in hex expected", n + 1))
+                .ok_or_else(|| bad("two bitboards in hex expected".into()))
         };
         let (player, opponent) = (board()?, board()?);
         if player & opponent != 0 {
-            return Err(format!("line {}: the two bitboards overlap", n + 1));
+            return Err(bad("the two bitboards overlap".into()));
         }
         let scores = words
             .map(str::parse)
             .collect::<Result<Vec<i32>, _>>()
-            .map_err(|e| format!("line {}: {e}", n + 1))?;
+            .map_err(|e| bad(e.to_string()))?;
         out.push((Board { player, opponent }, scores));
     }
     Ok(out)
@@ -285,8 +286,13 @@ mod tests {
             ),
         ];
         assert_eq!(parse_scores(&scores_text(&scored)).unwrap(), scored);
-        assert!(parse_scores("12 zz 1 2").unwrap_err().contains("line 1"));
-        assert!(parse_scores("3 1 5").unwrap_err().contains("overlap"));
+        assert!(
+            parse_scores("12 zz 1 2")
+                .unwrap_err()
+                .to_string()
+                .contains("line 1")
+        );
+        assert!(parse_scores("3 1 5").unwrap_err().to_string().contains("overlap"));
         assert!(parse_scores("0 0 1 x").is_err());
     }
 }

@@ -31,7 +31,7 @@ use super::{
 
 mod fit;
 
-pub use fit::{FitConfig, Method, Prior, StageFit, errors, fit};
+pub use fit::{FitConfig, Method, Prior, StageFit, UnknownChoice, errors, fit};
 
 /// Who plays the self-play games.
 #[derive(Clone, Copy)]
@@ -332,19 +332,22 @@ pub fn samples_to_bytes(samples: &[Sample]) -> Vec<u8> {
 /// # Errors
 ///
 /// What is wrong, and at which record.
-pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
+pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, crate::DataError> {
+    let bad = |reason: String| crate::DataError::format("reversi samples", reason);
     let (body, record) = if let Some(body) = bytes.strip_prefix(SAMPLES_MAGIC.as_slice()) {
         (body, RECORD_BYTES)
     } else if let Some(body) = bytes.strip_prefix(SAMPLES_MAGIC_V1.as_slice()) {
         (body, RECORD_BYTES - 1)
     } else {
-        return Err("not a samples file (its header is not gridplay-rev-sm2 or gridplay-rev-sm1)".into());
+        return Err(bad(
+            "not a samples file (its header is not gridplay-rev-sm2 or gridplay-rev-sm1)".into(),
+        ));
     };
     if body.len() % record != 0 {
-        return Err(format!(
+        return Err(bad(format!(
             "the file is cut: {} bytes after the header is not a whole number of {record}-byte records",
             body.len()
-        ));
+        )));
     }
     body.chunks_exact(record)
         .enumerate()
@@ -361,7 +364,7 @@ pub fn samples_from_bytes(bytes: &[u8]) -> Result<Vec<Sample>, String> {
                 || !(-64..=64).contains(&s.score)
                 || !(-64..=64).contains(&s.searched)
             {
-                return Err(format!("record {i} is not a position with a score: {s:?}"));
+                return Err(bad(format!("record {i} is not a position with a score: {s:?}")));
             }
             Ok(s)
         })

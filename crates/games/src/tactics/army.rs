@@ -102,14 +102,63 @@ pub fn clauses_met(army: &[Class]) -> [bool; 6] {
     ]
 }
 
+/// Why an army setting was refused: what was expected, and what was found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ArmyError {
+    #[error(
+        "{MIN_UNITS} to {MAX_UNITS} class letters (w warrior, a archer, h healer, such as wwhhaa), not {count}"
+    )]
+    Letters { count: usize },
+    #[error("only the lower-case class letters w warrior, a archer, h healer (such as wwhhaa)")]
+    NotALetter,
+    #[error("{MIN_UNITS} to {MAX_UNITS} units, one of each class at least, not {count}")]
+    TooFew { count: usize },
+    #[error("every class in the army, and this one has no {} ({})", class.name(), class.letter())]
+    Missing { class: Class },
+    #[error(
+        "at most {} of the army of one class: {most} {}{} in {units} units, not {count}",
+        if *class == Class::Healer { "a third" } else { "half" },
+        class.name(),
+        plural(*most)
+    )]
+    TooMany {
+        class: Class,
+        most: usize,
+        units: usize,
+        count: usize,
+    },
+    #[error(
+        "at least a third of the army archers: {least} {}{} in {units} units, not {count}",
+        Class::Archer.name(),
+        plural(*least)
+    )]
+    TooFewArchers {
+        least: usize,
+        units: usize,
+        count: usize,
+    },
+    #[error(
+        "every class within one unit of a third of the army: {least} to {most} {}s in {units} units, not {count}",
+        class.name()
+    )]
+    Spread {
+        class: Class,
+        least: usize,
+        most: usize,
+        units: usize,
+        count: usize,
+    },
+}
+
+fn plural(k: usize) -> &'static str {
+    if k == 1 { "" } else { "s" }
+}
+
 /// Reads an army setting such as `wwhhaa` and checks the composition rule (docs/rules/tactics.md, rule 3).
-pub fn parse_army(text: &str) -> Result<Vec<Class>, String> {
+pub fn parse_army(text: &str) -> Result<Vec<Class>, ArmyError> {
     let army = parse_letters(text)?;
     if army.len() < MIN_UNITS {
-        return Err(format!(
-            "{MIN_UNITS} to {MAX_UNITS} units, one of each class at least, not {}",
-            army.len()
-        ));
+        return Err(ArmyError::TooFew { count: army.len() });
     }
     check_composition(&army)?;
     Ok(army)
@@ -117,13 +166,10 @@ pub fn parse_army(text: &str) -> Result<Vec<Class>, String> {
 
 /// Reads 1 to 16 class letters without the composition rule, for stored games and balance research
 /// (`Game::from_stored_spec`).
-pub fn parse_letters(text: &str) -> Result<Vec<Class>, String> {
+pub fn parse_letters(text: &str) -> Result<Vec<Class>, ArmyError> {
     let count = text.chars().count();
     if !(1..=MAX_UNITS).contains(&count) {
-        return Err(format!(
-            "{MIN_UNITS} to {MAX_UNITS} class letters (w warrior, a archer, h healer, such as wwhhaa), not \
-             {count}"
-        ));
+        return Err(ArmyError::Letters { count });
     }
     text.chars()
         .map(|c| {
@@ -134,46 +180,35 @@ pub fn parse_letters(text: &str) -> Result<Vec<Class>, String> {
             }
         })
         .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| {
-            "only the lower-case class letters w warrior, a archer, h healer (such as wwhhaa)".to_owned()
-        })
+        .ok_or(ArmyError::NotALetter)
 }
 
 /// The composition rule: every class is fielded, no class fills more than half of the army, healers no
 /// more than a third and archers at least a third (all rounded down), and every class within one unit of
 /// a third of the army. Without it some armies beat others by more than the 60% bound of the rulings
 /// (`docs/rules/tactics.md`, rule 3). The error says what was expected.
-pub fn check_composition(army: &[Class]) -> Result<(), String> {
+pub fn check_composition(army: &[Class]) -> Result<(), ArmyError> {
     let n = army.len();
     for class in [Class::Warrior, Class::Archer, Class::Healer] {
         let count = units_of(army, class);
-        let plural = |k: usize| if k == 1 { "" } else { "s" };
         if count == 0 {
-            return Err(format!(
-                "every class in the army, and this one has no {} ({})",
-                class.name(),
-                class.letter()
-            ));
+            return Err(ArmyError::Missing { class });
         }
-        let (most, share) = if class == Class::Healer {
-            (n / 3, "a third")
-        } else {
-            (n / 2, "half")
-        };
+        let most = if class == Class::Healer { n / 3 } else { n / 2 };
         if count > most {
-            return Err(format!(
-                "at most {share} of the army of one class: {most} {}{} in {n} units, not {count}",
-                class.name(),
-                plural(most)
-            ));
+            return Err(ArmyError::TooMany {
+                class,
+                most,
+                units: n,
+                count,
+            });
         }
         if class == Class::Archer && count < n / 3 {
-            let least = n / 3;
-            return Err(format!(
-                "at least a third of the army archers: {least} {}{} in {n} units, not {count}",
-                class.name(),
-                plural(least)
-            ));
+            return Err(ArmyError::TooFewArchers {
+                least: n / 3,
+                units: n,
+                count,
+            });
         }
     }
     spread(army)
@@ -182,17 +217,19 @@ pub fn check_composition(army: &[Class]) -> Result<(), String> {
 /// The last clause of the composition rule: every class fields from a third of the army less one to a
 /// third plus one (`(n - 1) / 3` to `n / 3 + 1` units, both rounded down): 1 to 3 of six, 2 to 4 of nine,
 /// 3 to 5 of twelve. It leaves the four armies of twelve that keep the bound and changes nothing for six.
-fn spread(army: &[Class]) -> Result<(), String> {
+fn spread(army: &[Class]) -> Result<(), ArmyError> {
     let n = army.len();
     let (least, most) = (n.saturating_sub(1) / 3, n / 3 + 1);
     for class in [Class::Warrior, Class::Archer, Class::Healer] {
         let count = units_of(army, class);
         if !(least..=most).contains(&count) {
-            return Err(format!(
-                "every class within one unit of a third of the army: {least} to {most} {}s in {n} units, \
-                 not {count}",
-                class.name()
-            ));
+            return Err(ArmyError::Spread {
+                class,
+                least,
+                most,
+                units: n,
+                count,
+            });
         }
     }
     Ok(())

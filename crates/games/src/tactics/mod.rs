@@ -88,7 +88,7 @@ impl Tactics {
 
     fn read_spec(
         spec: &GameSpec,
-        parse_army: fn(&str) -> Result<Vec<Class>, String>,
+        parse_army: fn(&str) -> Result<Vec<Class>, army::ArmyError>,
     ) -> Result<Tactics, SpecError> {
         let mut s = spec.reader();
         let size = s.int(

@@ -37,12 +37,23 @@ pub fn square_name(sq: u16, n: usize) -> String {
     squares(n).name(usize::from(sq))
 }
 
+/// A square's name that could not be read, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{text}` is not a square: {reason}")]
+pub struct BadSquare {
+    pub text: String,
+    pub reason: gridplay_core::notation::SquareError,
+}
+
 /// Reads a square name on a board of side `n`.
-pub fn parse_square(text: &str, n: usize) -> Result<u16, String> {
+pub fn parse_square(text: &str, n: usize) -> Result<u16, BadSquare> {
     squares(n)
         .parse(text)
         .map(|i| i as u16)
-        .map_err(|e| format!("`{text}` is not a square: {e}"))
+        .map_err(|reason| BadSquare {
+            text: text.to_owned(),
+            reason,
+        })
 }
 
 /// An activation as written, with squares resolved but the unit not yet looked up.
@@ -82,13 +93,14 @@ pub fn parse_move(text: &str, n: usize) -> Result<Written, ParseMoveError> {
         .find(|c: char| !c.is_ascii_digit())
         .map_or(rest.len(), |d| letters + d);
     let (to, action) = rest.split_at(digits);
-    let from = parse_square(from, n).map_err(err)?;
-    let to = parse_square(to, n).map_err(err)?;
+    let square = |t: &str| parse_square(t, n).map_err(|e| err(e.to_string()));
+    let from = square(from)?;
+    let to = square(to)?;
     let action = match action {
         "" => WrittenAction::Wait,
         "*" => WrittenAction::Ability(None),
-        a if a.starts_with('x') => WrittenAction::Attack(parse_square(&a[1..], n).map_err(err)?),
-        a if a.starts_with('*') => WrittenAction::Ability(Some(parse_square(&a[1..], n).map_err(err)?)),
+        a if a.starts_with('x') => WrittenAction::Attack(square(&a[1..])?),
+        a if a.starts_with('*') => WrittenAction::Ability(Some(square(&a[1..])?)),
         a => {
             return Err(err(format!(
                 "`{a}` is not an action: use xTARGET to attack, * or *TARGET for the ability"
@@ -203,7 +215,7 @@ pub(super) fn parse(text: &str) -> Result<Setup, PositionError> {
         let (square, health) = rest
             .split_once(':')
             .ok_or_else(|| bad("the health is missing (:health)"))?;
-        let square = parse_square(square, size).map_err(|e| bad(&e))?;
+        let square = parse_square(square, size).map_err(|e| bad(&e.to_string()))?;
         let health: i32 = health.parse().map_err(|_| bad("the health must be a number"))?;
         if !(1..=class.stats().health).contains(&health) {
             return Err(bad(&format!(

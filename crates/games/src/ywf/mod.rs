@@ -440,7 +440,7 @@ impl Game for Ywf {
             let board = notation::parse_rows(text, 0).map_err(|e| format!("a 9x9 layout ({})", e.reason))?;
             let [w, y] = board.counts();
             if w == 0 || y == 0 || !board.has_empty() {
-                return Err("a layout with pieces of both players and at least one empty square".into());
+                return Err("a layout with pieces of both players and at least one empty square".to_owned());
             }
             Ok(board)
         })?;

@@ -24,15 +24,26 @@ const SHIPPED: &[u8] = include_bytes!("../../puzzles/shipped.tsv.deflate");
 /// # Errors
 ///
 /// A line that is not a puzzle of a registered game, with its number.
-pub fn shipped(registry: &Registry) -> Result<Vec<NewPuzzle>, String> {
+pub fn shipped(registry: &Registry) -> Result<Vec<NewPuzzle>, ShippedError> {
     parse_shipped(&shipped_text()?, registry)
 }
 
+/// Why the shipped puzzles could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ShippedError {
+    #[error("the shipped puzzles do not inflate: {0}")]
+    Inflate(#[source] std::io::Error),
+    #[error("shipped puzzle {line}: {reason}")]
+    Line { line: usize, reason: String },
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
 /// The puzzles of the inflated set `text`, as [`shipped`] gives them.
-fn parse_shipped(text: &str, registry: &Registry) -> Result<Vec<NewPuzzle>, String> {
+fn parse_shipped(text: &str, registry: &Registry) -> Result<Vec<NewPuzzle>, ShippedError> {
     shipped_lines(text, registry)
         .map(|(n, l)| {
-            let at = |e: String| format!("shipped puzzle {}: {e}", n + 1);
+            let at = |reason: String| ShippedError::Line { line: n + 1, reason };
             let fields: Vec<&str> = l.split('\t').collect();
             let [spec, position, solution, proof, grades] = fields[..] else {
                 return Err(at("five fields separated by tabs".into()));
@@ -40,7 +51,7 @@ fn parse_shipped(text: &str, registry: &Registry) -> Result<Vec<NewPuzzle>, Stri
             let game = registry.game(spec).map_err(|e| at(e.to_string()))?;
             let mut pos = game.parse_position(position).map_err(|e| at(e.to_string()))?;
             let solution: Vec<String> = solution.split(' ').map(str::to_owned).collect();
-            let steps = gridplay_engine::puzzles::parse_steps(grades).map_err(at)?;
+            let steps = gridplay_engine::puzzles::parse_steps(grades).map_err(|e| at(e.to_string()))?;
             if steps.len() != solution.len().div_ceil(2) {
                 return Err(at("one step of grades for each of the solver's moves".into()));
             }
@@ -72,11 +83,11 @@ fn parse_shipped(text: &str, registry: &Registry) -> Result<Vec<NewPuzzle>, Stri
 }
 
 /// The shipped set, inflated.
-fn shipped_text() -> Result<String, String> {
+fn shipped_text() -> Result<String, ShippedError> {
     let mut text = String::new();
     flate2::read::DeflateDecoder::new(SHIPPED)
         .read_to_string(&mut text)
-        .map_err(|e| format!("the shipped puzzles: {e}"))?;
+        .map_err(ShippedError::Inflate)?;
     Ok(text)
 }
 
@@ -98,15 +109,15 @@ fn shipped_lines<'a>(text: &'a str, registry: &Registry) -> impl Iterator<Item =
 ///
 /// # Errors
 ///
-/// The database's.
-pub async fn store_shipped(db: &Db, registry: &Registry) -> Result<u64, DbError> {
-    let text = shipped_text().map_err(DbError::Writer)?;
+/// The set's, or the database's.
+pub async fn store_shipped(db: &Db, registry: &Registry) -> Result<u64, ShippedError> {
+    let text = shipped_text()?;
     let games: Vec<&str> = registry.entries().iter().map(|e| e.name).collect();
     let hash = format!(
         "{:016x}",
         crate::db::explorer::key_hash(&format!("{}\n{text}", games.join(" "))) as u64
     );
-    let puzzles = parse_shipped(&text, registry).map_err(DbError::Writer)?;
+    let puzzles = parse_shipped(&text, registry)?;
     Ok(db
         .store_shipped_set(&hash, &puzzles, now_ms())
         .await?

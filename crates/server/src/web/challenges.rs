@@ -193,7 +193,7 @@ pub(crate) fn people_time(time: Option<TimeInput>) -> ApiResult<TimeControl> {
     let tc = time
         .unwrap_or(TimeInput::Correspondence { days: 3 })
         .check()
-        .map_err(|e| ApiError::bad_request("bad-time", e))?;
+        .map_err(|e| ApiError::bad_request("bad-time", e.to_string()))?;
     if tc == TimeControl::Untimed {
         return Err(ApiError::bad_request(
             "bad-time",
@@ -406,7 +406,7 @@ pub(crate) async fn play_computer(
         .time
         .unwrap_or(TimeInput::Untimed)
         .check()
-        .map_err(|e| ApiError::bad_request("bad-time", e))?;
+        .map_err(|e| ApiError::bad_request("bad-time", e.to_string()))?;
     state.db.create_game(&game).await?;
     if let Err(e) = state.hub.wake(&game.id).await {
         tracing::error!("game {}: {e:?}", game.id);

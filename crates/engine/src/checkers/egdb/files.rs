@@ -11,6 +11,7 @@ use std::{
 };
 
 use super::{Counts, Database, MAX_PIECES, Slice, Solved};
+use crate::DataError;
 
 const FILE_MAGIC: &[u8; 8] = b"GPCKWLD1";
 const COMPLETE: &str = "complete";
@@ -21,8 +22,8 @@ impl Database {
     ///
     /// # Errors
     /// The file system's error, with the path.
-    pub fn save(&self, dir: &Path) -> Result<(), String> {
-        let fail = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
+    pub fn save(&self, dir: &Path) -> Result<(), DataError> {
+        let fail = DataError::io;
         std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
         for s in Slice::all(self.pieces) {
             let Some(solved) = self.solved(&s) else {
@@ -49,25 +50,26 @@ impl Database {
     ///
     /// # Errors
     /// A missing or unreadable file, or one that is not a slice of this database, named with its path.
-    pub fn load(dir: &Path) -> Result<Database, String> {
+    pub fn load(dir: &Path) -> Result<Database, DataError> {
         let marker = dir.join(COMPLETE);
-        let text = std::fs::read_to_string(&marker).map_err(|e| format!("{}: {e}", marker.display()))?;
+        let text = std::fs::read_to_string(&marker).map_err(|e| DataError::io(&marker, e))?;
         let pieces = text
             .trim()
             .strip_prefix("pieces ")
             .and_then(|n| n.parse::<u32>().ok())
             .filter(|n| (2..=MAX_PIECES).contains(n))
             .ok_or_else(|| {
-                format!(
-                    "{}: not \"pieces N\" with N from 2 to {MAX_PIECES}",
-                    marker.display()
+                DataError::format(
+                    "checkers database",
+                    format!("not \"pieces N\" with N from 2 to {MAX_PIECES}"),
                 )
+                .in_file(&marker)
             })?;
         let mut db = Database::empty(pieces);
         for s in Slice::all(pieces) {
             let path = dir.join(s.file_name());
-            let bad = |why: &str| format!("{}: {why}", path.display());
-            let file = std::fs::read(&path).map_err(|e| bad(&e.to_string()))?;
+            let bad = |why: &str| DataError::format("checkers database slice", why).in_file(&path);
+            let file = std::fs::read(&path).map_err(|e| DataError::io(&path, e))?;
             if file.len() < 40 || &file[..8] != FILE_MAGIC {
                 return Err(bad("not a gridplay checkers database slice"));
             }
@@ -166,10 +168,10 @@ mod tests {
         let mut file = std::fs::read(&path).unwrap();
         file.truncate(file.len() / 2);
         std::fs::write(&path, &file).unwrap();
-        let err = Database::load(&dir).unwrap_err();
+        let err = Database::load(&dir).unwrap_err().to_string();
         assert!(err.contains("r02w01.wld"), "{err}");
         std::fs::remove_file(&path).unwrap();
-        let err = Database::load(&dir).unwrap_err();
+        let err = Database::load(&dir).unwrap_err().to_string();
         assert!(err.contains("r02w01.wld"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -23,7 +23,7 @@ mod verify;
 use std::sync::Mutex;
 
 pub use files::{SEARCH_PIECES, default_dir, shared};
-pub use verify::Verified;
+pub use verify::{Disagreement, Verified};
 
 use gridplay_core::Player;
 use gridplay_games::checkers::{

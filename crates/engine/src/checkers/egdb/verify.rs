@@ -32,7 +32,7 @@ impl Database {
         samples: u64,
         seed: u64,
         mut prove: impl FnMut(&Board, Player) -> Option<Wld>,
-    ) -> Result<Verified, String> {
+    ) -> Result<Verified, Disagreement> {
         use gridplay_games::checkers::CheckersPosition;
         use rand::{RngExt, SeedableRng, rngs::SmallRng};
         let slices: Vec<Slice> = Slice::all(self.pieces)
@@ -80,10 +80,11 @@ impl Database {
             let expected = by_moves(&children);
             let here = value(&b, turn);
             if here != expected || children.contains(&UNKNOWN) {
-                return Err(format!(
-                    "{}: the database says {here}, its moves say {expected} (1 win, 2 loss, 3 draw, 0 unknown)",
-                    fen(&b, turn)
-                ));
+                return Err(Disagreement::Moves {
+                    fen: fen(&b, turn),
+                    database: here,
+                    moves: expected,
+                });
             }
             done.positions += 1;
             let proven = prove(&b, turn).map(|w| match w {
@@ -93,16 +94,27 @@ impl Database {
             });
             if let Some(p) = proven {
                 if p != here {
-                    return Err(format!(
-                        "{}: the database says {here}, a proof without it says {p} (1 win, 2 loss, 3 draw)",
-                        fen(&b, turn)
-                    ));
+                    return Err(Disagreement::Proof {
+                        fen: fen(&b, turn),
+                        database: here,
+                        proof: p,
+                    });
                 }
                 done.proven += 1;
             }
         }
         Ok(done)
     }
+}
+
+/// A position where the database is wrong: its value (1 win, 2 loss, 3 draw, 0 unknown) and what says
+/// otherwise.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Disagreement {
+    #[error("{fen}: the database says {database}, its moves say {moves} (1 win, 2 loss, 3 draw, 0 unknown)")]
+    Moves { fen: String, database: u8, moves: u8 },
+    #[error("{fen}: the database says {database}, a proof without it says {proof} (1 win, 2 loss, 3 draw)")]
+    Proof { fen: String, database: u8, proof: u8 },
 }
 
 #[cfg(test)]
@@ -125,7 +137,7 @@ mod tests {
             .verify(3000, 1, |b, turn| db.probe(b, turn).filter(|w| *w != Wld::Draw))
             .unwrap();
         assert!(proven.proven > 100, "{proven:?}");
-        let err = db.verify(3000, 1, |_, _| Some(Wld::Win)).unwrap_err();
+        let err = db.verify(3000, 1, |_, _| Some(Wld::Win)).unwrap_err().to_string();
         assert!(err.contains("a proof without it says 1"), "{err}");
         // Two kings against a man, every position marked won for the side to move: wrong for many.
         let s = Slice {
@@ -137,7 +149,7 @@ mod tests {
         let code = s.code().unwrap();
         let solved = db.slices[code].as_mut().unwrap();
         solved.bits.iter_mut().for_each(|b| *b = 0b0101_0101);
-        let err = db.verify(3000, 1, |_, _| None).unwrap_err();
+        let err = db.verify(3000, 1, |_, _| None).unwrap_err().to_string();
         assert!(err.contains("the database says 1"), "{err}");
     }
 }

@@ -158,9 +158,10 @@ impl Weights {
     /// # Errors
     ///
     /// The file and what is wrong with it.
-    pub fn read_file(path: &std::path::Path) -> Result<Weights, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read_file(path: &std::path::Path) -> Result<Weights, crate::DataError> {
+        crate::data::read_with(path, |bytes| {
+            Weights::from_bytes(bytes).map_err(|e| crate::DataError::format("reversi weights", e.to_string()))
+        })
     }
 }
 

@@ -60,13 +60,26 @@ pub enum Method {
 
 impl Method {
     /// Reads `steps` or `cg`.
-    pub fn parse(text: &str) -> Result<Method, String> {
+    pub fn parse(text: &str) -> Result<Method, UnknownChoice> {
         match text {
             "steps" => Ok(Method::Steps),
             "cg" => Ok(Method::ConjugateGradient),
-            _ => Err(format!("`{text}`: the fit is `steps` or `cg`")),
+            _ => Err(UnknownChoice {
+                text: text.to_owned(),
+                what: "the fit",
+                choices: "`steps` or `cg`",
+            }),
         }
     }
+}
+
+/// A setting of the fit that is none of its choices.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{text}`: {what} is {choices}")]
+pub struct UnknownChoice {
+    pub text: String,
+    pub what: &'static str,
+    pub choices: &'static str,
 }
 
 /// What the ridge penalty pulls each weight towards.
@@ -83,11 +96,15 @@ pub enum Prior {
 
 impl Prior {
     /// Reads `zero` or `later-stage`.
-    pub fn parse(text: &str) -> Result<Prior, String> {
+    pub fn parse(text: &str) -> Result<Prior, UnknownChoice> {
         match text {
             "zero" => Ok(Prior::Zero),
             "later-stage" => Ok(Prior::LaterStage),
-            _ => Err(format!("`{text}`: the prior is `zero` or `later-stage`")),
+            _ => Err(UnknownChoice {
+                text: text.to_owned(),
+                what: "the prior",
+                choices: "`zero` or `later-stage`",
+            }),
         }
     }
 }
