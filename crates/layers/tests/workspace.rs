@@ -9,7 +9,15 @@ use gridplay_layers::{Reference, cycles, edges, references, top_modules};
 
 /// The server's layers, from the bottom.
 const SERVER_LAYERS: &[&[&str]] = &[
-    &["clock", "config", "ids", "telemetry", "text", "transcript"],
+    &[
+        "clock",
+        "config",
+        "ids",
+        "tasks",
+        "telemetry",
+        "text",
+        "transcript",
+    ],
     &["db"],
     &["bus"],
     &["game"],

@@ -169,6 +169,8 @@ struct BusInner {
     notices: mpsc::UnboundedSender<Notice>,
     /// A reload of the other servers' users is on its way.
     reloading: AtomicBool,
+    /// The server's background tasks, where the bus's run.
+    tasks: crate::tasks::Tasks,
 }
 
 #[derive(Debug)]
@@ -185,13 +187,20 @@ enum Write {
     },
 }
 
+/// The notices heard from the other servers that may wait for the game layer (`Bus::listen`).
+pub const HEARD_WAITING: usize = 4096;
+
 impl Bus {
     /// The bus of server `process` on `database` (PostgreSQL only; SQLite has none).
     #[must_use]
-    pub fn new(database: &str, db: &Db, process: &str) -> Bus {
+    pub fn new(database: &str, db: &Db, process: &str, tasks: &crate::tasks::Tasks) -> Bus {
         if !database.starts_with("postgres") {
             return Bus(None);
         }
+        // Unbounded, both: their senders cannot wait (`viewer` runs in a guard's `drop`, and a notice is sent
+        // by a game's actor, which must not wait for another server's database), and a row or a notice
+        // dropped for want of room would leave the other servers wrong until the next reload. What waits is
+        // a few bytes per page opened or closed, written in order by one task each.
         let (writes, mut rx) = mpsc::unbounded_channel();
         let (notices, mut notices_rx) = mpsc::unbounded_channel::<Notice>();
         let inner = Arc::new(BusInner {
@@ -200,9 +209,10 @@ impl Bus {
             writes,
             notices,
             reloading: AtomicBool::new(false),
+            tasks: tasks.clone(),
         });
         let weak = Arc::downgrade(&inner);
-        tokio::spawn(async move {
+        tasks.spawn(async move {
             while let Some(first) = notices_rx.recv().await {
                 let Some(inner) = weak.upgrade() else { break };
                 let mut lines = vec![first.payload(&inner.origin)];
@@ -219,7 +229,7 @@ impl Bus {
             }
         });
         let weak = Arc::downgrade(&inner);
-        tokio::spawn(async move {
+        tasks.spawn(async move {
             while let Some(w) = rx.recv().await {
                 let Some(inner) = weak.upgrade() else { break };
                 let (r, notice) = match &w {
@@ -384,14 +394,16 @@ impl Bus {
     }
 
     /// Listens for the other servers' notices until the process ends, reconnecting after a lost connection,
-    /// and passes on what it hears, in order (nothing on SQLite).
-    pub fn listen(&self, url: String) -> mpsc::UnboundedReceiver<Heard> {
-        let (heard, rx) = mpsc::unbounded_channel();
+    /// and passes on what it hears, in order (nothing on SQLite). The channel holds [`HEARD_WAITING`]
+    /// notices: past that the listener waits, and PostgreSQL keeps what it has not yet read for this
+    /// connection, so nothing is dropped and a slow game layer slows only the reading.
+    pub fn listen(&self, url: String) -> mpsc::Receiver<Heard> {
+        let (heard, rx) = mpsc::channel(HEARD_WAITING);
         let Some(inner) = self.0.clone() else {
             return rx;
         };
         let bus = self.clone();
-        tokio::spawn(async move {
+        inner.tasks.clone().spawn(async move {
             loop {
                 match PgListener::connect(&url).await {
                     Ok(mut listener) => {
@@ -429,7 +441,7 @@ impl Bus {
                                                 }
                                             };
                                             if let Some(h) = told
-                                                && heard.send(h).is_err()
+                                                && heard.send(h).await.is_err()
                                             {
                                                 return;
                                             }
@@ -438,7 +450,7 @@ impl Bus {
                                     Err(e) => {
                                         // Notices sent while the connection was down are lost.
                                         tracing::warn!("bus: {e}");
-                                        if heard.send(Heard::Lost).is_err() {
+                                        if heard.send(Heard::Lost).await.is_err() {
                                             return;
                                         }
                                         break;
@@ -456,20 +468,20 @@ impl Bus {
     }
 
     /// Reloads the other servers' users shortly (one reload for a burst of notices), and passes them on.
-    fn reload_soon(&self, heard: &mpsc::UnboundedSender<Heard>) {
+    fn reload_soon(&self, heard: &mpsc::Sender<Heard>) {
         let Some(inner) = &self.0 else { return };
         if inner.reloading.swap(true, Ordering::AcqRel) {
             return;
         }
         let bus = self.clone();
         let heard = heard.clone();
-        tokio::spawn(async move {
+        inner.tasks.spawn(async move {
             tokio::time::sleep(Duration::from_millis(50)).await;
             if let Some(inner) = &bus.0 {
                 inner.reloading.store(false, Ordering::Release);
             }
             if let Some(others) = bus.reload().await {
-                let _ = heard.send(others);
+                let _ = heard.send(others).await;
             }
         });
     }

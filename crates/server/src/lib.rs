@@ -16,6 +16,7 @@ pub mod config;
 pub mod db;
 pub mod game;
 pub mod ids;
+pub mod tasks;
 pub mod telemetry;
 mod text;
 pub mod transcript;
@@ -86,7 +87,7 @@ async fn upkeep(state: AppState) {
             _ = mine.tick(), if mining_every > 0 => {
                 if !mining.swap(true, std::sync::atomic::Ordering::AcqRel) {
                     let (hub, mining) = (state.hub.clone(), mining.clone());
-                    tokio::spawn(async move {
+                    state.tasks.spawn(async move {
                         match game::puzzles::mine_site(&hub, 3, 6).await {
                             Ok(m) if m.games == 0 => {}
                             Ok(m) => tracing::info!("mined {} games of the site: {} puzzles found, {} new", m.games, m.found, m.added),
@@ -100,7 +101,7 @@ async fn upkeep(state: AppState) {
             _ = review.tick(), if review_every > 0 => {
                 if !reviewing.swap(true, std::sync::atomic::Ordering::AcqRel) {
                     let (hub, reviewing) = (state.hub.clone(), reviewing.clone());
-                    tokio::spawn(async move {
+                    state.tasks.spawn(async move {
                         match game::review::review_site(&hub, 3).await {
                             Ok(0) => {}
                             Ok(n) => tracing::info!("reviewed {n} games for engine use"),
@@ -130,7 +131,6 @@ pub struct Running {
     pub state: AppState,
     shutdown: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<Result<(), std::io::Error>>,
-    upkeep: tokio::task::JoinHandle<()>,
 }
 
 impl Running {
@@ -139,7 +139,13 @@ impl Running {
         self.state.begin_drain();
         let _ = self.shutdown.send(());
         let _ = tokio::time::timeout(Duration::from_secs(5), self.task).await;
-        self.upkeep.abort();
+        // Every background task ends: the games' actors, the engine's searches for them, the upkeep.
+        if !self.state.tasks.stop(Duration::from_secs(5)).await {
+            tracing::warn!(
+                "{} background tasks did not stop within 5 s",
+                self.state.tasks.len()
+            );
+        }
         // Another server takes this one's games over at once.
         self.state.bus.release_all().await;
         // The last sign of life: the downtime that the next start measures begins now.
@@ -150,7 +156,7 @@ impl Running {
 }
 
 /// Answers `/metrics` at `at` (port 0 picks a free port), apart from the site: its address.
-async fn serve_metrics(at: SocketAddr) -> Result<SocketAddr, ServeError> {
+async fn serve_metrics(at: SocketAddr, tasks: &tasks::Tasks) -> Result<SocketAddr, ServeError> {
     telemetry::install();
     let listener = tokio::net::TcpListener::bind(at)
         .await
@@ -165,7 +171,7 @@ async fn serve_metrics(at: SocketAddr) -> Result<SocketAddr, ServeError> {
             )
         }),
     );
-    tokio::spawn(async move {
+    tasks.spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             tracing::error!("metrics: {e}");
         }
@@ -203,7 +209,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         Ok(n) => tracing::info!("stored {n} shipped puzzles"),
         Err(e) => tracing::error!("the shipped puzzles: {e}"),
     }
-    let upkeep = tokio::spawn(upkeep(state.clone()));
+    state.tasks.spawn(upkeep(state.clone()));
     state.hub.wake_engine_games().await;
     let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     let (shutdown, signal) = tokio::sync::oneshot::channel::<()>();
@@ -216,7 +222,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     });
     tracing::info!("gridplay listens on http://{addr}");
     let metrics_addr = match state.config.metrics_addr {
-        Some(at) => Some(serve_metrics(at).await?),
+        Some(at) => Some(serve_metrics(at, &state.tasks).await?),
         None => None,
     };
     Ok(Running {
@@ -225,6 +231,5 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         state,
         shutdown,
         task,
-        upkeep,
     })
 }

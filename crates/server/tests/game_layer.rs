@@ -29,6 +29,7 @@ async fn a_game_is_played_through_the_hub_alone() {
             Lobby::default(),
             Bus::default(),
             Limits::lenient(),
+            gridplay_server::tasks::Tasks::default(),
         );
         let [ann, ben] = ["ann", "ben"].map(|n| User {
             id: format!("{n}-id"),

@@ -115,3 +115,24 @@ async fn the_metrics_move_when_moves_are_made() {
     }
 }
 }
+
+on_both_databases! {
+/// A stopped server leaves no task behind: the game's actor, the engine thinking in it, and the upkeep all
+/// end with `Running::stop`.
+#[tokio::test]
+async fn a_stopped_server_leaves_no_task_running() {
+    for (url, pg) in support::databases("health_tasks").await {
+        let server = gridplay_server::start(config(&url)).await.expect("server");
+        let addr = server.addr;
+        let ann = support::signup(addr, "ann").await;
+        // The engine moves first, at its top level: it is thinking when the server stops.
+        support::computer_game(addr, &ann, r#"{"spec":"reversi","level":8,"color":"second"}"#).await;
+        let tasks = server.state.tasks.clone();
+        // The upkeep, the game's actor and its engine at least.
+        assert!(tasks.len() >= 3, "{} tasks", tasks.len());
+        server.stop().await;
+        assert!(tasks.is_empty(), "{} tasks still run after the stop", tasks.len());
+        support::drop_database(pg).await;
+    }
+}
+}

@@ -116,6 +116,7 @@ fn hub(db: &Db) -> GameHub {
             claim_floor_seconds: 0,
             ..Limits::lenient()
         },
+        gridplay_server::tasks::Tasks::default(),
     )
 }
 

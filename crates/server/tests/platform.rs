@@ -849,15 +849,7 @@ async fn takebacks_in_casual_games_are_asked_answered_and_survive_a_restart() {
         assert_eq!(r["code"], "refused", "{r}");
         assert!(r["message"].as_str().unwrap().contains("casual"), "{r}");
         // The engine grants a takeback at once.
-        let r = http(
-            addr,
-            "POST",
-            "/api/computer",
-            Some(&a),
-            Some(r#"{"spec":"reversi","level":1,"color":"first"}"#),
-        )
-        .await;
-        let eg = r.json()["game"].as_str().unwrap().to_owned();
+        let eg = support::computer_game(addr, &a, r#"{"spec":"reversi","level":1,"color":"first"}"#).await;
         let (mut we, st) = watch(addr, Some(&a), &eg).await;
         let mv = st["view"]["moves"][0]["text"].as_str().unwrap().to_owned();
         assert_eq!(

@@ -372,16 +372,7 @@ async fn three_servers_play_as_one_site() {
         assert_eq!(actions.len(), 3, "two moves and one flag: {actions:?}");
 
         // An engine game made on C and watched from A and B: the engine's replies come once each.
-        let r = support::http(
-            c,
-            "POST",
-            "/api/computer",
-            Some(&carol),
-            Some(r#"{"spec":"reversi","level":1,"color":"second"}"#),
-        )
-        .await;
-        assert_eq!(r.status, 200, "{}", r.body);
-        let game = r.json()["game"].as_str().unwrap().to_owned();
+        let game = support::computer_game(c, &carol, r#"{"spec":"reversi","level":1,"color":"second"}"#).await;
         let mut watchers = [
             Page::watch(a, &alice, &game).await,
             Page::watch(b, &bob, &game).await,

@@ -325,6 +325,8 @@ impl Db {
                 gate: gate.clone(),
             };
             if memory {
+                // Not among the server's tasks (`crate::tasks`, a layer above): the writer ends when the last
+                // `Db` that can send it a job is dropped, as the writer thread of a file does.
                 tokio::spawn(writer::run(pool.clone(), false, writer, rx));
             } else {
                 writer::start_thread(url.clone(), writer, rx).await?;

@@ -17,6 +17,8 @@ pub struct EnginePool {
     analyses: Arc<Semaphore>,
     /// The engine's replies at levels 6-8 come from the opening book where it has the position.
     book: bool,
+    /// Where the analysis board's searches run (`lines`).
+    tasks: crate::tasks::Tasks,
 }
 
 /// Which lane a search runs in.
@@ -36,7 +38,14 @@ impl EnginePool {
             games: Arc::new(Semaphore::new(game_threads.max(1))),
             analyses: Arc::new(Semaphore::new(analysis_threads.max(1))),
             book: false,
+            tasks: crate::tasks::Tasks::default(),
         }
+    }
+
+    /// The pool with its background tasks among the server's `tasks`.
+    #[must_use]
+    pub fn with_tasks(self, tasks: crate::tasks::Tasks) -> EnginePool {
+        EnginePool { tasks, ..self }
     }
 
     /// The pool with the opening book on or off for the engine's replies at levels 6-8.
@@ -163,7 +172,7 @@ impl EnginePool {
     ) -> tokio::sync::mpsc::Receiver<Result<Lines, EngineError>> {
         let (tx, rx) = tokio::sync::mpsc::channel(16);
         let pool = self.clone();
-        tokio::spawn(async move {
+        self.tasks.spawn(async move {
             let Some(_permit) = pool.enter(Lane::Analysis).await else {
                 return;
             };

@@ -40,10 +40,10 @@ pub fn follow_bus(
     hub: &live::GameHub,
     lobby: &lobby::Lobby,
     chat: &chat::Chat,
-    mut heard: mpsc::UnboundedReceiver<Heard>,
+    mut heard: mpsc::Receiver<Heard>,
 ) {
     let (hub, lobby, chat) = (hub.clone(), lobby.clone(), chat.clone());
-    tokio::spawn(async move {
+    hub.clone().tasks().spawn(async move {
         while let Some(h) = heard.recv().await {
             match h {
                 Heard::Game { id, version, action } => hub.heard(&id, version, action).await,

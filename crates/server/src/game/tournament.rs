@@ -339,7 +339,7 @@ pub fn direct(hub: &GameHub) {
         return;
     };
     let hub = hub.clone();
-    tokio::spawn(async move {
+    hub.clone().tasks().spawn(async move {
         match hub.db().running_tournaments().await {
             Ok(ids) => {
                 for id in ids {

@@ -336,7 +336,7 @@ pub(crate) async fn lines(
         )
         .await?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(4);
-    tokio::spawn(async move {
+    state.tasks.clone().spawn_edge(async move {
         let _guard = guard;
         loop {
             tokio::select! {

@@ -204,7 +204,7 @@ pub(crate) fn line<T: Serialize>(value: &T) -> Bytes {
         (status = "4XX", body = ErrorBody, description = "Signed out, or not a bot (`not-bot`)")))]
 pub(crate) async fn event_stream(State(state): State<AppState>, Bot(me): Bot) -> Response {
     let (tx, rx) = mpsc::channel(32);
-    tokio::spawn(events(state, me, tx));
+    state.tasks.clone().spawn_edge(events(state, me, tx));
     ndjson(rx)
 }
 
@@ -347,7 +347,7 @@ pub(crate) async fn game_stream(
         return Err(crate::game::live::LiveError::NotAPlayer.into());
     }
     let (tx, rx) = mpsc::channel(16);
-    tokio::spawn(follow_game(state, id, tx));
+    state.tasks.clone().spawn_edge(follow_game(state, id, tx));
     Ok(ndjson(rx))
 }
 

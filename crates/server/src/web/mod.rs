@@ -86,6 +86,8 @@ pub struct Shared {
     catalogs: HashMap<&'static str, std::sync::OnceLock<Arc<str>>>,
     /// Set once the server begins to stop: `/readyz` answers 503 so that a load balancer sends no one new.
     draining: std::sync::atomic::AtomicBool,
+    /// Every task the server runs in the background, stopped by `Running::stop`.
+    pub tasks: crate::tasks::Tasks,
 }
 
 impl AppState {
@@ -163,16 +165,19 @@ impl AppState {
         };
         let lobby = Lobby::default();
         let process = crate::ids::short(12);
-        let bus = bus::Bus::new(&config.database, &db, &process);
+        let tasks = crate::tasks::Tasks::default();
+        let bus = bus::Bus::new(&config.database, &db, &process, &tasks);
         lobby.set_bus(bus.clone());
         let hub = GameHub::new(
             db.clone(),
             registry,
             EnginePool::new(config.engine_threads, config.limits.analysis_threads)
-                .with_book(config.engine_book),
+                .with_book(config.engine_book)
+                .with_tasks(tasks.clone()),
             lobby.clone(),
             bus.clone(),
             config.limits.clone(),
+            tasks.clone(),
         );
         let chat = game::chat::Chat::new(db.clone(), bus.clone());
         game::follow_bus(&hub, &lobby, &chat, bus.listen(config.database.clone()));
@@ -197,6 +202,7 @@ impl AppState {
                 .map(|l| (*l, std::sync::OnceLock::new()))
                 .collect(),
             draining: std::sync::atomic::AtomicBool::new(false),
+            tasks,
         })))
     }
 }

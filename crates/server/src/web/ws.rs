@@ -172,7 +172,8 @@ pub(crate) async fn upgrade(
             // The socket's lines carry the id of the request that opened it.
             tracing::Instrument::instrument(
                 async move {
-                    connection(state, user, socket).await;
+                    let tasks = state.tasks.clone();
+                    tasks.edge(connection(state, user, socket)).await;
                     drop(ticket);
                 },
                 tracing::Span::current(),
@@ -402,7 +403,7 @@ impl TvFeeds {
                 }
             };
             let tx = self.tx.clone();
-            let task = tokio::spawn(async move {
+            let task = state.tasks.spawn_with_result(async move {
                 let wrap = |json: &str| format!(r#"{{"t":"tv","m":{json}}}"#);
                 for j in &w.catchup {
                     if tx.send(wrap(j)).await.is_err() {

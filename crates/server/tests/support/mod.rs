@@ -331,6 +331,13 @@ pub async fn signup(addr: SocketAddr, name: &str) -> String {
     r.cookie().expect("a session cookie")
 }
 
+/// A game against the engine (`body` as `/api/computer` takes it) for the user of `cookie`: its id.
+pub async fn computer_game(addr: SocketAddr, cookie: &str, body: &str) -> String {
+    let r = http(addr, "POST", "/api/computer", Some(cookie), Some(body)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["game"].as_str().expect("the game's id").to_owned()
+}
+
 /// A challenge (`body` as `/api/challenges` takes it) made by the user of cookie `a` and accepted by `b`'s:
 /// the new game's id.
 pub async fn game_between(addr: SocketAddr, a: &str, b: &str, body: &Value) -> String {

@@ -559,7 +559,7 @@ impl Actor {
         let version = self.version;
         let engines = self.hub.0.engines.clone();
         let seed = seed_of(&self.row.id, version);
-        tokio::spawn(async move {
+        self.hub.0.tasks.spawn(async move {
             let started = tokio::time::Instant::now();
             let best = engines.best_move(Lane::Game, record, level, seed, stop).await;
             tokio::time::sleep_until(started + ENGINE_MIN).await;

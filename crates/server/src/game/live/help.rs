@@ -94,7 +94,7 @@ impl GameHub {
             seen.insert(key, Instant::now());
         }
         let (db, user) = (self.0.db.clone(), user.to_owned());
-        tokio::spawn(async move {
+        self.0.tasks.spawn(async move {
             if let Err(e) = db.see_address(&user, &address.to_string(), now_ms()).await {
                 tracing::warn!("cannot record an address of {user}: {e}");
             }

@@ -290,6 +290,8 @@ struct HubInner {
     /// which takes the receiving end once.
     tournaments: mpsc::UnboundedSender<String>,
     tournament_feed: std::sync::Mutex<Option<mpsc::UnboundedReceiver<String>>>,
+    /// The server's background tasks.
+    tasks: crate::tasks::Tasks,
 }
 
 impl HubInner {
@@ -311,8 +313,11 @@ impl GameHub {
         lobby: Lobby,
         bus: crate::bus::Bus,
         limits: Limits,
+        tasks: crate::tasks::Tasks,
     ) -> GameHub {
         let per_minute = NonZeroU32::new(limits.hints_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
+        // Unbounded: a game's actor tells the director of its end without waiting for a round being paired;
+        // one tournament id per game that ends in a tournament.
         let (tournaments, feed) = mpsc::unbounded_channel();
         GameHub(Arc::new(HubInner {
             db,
@@ -329,7 +334,14 @@ impl GameHub {
             director: Mutex::new(()),
             tournaments,
             tournament_feed: std::sync::Mutex::new(Some(feed)),
+            tasks,
         }))
+    }
+
+    /// The server's background tasks (`crate::tasks`).
+    #[must_use]
+    pub fn tasks(&self) -> &crate::tasks::Tasks {
+        &self.0.tasks
     }
 
     #[must_use]
@@ -392,7 +404,7 @@ impl GameHub {
                 let (tx, rx) = mpsc::channel(256);
                 let actor = Actor::load(self.clone(), id, tx.downgrade()).await?;
                 // Every line about the game carries its id.
-                tokio::spawn(tracing::Instrument::instrument(
+                self.0.tasks.spawn(tracing::Instrument::instrument(
                     actor.run(rx),
                     tracing::info_span!("game", id = %id),
                 ));
@@ -540,12 +552,12 @@ impl GameHub {
                 // The computation is its own task: a page that leaves does not cancel it, and it is stored.
                 let hub = self.clone();
                 let (game, asker) = (id.to_owned(), user.id.clone());
-                let task = tokio::spawn(async move {
+                let task = self.0.tasks.spawn_with_result(async move {
                     let result = hub.compute_analysis(&game).await;
                     hub.analysis_done(&game, &asker);
                     result
                 });
-                let shared = async move { task.await.unwrap_or(Err(LiveError::Internal)) }
+                let shared = async move { task.await.ok().flatten().unwrap_or(Err(LiveError::Internal)) }
                     .boxed()
                     .shared();
                 pending.insert(id.to_owned(), shared.clone());
