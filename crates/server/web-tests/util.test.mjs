@@ -3,7 +3,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { serial, analysisUrl } from '../web/util.js';
+import { serial, analysisUrl, path } from '../web/util.js';
 
 /** A load whose runs each wait for the test to let them end. */
 function gatedLoad() {
@@ -59,4 +59,12 @@ test("an analysis address keeps the settings, the start, the variations and the 
   assert.equal(analysisUrl('reversi', 'reversi', null, ['f5', 'd6']), '/analysis/reversi?m=f5&m=d6');
   assert.equal(analysisUrl('cornered', 'cornered:size=6', 'x o', ['c4'], [['c4', 'e3'], ['c4', 'c5']]),
     '/analysis/cornered?spec=cornered%3Asize%3D6&start=x+o&v=c4+e3&v=c4+c5&m=c4');
+});
+
+test('a path encodes each value as one segment, and leaves the rest as written', () => {
+  assert.equal(path`/games/${'abc123'}/chat`, '/games/abc123/chat');
+  assert.equal(path`/players/${'a/b?c#d%e f'}/block`, '/players/a%2Fb%3Fc%23d%25e%20f/block');
+  assert.equal(path`/rules/${'reversi'}?lang=${'ja'}`, '/rules/reversi?lang=ja');
+  assert.equal(path`/games/${7}/ply/${0}`, '/games/7/ply/0');
+  assert.equal(path`/lobby`, '/lobby');
 });

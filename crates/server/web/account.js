@@ -1,7 +1,7 @@
 // The account page: this browser's preferences (move sounds, move confirmation), changing the password,
 // signing out everywhere, and deleting the account. The server checks the password for the last two kinds.
 
-import { h, api, toast, confirmDialog, navigate, pref, setPref } from './util.js';
+import { h, api, toast, confirmDialog, navigate, pref, setPref, path } from './util.js';
 import { t, errorText, fmtDate } from './i18n.js';
 
 /**
@@ -23,7 +23,7 @@ function tokensCard(ctx) {
       h('span', { class: 'muted' }, tk.last_used_at ? t('token.lastUsed', { when: fmtDate(tk.last_used_at) }) : t('token.neverUsed')), ' ',
       h('button', { class: 'small secondary', 'aria-label': t('token.revokeNamed', { name: tk.name }), onclick: async () => {
         if (!(await confirmDialog(t('token.revokeQuestion', { name: tk.name }), t('token.revoke')))) return;
-        try { await api(`/account/tokens/${tk.id}/revoke`, {}); toast(t('token.revoked')); load(); } catch (x) { toast(errorText(x)); }
+        try { await api(path`/account/tokens/${tk.id}/revoke`, {}); toast(t('token.revoked')); load(); } catch (x) { toast(errorText(x)); }
       } }, t('token.revoke')))) : [h('li', { class: 'muted' }, t('token.none'))]));
   }
   const form = h('form', { class: 'stack', id: 'new-token', onsubmit: async (e) => {

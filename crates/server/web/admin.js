@@ -5,7 +5,7 @@
 // rated games are improbably engine-like, each with the figures of every game of the window (the evidence).
 // Only admins see it; the server refuses the rest.
 
-import { h, api, toast, confirmDialog, playerLink } from './util.js';
+import { h, api, toast, confirmDialog, playerLink, path } from './util.js';
 import { t, errorText, fmtDate } from './i18n.js';
 
 const KINDS = ['warn', 'mute', 'rename', 'engine', 'close'];
@@ -40,7 +40,7 @@ function accountCard(a, done) {
     const body = { kind: kind.value, reason: reason.value };
     if (kind.value === 'mute') body.minutes = Number(minutes.value);
     try {
-      const after = await api(`/admin/users/${encodeURIComponent(a.name)}/actions`, body);
+      const after = await api(path`/admin/users/${a.name}/actions`, body);
       toast(t('admin.done', { name: after.name }));
       done();
     } catch (x) { err.textContent = errorText(x); }
@@ -67,7 +67,7 @@ function reviewProfile(p) {
     h('table', { class: 'review-games' },
       h('thead', {}, h('tr', {}, ['game', 'accuracy', 'agreement', 'marks', 'moveTime'].map((c) => h('th', {}, t(`admin.review.col.${c}`))))),
       h('tbody', {}, p.recent.map((g) => h('tr', {},
-        h('td', {}, h('a', { href: `/replay/${g.id}`, 'data-link': true }, fmtDate(g.finished_at)), g.rated ? '' : h('span', { class: 'muted' }, ` ${t('admin.review.casual')}`)),
+        h('td', {}, h('a', { href: path`/replay/${g.id}`, 'data-link': true }, fmtDate(g.finished_at)), g.rated ? '' : h('span', { class: 'muted' }, ` ${t('admin.review.casual')}`)),
         h('td', {}, `${g.accuracy}%`),
         h('td', {}, `${g.agreed}/${g.counted}`),
         h('td', {}, `${g.inaccuracies} ?! · ${g.mistakes} ? · ${g.blunders} ??`),
@@ -99,7 +99,7 @@ export function adminPage(main, ctx) {
   async function lookUp(name) {
     lookErr.textContent = '';
     try {
-      const a = await api(`/admin/users/${encodeURIComponent(name)}`);
+      const a = await api(path`/admin/users/${name}`);
       lastLooked = a.name;
       looked.replaceChildren(h('div', { class: 'card' }, accountCard(a, refresh)));
     } catch (x) { lastLooked = null; looked.replaceChildren(); lookErr.textContent = errorText(x); }
@@ -114,12 +114,12 @@ export function adminPage(main, ctx) {
       const err = h('p', { class: 'error', role: 'alert' });
       const close = h('form', { class: 'row', onsubmit: async (e) => {
         e.preventDefault();
-        try { await api(`/admin/reports/${r.id}/close`, { reason: why.value }); toast(t('admin.reportClosed')); refresh(); } catch (x) { err.textContent = errorText(x); }
+        try { await api(path`/admin/reports/${r.id}/close`, { reason: why.value }); toast(t('admin.reportClosed')); refresh(); } catch (x) { err.textContent = errorText(x); }
       } }, why, h('button', { type: 'submit', class: 'secondary' }, t('admin.closeReport')));
       return h('article', { class: 'card stack', 'data-report': r.id },
         h('h2', {}, t('admin.reportAbout', { name: r.user })),
         h('p', {}, t('admin.reportBy', { name: r.reporter, when: fmtDate(r.at) }),
-          r.game ? [' · ', h('a', { href: `/replay/${r.game}`, 'data-link': true }, t('admin.theGame'))] : null),
+          r.game ? [' · ', h('a', { href: path`/replay/${r.game}`, 'data-link': true }, t('admin.theGame'))] : null),
         h('blockquote', {}, r.reason),
         chatContext(r, chat),
         close, err, accountCard(account, refresh));

@@ -5,7 +5,7 @@
 // move are in the address, so that a link shows the same board.
 
 import { Board } from './board.js';
-import { h, api, toast, ApiError, analysisUrl } from './util.js';
+import { h, api, toast, ApiError, analysisUrl, path } from './util.js';
 import { allGames, gameOf, labeller, specTitle, gameWord } from './catalog.js';
 import { t, errorText } from './i18n.js';
 import * as entries from './entry.js';
@@ -473,7 +473,7 @@ export function analysisPage(main, game, ctx) {
     const tree = h('div', { class: 'tree', id: 'tree', role: 'group', 'aria-label': t('analysis.moves') },
       h('button', { class: 'small tree-move' + (cur === root ? '' : ' secondary'), 'aria-current': cur === root ? 'true' : null, id: 'tree-start', onclick: () => go(root) }, t('analysis.start')),
       ...lineAfter(root));
-    const tabs = h('label', {}, t('analysis.game'), ' ', h('select', { id: 'analysis-game', onchange: (e) => { history.pushState(null, '', `/analysis/${e.target.value}`); window.dispatchEvent(new Event('popstate')); } },
+    const tabs = h('label', {}, t('analysis.game'), ' ', h('select', { id: 'analysis-game', onchange: (e) => { history.pushState(null, '', path`/analysis/${e.target.value}`); window.dispatchEvent(new Event('popstate')); } },
       allGames().map((g) => h('option', { value: g.name, selected: g.name === game }, g.title))));
     panel.replaceChildren(...[
       h('h1', {}, `${t('analysis.title')} · ${known.title}`),
@@ -537,7 +537,7 @@ export function analysisPage(main, game, ctx) {
     } catch (e) {
       if (!alive) return;
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('analysis.badAddress')), h('p', { id: 'analysis-error' }, errorText(e)),
-        h('a', { href: `/analysis/${game}`, 'data-link': true }, t('analysis.freshBoard'))));
+        h('a', { href: path`/analysis/${game}`, 'data-link': true }, t('analysis.freshBoard'))));
     }
   })();
   return () => { alive = false; stopEngine(); document.removeEventListener('keydown', onKey); };

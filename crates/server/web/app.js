@@ -5,7 +5,7 @@
 // game page the game's state) and preloads the modules of its page; other pages' modules load when first
 // visited.
 
-import { h, api, navigate, clearToast, toast } from './util.js';
+import { h, api, navigate, clearToast, toast, path } from './util.js';
 import { t, lang, setLang, startLanguage, loadLanguage, LANGUAGES } from './i18n.js';
 import { Live } from './live.js';
 import { allGames, loadCatalog, setCatalog } from './catalog.js';
@@ -82,9 +82,9 @@ function header() {
     link('/watch', t('nav.watch'), 'nav-watch'),
     link('/tournaments', t('nav.tournaments'), 'nav-tournaments'),
     link('/leaderboard', t('nav.leaderboards'), 'nav-leaderboard'),
-    link(`/analysis/${firstGame()}`, t('nav.analysis'), 'nav-analysis'),
-    link(`/puzzles/${firstGame()}`, t('nav.puzzles'), 'nav-puzzles'),
-    link(`/rules/${firstGame()}`, t('nav.rules'), 'nav-rules'),
+    link(path`/analysis/${firstGame()}`, t('nav.analysis'), 'nav-analysis'),
+    link(path`/puzzles/${firstGame()}`, t('nav.puzzles'), 'nav-puzzles'),
+    link(path`/rules/${firstGame()}`, t('nav.rules'), 'nav-rules'),
     ...(ctx.me ? [h('a', { href: '/games', 'data-link': true, id: 'nav-games' }, t('nav.myGames'), ctx.waiting ? h('span', { class: 'badge', id: 'waiting-count' }, String(ctx.waiting)) : null)] : []),
     ...(ctx.me && ctx.me.admin ? [link('/admin', t('nav.admin'), 'nav-admin')] : []),
   );
@@ -92,7 +92,7 @@ function header() {
   const language = h('select', { id: 'lang', class: 'small', 'aria-label': t('nav.language'), onchange: async (e) => { setLang(e.target.value); await loadLanguage(e.target.value); location.reload(); } },
     LANGUAGES.map(([code, name]) => h('option', { value: code, selected: code === lang(), lang: code }, name)));
   if (ctx.me) {
-    who.replaceChildren(h('a', { href: `/player/${ctx.me.name}`, 'data-link': true, id: 'me' }, ctx.me.name), h('a', { href: '/account', 'data-link': true, id: 'nav-account' }, t('nav.account')), h('button', { class: 'small secondary', id: 'signout', onclick: async () => {
+    who.replaceChildren(h('a', { href: path`/player/${ctx.me.name}`, 'data-link': true, id: 'me' }, ctx.me.name), h('a', { href: '/account', 'data-link': true, id: 'nav-account' }, t('nav.account')), h('button', { class: 'small secondary', id: 'signout', onclick: async () => {
       await api('/signout', {});
       ctx.setUser(null);
       navigate('/');

@@ -2,7 +2,7 @@
 // how a move is entered, how the board looks and the words for the kinds of move. The app loads it once
 // before the first page; no page names a game.
 
-import { api } from './util.js';
+import { api, path } from './util.js';
 import { lang } from './i18n.js';
 
 let games = [];
@@ -18,7 +18,7 @@ export function setCatalog(c) {
 /** Loads the catalog (once). */
 export function loadCatalog() {
   if (!loading) {
-    loading = api(`/catalog?lang=${lang()}`).then((c) => { games = c.games; return c; }).catch((e) => { loading = null; throw e; });
+    loading = api(path`/catalog?lang=${lang()}`).then((c) => { games = c.games; return c; }).catch((e) => { loading = null; throw e; });
   }
   return loading;
 }

@@ -3,7 +3,7 @@
 // what its reader may read: a game page gets the lines over its socket, a replay by one request. The player
 // may hide the chat, hide one author's lines (kept in this browser), and report a line to the moderators.
 
-import { h, api, toast, botMark } from './util.js';
+import { h, api, toast, botMark, path } from './util.js';
 import { t, errorText } from './i18n.js';
 
 const OFF_KEY = 'gridplay.chatOff';
@@ -171,7 +171,7 @@ export class ChatBox {
 /** A finished game's chat, as its reader may read it, for a replay; `null` when there is nothing to show. */
 export async function replayChat(game, me) {
   let d;
-  try { d = await api(`/games/${game}/chat`); } catch (x) { toast(errorText(x)); return null; }
+  try { d = await api(path`/games/${game}/chat`); } catch (x) { toast(errorText(x)); return null; }
   if (!d.lines.length) return null;
   const box = new ChatBox({ game, me });
   box.reset(d.lines);

@@ -4,7 +4,7 @@
 
 import { Board } from './board.js';
 import { ChatBox } from './chat.js';
-import { h, api, toast, confirmDialog, navigate, playerLink, pref, moveSound, afterPaint, analysisUrl } from './util.js';
+import { h, api, toast, confirmDialog, navigate, playerLink, pref, moveSound, afterPaint, analysisUrl, path } from './util.js';
 import { gameOf, labeller, gameWord, specTitle } from './catalog.js';
 import { t, errorText, timeLabel } from './i18n.js';
 import { EMPTY, PREMOVE_CELLS, atDest, backUp, buttons, click, complete, dragTargets, drop, final, marks, modeOf, placeKinds, premoveMatch } from './entry.js';
@@ -104,8 +104,8 @@ function entryButtons(how, ms, entry, state, label, on) {
 function overBanner(state, id, { side, rematchOffer }, on) {
   return h('div', { class: 'banner', id: 'game-over' }, h('strong', {}, overText(state)),
     h('a', { href: '/', 'data-link': true }, t('backToLobby')), ' · ',
-    h('a', { href: `/replay/${id}`, 'data-link': true, id: 'replay-link' }, t('game.replay')), ' · ',
-    h('a', { href: `/api/games/${id}/export`, download: true }, t('game.download')), ' · ',
+    h('a', { href: path`/replay/${id}`, 'data-link': true, id: 'replay-link' }, t('game.replay')), ' · ',
+    h('a', { href: path`/api/games/${id}/export`, download: true }, t('game.download')), ' · ',
     h('a', { href: analysisUrl(state.game, state.spec, null, state.moves), 'data-link': true, id: 'analyse-game' }, t('analysis.fromHere')),
     side && !state.tournament ? h('div', { class: 'actions' }, h('button', { id: 'rematch', onclick: on.rematch }, t('game.rematch'))) : null,
     rematchOffer ? h('div', { class: 'actions', id: 'rematch-offer' }, h('span', {}, t('game.rematchOffer', { name: rematchOffer.from })),
@@ -324,7 +324,7 @@ class GamePage {
   }
 
   async askHint() {
-    try { this.hint = (await api(`/games/${this.id}/hint`)).move; this.render(); } catch (e) { toast(errorText(e)); }
+    try { this.hint = (await api(path`/games/${this.id}/hint`)).move; this.render(); } catch (e) { toast(errorText(e)); }
   }
 
   /** Looks, a little later, for another game where it is the player's turn. */
@@ -342,8 +342,8 @@ class GamePage {
 
   async rematch() {
     try {
-      const r = await api(`/games/${this.id}/rematch`, {});
-      if (r.game) navigate(`/game/${r.game}`);
+      const r = await api(path`/games/${this.id}/rematch`, {});
+      if (r.game) navigate(path`/game/${r.game}`);
       else toast(t('game.rematchOffered'));
     } catch (e) { toast(errorText(e)); }
   }
@@ -351,8 +351,8 @@ class GamePage {
   async answerRematch(accept) {
     const challenge = this.model.rematchOffer.challenge;
     try {
-      const r = await api(`/challenges/${challenge}/${accept ? 'accept' : 'decline'}`, {});
-      if (accept) { navigate(`/game/${r.game}`); return; }
+      const r = await api(path`/challenges/${challenge}/${accept ? 'accept' : 'decline'}`, {});
+      if (accept) { navigate(path`/game/${r.game}`); return; }
     } catch (e) { toast(errorText(e)); }
     this.model = { ...this.model, rematchOffer: null };
     this.renderPanel();
@@ -371,7 +371,7 @@ class GamePage {
         this.render();
       } }), t('game.showLegal')));
     }
-    if (this.nextGame && !this.myTurn()) out.push(h('button', { id: 'next-game', onclick: () => navigate(`/game/${this.nextGame}`) }, t('game.next')));
+    if (this.nextGame && !this.myTurn()) out.push(h('button', { id: 'next-game', onclick: () => navigate(path`/game/${this.nextGame}`) }, t('game.next')));
     return out;
   }
 
@@ -406,7 +406,7 @@ class GamePage {
     const tags = [timeLabel(s.time), s.rated ? t('game.rated') : t('game.casual'), s.help ? t('game.helpAllowed') : null].filter(Boolean);
     const meta = h('p', { class: 'muted', id: 'game-meta' }, `${specTitle(s.spec)} · ${tags.join(' · ')}`,
       this.spectators ? h('span', { id: 'spectators' }, ` · ${t('game.spectators', { n: this.spectators })}`) : null,
-      s.tournament ? [' · ', h('a', { href: `/tournament/${s.tournament.id}`, 'data-link': true }, t('game.tournamentRound', { round: s.tournament.round }))] : null,
+      s.tournament ? [' · ', h('a', { href: path`/tournament/${s.tournament.id}`, 'data-link': true }, t('game.tournamentRound', { round: s.tournament.round }))] : null,
       side ? null : ` · ${t('game.youWatch')}`);
     const out = [h('h1', {}, gameOf(s.game).title), meta, playersNode(s, side, this.serverNow()), h('p', { class: 'status', id: 'status' }, statusText(s, { myTurn: this.myTurn(), busy: this.busy }))];
     if (!s.over && !s.clock && s.deadline != null) {
@@ -560,7 +560,7 @@ class GamePage {
   /** Watchers come and go without a move: the count is asked for now and then. */
   async countSpectators() {
     try {
-      const n = (await api(`/games/${this.id}/spectators`)).spectators;
+      const n = (await api(path`/games/${this.id}/spectators`)).spectators;
       if (n !== this.spectators) { this.spectators = n; if (this.state()) this.renderPanel(); }
     } catch { /* the next look tries again */ }
   }

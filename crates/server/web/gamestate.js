@@ -66,7 +66,7 @@ export function reduce(model, msg, { me = null, now = Date.now() } = {}) {
   if (msg.t === 'connection') return msg.open === model.connected ? same : { ...same, model: { ...model, connected: msg.open } };
   const mine = model.state && me != null && model.state.players.some((p) => p.id === me);
   // A new game of mine started (a rematch accepted): go there once this one is over.
-  if (msg.t === 'started') return model.state && model.state.over && mine ? { ...same, effect: { navigate: `/game/${msg.game}` } } : same;
+  if (msg.t === 'started') return model.state && model.state.over && mine ? { ...same, effect: { navigate: '/game/' + encodeURIComponent(msg.game) } } : same;
   if (msg.game !== model.id) return same;
   if (msg.t === 'rematch') return { ...same, model: { ...model, rematchOffer: { challenge: msg.challenge, from: msg.from } } };
   if (msg.t === 'sync' || msg.t === 'event') {

@@ -1,7 +1,7 @@
 // The lobby: sign in or up, who is online, challenges, your games, and games against the computer.
 // It fetches /api/lobby again whenever the server says something changed.
 
-import { h, api, toast, navigate, serial, botMark, botName } from './util.js';
+import { h, api, toast, navigate, serial, botMark, botName, path } from './util.js';
 import { t, errorText, timeLabel, playerLabel } from './i18n.js';
 import { loadCatalog, specTitle } from './catalog.js';
 import { settingsControls } from './settings.js';
@@ -131,7 +131,7 @@ export function lobbyPage(main, ctx) {
     const ids = (data.games || []).map((g) => g.id);
     const fresh = known && ctx.me ? ids.find((id) => !known.includes(id)) : null;
     known = ids;
-    if (fresh) { navigate(`/game/${fresh}`); return; }
+    if (fresh) { navigate(path`/game/${fresh}`); return; }
     draw(data);
   });
 
@@ -163,7 +163,7 @@ export function lobbyPage(main, ctx) {
     const mine = data.games || [];
     swap('games', h('div', { class: 'card', id: 'my-games' }, h('h2', {}, t('lobby.yourGames')),
       mine.length ? h('ul', { class: 'list' }, mine.map((g) => h('li', {},
-        h('a', { href: `/game/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: botName(playerLabel(g, 0), g.bots[0]), b: botName(playerLabel(g, 1), g.bots[1]) })),
+        h('a', { href: path`/game/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: botName(playerLabel(g, 0), g.bots[0]), b: botName(playerLabel(g, 1), g.bots[1]) })),
         g.my_turn ? h('span', { class: 'badge' }, t('game.yourTurnBadge')) : h('span', { class: 'muted' }, t('game.waiting'))))) : h('p', { class: 'muted' }, t('lobby.noGame'))));
     swap('open', openList(data, true));
     swap('online', h('div', { class: 'card', id: 'online' }, h('h2', {}, t('lobby.online', { n: data.online.length })),
@@ -171,7 +171,7 @@ export function lobbyPage(main, ctx) {
         : h('button', { class: 'small secondary', onclick: () => { opponent.value = n; opponent.focus(); } }, t('lobby.challenge')))))));
     const finished = data.finished || [];
     swap('recent', h('div', { class: 'card' }, h('h2', {}, t('lobby.recent')), finished.length ? h('ul', { class: 'list' }, finished.map((g) => h('li', {},
-      h('a', { href: `/replay/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: botName(playerLabel(g, 0), g.bots[0]), b: botName(playerLabel(g, 1), g.bots[1]) })), h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: playerLabel(g, g.winner === 'first' ? 0 : 1) }) : t(`status.${g.status}`))))) : h('p', { class: 'muted' }, t('list.noneYet'))));
+      h('a', { href: path`/replay/${g.id}`, 'data-link': true }, t('game.versus', { spec: specTitle(g.spec), a: botName(playerLabel(g, 0), g.bots[0]), b: botName(playerLabel(g, 1), g.bots[1]) })), h('span', { class: 'muted' }, g.winner === 'draw' ? t('result.draw') : g.winner ? t('result.won', { name: playerLabel(g, g.winner === 'first' ? 0 : 1) }) : t(`status.${g.status}`))))) : h('p', { class: 'muted' }, t('list.noneYet'))));
   }
 
   /** The three forms of the signed-in lobby, built once. */
@@ -225,7 +225,7 @@ export function lobbyPage(main, ctx) {
       aiErr.textContent = '';
       try {
         const r = await api('/computer', { spec: aiPicker.spec(), level: Number(level.value), color: aiColor.value, time: aiTime.value() });
-        navigate(`/game/${r.game}`);
+        navigate(path`/game/${r.game}`);
       } catch (x) { aiErr.textContent = errorText(x); }
     } }, h('h2', {}, t('lobby.playComputer')), aiPicker.node, h('label', {}, t('form.level'), level, levelHelp), h('label', {}, t('form.youPlay'), aiColor), aiTime.node, playButton, aiErr);
     const importText = h('textarea', { id: 'import-text', rows: 5, placeholder: t('import.placeholder'), maxlength: 262144 });
@@ -237,7 +237,7 @@ export function lobbyPage(main, ctx) {
       importErr.textContent = '';
       try {
         const r = await api('/import', { text: importText.value });
-        navigate(`/replay/${r.game}`);
+        navigate(path`/replay/${r.game}`);
       } catch (x) { importErr.textContent = errorText(x); }
     } }, h('h2', {}, t('import.heading')), h('label', {}, t('import.file'), importFile), h('label', {}, t('import.paste'), importText), h('button', { type: 'submit' }, t('import.open')), importErr);
     return { create, computer, importer };
@@ -259,19 +259,19 @@ export function lobbyPage(main, ctx) {
 
   async function accept(cid) {
     try {
-      const r = await api(`/challenges/${cid}/accept`, {});
-      navigate(`/game/${r.game}`);
+      const r = await api(path`/challenges/${cid}/accept`, {});
+      navigate(path`/game/${r.game}`);
     } catch (e) { toast(errorText(e)); load(); }
   }
 
   async function close(cid) {
-    try { await api(`/challenges/${cid}/decline`, {}); } catch (e) { toast(errorText(e)); }
+    try { await api(path`/challenges/${cid}/decline`, {}); } catch (e) { toast(errorText(e)); }
     load();
   }
 
   const off = live.on((m) => {
     if (m.t === 'lobby') { clearTimeout(timer); timer = setTimeout(load, 150); }
-    if (m.t === 'started' && ctx.me) navigate(`/game/${m.game}`);
+    if (m.t === 'started' && ctx.me) navigate(path`/game/${m.game}`);
   });
   live.watchLobby();
   load();

@@ -1,7 +1,7 @@
 // Pages about people and the games they play: my games, a player's profile with the rating chart, and the
 // leaderboards (the games to watch are watch.js). They show what /api returns; the live ones refetch when the server says so.
 
-import { h, api, apiMethod, serial, playerLink, botMark, toast } from './util.js';
+import { h, api, apiMethod, serial, playerLink, botMark, toast, path } from './util.js';
 import { allGames, titleOf, specTitle } from './catalog.js';
 import { t, errorText, timeLabel, playerLabel, isDeleted, fmtDate } from './i18n.js';
 
@@ -12,7 +12,7 @@ function who(g, i) {
 
 /** One game in a list: players, game, time control, and where it links. */
 export function gameItem(g, opts = {}) {
-  const href = g.status === 'active' ? `/game/${g.id}` : `/replay/${g.id}`;
+  const href = g.status === 'active' ? path`/game/${g.id}` : path`/replay/${g.id}`;
   const tags = [timeLabel(g.time), g.rated ? t('game.rated') : t('game.casual')].filter(Boolean).join(' · ');
   const right = [];
   if (opts.spectators && g.spectators) right.push(h('span', { class: 'muted spectators' }, t('game.watching', { n: g.spectators })));
@@ -100,7 +100,7 @@ export function playerPage(main, name, ctx) {
   let shown = false;
   async function load() {
     let d;
-    try { d = await api(`/players/${encodeURIComponent(name)}`); } catch (e) {
+    try { d = await api(path`/players/${name}`); } catch (e) {
       shown = false;
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('player.noSuch')), h('p', {}, errorText(e)), h('a', { href: '/', 'data-link': true }, t('backToLobby'))));
       return;
@@ -108,7 +108,7 @@ export function playerPage(main, name, ctx) {
     ctx.title(`${d.name} · gridplay`);
     const ratings = h('div', { class: 'card', id: 'ratings' }, h('h2', {}, t('player.ratings')),
       d.ratings.length ? h('table', { class: 'table' }, h('thead', {}, h('tr', {}, [t('col.game'), t('col.rating'), t('col.deviation'), t('col.ratedGames')].map((x) => h('th', {}, x)))),
-        h('tbody', {}, d.ratings.map((r) => h('tr', {}, h('td', {}, h('a', { href: `/leaderboard/${r.game}`, 'data-link': true }, titleOf(r.game))),
+        h('tbody', {}, d.ratings.map((r) => h('tr', {}, h('td', {}, h('a', { href: path`/leaderboard/${r.game}`, 'data-link': true }, titleOf(r.game))),
           h('td', {}, String(r.rating), r.provisional ? h('span', { class: 'muted', title: t('player.provisionalHelp') }, ' ?') : null),
           h('td', {}, `±${r.deviation}`), h('td', {}, String(r.games))))))
         : h('p', { class: 'muted' }, t('player.noRated')));
@@ -142,12 +142,12 @@ export function playerPage(main, name, ctx) {
  */
 function blockControl(d, ctx, reload) {
   if (!ctx.me || ctx.me.name.toLowerCase() === d.name.toLowerCase()) return null;
-  const path = `/players/${encodeURIComponent(d.name)}/block`;
+  const blockPath = path`/players/${d.name}/block`;
   const err = h('p', { class: 'error', role: 'alert' });
   const button = h('button', { class: 'small secondary', id: 'block', onclick: async () => {
     err.textContent = '';
     try {
-      await apiMethod(d.blocked ? 'DELETE' : 'PUT', path);
+      await apiMethod(d.blocked ? 'DELETE' : 'PUT', blockPath);
       toast(t(d.blocked ? 'block.lifted' : 'block.done', { name: d.name }));
       await reload();
     } catch (x) { err.textContent = errorText(x); }
@@ -185,11 +185,11 @@ export function leaderboardPage(main, game, ctx) {
   const q = bots ? '?bots=1' : '';
   async function load() {
     let d;
-    try { d = await api(`/leaderboard/${game}${bots ? '?bots=true' : ''}`); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, errorText(e))); return; }
-    const tabs = h('div', { class: 'tabs' }, allGames().map((g) => h('a', { href: `/leaderboard/${g.name}${q}`, 'data-link': true, class: g.name === game ? 'here' : '' }, g.title)));
+    try { d = await api(path`/leaderboard/${game}` + (bots ? '?bots=true' : '')); } catch (e) { main.replaceChildren(h('p', { class: 'error' }, errorText(e))); return; }
+    const tabs = h('div', { class: 'tabs' }, allGames().map((g) => h('a', { href: path`/leaderboard/${g.name}` + q, 'data-link': true, class: g.name === game ? 'here' : '' }, g.title)));
     const who = h('div', { class: 'tabs', id: 'board-kind' },
-      h('a', { href: `/leaderboard/${game}`, 'data-link': true, class: bots ? '' : 'here', 'aria-current': bots ? null : 'page' }, t('board.people')),
-      h('a', { href: `/leaderboard/${game}?bots=1`, 'data-link': true, class: bots ? 'here' : '', 'aria-current': bots ? 'page' : null }, t('board.bots')));
+      h('a', { href: path`/leaderboard/${game}`, 'data-link': true, class: bots ? '' : 'here', 'aria-current': bots ? null : 'page' }, t('board.people')),
+      h('a', { href: path`/leaderboard/${game}?bots=1`, 'data-link': true, class: bots ? 'here' : '', 'aria-current': bots ? 'page' : null }, t('board.bots')));
     main.replaceChildren(h('h1', {}, t(bots ? 'board.botsHeading' : 'board.heading', { game: titleOf(game) })), tabs, who,
       h('div', { class: 'card', id: 'leaderboard' }, d.players.length ? h('table', { class: 'table' },
         h('thead', {}, h('tr', {}, ['#', t('col.player'), t('col.rating'), t('col.games')].map((x) => h('th', {}, x)))),

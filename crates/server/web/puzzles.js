@@ -6,7 +6,7 @@
 // computes no rule.
 
 import { Board } from './board.js';
-import { h, api, toast, analysisUrl } from './util.js';
+import { h, api, toast, analysisUrl, path } from './util.js';
 import { allGames, gameOf, labeller, gameWord } from './catalog.js';
 import { t, errorText } from './i18n.js';
 import * as entries from './entry.js';
@@ -81,9 +81,9 @@ export function puzzlesPage(main, game, first, ctx) {
     line = null;
     busy = true;
     try {
-      puzzle = await api(typeof id === 'string' ? `/puzzle/${id}` : `/puzzles/${game}/next`);
+      puzzle = await api(typeof id === 'string' ? path`/puzzle/${id}` : path`/puzzles/${game}/next`);
       // The address names the puzzle on the page, to come back to or share.
-      window.history.replaceState(null, '', `/puzzles/${game}/${puzzle.id}`);
+      window.history.replaceState(null, '', path`/puzzles/${game}/${puzzle.id}`);
       played = [];
       view = puzzle.view;
       lastMove = null;
@@ -101,7 +101,7 @@ export function puzzlesPage(main, game, first, ctx) {
   }
 
   async function loadHistory() {
-    try { history = await api(`/puzzles/${game}/history`); } catch { history = null; }
+    try { history = await api(path`/puzzles/${game}/history`); } catch { history = null; }
     if (alive) draw();
   }
 
@@ -110,7 +110,7 @@ export function puzzlesPage(main, game, first, ctx) {
     busy = true;
     const moves = [...played, text];
     try {
-      const r = await api(`/puzzles/${puzzle.id}/move`, { moves });
+      const r = await api(path`/puzzles/${puzzle.id}/move`, { moves });
       played = moves;
       outcome = r;
       if (r.result === 'continue') {
@@ -170,7 +170,7 @@ export function puzzlesPage(main, game, first, ctx) {
     const choose = h('select', { id: 'legal-moves', 'aria-label': t('rules.legalMoves'), disabled: state !== 'solving', onchange: (e) => { if (e.target.value) answer(e.target.value); } },
       h('option', { value: '' }, ms.length ? t('rules.nLegal', { n: ms.length }) : t('rules.noLegal')), ...ms.map((m) => h('option', { value: m.text }, m.text)));
     const noCell = entries.buttons(ms).map((m) => h('button', { class: 'secondary', 'data-move': m.text, onclick: () => answer(m.text) }, label(m.kind)));
-    const tabs = h('label', {}, t('analysis.game'), ' ', h('select', { id: 'puzzle-game', onchange: (e) => { history = null; window.history.pushState(null, '', `/puzzles/${e.target.value}`); window.dispatchEvent(new Event('popstate')); } },
+    const tabs = h('label', {}, t('analysis.game'), ' ', h('select', { id: 'puzzle-game', onchange: (e) => { history = null; window.history.pushState(null, '', path`/puzzles/${e.target.value}`); window.dispatchEvent(new Event('popstate')); } },
       allGames().map((g) => h('option', { value: g.name, selected: g.name === game }, g.title))));
     panel.replaceChildren(...[
       h('h1', {}, `${t('puzzles.title')} · ${known.title}`),

@@ -4,7 +4,7 @@
 // for its move in any position of it.
 
 import { Board } from './board.js';
-import { h, api, toast, botMark, analysisUrl } from './util.js';
+import { h, api, toast, botMark, analysisUrl, path } from './util.js';
 import { gameOf, specTitle } from './catalog.js';
 import { t, errorText } from './i18n.js';
 import { overText, sideName } from './gamestate.js';
@@ -33,7 +33,7 @@ export function replayPage(main, id, ctx) {
     renderPanel(current);
     const at = n;
     try {
-      suggestions.set(at, (await api(`/games/${id}/ply/${at}/hint`)).move);
+      suggestions.set(at, (await api(path`/games/${id}/ply/${at}/hint`)).move);
     } catch (e) { toast(errorText(e)); }
     suggesting = false;
     if (at === n) go(n); else renderPanel(current);
@@ -43,7 +43,7 @@ export function replayPage(main, id, ctx) {
     analysing = true;
     renderPanel(current);
     try {
-      analysis = await api(`/games/${id}/analysis`);
+      analysis = await api(path`/games/${id}/analysis`);
     } catch (e) { toast(errorText(e)); }
     analysing = false;
     renderPanel(current);
@@ -112,7 +112,7 @@ export function replayPage(main, id, ctx) {
 
   let current = null;
   async function ply(k) {
-    if (!cache.has(k)) cache.set(k, api(`/games/${id}/ply/${k}`));
+    if (!cache.has(k)) cache.set(k, api(path`/games/${id}/ply/${k}`));
     return cache.get(k);
   }
 
@@ -194,8 +194,8 @@ export function replayPage(main, id, ctx) {
       bestMove(p),
       // A player of a game in play gets neither its file nor the analysis board until it ends (the server
       // refuses the file too: docs/web.md, "Fair play").
-      playing() ? h('p', { class: 'muted', id: 'no-help' }, t('replay.noHelpWhilePlaying'), ' ', h('a', { href: `/game/${id}`, 'data-link': true }, t('replay.gamePage')))
-        : h('p', {}, h('a', { href: `/api/games/${id}/export`, download: true, id: 'export' }, t('replay.download')), ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, t('replay.gamePage')),
+      playing() ? h('p', { class: 'muted', id: 'no-help' }, t('replay.noHelpWhilePlaying'), ' ', h('a', { href: path`/game/${id}`, 'data-link': true }, t('replay.gamePage')))
+        : h('p', {}, h('a', { href: path`/api/games/${id}/export`, download: true, id: 'export' }, t('replay.download')), ' · ', h('a', { href: path`/game/${id}`, 'data-link': true }, t('replay.gamePage')),
           ' · ', h('a', { href: analysisUrl(meta.game, meta.spec, null, meta.moves.slice(0, n)), 'data-link': true, id: 'analyse-here' }, t('analysis.fromHere'))),
       h('h2', {}, t('game.moves')), list].filter(Boolean));
     renderControls();
@@ -224,10 +224,10 @@ export function replayPage(main, id, ctx) {
 
   (async () => {
     try {
-      meta = await api(`/games/${id}`);
+      meta = await api(path`/games/${id}`);
       document.title = `${t('game.replay')} · ${gameOf(meta.game).title} · gridplay`;
       // An analysis made on an earlier visit (by anyone) is shown again.
-      if (meta.over) analysis = await api(`/games/${id}/analysis/stored`).catch(() => null);
+      if (meta.over) analysis = await api(path`/games/${id}/analysis/stored`).catch(() => null);
       go(meta.moves.length);
       // A player may report the other player's conduct in this game to the admins.
       const mine = ctx.me ? meta.players.findIndex((p) => p.id === ctx.me.id) : -1;

@@ -3,7 +3,7 @@
 // rules library through /api/rules-try, so the examples cannot disagree with the game.
 
 import { Board } from './board.js';
-import { h, api, toast } from './util.js';
+import { h, api, toast, path } from './util.js';
 import { allGames, gameOf, labeller, gameWord } from './catalog.js';
 import { t, errorText, lang } from './i18n.js';
 import * as entries from './entry.js';
@@ -65,12 +65,12 @@ export function rulesPage(main, game, ctx) {
   let alive = true;
   (async () => {
     let d;
-    try { d = await api(`/rules/${game}?lang=${lang()}`); } catch (e) {
+    try { d = await api(path`/rules/${game}?lang=${lang()}`); } catch (e) {
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('rules.noSuch')), h('p', {}, errorText(e)), h('a', { href: '/', 'data-link': true }, t('backToLobby')))); return;
     }
     if (!alive) return;
     ctx.title(`${t('rules.title', { game: d.title })} · gridplay`);
-    const tabs = h('div', { class: 'tabs' }, allGames().map((g) => h('a', { href: `/rules/${g.name}`, 'data-link': true, class: g.name === game ? 'here' : '' }, g.title)));
+    const tabs = h('div', { class: 'tabs' }, allGames().map((g) => h('a', { href: path`/rules/${g.name}`, 'data-link': true, class: g.name === game ? 'here' : '' }, g.title)));
     const doc = h('article', { class: 'card rules-doc', id: 'rules-doc' });
     // The document is the project's own, rendered by the server with any raw HTML escaped; each example's
     // board goes where the document places it, beside the rule it shows.

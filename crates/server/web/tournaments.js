@@ -1,7 +1,7 @@
 // Tournaments: the list with a form to create one, and a tournament's page with its players, rounds and
 // standings, updated live. The server pairs the rounds; this page only shows them.
 
-import { h, api, toast, navigate, serial, playerLink, botName } from './util.js';
+import { h, api, toast, navigate, serial, playerLink, botName, path } from './util.js';
 import { specPicker, timePicker } from './lobby.js';
 import { gameItem } from './people.js';
 import { t, errorText, timeLabel } from './i18n.js';
@@ -23,7 +23,7 @@ export function tournamentsPage(main, ctx) {
       return;
     }
     const items = d.tournaments.map((x) => h('li', { 'data-tournament': x.id },
-      h('span', {}, h('a', { href: `/tournament/${x.id}`, 'data-link': true }, x.name), h('small', { class: 'muted' }, ` ${kindWords(x.kind)} · ${specTitle(x.spec)} · ${timeLabel(x.time)} · ${x.rated ? t('game.rated') : t('game.casual')}${x.bots ? ` · ${t('tour.botsAllowed')}` : ''}${x.good_record ? ` · ${t('lobby.goodRecord')}` : ''}`)),
+      h('span', {}, h('a', { href: path`/tournament/${x.id}`, 'data-link': true }, x.name), h('small', { class: 'muted' }, ` ${kindWords(x.kind)} · ${specTitle(x.spec)} · ${timeLabel(x.time)} · ${x.rated ? t('game.rated') : t('game.casual')}${x.bots ? ` · ${t('tour.botsAllowed')}` : ''}${x.good_record ? ` · ${t('lobby.goodRecord')}` : ''}`)),
       h('span', { class: 'muted' }, `${t('tour.players', { n: x.players })} · ${x.status === 'running' ? t('tour.roundOf', { round: x.round, rounds: x.rounds }) : t(`tour.status.${x.status}`)}`)));
     const listCard = h('div', { class: 'card', id: 'tournament-list' }, h('h2', {}, t('nav.tournaments')), items.length ? h('ul', { class: 'list' }, items) : h('p', { class: 'muted' }, t('tour.none')));
     if (list) { list.replaceWith(listCard); list = listCard; return; }
@@ -47,7 +47,7 @@ export function tournamentsPage(main, ctx) {
       err.textContent = '';
       try {
         const r = await api('/tournaments', { name: name.value, spec: picker.spec(), kind: kind.value, rounds: Number(rounds.value), rated: rated.checked, bots: bots.checked, good_record: goodRecord.checked, time: time.value() });
-        navigate(`/tournament/${r.id}`);
+        navigate(path`/tournament/${r.id}`);
       } catch (x) { err.textContent = errorText(x); }
     } }, h('h2', {}, t('tour.create')), h('label', {}, t('tour.name'), name), picker.node, h('label', {}, t('tour.kind'), kind), roundsLabel, time.node,
     h('label', { class: 'toggle' }, rated, t('game.ratedCap')), h('label', { class: 'toggle' }, bots, t('tour.botsMay')),
@@ -62,13 +62,13 @@ export function tournamentsPage(main, ctx) {
 
 export function tournamentPage(main, id, ctx) {
   let timer = null;
-  async function post(path, question) {
-    try { await api(`/tournaments/${id}/${path}`, {}); } catch (e) { toast(errorText(e)); }
+  async function post(action, question) {
+    try { await api(path`/tournaments/${id}/${action}`, {}); } catch (e) { toast(errorText(e)); }
     load();
   }
   const load = serial(async () => {
     let d;
-    try { d = await api(`/tournaments/${id}`); } catch (e) {
+    try { d = await api(path`/tournaments/${id}`); } catch (e) {
       main.replaceChildren(h('div', { class: 'card' }, h('h1', {}, t('tour.noSuch')), h('p', {}, errorText(e)), h('a', { href: '/tournaments', 'data-link': true }, t('nav.tournaments')))); return;
     }
     ctx.title(`${d.name} · gridplay`);
@@ -100,7 +100,7 @@ export function tournamentPage(main, id, ctx) {
   const off = ctx.live.on((m) => {
     if (m.t === 'lobby') { clearTimeout(timer); timer = setTimeout(load, 150); }
     // A new round: go to your game, as on the lobby.
-    if (m.t === 'started') navigate(`/game/${m.game}`);
+    if (m.t === 'started') navigate(path`/game/${m.game}`);
   });
   ctx.live.watchLobby();
   load();

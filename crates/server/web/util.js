@@ -3,6 +3,17 @@
 import { t, isDeleted } from './i18n.js';
 
 /** Creates an element: h('button', {class: 'x', onclick: f}, 'text', child...). */
+/**
+ * A path whose interpolated values are each encoded as one URL segment (or query value), so that an id or a
+ * name with `/`, `?`, `#` or `%` in it stays one segment: path`/games/${id}/chat`.
+ * @param {TemplateStringsArray} strings
+ * @param {...unknown} values
+ * @returns {string}
+ */
+export function path(strings, ...values) {
+  return strings.reduce((out, s, i) => out + s + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
+}
+
 export function h(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -130,7 +141,7 @@ export function analysisUrl(game, spec, start, moves, lines = []) {
   for (const l of lines) q.append('v', l.join(' '));
   for (const m of moves) q.append('m', m);
   const s = q.toString();
-  return `/analysis/${game}${s ? '?' + s : ''}`;
+  return path`/analysis/${game}` + (s ? '?' + s : '');
 }
 
 /** Goes to a page of the app without reloading. */
@@ -156,7 +167,7 @@ export function playerLink(name, rating, bot = false) {
   // A finished rated game's rating is the one the player had then, with what the game changed.
   const change = rating && rating.change ? ` ${rating.change > 0 ? '+' : '−'}${Math.abs(rating.change)}` : '';
   const r = rating ? ` (${rating.rating}${rating.provisional ? '?' : ''}${change})` : '';
-  return h('span', {}, bot ? botMark() : null, h('a', { href: `/player/${name}`, 'data-link': true, class: 'player-link' }, name), r);
+  return h('span', {}, bot ? botMark() : null, h('a', { href: path`/player/${name}`, 'data-link': true, class: 'player-link' }, name), r);
 }
 
 // The player's preferences in this browser: move sounds and move confirmation, kept in localStorage. Sounds

@@ -3,7 +3,7 @@
 // each followed game's events (`{t: "tv", m: EVENT}`); a gap, a restart or a new list follows them afresh.
 
 import { Board } from './board.js';
-import { h, api, serial, botName } from './util.js';
+import { h, api, serial, botName, path } from './util.js';
 import { gameOf, specTitle } from './catalog.js';
 import { t, errorText, timeLabel, playerLabel } from './i18n.js';
 import { applyDelta } from './gamestate.js';
@@ -41,7 +41,7 @@ export function watchPage(main, ctx) {
     const names = [0, 1].map((i) => botName((g.names && g.names[i]) || playerLabel(g, i), g.bots && g.bots[i]));
     const turn = h('small', { class: 'muted mini-turn' });
     const sides = g.board.sides.map((s) => (gameOf(g.game).words || {})[s.name] || s.name);
-    const node = h('a', { href: `/game/${g.id}`, 'data-link': true, class: 'card mini', 'data-mini': g.id },
+    const node = h('a', { href: path`/game/${g.id}`, 'data-link': true, class: 'card mini', 'data-mini': g.id },
       h('span', { class: 'mini-players' }, h('strong', {}, names[0]), ` ${t('game.vs')} `, h('strong', {}, names[1])),
       box,
       h('small', { class: 'muted' }, [specTitle(g.spec), timeLabel(g.time)].filter(Boolean).join(' · ')), turn);
@@ -58,7 +58,7 @@ export function watchPage(main, ctx) {
 
   const load = serial(async () => {
     let d;
-    try { d = await api(`/live?boards=${BOARDS}`); } catch (e) { listBox.replaceChildren(h('p', { class: 'error' }, errorText(e))); return; }
+    try { d = await api(path`/live?boards=${BOARDS}`); } catch (e) { listBox.replaceChildren(h('p', { class: 'error' }, errorText(e))); return; }
     listBox.replaceChildren(d.games.length ? h('ul', { class: 'list' }, d.games.map((g) => gameItem(g, { spectators: true }))) : h('p', { class: 'muted' }, t('watch.none')));
     const shown = d.games.filter((g) => g.board).slice(0, BOARDS);
     // The boards are made again only when the games shown change; a board keeps itself up to date.
