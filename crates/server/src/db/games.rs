@@ -157,17 +157,7 @@ impl Db {
             game: Box::new(g.clone()),
             done,
         });
-        self.writer_of(&g.id)
-            .send(job)
-            .await
-            .map_err(|_| DbError::Writer("the writer has stopped".into()))?;
-        result
-            .await
-            .map_err(|_| DbError::Writer("the writer has stopped".into()))?
-            .map_err(|e| match e {
-                WriteError::Conflict => DbError::Conflict,
-                WriteError::Other(e) => DbError::Writer(e),
-            })
+        self.committed(&g.id, job, result).await
     }
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, DbError> {
@@ -275,17 +265,22 @@ impl Db {
             notice,
             done,
         };
-        self.writer_of(game_id)
-            .send(Job::Action(job))
-            .await
-            .map_err(|_| DbError::Writer("the writer has stopped".into()))?;
-        result
-            .await
-            .map_err(|_| DbError::Writer("the writer has stopped".into()))?
-            .map_err(|e| match e {
-                WriteError::Conflict => DbError::Conflict,
-                WriteError::Other(e) => DbError::Writer(e),
-            })
+        self.committed(game_id, Job::Action(job), result).await
+    }
+
+    /// Gives `job` to the writer of game `game_id` and waits for the commit, whose answer comes on `result`.
+    async fn committed(
+        &self,
+        game_id: &str,
+        job: Job,
+        result: oneshot::Receiver<Result<(), WriteError>>,
+    ) -> Result<(), DbError> {
+        let stopped = || DbError::Writer("the writer has stopped".into());
+        self.writer_of(game_id).send(job).await.map_err(|_| stopped())?;
+        result.await.map_err(|_| stopped())?.map_err(|e| match e {
+            WriteError::Conflict => DbError::Conflict,
+            WriteError::Other(e) => DbError::Writer(e),
+        })
     }
 
     /// The writer of a game's actions: always the same one for one game.
