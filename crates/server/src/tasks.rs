@@ -60,12 +60,6 @@ impl Tasks {
             .track_future(async move { stop.run_until_cancelled(work).await })
     }
 
-    /// Whether the server has begun to stop its tasks.
-    #[must_use]
-    pub fn stopping(&self) -> bool {
-        self.stop_edge.is_cancelled()
-    }
-
     /// Stops every task, the edge's first, and waits up to `grace` for each group to be dropped. Returns
     /// whether all were.
     pub async fn stop(&self, grace: Duration) -> bool {
