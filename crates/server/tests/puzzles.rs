@@ -10,6 +10,7 @@ use gridplay_server::db::{
     Db, User,
     puzzles::{NewPuzzle, PuzzleRow, puzzle_id},
 };
+use gridplay_server::game::puzzles::record_try;
 use serde_json::{Value, json};
 use support::{error_code, http, post, signup};
 
@@ -304,7 +305,7 @@ async fn tries_at_once_are_each_counted() {
             .enumerate()
             .map(|(k, row)| {
                 let (db, user, row) = (db.clone(), users[0].id.clone(), row.clone());
-                tokio::spawn(async move { db.record_attempt(&user, &row, k % 2 == 0, 1).await })
+                tokio::spawn(async move { record_try(&db, &user, &row, k % 2 == 0).await })
             })
             .collect();
         for t in tries {
@@ -325,7 +326,7 @@ async fn tries_at_once_are_each_counted() {
             .iter()
             .map(|u| {
                 let (db, user, row) = (db.clone(), u.id.clone(), rows[0].clone());
-                tokio::spawn(async move { db.record_attempt(&user, &row, false, 2).await })
+                tokio::spawn(async move { record_try(&db, &user, &row, false).await })
             })
             .collect();
         for t in tries {

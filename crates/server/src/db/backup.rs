@@ -11,7 +11,7 @@ use std::{
 };
 
 use sqlx::{
-    Connection, Row,
+    Connection,
     sqlite::{SqliteConnectOptions, SqliteConnection},
 };
 
@@ -110,20 +110,17 @@ async fn check_gridplay(conn: &mut SqliteConnection, path: &Path) -> Result<(), 
         path: path.to_owned(),
         why,
     };
-    let check: String = sqlx::query("PRAGMA quick_check")
+    let check: String = sqlx::query_scalar("PRAGMA quick_check")
         .fetch_one(&mut *conn)
         .await
-        .map_err(|e| not(e.to_string()))?
-        .try_get(0)
         .map_err(|e| not(e.to_string()))?;
     if check != "ok" {
         return Err(not(format!("the integrity check says {check}")));
     }
-    let applied: i64 = sqlx::query("SELECT COUNT(*) FROM _sqlx_migrations WHERE success")
+    let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE success")
         .fetch_one(&mut *conn)
         .await
-        .map_err(|_| not("it has no table of gridplay's migrations".into()))?
-        .try_get(0)?;
+        .map_err(|_| not("it has no table of gridplay's migrations".into()))?;
     if applied == 0 {
         return Err(not("no migration of gridplay's was applied to it".into()));
     }

@@ -1,9 +1,13 @@
 //! Challenges: made, listed, accepted into a game, declined or cancelled.
 
-use sqlx::{AssertSqlSafe, Row, any::AnyRow};
+use sqlx::AssertSqlSafe;
 
 use super::{ChallengeColor, ChallengeStatus};
-use super::{Db, DbError, GameRow, User, insert_game, time_of, user_of};
+use super::{
+    Db, DbError, GameRow, User,
+    columns::{self, Creator, Flag, TimeColumns},
+    insert_game,
+};
 use crate::clock::TimeControl;
 
 /// A row of `challenges`, with names.
@@ -36,25 +40,53 @@ const CHALLENGE_COLUMNS: &str = "c.id, c.creator, u1.name AS creator_name, u1.bo
      c.days_per_move, c.good_record FROM challenges c JOIN users u1 ON u1.id = c.creator \
      LEFT JOIN users u2 ON u2.id = c.target";
 
-fn challenge_row(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
-    Ok(ChallengeRow {
-        id: row.try_get("id")?,
-        creator: User {
-            id: row.try_get("creator")?,
-            name: row.try_get("creator_name")?,
-            bot: row.try_get::<i64, _>("creator_bot")? != 0,
-        },
-        target: user_of(row, ["target", "target_name", "target_bot"])?,
-        spec: row.try_get("spec")?,
-        color: ChallengeColor::parse(&row.try_get::<String, _>("color")?)?,
-        status: ChallengeStatus::parse(&row.try_get::<String, _>("status")?)?,
-        game_id: row.try_get("game_id")?,
-        created_at: row.try_get("created_at")?,
-        rated: row.try_get::<i64, _>("rated")? != 0,
-        help: row.try_get::<i64, _>("help")? != 0,
-        time: time_of(row)?,
-        good_record: row.try_get::<i64, _>("good_record")? != 0,
-    })
+/// A row of [`CHALLENGE_COLUMNS`], as stored.
+#[derive(sqlx::FromRow)]
+struct ChallengeRecord {
+    id: String,
+    #[sqlx(flatten, try_from = "Creator")]
+    creator: User,
+    target: Option<String>,
+    target_name: Option<String>,
+    target_bot: Option<Flag>,
+    spec: String,
+    color: ChallengeColor,
+    status: ChallengeStatus,
+    game_id: Option<String>,
+    created_at: i64,
+    #[sqlx(try_from = "Flag")]
+    rated: bool,
+    #[sqlx(try_from = "Flag")]
+    help: bool,
+    #[sqlx(flatten, try_from = "TimeColumns")]
+    time: TimeControl,
+    #[sqlx(try_from = "Flag")]
+    good_record: bool,
+}
+
+impl From<ChallengeRecord> for ChallengeRow {
+    fn from(r: ChallengeRecord) -> ChallengeRow {
+        ChallengeRow {
+            id: r.id,
+            creator: r.creator,
+            target: columns::user(r.target, r.target_name, r.target_bot),
+            spec: r.spec,
+            color: r.color,
+            status: r.status,
+            game_id: r.game_id,
+            created_at: r.created_at,
+            rated: r.rated,
+            help: r.help,
+            time: r.time,
+            good_record: r.good_record,
+        }
+    }
+}
+
+fn challenges(
+    query: String,
+) -> sqlx::query::QueryAs<'static, sqlx::Any, ChallengeRecord, sqlx::any::AnyArguments> {
+    sqlx::query_as(AssertSqlSafe(query))
 }
 
 impl Db {
@@ -84,13 +116,11 @@ impl Db {
     }
 
     pub async fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, DbError> {
-        let row = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {CHALLENGE_COLUMNS} WHERE c.id = $1"
-        )))
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.as_ref().map(challenge_row).transpose()?)
+        let row = challenges(format!("SELECT {CHALLENGE_COLUMNS} WHERE c.id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(ChallengeRow::from))
     }
 
     /// The open challenges a user may see: open to all, or from or to them. Visitors see the public ones.
@@ -99,26 +129,26 @@ impl Db {
         // the open challenges to anyone, the newest 200.
         let mut rows = Vec::new();
         if let Some(me) = user_id {
-            rows = sqlx::query(AssertSqlSafe(format!(
+            rows = challenges(format!(
                 "SELECT {CHALLENGE_COLUMNS} WHERE c.status = 'open' AND (c.creator = $1 OR c.target = $1) \
                  ORDER BY c.created_at DESC LIMIT 500"
-            )))
+            ))
             .bind(me)
             .fetch_all(&self.pool)
             .await?;
         }
         rows.extend(
-            sqlx::query(AssertSqlSafe(format!(
+            challenges(format!(
                 "SELECT {CHALLENGE_COLUMNS} WHERE c.status = 'open' AND c.target IS NULL AND c.creator <> $1 \
                  ORDER BY c.created_at DESC LIMIT 200"
-            )))
+            ))
             .bind(user_id.unwrap_or(""))
             .fetch_all(&self.pool)
             .await?,
         );
-        let mut challenges = rows.iter().map(challenge_row).collect::<Result<Vec<_>, _>>()?;
-        challenges.sort_by_key(|c| std::cmp::Reverse(c.created_at));
-        Ok(challenges)
+        let mut open: Vec<ChallengeRow> = rows.into_iter().map(ChallengeRow::from).collect();
+        open.sort_by_key(|c| std::cmp::Reverse(c.created_at));
+        Ok(open)
     }
 
     /// Closes an open challenge with a new status. Returns `false` if it was no longer open.

@@ -1,39 +1,27 @@
 //! Game chat: the lines said in a game's players' and spectators' rooms, kept with the game.
 
-use sqlx::Row;
-
-use super::{Db, DbError, Room, now_ms};
+use super::{Db, DbError, Room, columns::Flag, now_ms};
 use crate::ids;
 
 /// One line of a game's chat, with its author's name as it is now (a renamed or deleted account shows its
 /// new name).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct ChatLine {
     pub id: String,
+    #[sqlx(rename = "game_id")]
     pub game: String,
     pub room: Room,
     pub user_id: String,
     pub name: String,
     /// Whether the author is a bot account.
+    #[sqlx(try_from = "Flag")]
     pub bot: bool,
     pub body: String,
+    #[sqlx(rename = "created_at")]
     pub at: i64,
 }
 
 const LINE_COLUMNS: &str = "c.id, c.game_id, c.room, c.user_id, u.name, u.bot, c.body, c.created_at";
-
-fn line(r: &sqlx::any::AnyRow) -> Result<ChatLine, DbError> {
-    Ok(ChatLine {
-        id: r.try_get("id")?,
-        game: r.try_get("game_id")?,
-        room: Room::parse(&r.try_get::<String, _>("room")?)?,
-        user_id: r.try_get("user_id")?,
-        name: r.try_get("name")?,
-        bot: r.try_get::<i64, _>("bot")? != 0,
-        body: r.try_get("body")?,
-        at: r.try_get("created_at")?,
-    })
-}
 
 impl Db {
     /// Keeps a line said by `user` (whose name is `name`) in a game's room, and returns it.
@@ -75,7 +63,7 @@ impl Db {
         if !players && !spectators {
             return Ok(Vec::new());
         }
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        let mut lines: Vec<ChatLine> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "SELECT {LINE_COLUMNS} FROM chat_lines c JOIN users u ON u.id = c.user_id \
              WHERE c.game_id = $1 AND (c.room = $2 OR c.room = $3) ORDER BY c.created_at DESC, c.id DESC LIMIT $4"
         )))
@@ -85,20 +73,18 @@ impl Db {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        let mut lines = rows.iter().map(line).collect::<Result<Vec<_>, _>>()?;
         lines.reverse();
         Ok(lines)
     }
 
     /// One line, by id.
     pub async fn chat_line(&self, id: &str) -> Result<Option<ChatLine>, DbError> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "SELECT {LINE_COLUMNS} FROM chat_lines c JOIN users u ON u.id = c.user_id WHERE c.id = $1"
         )))
         .bind(id)
         .fetch_optional(&self.pool)
-        .await?;
-        row.as_ref().map(line).transpose()
+        .await?)
     }
 
     /// What a user said in chat since `since` (Unix ms), in every game: how many lines, and the bodies of the
@@ -109,14 +95,14 @@ impl Db {
         game: &str,
         since: i64,
     ) -> Result<(i64, Vec<String>), DbError> {
-        let n: i64 =
-            sqlx::query("SELECT COUNT(*) AS n FROM chat_lines WHERE user_id = $1 AND created_at >= $2")
-                .bind(user)
-                .bind(since)
-                .fetch_one(&self.pool)
-                .await?
-                .try_get("n")?;
-        let rows = sqlx::query(
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) AS n FROM chat_lines WHERE user_id = $1 AND created_at >= $2",
+        )
+        .bind(user)
+        .bind(since)
+        .fetch_one(&self.pool)
+        .await?;
+        let last: Vec<String> = sqlx::query_scalar(
             "SELECT body FROM chat_lines WHERE user_id = $1 AND game_id = $2 AND created_at >= $3 \
              ORDER BY created_at DESC, id DESC LIMIT 3",
         )
@@ -125,22 +111,15 @@ impl Db {
         .bind(since)
         .fetch_all(&self.pool)
         .await?;
-        let last = rows
-            .iter()
-            .map(|r| r.try_get("body"))
-            .collect::<Result<Vec<String>, _>>()?;
         Ok((n, last))
     }
 
     /// Until when (Unix ms) a user may not chat; 0 when never muted.
     pub async fn muted_until(&self, user: &str) -> Result<i64, DbError> {
-        let row = sqlx::query("SELECT muted_until FROM users WHERE id = $1")
+        let until: Option<i64> = sqlx::query_scalar("SELECT muted_until FROM users WHERE id = $1")
             .bind(user)
             .fetch_optional(&self.pool)
             .await?;
-        Ok(match row {
-            Some(r) => r.try_get("muted_until")?,
-            None => 0,
-        })
+        Ok(until.unwrap_or(0))
     }
 }

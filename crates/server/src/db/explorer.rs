@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use sqlx::{AnyConnection, Row};
+use sqlx::AnyConnection;
 
 use super::{Db, DbError, Winner};
 
@@ -38,6 +38,31 @@ pub struct ExplorerRow {
     pub draws: i64,
     /// The players' mean rating over the games in which either had a rating.
     pub rating: Option<f64>,
+}
+
+/// One move of a position as stored: the sums that [`ExplorerRow`] is made of.
+#[derive(sqlx::FromRow)]
+struct ExplorerRecord {
+    reached: i64,
+    games: i64,
+    first_wins: i64,
+    second_wins: i64,
+    draws: i64,
+    rating_sum: f64,
+    rated: i64,
+}
+
+impl From<ExplorerRecord> for ExplorerRow {
+    fn from(r: ExplorerRecord) -> ExplorerRow {
+        ExplorerRow {
+            reached: r.reached,
+            games: r.games,
+            first_wins: r.first_wins,
+            second_wins: r.second_wins,
+            draws: r.draws,
+            rating: (r.rated > 0).then(|| r.rating_sum / r.rated as f64),
+        }
+    }
 }
 
 /// Counts to add to one position's move, summed over games.
@@ -105,18 +130,18 @@ pub(super) async fn record(conn: &mut AnyConnection, jobs: &[&ExploreJob]) -> Re
         .collect();
     users.sort_unstable();
     users.dedup();
-    let marks: Vec<String> = (1..=users.len()).map(|i| format!("${i}")).collect();
+    // One row of all the users: `($1, ..., $N)`.
     let sql = format!(
-        "SELECT user_id, game, rating FROM ratings WHERE user_id IN ({})",
-        marks.join(", ")
+        "SELECT user_id, game, rating FROM ratings WHERE user_id IN {}",
+        super::placeholders(1, users.len(), 1, super::numbered)
     );
-    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+    let mut q = sqlx::query_as::<_, (String, String, f64)>(sqlx::AssertSqlSafe(sql));
     for u in &users {
         q = q.bind(*u);
     }
     let mut ratings: HashMap<(String, String), f64> = HashMap::new();
-    for r in q.fetch_all(&mut *conn).await? {
-        ratings.insert((r.try_get("user_id")?, r.try_get("game")?), r.try_get("rating")?);
+    for (user, game, rating) in q.fetch_all(&mut *conn).await? {
+        ratings.insert((user, game), rating);
     }
     let mut counts: HashMap<(&str, i64, i64), ExploreCounts> = HashMap::new();
     for job in jobs {
@@ -147,20 +172,13 @@ async fn upsert(conn: &mut AnyConnection, rows: &[(&str, ExploreCounts)]) -> Res
     // square, so a statement holds 32 rows (288 parameters), as the writer's own statements do.
     const PER_STATEMENT: usize = 32;
     for part in rows.chunks(PER_STATEMENT) {
-        let values: Vec<String> = (0..part.len())
-            .map(|i| {
-                let b = i * 9;
-                let marks: Vec<String> = (1..=9).map(|k| format!("${}", b + k)).collect();
-                format!("({})", marks.join(", "))
-            })
-            .collect();
+        let values = super::placeholders(part.len(), 9, 1, super::numbered);
         let sql = format!(
             "INSERT INTO explorer (spec, position, reached, games, first_wins, second_wins, draws, rating_sum, rated) \
-             VALUES {} ON CONFLICT (spec, position, reached) DO UPDATE SET games = explorer.games + excluded.games, \
+             VALUES {values} ON CONFLICT (spec, position, reached) DO UPDATE SET games = explorer.games + excluded.games, \
              first_wins = explorer.first_wins + excluded.first_wins, second_wins = explorer.second_wins + excluded.second_wins, \
              draws = explorer.draws + excluded.draws, rating_sum = explorer.rating_sum + excluded.rating_sum, \
-             rated = explorer.rated + excluded.rated",
-            values.join(", ")
+             rated = explorer.rated + excluded.rated"
         );
         let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
         for (spec, r) in part {
@@ -184,7 +202,7 @@ impl Db {
     /// The moves counted from the position whose key hashes to `position` in variant `spec`, most played
     /// first.
     pub async fn explorer(&self, spec: &str, position: i64) -> Result<Vec<ExplorerRow>, DbError> {
-        let rows = sqlx::query(
+        let rows: Vec<ExplorerRecord> = sqlx::query_as(
             "SELECT reached, games, first_wins, second_wins, draws, rating_sum, rated FROM explorer \
              WHERE spec = $1 AND position = $2 ORDER BY games DESC, reached LIMIT 200",
         )
@@ -192,21 +210,7 @@ impl Db {
         .bind(position)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                let rated: i64 = r.try_get("rated")?;
-                let sum: f64 = r.try_get("rating_sum")?;
-                Ok(ExplorerRow {
-                    reached: r.try_get("reached")?,
-                    games: r.try_get("games")?,
-                    first_wins: r.try_get("first_wins")?,
-                    second_wins: r.try_get("second_wins")?,
-                    draws: r.try_get("draws")?,
-                    rating: (rated > 0).then(|| sum / rated as f64),
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(DbError::from)
+        Ok(rows.into_iter().map(ExplorerRow::from).collect())
     }
 
     /// Adds counts summed over many games at once (position, reached, and the counts to add), by multi-row

@@ -1,11 +1,12 @@
 //! Games and their actions: a game's row, the actions in order, and the writer's way in.
 
-use sqlx::{AssertSqlSafe, Row, any::AnyRow};
+use sqlx::AssertSqlSafe;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{
-    ActionKind, Db, DbError, EndReason, GameStatus, RateJob, User, Winner, kinds, level_of, now_ms, time_of,
-    user_of,
+    ActionKind, Db, DbError, EndReason, GameStatus, RateJob, Side, User, Winner,
+    columns::{self, Flag, TimeColumns},
+    now_ms,
     writer::{CreateJob, Job, WriteError, WriteJob, insert_game},
 };
 use gridplay_core::Player;
@@ -93,40 +94,95 @@ pub(crate) const GAME_COLUMNS: &str = "g.id, g.spec, g.game, g.first_user, u1.na
      g.round FROM games g LEFT JOIN users u1 ON u1.id = g.first_user \
      LEFT JOIN users u2 ON u2.id = g.second_user";
 
-pub(crate) fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
-    let tournament: Option<String> = row.try_get("tournament_id")?;
-    let round: Option<i64> = row.try_get("round")?;
-    Ok(GameRow {
-        id: row.try_get("id")?,
-        spec: row.try_get("spec")?,
-        game: row.try_get("game")?,
-        users: [
-            user_of(row, ["first_user", "first_name", "first_bot"])?,
-            user_of(row, ["second_user", "second_name", "second_bot"])?,
-        ],
-        levels: [level_of(row, "first_level")?, level_of(row, "second_level")?],
-        labels: [row.try_get("first_label")?, row.try_get("second_label")?],
-        status: GameStatus::parse(row.try_get("status")?)?,
-        turn: row
-            .try_get::<Option<&str>, _>("turn")?
-            .map(kinds::side)
-            .transpose()?,
-        winner: row
-            .try_get::<Option<&str>, _>("winner")?
-            .map(Winner::parse)
-            .transpose()?,
-        termination: row
-            .try_get::<Option<&str>, _>("termination")?
-            .map(EndReason::parse)
-            .transpose()?,
-        version: row.try_get("version")?,
-        created_at: row.try_get("created_at")?,
-        updated_at: row.try_get("updated_at")?,
-        rated: row.try_get::<i64, _>("rated")? != 0,
-        help: row.try_get::<i64, _>("help")? != 0,
-        time: time_of(row)?,
-        tournament: tournament.map(|t| (t, round.unwrap_or(0))),
-    })
+/// A row of [`GAME_COLUMNS`], as stored.
+#[derive(sqlx::FromRow)]
+pub(crate) struct GameRecord {
+    id: String,
+    spec: String,
+    game: String,
+    first_user: Option<String>,
+    first_name: Option<String>,
+    first_bot: Option<Flag>,
+    second_user: Option<String>,
+    second_name: Option<String>,
+    second_bot: Option<Flag>,
+    first_level: Option<i64>,
+    second_level: Option<i64>,
+    first_label: Option<String>,
+    second_label: Option<String>,
+    status: GameStatus,
+    turn: Option<Side>,
+    winner: Option<Winner>,
+    termination: Option<EndReason>,
+    version: i64,
+    created_at: i64,
+    updated_at: i64,
+    #[sqlx(try_from = "Flag")]
+    rated: bool,
+    #[sqlx(try_from = "Flag")]
+    help: bool,
+    #[sqlx(flatten, try_from = "TimeColumns")]
+    time: TimeControl,
+    tournament_id: Option<String>,
+    round: Option<i64>,
+}
+
+impl From<GameRecord> for GameRow {
+    fn from(r: GameRecord) -> GameRow {
+        GameRow {
+            id: r.id,
+            spec: r.spec,
+            game: r.game,
+            users: [
+                columns::user(r.first_user, r.first_name, r.first_bot),
+                columns::user(r.second_user, r.second_name, r.second_bot),
+            ],
+            levels: [columns::level(r.first_level), columns::level(r.second_level)],
+            labels: [r.first_label, r.second_label],
+            status: r.status,
+            turn: r.turn.map(Player::from),
+            winner: r.winner,
+            termination: r.termination,
+            version: r.version,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            rated: r.rated,
+            help: r.help,
+            time: r.time,
+            tournament: r.tournament_id.map(|t| (t, r.round.unwrap_or(0))),
+        }
+    }
+}
+
+/// A row of `actions`, as stored.
+#[derive(sqlx::FromRow)]
+struct ActionRecord {
+    seq: i64,
+    side: Side,
+    kind: ActionKind,
+    body: String,
+    created_at: i64,
+    clock: Option<i64>,
+}
+
+impl From<ActionRecord> for ActionRow {
+    fn from(r: ActionRecord) -> ActionRow {
+        ActionRow {
+            seq: r.seq,
+            side: r.side.into(),
+            kind: r.kind,
+            body: r.body,
+            at: r.created_at,
+            clock: r.clock,
+        }
+    }
+}
+
+/// The games that `query` (a `SELECT` of [`GAME_COLUMNS`]) finds.
+pub(crate) fn games(
+    query: String,
+) -> sqlx::query::QueryAs<'static, sqlx::Any, GameRecord, sqlx::any::AnyArguments> {
+    sqlx::query_as(AssertSqlSafe(query))
 }
 
 impl Db {
@@ -134,7 +190,7 @@ impl Db {
     /// many the player left (lost as `left` or `abandoned`, or drawn as `left` by the opponent's claim), and
     /// how many there are.
     pub async fn left_record(&self, user: &str) -> Result<(i64, i64), DbError> {
-        let r = sqlx::query(
+        let (finished, gone) = sqlx::query_as(
             "SELECT COUNT(*) AS finished, COALESCE(SUM(CASE WHEN g.termination IN ('left', 'abandoned') AND ( \
                  (g.first_user = $1 AND g.winner = 'second') OR (g.second_user = $1 AND g.winner = 'first') \
                  OR (g.winner = 'draw' AND EXISTS (SELECT 1 FROM actions a WHERE a.game_id = g.id \
@@ -147,7 +203,7 @@ impl Db {
         .bind(GameStatus::Finished.as_str())
         .fetch_one(&self.pool)
         .await?;
-        Ok((r.try_get("gone")?, r.try_get("finished")?))
+        Ok((gone, finished))
     }
 
     /// Inserts a new game with version 0, in the next group its writer commits (`writer::Job`).
@@ -161,11 +217,11 @@ impl Db {
     }
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, DbError> {
-        let row = sqlx::query(AssertSqlSafe(format!("SELECT {GAME_COLUMNS} WHERE g.id = $1")))
+        let row = games(format!("SELECT {GAME_COLUMNS} WHERE g.id = $1"))
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
-        Ok(row.as_ref().map(game_row).transpose()?)
+        Ok(row.map(GameRow::from))
     }
 
     /// The games of a user in a status (`active` or `finished`), the latest first.
@@ -175,16 +231,16 @@ impl Db {
         status: GameStatus,
         limit: i64,
     ) -> Result<Vec<GameRow>, DbError> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
+        let rows = games(format!(
             "SELECT {GAME_COLUMNS} WHERE (g.first_user = $1 OR g.second_user = $1) AND g.status = $2 \
              ORDER BY g.updated_at DESC LIMIT $3"
-        )))
+        ))
         .bind(user_id)
         .bind(status.as_str())
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+        Ok(rows.into_iter().map(GameRow::from).collect())
     }
 
     /// The games in play of every account seen at network address `address` since `since` (milliseconds), most
@@ -195,19 +251,19 @@ impl Db {
         since: i64,
         limit: i64,
     ) -> Result<Vec<GameRow>, DbError> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
+        let rows = games(format!(
             "SELECT {GAME_COLUMNS} WHERE g.status = $1 AND (\
              g.first_user IN (SELECT user_id FROM seen_addresses WHERE address = $2 AND seen_at >= $3) OR \
              g.second_user IN (SELECT user_id FROM seen_addresses WHERE address = $2 AND seen_at >= $3)) \
              ORDER BY g.updated_at DESC LIMIT $4"
-        )))
+        ))
         .bind(GameStatus::Active.as_str())
         .bind(address)
         .bind(since)
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+        Ok(rows.into_iter().map(GameRow::from).collect())
     }
 
     /// A game's actions in order.
@@ -217,7 +273,7 @@ impl Db {
 
     /// A game's actions numbered above `seq`, in order.
     pub async fn actions_after(&self, game_id: &str, seq: i64) -> Result<Vec<ActionRow>, DbError> {
-        let rows = sqlx::query(
+        let rows: Vec<ActionRecord> = sqlx::query_as(
             "SELECT seq, side, kind, body, created_at, clock FROM actions WHERE game_id = $1 AND seq > $2 \
              ORDER BY seq",
         )
@@ -225,18 +281,7 @@ impl Db {
         .bind(seq)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(ActionRow {
-                    seq: r.try_get("seq")?,
-                    side: kinds::side(r.try_get("side")?)?,
-                    kind: ActionKind::parse(r.try_get("kind")?)?,
-                    body: r.try_get("body")?,
-                    at: r.try_get("created_at")?,
-                    clock: r.try_get("clock")?,
-                })
-            })
-            .collect()
+        Ok(rows.into_iter().map(ActionRow::from).collect())
     }
 
     /// Appends action number `action.seq` (the game's new version) and updates the game, in one transaction
@@ -313,31 +358,29 @@ impl Db {
     /// Active games with an engine on one side or a live clock: at start the server wakes them so that
     /// engines to move move and clocks flag.
     pub async fn active_engine_games(&self) -> Result<Vec<String>, DbError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_scalar(
             "SELECT id FROM games WHERE status = 'active' AND (first_level IS NOT NULL OR second_level IS NOT NULL \
              OR clock_initial IS NOT NULL)",
         )
         .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>()?)
+        .await?)
     }
 
     /// How many moves all games hold (the load benchmark checks that none was lost).
     pub async fn count_moves(&self) -> Result<u64, DbError> {
-        let row = sqlx::query("SELECT COUNT(*) AS n FROM actions WHERE kind = 'move'")
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) AS n FROM actions WHERE kind = 'move'")
             .fetch_one(&self.pool)
             .await?;
-        let n: i64 = row.try_get("n")?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 
     /// How many moves one game holds.
     pub async fn count_game_moves(&self, game_id: &str) -> Result<u64, DbError> {
-        let row = sqlx::query("SELECT COUNT(*) AS n FROM actions WHERE game_id = $1 AND kind = 'move'")
-            .bind(game_id)
-            .fetch_one(&self.pool)
-            .await?;
-        let n: i64 = row.try_get("n")?;
+        let n: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) AS n FROM actions WHERE game_id = $1 AND kind = 'move'")
+                .bind(game_id)
+                .fetch_one(&self.pool)
+                .await?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 }

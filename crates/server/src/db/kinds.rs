@@ -1,5 +1,6 @@
-//! The values the database keeps as text, as enums: each is written as its text and read back through
-//! `parse`, which refuses a text it does not know with a decoding error that names the column's type.
+//! The values the database keeps as text, as enums: each is bound as its text and decoded from it (a row's
+//! field of one of these types is read by `#[derive(sqlx::FromRow)]`); a text it does not know is a decoding
+//! error that names the column's type.
 
 use gridplay_core::{Outcome, Player, Termination};
 
@@ -46,6 +47,27 @@ macro_rules! stored {
         }
 
         impl utoipa::ToSchema for $name {}
+
+        impl sqlx::Type<sqlx::Any> for $name {
+            fn type_info() -> sqlx::any::AnyTypeInfo {
+                <str as sqlx::Type<sqlx::Any>>::type_info()
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, sqlx::Any> for $name {
+            fn decode(value: sqlx::any::AnyValueRef<'r>) -> Result<$name, sqlx::error::BoxDynError> {
+                Ok($name::parse(<&str as sqlx::Decode<sqlx::Any>>::decode(value)?)?)
+            }
+        }
+
+        impl sqlx::Encode<'_, sqlx::Any> for $name {
+            fn encode_by_ref(
+                &self,
+                buf: &mut <sqlx::Any as sqlx::Database>::ArgumentBuffer,
+            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                <&str as sqlx::Encode<sqlx::Any>>::encode(self.as_str(), buf)
+            }
+        }
 
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -157,6 +179,51 @@ stored!(
         Declined = "declined",
     }
 );
+
+stored!(
+    /// A side, as a row stores it (a turn, an action's mover); the rules library's [`Player`].
+    Side { First = "first", Second = "second" }
+);
+
+stored!(
+    /// What an admin does to an account.
+    ModKind {
+        /// Admin rights given (by the command line).
+        Grant = "grant",
+        /// Admin rights taken back.
+        Revoke = "revoke",
+        /// A warning the player reads on their account page.
+        Warn = "warn",
+        /// No chat until a time.
+        Mute = "mute",
+        /// The name replaced by a neutral one.
+        Rename = "rename",
+        /// Marked as an engine user: off the leaderboards, rated games flagged.
+        Engine = "engine",
+        /// The account closed: no sign-in, every session ended.
+        Close = "close",
+        /// A report dismissed or dealt with.
+        CloseReport = "close-report",
+    }
+);
+
+impl From<Side> for Player {
+    fn from(s: Side) -> Player {
+        match s {
+            Side::First => Player::First,
+            Side::Second => Player::Second,
+        }
+    }
+}
+
+impl From<Player> for Side {
+    fn from(p: Player) -> Side {
+        match p {
+            Player::First => Side::First,
+            Player::Second => Side::Second,
+        }
+    }
+}
 
 impl From<Outcome> for Winner {
     fn from(o: Outcome) -> Winner {

@@ -17,20 +17,15 @@ use std::{
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
-use sqlx::{
-    AnyPool, Row,
-    any::{AnyPoolOptions, AnyRow},
-    sqlite::SqliteConnectOptions,
-};
+use sqlx::{AnyPool, any::AnyPoolOptions, sqlite::SqliteConnectOptions};
 use thiserror::Error;
 use tokio::sync::mpsc;
-
-use crate::clock::TimeControl;
 
 pub mod backup;
 mod blocks;
 mod challenges;
 mod chat;
+mod columns;
 pub mod explorer;
 mod games;
 pub(crate) mod kinds;
@@ -53,12 +48,12 @@ pub use writer::{WriterCounts, WriterStats};
 pub use challenges::{ChallengeRow, good_record};
 pub use chat::ChatLine;
 pub use games::{ActionRow, GameRow, GameUpdate};
-pub(crate) use games::{GAME_COLUMNS, game_row};
+pub(crate) use games::{GAME_COLUMNS, games};
 pub use kinds::{
-    ActionKind, ByeKind, ChallengeColor, ChallengeStatus, EndReason, GameStatus, Room, TournamentKind,
-    TournamentStatus, Winner,
+    ActionKind, ByeKind, ChallengeColor, ChallengeStatus, EndReason, GameStatus, ModKind, Room, Side,
+    TournamentKind, TournamentStatus, Winner,
 };
-pub use moderation::{Act, ModAction, ModKind, Report, Standing};
+pub use moderation::{Act, ModAction, Report, Standing};
 pub use ratings::{RateJob, RatingRow, StatsRow};
 pub use reviews::ReviewRow;
 pub use servers::{CHANNEL, Lease, pack};
@@ -227,29 +222,23 @@ impl Backend {
     }
 }
 
-/// The user named by a row's columns `PREFIX_user`-style: its id, name and bot flag columns.
-fn user_of(row: &AnyRow, [id, name, bot]: [&str; 3]) -> Result<Option<User>, sqlx::Error> {
-    let id: Option<String> = row.try_get(id)?;
-    let name: Option<String> = row.try_get(name)?;
-    let bot: Option<i64> = row.try_get(bot)?;
-    Ok(id.zip(name).map(|(id, name)| User {
-        id,
-        name,
-        bot: bot.unwrap_or(0) != 0,
-    }))
+/// The values of a multi-row statement, `(p1, ..., pW), (...)`: `rows` rows of `width` parameters numbered
+/// from `first`, each written by `param(column, number)` (`Backend::placeholder`, or `$N`, which both
+/// backends read). Every multi-row statement is built by it: sqlx's `QueryBuilder` writes the `Any` driver's
+/// parameters as `?`, which PostgreSQL refuses.
+fn placeholders(rows: usize, width: usize, first: usize, param: impl Fn(usize, usize) -> String) -> String {
+    (0..rows)
+        .map(|r| {
+            let row: Vec<String> = (0..width).map(|c| param(c, first + r * width + c)).collect();
+            format!("({})", row.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-fn level_of(row: &AnyRow, col: &str) -> Result<Option<u8>, sqlx::Error> {
-    let level: Option<i64> = row.try_get(col)?;
-    Ok(level.and_then(|l| u8::try_from(l).ok()))
-}
-
-fn time_of(row: &AnyRow) -> Result<TimeControl, sqlx::Error> {
-    Ok(TimeControl::from_columns(
-        row.try_get("clock_initial")?,
-        row.try_get("clock_increment")?,
-        row.try_get("days_per_move")?,
-    ))
+/// `$N`: a parameter as both backends read it.
+fn numbered(_column: usize, n: usize) -> String {
+    format!("${n}")
 }
 
 /// Whether an error is a unique-constraint violation (a name already taken, an action stored twice).

@@ -1,64 +1,8 @@
 //! Moderation: admins, reports, and the actions admins take on accounts, each recorded with who took it and
 //! why.
 
-use sqlx::Row;
-
-use super::{Db, DbError, now_ms};
+use super::{Db, DbError, ModKind, columns::Flag, now_ms};
 use crate::ids;
-
-/// What an admin does to an account.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum ModKind {
-    /// Admin rights given (by the command line).
-    Grant,
-    /// Admin rights taken back.
-    Revoke,
-    /// A warning the player reads on their account page.
-    Warn,
-    /// No chat until a time.
-    Mute,
-    /// The name replaced by a neutral one.
-    Rename,
-    /// Marked as an engine user: off the leaderboards, rated games flagged.
-    Engine,
-    /// The account closed: no sign-in, every session ended.
-    Close,
-    /// A report dismissed or dealt with.
-    CloseReport,
-}
-
-impl ModKind {
-    pub const ALL: [ModKind; 8] = [
-        ModKind::Grant,
-        ModKind::Revoke,
-        ModKind::Warn,
-        ModKind::Mute,
-        ModKind::Rename,
-        ModKind::Engine,
-        ModKind::Close,
-        ModKind::CloseReport,
-    ];
-
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ModKind::Grant => "grant",
-            ModKind::Revoke => "revoke",
-            ModKind::Warn => "warn",
-            ModKind::Mute => "mute",
-            ModKind::Rename => "rename",
-            ModKind::Engine => "engine",
-            ModKind::Close => "close",
-            ModKind::CloseReport => "close-report",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(s: &str) -> Option<ModKind> {
-        ModKind::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-}
 
 /// One moderation action to take: what, why, and what it needs.
 #[derive(Clone, Debug)]
@@ -88,42 +32,52 @@ impl<'a> Act<'a> {
 }
 
 /// An account as moderation sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct Standing {
     pub id: String,
     pub name: String,
+    #[sqlx(try_from = "Flag")]
     pub admin: bool,
+    #[sqlx(try_from = "Flag")]
     pub closed: bool,
+    #[sqlx(try_from = "Flag")]
     pub engine: bool,
     /// A bot account.
+    #[sqlx(try_from = "Flag")]
     pub bot: bool,
     /// Unix ms until which the player may not chat; 0 or past: not muted.
     pub muted_until: i64,
 }
 
 /// One recorded action.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct ModAction {
     pub id: String,
     /// The admin's name, or `None` for the server's command line.
+    #[sqlx(rename = "admin_name")]
     pub admin: Option<String>,
     pub kind: ModKind,
     pub reason: String,
     pub detail: String,
+    #[sqlx(rename = "created_at")]
     pub at: i64,
 }
 
 /// A report, with the names it refers to.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct Report {
     pub id: String,
     pub reporter: String,
+    #[sqlx(rename = "target")]
     pub target_id: String,
+    #[sqlx(rename = "target_name")]
     pub target: String,
     pub game: Option<String>,
     /// The chat line reported, if any (its id).
+    #[sqlx(rename = "chat_line")]
     pub line: Option<String>,
     pub reason: String,
+    #[sqlx(rename = "created_at")]
     pub at: i64,
     pub closed_at: Option<i64>,
 }
@@ -131,24 +85,12 @@ pub struct Report {
 impl Db {
     /// An account's standing, by name in any case.
     pub async fn standing(&self, name: &str) -> Result<Option<Standing>, DbError> {
-        let row = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT id, name, admin, closed, engine, bot, muted_until FROM users WHERE name_key = $1",
         )
         .bind(name.to_lowercase())
         .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| {
-            Ok(Standing {
-                id: r.try_get("id")?,
-                name: r.try_get("name")?,
-                admin: r.try_get::<i64, _>("admin")? != 0,
-                closed: r.try_get::<i64, _>("closed")? != 0,
-                engine: r.try_get::<i64, _>("engine")? != 0,
-                bot: r.try_get::<i64, _>("bot")? != 0,
-                muted_until: r.try_get("muted_until")?,
-            })
-        })
-        .transpose()
+        .await?)
     }
 
     /// Whether a user is an admin (a closed account is not).
@@ -174,19 +116,20 @@ impl Db {
 
     /// One flag of a user, read by `sql` (which names it `flag`); `false` for no such user.
     async fn user_flag(&self, sql: &'static str, user_id: &str) -> Result<bool, DbError> {
-        let row = sqlx::query(sql).bind(user_id).fetch_optional(&self.pool).await?;
-        Ok(match row {
-            Some(r) => r.try_get::<i64, _>("flag")? != 0,
-            None => false,
-        })
+        let flag: Option<Flag> = sqlx::query_scalar(sql)
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(flag.is_some_and(bool::from))
     }
 
     /// The admins' names, in order.
     pub async fn admins(&self) -> Result<Vec<String>, DbError> {
-        let rows = sqlx::query("SELECT name FROM users WHERE admin = 1 AND closed = 0 ORDER BY name_key")
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(|r| Ok(r.try_get("name")?)).collect()
+        Ok(
+            sqlx::query_scalar("SELECT name FROM users WHERE admin = 1 AND closed = 0 ORDER BY name_key")
+                .fetch_all(&self.pool)
+                .await?,
+        )
     }
 
     /// Takes a moderation action on the account `target` (a user id) and records it in the same transaction:
@@ -256,11 +199,10 @@ impl Db {
         let id = ids::short(12);
         // Each action on an account later than the one before, so that the history has one order.
         let last: Option<i64> =
-            sqlx::query("SELECT MAX(created_at) AS last FROM mod_actions WHERE target = $1")
+            sqlx::query_scalar("SELECT MAX(created_at) AS last FROM mod_actions WHERE target = $1")
                 .bind(target)
                 .fetch_one(&mut *tx)
-                .await?
-                .try_get("last")?;
+                .await?;
         let at = now_ms().max(last.map_or(0, |l| l + 1));
         sqlx::query(
             "INSERT INTO mod_actions (id, target, admin, kind, reason, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -280,29 +222,13 @@ impl Db {
 
     /// The actions taken on an account, newest first.
     pub async fn moderation_history(&self, target: &str) -> Result<Vec<ModAction>, DbError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT m.id, u.name AS admin_name, m.kind, m.reason, m.detail, m.created_at FROM mod_actions m \
              LEFT JOIN users u ON u.id = m.admin WHERE m.target = $1 ORDER BY m.created_at DESC, m.id LIMIT 200",
         )
         .bind(target)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(ModAction {
-                    id: r.try_get("id")?,
-                    admin: r.try_get("admin_name")?,
-                    kind: {
-                        let text: String = r.try_get("kind")?;
-                        ModKind::parse(&text)
-                            .ok_or_else(|| sqlx::Error::Decode(format!("`{text}` is not a ModKind").into()))?
-                    },
-                    reason: r.try_get("reason")?,
-                    detail: r.try_get("detail")?,
-                    at: r.try_get("created_at")?,
-                })
-            })
-            .collect()
+        .await?)
     }
 
     /// Files a report about an account, in a game or about one of its chat lines.
@@ -332,12 +258,13 @@ impl Db {
 
     /// How many reports a user filed since `since` (Unix ms).
     pub async fn reports_filed_since(&self, reporter: &str, since: i64) -> Result<i64, DbError> {
-        let r = sqlx::query("SELECT COUNT(*) AS n FROM reports WHERE reporter = $1 AND created_at >= $2")
-            .bind(reporter)
-            .bind(since)
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(r.try_get("n")?)
+        Ok(
+            sqlx::query_scalar("SELECT COUNT(*) AS n FROM reports WHERE reporter = $1 AND created_at >= $2")
+                .bind(reporter)
+                .bind(since)
+                .fetch_one(&self.pool)
+                .await?,
+        )
     }
 
     /// Reports: the open ones oldest first, or every report about one account (`about`, a user id) newest
@@ -347,7 +274,7 @@ impl Db {
                     r.created_at, r.closed_at FROM reports r JOIN users a ON a.id = r.reporter JOIN users t ON t.id = r.target";
         let rows = match about {
             Some(target) => {
-                sqlx::query(sqlx::AssertSqlSafe(format!(
+                sqlx::query_as(sqlx::AssertSqlSafe(format!(
                     "{base} WHERE r.target = $1 ORDER BY r.created_at DESC, r.id LIMIT 200"
                 )))
                 .bind(target)
@@ -355,27 +282,26 @@ impl Db {
                 .await?
             }
             None => {
-                sqlx::query(sqlx::AssertSqlSafe(format!(
+                sqlx::query_as(sqlx::AssertSqlSafe(format!(
                     "{base} WHERE r.closed_at IS NULL ORDER BY r.created_at, r.id LIMIT 200"
                 )))
                 .fetch_all(&self.pool)
                 .await?
             }
         };
-        rows.iter().map(report).collect()
+        Ok(rows)
     }
 
     /// An open report, by id.
     pub async fn open_report(&self, id: &str) -> Result<Option<Report>, DbError> {
-        let row = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT r.id, a.name AS reporter, r.target, t.name AS target_name, r.game, r.chat_line, r.reason, \
              r.created_at, r.closed_at FROM reports r JOIN users a ON a.id = r.reporter JOIN users t ON t.id = r.target \
              WHERE r.id = $1 AND r.closed_at IS NULL",
         )
         .bind(id)
         .fetch_optional(&self.pool)
-        .await?;
-        row.as_ref().map(report).transpose()
+        .await?)
     }
 
     /// Closes an open report; `false` if there is no open report of that id.
@@ -390,18 +316,4 @@ impl Db {
         .await?;
         Ok(r.rows_affected() == 1)
     }
-}
-
-fn report(r: &sqlx::any::AnyRow) -> Result<Report, DbError> {
-    Ok(Report {
-        id: r.try_get("id")?,
-        reporter: r.try_get("reporter")?,
-        target_id: r.try_get("target")?,
-        target: r.try_get("target_name")?,
-        game: r.try_get("game")?,
-        line: r.try_get("chat_line")?,
-        reason: r.try_get("reason")?,
-        at: r.try_get("created_at")?,
-        closed_at: r.try_get("closed_at")?,
-    })
 }

@@ -1,15 +1,12 @@
-//! Puzzles and their players: the puzzles (shipped, and mined from the site's finished games), each rated by
-//! Glicko-2 against the players who try it, as lichess rates its puzzles; each player's puzzle rating, streak
-//! and history per game; and the finished games already mined.
+//! Puzzles and their players: the puzzles (shipped, and mined from the site's finished games) with their
+//! ratings; each player's puzzle rating, streak and history per game; and the finished games already mined.
+//! How a try changes the ratings and the streak is the game layer's rule (`game::puzzles::rate_try`); this
+//! module reads and writes what it decides, in one transaction.
 
 use gridplay_engine::puzzles::{Step, parse_steps, steps_text};
-use skillratings::{
-    Outcomes,
-    glicko2::{Glicko2Config, Glicko2Rating, glicko2},
-};
-use sqlx::Row;
+use skillratings::glicko2::Glicko2Rating;
 
-use super::{Db, DbError, GameStatus, ratings::START};
+use super::{Db, DbError, GameStatus, columns::Flag, ratings::START};
 
 /// A puzzle to add.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,10 +45,11 @@ pub struct PuzzleRow {
 }
 
 /// A player's puzzles in one game.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct PuzzlePlayer {
     pub rating: f64,
     pub deviation: f64,
+    pub volatility: f64,
     pub attempts: i64,
     pub solved: i64,
     /// Puzzles solved in a row, to the last one tried.
@@ -60,10 +58,11 @@ pub struct PuzzlePlayer {
 }
 
 /// One puzzle a player tried.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct AttemptRow {
     pub puzzle_id: String,
     pub at: i64,
+    #[sqlx(try_from = "Flag")]
     pub solved: bool,
     /// The player's puzzle rating after it.
     pub rating_after: f64,
@@ -79,13 +78,6 @@ pub struct Rated {
     pub puzzle_rating: f64,
 }
 
-fn config() -> Glicko2Config {
-    Glicko2Config {
-        tau: 0.75,
-        ..Glicko2Config::new()
-    }
-}
-
 /// A puzzle's id: a hash of its variant and position, the same on every server.
 #[must_use]
 pub fn puzzle_id(spec: &str, position: &str) -> String {
@@ -96,58 +88,71 @@ pub fn puzzle_id(spec: &str, position: &str) -> String {
 const PUZZLE_COLUMNS: &str = "id, game, spec, position, solution, proof, grades, source, retired, rating, deviation, \
      plays FROM puzzles";
 
-fn puzzle_row(r: &sqlx::any::AnyRow) -> Result<PuzzleRow, sqlx::Error> {
-    let solution: String = r.try_get("solution")?;
-    let grades: String = r.try_get("grades")?;
-    // A puzzle stored before moves were graded is retired (`store_shipped_set`), and has no steps.
-    let steps = if grades.is_empty() {
-        Vec::new()
-    } else {
-        parse_steps(&grades).map_err(|e| sqlx::Error::Decode(e.into()))?
-    };
-    Ok(PuzzleRow {
-        steps,
-        retired: r.try_get::<i64, _>("retired")? != 0,
-        id: r.try_get("id")?,
-        game: r.try_get("game")?,
-        spec: r.try_get("spec")?,
-        position: r.try_get("position")?,
-        solution: solution.split(' ').map(str::to_owned).collect(),
-        proof: r.try_get("proof")?,
-        source: r.try_get("source")?,
-        rating: r.try_get("rating")?,
-        deviation: r.try_get("deviation")?,
-        plays: r.try_get("plays")?,
-    })
+/// A row of [`PUZZLE_COLUMNS`], as stored: the solution's moves separated by spaces, the grades as
+/// `steps_text` writes them.
+#[derive(sqlx::FromRow)]
+struct PuzzleRecord {
+    id: String,
+    game: String,
+    spec: String,
+    position: String,
+    solution: String,
+    proof: String,
+    grades: String,
+    source: String,
+    #[sqlx(try_from = "Flag")]
+    retired: bool,
+    rating: f64,
+    deviation: f64,
+    plays: i64,
 }
 
-fn player_row(r: &sqlx::any::AnyRow) -> Result<(PuzzlePlayer, f64), sqlx::Error> {
-    Ok((
-        PuzzlePlayer {
-            rating: r.try_get("rating")?,
-            deviation: r.try_get("deviation")?,
-            attempts: r.try_get("attempts")?,
-            solved: r.try_get("solved")?,
-            streak: r.try_get("streak")?,
-            best_streak: r.try_get("best_streak")?,
-        },
-        r.try_get("volatility")?,
-    ))
+impl TryFrom<PuzzleRecord> for PuzzleRow {
+    type Error = sqlx::Error;
+
+    fn try_from(r: PuzzleRecord) -> Result<PuzzleRow, sqlx::Error> {
+        // A puzzle stored before moves were graded is retired (`store_shipped_set`), and has no steps.
+        let steps = if r.grades.is_empty() {
+            Vec::new()
+        } else {
+            parse_steps(&r.grades).map_err(|e| sqlx::Error::Decode(format!("puzzle {}: {e}", r.id).into()))?
+        };
+        Ok(PuzzleRow {
+            steps,
+            retired: r.retired,
+            id: r.id,
+            game: r.game,
+            spec: r.spec,
+            position: r.position,
+            solution: r.solution.split(' ').map(str::to_owned).collect(),
+            proof: r.proof,
+            source: r.source,
+            rating: r.rating,
+            deviation: r.deviation,
+            plays: r.plays,
+        })
+    }
 }
+
+fn puzzles(query: String) -> sqlx::query::QueryAs<'static, sqlx::Any, PuzzleRecord, sqlx::any::AnyArguments> {
+    sqlx::query_as(sqlx::AssertSqlSafe(query))
+}
+
+const PLAYER_COLUMNS: &str =
+    "rating, deviation, volatility, attempts, solved, streak, best_streak FROM puzzle_players";
 
 /// A player who has tried no puzzle of a game.
-fn new_player() -> (PuzzlePlayer, f64) {
-    (
-        PuzzlePlayer {
-            rating: START.rating,
-            deviation: START.deviation,
-            attempts: 0,
-            solved: 0,
-            streak: 0,
-            best_streak: 0,
-        },
-        START.volatility,
-    )
+#[must_use]
+pub fn new_player() -> PuzzlePlayer {
+    PuzzlePlayer {
+        rating: START.rating,
+        deviation: START.deviation,
+        volatility: START.volatility,
+        attempts: 0,
+        solved: 0,
+        streak: 0,
+        best_streak: 0,
+    }
 }
 
 /// Inserts puzzles in the caller's transaction, `ON CONFLICT` `conflict`; returns the rows inserted or
@@ -158,19 +163,13 @@ async fn insert_puzzles(
     now: i64,
     conflict: &str,
 ) -> Result<u64, DbError> {
-    const COLUMNS: usize = 12;
+    const COLUMNS: usize = 14;
     let mut added = 0;
     for part in puzzles.chunks(100) {
-        let values: Vec<String> = (0..part.len())
-            .map(|i| {
-                let cells: Vec<String> = (1..=COLUMNS).map(|k| format!("${}", i * COLUMNS + k)).collect();
-                format!("({}, 0, 0)", cells.join(", "))
-            })
-            .collect();
+        let values = super::placeholders(part.len(), COLUMNS, 1, super::numbered);
         let sql = format!(
             "INSERT INTO puzzles (id, game, spec, position, solution, proof, grades, source, rating, deviation, volatility, \
-             created_at, plays, retired) VALUES {} ON CONFLICT {conflict}",
-            values.join(", ")
+             created_at, plays, retired) VALUES {values} ON CONFLICT {conflict}"
         );
         let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
         for p in part {
@@ -186,7 +185,9 @@ async fn insert_puzzles(
                 .bind(START.rating)
                 .bind(START.deviation)
                 .bind(START.volatility)
-                .bind(now);
+                .bind(now)
+                .bind(0_i64)
+                .bind(Flag(false));
         }
         added += q.execute(&mut *conn).await?.rows_affected();
     }
@@ -253,25 +254,22 @@ impl Db {
     /// How many puzzles a game offers (`None`: every game), and how many of them came from `source` (a
     /// prefix: `shipped`, `site:`). Retired puzzles are not counted.
     pub async fn count_puzzles(&self, game: Option<&str>, source: &str) -> Result<(i64, i64), DbError> {
-        let r = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN source LIKE $2 THEN 1 ELSE 0 END), 0) AS s FROM puzzles \
              WHERE ($1 = '' OR game = $1) AND retired = 0",
         )
         .bind(game.unwrap_or(""))
         .bind(format!("{source}%"))
         .fetch_one(&self.pool)
-        .await?;
-        Ok((r.try_get("n")?, r.try_get("s")?))
+        .await?)
     }
 
     pub async fn puzzle(&self, id: &str) -> Result<Option<PuzzleRow>, DbError> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {PUZZLE_COLUMNS} WHERE id = $1"
-        )))
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.as_ref().map(puzzle_row).transpose()?)
+        let row = puzzles(format!("SELECT {PUZZLE_COLUMNS} WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(PuzzleRow::try_from).transpose()?)
     }
 
     /// Up to `n` puzzles of `game` nearest `rating`, leaving out those `user` has tried and those retired.
@@ -282,44 +280,45 @@ impl Db {
         rating: f64,
         n: i64,
     ) -> Result<Vec<PuzzleRow>, DbError> {
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        let rows = puzzles(format!(
             "SELECT {PUZZLE_COLUMNS} p WHERE p.game = $1 AND NOT EXISTS \
              (SELECT 1 FROM puzzle_attempts a WHERE a.user_id = $2 AND a.puzzle_id = p.id) AND p.retired = 0 \
              ORDER BY ABS(p.rating - $3), p.id LIMIT $4"
-        )))
+        ))
         .bind(game)
         .bind(user.unwrap_or(""))
         .bind(rating)
         .bind(n)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(puzzle_row).collect::<Result<_, _>>()?)
+        Ok(rows
+            .into_iter()
+            .map(PuzzleRow::try_from)
+            .collect::<Result<_, _>>()?)
     }
 
     /// A player's puzzles in a game (a new player's when none tried).
     pub async fn puzzle_player(&self, user: &str, game: &str) -> Result<PuzzlePlayer, DbError> {
-        let row = sqlx::query("SELECT * FROM puzzle_players WHERE user_id = $1 AND game = $2")
-            .bind(user)
-            .bind(game)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row
-            .as_ref()
-            .map(player_row)
-            .transpose()?
-            .unwrap_or_else(new_player)
-            .0)
+        let row: Option<PuzzlePlayer> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT {PLAYER_COLUMNS} WHERE user_id = $1 AND game = $2"
+        )))
+        .bind(user)
+        .bind(game)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.unwrap_or_else(new_player))
     }
 
-    /// Records `user`'s first try of `puzzle`, solved or not: the player's and the puzzle's ratings change by
-    /// Glicko-2 (a solve is a win against the puzzle), with the streak, in one transaction. A puzzle tried
-    /// before changes nothing (`None`).
+    /// Records `user`'s first try of `puzzle`, solved or not, in one transaction: the player's and the
+    /// puzzle's standing as they are at the commit go through `rate` (the game layer's rule), and what it
+    /// returns is stored. A puzzle tried before changes nothing (`None`).
     pub async fn record_attempt(
         &self,
         user: &str,
         puzzle: &PuzzleRow,
         solved: bool,
         now: i64,
+        rate: impl FnOnce(&PuzzlePlayer, Glicko2Rating) -> (PuzzlePlayer, Glicko2Rating) + Send,
     ) -> Result<Option<Rated>, DbError> {
         let mut writing = self.writing().await?;
         let mut tx = writing.begin().await?;
@@ -331,7 +330,7 @@ impl Db {
         .bind(&puzzle.id)
         .bind(&puzzle.game)
         .bind(now)
-        .bind(i64::from(solved))
+        .bind(Flag(solved))
         .execute(&mut *tx)
         .await?
         .rows_affected();
@@ -342,7 +341,7 @@ impl Db {
         // update that changes nothing (SQLite has no `FOR UPDATE`, and one writer at a time): on PostgreSQL two
         // tries at once, by one player or of one puzzle, then rate one after the other, each from the ratings
         // the other left. Every try locks in that order, so none waits for another that waits for it.
-        let (start, start_volatility) = new_player();
+        let start = new_player();
         sqlx::query(
             "INSERT INTO puzzle_players (user_id, game, rating, deviation, volatility, attempts, solved, streak, best_streak) \
              VALUES ($1, $2, $3, $4, $5, 0, 0, 0, 0) ON CONFLICT (user_id, game) DO NOTHING",
@@ -351,7 +350,7 @@ impl Db {
         .bind(&puzzle.game)
         .bind(start.rating)
         .bind(start.deviation)
-        .bind(start_volatility)
+        .bind(start.volatility)
         .execute(&mut *tx)
         .await?;
         sqlx::query("UPDATE puzzle_players SET attempts = attempts WHERE user_id = $1 AND game = $2")
@@ -363,50 +362,36 @@ impl Db {
             .bind(&puzzle.id)
             .execute(&mut *tx)
             .await?;
-        let (mut player, volatility) =
-            sqlx::query("SELECT * FROM puzzle_players WHERE user_id = $1 AND game = $2")
-                .bind(user)
-                .bind(&puzzle.game)
+        let player: PuzzlePlayer = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT {PLAYER_COLUMNS} WHERE user_id = $1 AND game = $2"
+        )))
+        .bind(user)
+        .bind(&puzzle.game)
+        .fetch_one(&mut *tx)
+        .await?;
+        let (rating, deviation, volatility): (f64, f64, f64) =
+            sqlx::query_as("SELECT rating, deviation, volatility FROM puzzles WHERE id = $1")
+                .bind(&puzzle.id)
                 .fetch_one(&mut *tx)
-                .await
-                .and_then(|r| player_row(&r))?;
-        let p = sqlx::query("SELECT rating, deviation, volatility FROM puzzles WHERE id = $1")
-            .bind(&puzzle.id)
-            .fetch_one(&mut *tx)
-            .await?;
-        let puzzle_before = Glicko2Rating {
-            rating: p.try_get("rating")?,
-            deviation: p.try_get("deviation")?,
-            volatility: p.try_get("volatility")?,
-        };
+                .await?;
         let before = player.rating;
-        let me = Glicko2Rating {
-            rating: player.rating,
-            deviation: player.deviation,
-            volatility,
-        };
-        let outcome = if solved { Outcomes::WIN } else { Outcomes::LOSS };
-        let (me_after, puzzle_after) = glicko2(&me, &puzzle_before, &outcome, &config());
-        player.rating = me_after.rating;
-        player.deviation = me_after.deviation;
-        player.attempts += 1;
-        if solved {
-            player.solved += 1;
-            player.streak += 1;
-            player.best_streak = player.best_streak.max(player.streak);
-        } else {
-            player.streak = 0;
-        }
+        let (player, puzzle_after) = rate(
+            &player,
+            Glicko2Rating {
+                rating,
+                deviation,
+                volatility,
+            },
+        );
         sqlx::query(
-            "INSERT INTO puzzle_players (user_id, game, rating, deviation, volatility, attempts, solved, streak, best_streak) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (user_id, game) DO UPDATE SET rating = $3, \
-             deviation = $4, volatility = $5, attempts = $6, solved = $7, streak = $8, best_streak = $9",
+            "UPDATE puzzle_players SET rating = $3, deviation = $4, volatility = $5, attempts = $6, solved = $7, \
+             streak = $8, best_streak = $9 WHERE user_id = $1 AND game = $2",
         )
         .bind(user)
         .bind(&puzzle.game)
         .bind(player.rating)
         .bind(player.deviation)
-        .bind(me_after.volatility)
+        .bind(player.volatility)
         .bind(player.attempts)
         .bind(player.solved)
         .bind(player.streak)
@@ -444,7 +429,7 @@ impl Db {
         game: &str,
         limit: i64,
     ) -> Result<Vec<AttemptRow>, DbError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT puzzle_id, at, solved, rating_after, puzzle_rating FROM puzzle_attempts \
              WHERE user_id = $1 AND game = $2 ORDER BY at DESC, puzzle_id LIMIT $3",
         )
@@ -452,35 +437,19 @@ impl Db {
         .bind(game)
         .bind(limit)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(AttemptRow {
-                    puzzle_id: r.try_get("puzzle_id")?,
-                    at: r.try_get("at")?,
-                    solved: r.try_get::<i64, _>("solved")? != 0,
-                    rating_after: r.try_get("rating_after")?,
-                    puzzle_rating: r.try_get("puzzle_rating")?,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(DbError::from)
+        .await?)
     }
 
     /// Up to `limit` finished games between two accounts not mined for puzzles yet, the latest first.
     pub async fn unmined_games(&self, limit: i64) -> Result<Vec<String>, DbError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_scalar(
             "SELECT g.id FROM games g WHERE g.status = $1 AND g.first_user IS NOT NULL AND g.second_user IS NOT NULL \
              AND NOT EXISTS (SELECT 1 FROM puzzle_mined m WHERE m.game_id = g.id) ORDER BY g.updated_at DESC, g.id LIMIT $2",
         )
         .bind(GameStatus::Finished.as_str())
         .bind(limit)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| r.try_get("id"))
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(DbError::from)
+        .await?)
     }
 
     /// Marks a game as mined for puzzles.

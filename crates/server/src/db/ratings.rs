@@ -9,9 +9,9 @@ use skillratings::{
     Outcomes,
     glicko2::{Glicko2Config, Glicko2Rating, glicko2},
 };
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::AssertSqlSafe;
 
-use super::{Backend, Db, DbError, GAME_COLUMNS, GameRow, game_row};
+use super::{Backend, Db, DbError, GAME_COLUMNS, GameRow, games};
 
 /// A rating is provisional while its deviation is at least this.
 pub(crate) const PROVISIONAL_DEVIATION: f64 = 110.0;
@@ -56,7 +56,7 @@ pub struct RatingRow {
 }
 
 /// A player's results in one game.
-#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema, sqlx::FromRow)]
 pub struct StatsRow {
     pub game: String,
     pub wins: i64,
@@ -71,7 +71,7 @@ async fn load(
     user: &str,
     game: &str,
 ) -> Result<(Glicko2Rating, i64), sqlx::Error> {
-    let row = sqlx::query(
+    let row: Option<(f64, f64, f64, i64)> = sqlx::query_as(
         "SELECT rating, deviation, volatility, games FROM ratings WHERE user_id = $1 AND game = $2",
     )
     .bind(user)
@@ -79,13 +79,13 @@ async fn load(
     .fetch_optional(&mut *conn)
     .await?;
     Ok(match row {
-        Some(r) => (
+        Some((rating, deviation, volatility, games)) => (
             Glicko2Rating {
-                rating: r.try_get("rating")?,
-                deviation: r.try_get("deviation")?,
-                volatility: r.try_get("volatility")?,
+                rating,
+                deviation,
+                volatility,
             },
-            r.try_get("games")?,
+            games,
         ),
         None => (START, 0),
     })
@@ -173,17 +173,33 @@ pub(super) async fn apply(
     Ok(())
 }
 
-fn rating_row(r: &sqlx::any::AnyRow) -> Result<RatingRow, sqlx::Error> {
-    let deviation: f64 = r.try_get("deviation")?;
-    Ok(RatingRow {
-        user_id: r.try_get("user_id")?,
-        name: r.try_get("name")?,
-        game: r.try_get("game")?,
-        rating: r.try_get("rating")?,
-        deviation,
-        games: r.try_get("games")?,
-        provisional: deviation >= PROVISIONAL_DEVIATION,
-    })
+/// A row of [`RATING_COLUMNS`], as stored.
+#[derive(sqlx::FromRow)]
+struct RatingRecord {
+    user_id: String,
+    name: String,
+    game: String,
+    rating: f64,
+    deviation: f64,
+    games: i64,
+}
+
+impl From<RatingRecord> for RatingRow {
+    fn from(r: RatingRecord) -> RatingRow {
+        RatingRow {
+            user_id: r.user_id,
+            name: r.name,
+            game: r.game,
+            rating: r.rating,
+            deviation: r.deviation,
+            games: r.games,
+            provisional: r.deviation >= PROVISIONAL_DEVIATION,
+        }
+    }
+}
+
+fn ratings(query: String) -> sqlx::query::QueryAs<'static, sqlx::Any, RatingRecord, sqlx::any::AnyArguments> {
+    sqlx::query_as(AssertSqlSafe(query))
 }
 
 const RATING_COLUMNS: &str = "r.user_id, u.name, r.game, r.rating, r.deviation, r.games FROM ratings r JOIN users u ON u.id = r.user_id";
@@ -191,55 +207,52 @@ const RATING_COLUMNS: &str = "r.user_id, u.name, r.game, r.rating, r.deviation, 
 impl Db {
     /// A player's rating in a game, or the starting one (provisional, no games).
     pub async fn rating(&self, user: &str, game: &str) -> Result<Option<RatingRow>, DbError> {
-        let row = sqlx::query(AssertSqlSafe(format!(
+        let row = ratings(format!(
             "SELECT {RATING_COLUMNS} WHERE r.user_id = $1 AND r.game = $2"
-        )))
+        ))
         .bind(user)
         .bind(game)
         .fetch_optional(&self.pool)
         .await?;
-        Ok(row.as_ref().map(rating_row).transpose()?)
+        Ok(row.map(RatingRow::from))
     }
 
     /// Every rating of a player.
     pub async fn ratings_of(&self, user: &str) -> Result<Vec<RatingRow>, DbError> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
+        let rows = ratings(format!(
             "SELECT {RATING_COLUMNS} WHERE r.user_id = $1 ORDER BY r.game"
-        )))
+        ))
         .bind(user)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(rating_row).collect::<Result<_, _>>()?)
+        Ok(rows.into_iter().map(RatingRow::from).collect())
     }
 
     /// A game's leaderboard, of people or of bots (`bots`): established ratings first, best first, then
     /// provisional ones.
     pub async fn leaderboard(&self, game: &str, bots: bool, limit: i64) -> Result<Vec<RatingRow>, DbError> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
+        let rows = ratings(format!(
             "SELECT {RATING_COLUMNS} WHERE r.game = $1 AND u.engine = 0 AND u.closed = 0 AND u.bot = $4 \
              ORDER BY CASE WHEN r.deviation < $2 THEN 0 ELSE 1 END, r.rating DESC, u.name_key LIMIT $3"
-        )))
+        ))
         .bind(game)
         .bind(PROVISIONAL_DEVIATION)
         .bind(limit)
         .bind(i64::from(bots))
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(rating_row).collect::<Result<_, _>>()?)
+        Ok(rows.into_iter().map(RatingRow::from).collect())
     }
 
     /// A player's ratings over time in one game: (Unix ms, rating), oldest first.
     pub async fn rating_history(&self, user: &str, game: &str) -> Result<Vec<(i64, f64)>, DbError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT at, rating FROM rating_history WHERE user_id = $1 AND game = $2 ORDER BY at, game_id LIMIT 2000",
         )
         .bind(user)
         .bind(game)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| Ok((r.try_get("at")?, r.try_get("rating")?)))
-            .collect()
+        .await?)
     }
 
     /// A player's rating and deviation after each rated game of one game kind, oldest first, by game id.
@@ -248,28 +261,19 @@ impl Db {
         user: &str,
         game: &str,
     ) -> Result<Vec<(String, f64, f64)>, DbError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT game_id, rating, deviation FROM rating_history WHERE user_id = $1 AND game = $2 \
              ORDER BY at, game_id",
         )
         .bind(user)
         .bind(game)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok((
-                    r.try_get("game_id")?,
-                    r.try_get("rating")?,
-                    r.try_get("deviation")?,
-                ))
-            })
-            .collect()
+        .await?)
     }
 
     /// A player's wins, losses, draws and resignations per game, over every finished game.
     pub async fn stats(&self, user: &str) -> Result<Vec<StatsRow>, DbError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT game, \
              SUM(CASE WHEN (winner = 'first' AND first_user = $1) OR (winner = 'second' AND second_user = $1) \
                  THEN 1 ELSE 0 END) AS wins, \
@@ -283,33 +287,22 @@ impl Db {
         )
         .bind(user)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(StatsRow {
-                    game: r.try_get("game")?,
-                    wins: r.try_get("wins")?,
-                    losses: r.try_get("losses")?,
-                    draws: r.try_get("draws")?,
-                    resigned: r.try_get("resigned")?,
-                })
-            })
-            .collect()
+        .await?)
     }
 
     /// The games in play, the most recently moved first (for spectators).
     pub async fn live_games(&self, limit: i64, idle_since: i64) -> Result<Vec<GameRow>, DbError> {
         // An untimed game (only games against the engine are untimed) that has not moved since `idle_since`
         // is left, not in play: it is not listed.
-        let rows = sqlx::query(AssertSqlSafe(format!(
+        let rows = games(format!(
             "SELECT {GAME_COLUMNS} WHERE g.status = 'active' AND NOT (g.clock_initial IS NULL \
              AND g.days_per_move IS NULL AND g.updated_at < $2) ORDER BY g.updated_at DESC LIMIT $1"
-        )))
+        ))
         .bind(limit)
         .bind(idle_since)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+        Ok(rows.into_iter().map(GameRow::from).collect())
     }
 
     /// The current ratings of some players in one game, by user id.

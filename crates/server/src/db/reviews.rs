@@ -2,18 +2,20 @@
 //! reviewer's claims on the games it takes.
 
 use gridplay_core::Player;
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::AssertSqlSafe;
 
-use super::{Db, DbError, GameStatus, kinds};
+use super::{Db, DbError, GameStatus, Side, columns::Flag};
 
 /// One side's figures in one reviewed game.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct ReviewRow {
     pub game_id: String,
+    #[sqlx(try_from = "Side")]
     pub side: Player,
     pub user_id: String,
     /// The game's registry name.
     pub game: String,
+    #[sqlx(try_from = "Flag")]
     pub rated: bool,
     pub finished_at: i64,
     pub accuracy: f64,
@@ -29,26 +31,6 @@ pub struct ReviewRow {
 
 const REVIEW_COLUMNS: &str = "game_id, side, user_id, game, rated, finished_at, accuracy, counted, agreed, \
      inaccuracies, mistakes, blunders, moves, move_ms_median, move_ms_iqr";
-
-fn review_row(r: &sqlx::any::AnyRow) -> Result<ReviewRow, DbError> {
-    Ok(ReviewRow {
-        game_id: r.try_get("game_id")?,
-        side: kinds::side(r.try_get("side")?)?,
-        user_id: r.try_get("user_id")?,
-        game: r.try_get("game")?,
-        rated: r.try_get::<i64, _>("rated")? != 0,
-        finished_at: r.try_get("finished_at")?,
-        accuracy: r.try_get("accuracy")?,
-        counted: r.try_get("counted")?,
-        agreed: r.try_get("agreed")?,
-        inaccuracies: r.try_get("inaccuracies")?,
-        mistakes: r.try_get("mistakes")?,
-        blunders: r.try_get("blunders")?,
-        moves: r.try_get("moves")?,
-        move_ms_median: r.try_get("move_ms_median")?,
-        move_ms_iqr: r.try_get("move_ms_iqr")?,
-    })
-}
 
 impl Db {
     /// Takes the oldest finished game between two people (two accounts, neither a bot, no engine side)
@@ -133,7 +115,7 @@ impl Db {
         rated_only: bool,
         limit: i64,
     ) -> Result<Vec<ReviewRow>, DbError> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
+        Ok(sqlx::query_as(AssertSqlSafe(format!(
             "SELECT {REVIEW_COLUMNS} FROM reviews WHERE user_id = $1 AND rated >= $2 \
              ORDER BY finished_at DESC, game_id LIMIT $3"
         )))
@@ -141,8 +123,7 @@ impl Db {
         .bind(i64::from(rated_only))
         .bind(limit)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(review_row).collect()
+        .await?)
     }
 
     /// The players with at least `min_games` reviewed rated games of `game` finished after `since`.

@@ -1,8 +1,6 @@
 //! What several servers on one PostgreSQL database share besides the games: the leases on games' timed work,
 //! and who is online and watching on each server.
 
-use sqlx::Row;
-
 use super::{Db, DbError};
 
 /// How long a lease lasts unless renewed; the holder renews it every second.
@@ -23,15 +21,16 @@ impl Db {
     /// takes no lock and waits for no commit, so that a copy of the game on a server that does not hold it
     /// costs a read when it tries, not a write.
     pub async fn claim_lease(&self, game: &str, process: &str, now: i64) -> Result<Lease, DbError> {
-        let held = sqlx::query("SELECT process, until_ms FROM leases WHERE game_id = $1")
-            .bind(game)
-            .fetch_optional(&self.pool)
-            .await?;
-        if let Some(row) = held {
-            let (holder, until_ms): (String, i64) = (row.try_get("process")?, row.try_get("until_ms")?);
-            if holder != process && until_ms >= now {
-                return Ok(Lease::Elsewhere { until_ms });
-            }
+        let held: Option<(String, i64)> =
+            sqlx::query_as("SELECT process, until_ms FROM leases WHERE game_id = $1")
+                .bind(game)
+                .fetch_optional(&self.pool)
+                .await?;
+        if let Some((holder, until_ms)) = held
+            && holder != process
+            && until_ms >= now
+        {
+            return Ok(Lease::Elsewhere { until_ms });
         }
         let row = sqlx::query(
             "INSERT INTO leases (game_id, process, until_ms) VALUES ($1, $2, $3) \
@@ -96,14 +95,12 @@ impl Db {
 
     /// The games whose lease has expired (their server stopped without giving them up).
     pub async fn expired_leases(&self, now: i64) -> Result<Vec<String>, DbError> {
-        let rows = sqlx::query("SELECT game_id FROM leases WHERE until_ms < $1")
-            .bind(now)
-            .fetch_all(&self.pool)
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get("game_id"))
-            .collect::<Result<_, _>>()?)
+        Ok(
+            sqlx::query_scalar("SELECT game_id FROM leases WHERE until_ms < $1")
+                .bind(now)
+                .fetch_all(&self.pool)
+                .await?,
+        )
     }
 
     /// Records that `user` has a page open on `process` (`online`) or no longer has.
@@ -158,17 +155,14 @@ impl Db {
         me: &str,
         alive_after: i64,
     ) -> Result<Vec<(String, String)>, DbError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT p.user_id, p.name FROM presence p JOIN heartbeats h ON h.process = p.process \
              WHERE p.process <> $1 AND h.at > $2",
         )
         .bind(me)
         .bind(alive_after)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| Ok((r.try_get("user_id")?, r.try_get("name")?)))
-            .collect()
+        .await?)
     }
 
     /// The viewers of games on the other servers that showed a sign of life after `alive_after`: (game,
@@ -179,7 +173,7 @@ impl Db {
         alive_after: i64,
         game: Option<&str>,
     ) -> Result<Vec<(String, String)>, DbError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT v.game_id, v.viewer FROM viewers v JOIN heartbeats h ON h.process = v.process \
              WHERE v.process <> $1 AND h.at > $2 AND ($3 = '' OR v.game_id = $3)",
         )
@@ -187,10 +181,7 @@ impl Db {
         .bind(alive_after)
         .bind(game.unwrap_or(""))
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| Ok((r.try_get("game_id")?, r.try_get("viewer")?)))
-            .collect()
+        .await?)
     }
 
     /// Removes the presence and viewer rows of servers with no sign of life after `alive_after`.

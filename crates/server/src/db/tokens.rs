@@ -1,13 +1,11 @@
 //! Personal API tokens: kept by their SHA-256 (`session_key`), with their name, scopes (words separated by
 //! spaces) and when each was made and last used.
 
-use sqlx::Row;
-
 use super::{Db, DbError, User, now_ms, session_key};
 use crate::ids;
 
 /// A token as its owner's list shows it (never the token itself).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct TokenRow {
     pub id: String,
     pub name: String,
@@ -19,8 +17,9 @@ pub struct TokenRow {
 }
 
 /// The user a token acts for, and what it may do.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct TokenUser {
+    #[sqlx(flatten)]
     pub user: User,
     pub token_id: String,
     pub scopes: String,
@@ -29,6 +28,14 @@ pub struct TokenUser {
 /// How often a token's last use is written, at most (ms): a program that sends a request a second does not
 /// write a row a second.
 const TOUCH_MS: i64 = 60_000;
+
+/// A token's user, with when the token was last used.
+#[derive(sqlx::FromRow)]
+struct Found {
+    #[sqlx(flatten)]
+    found: TokenUser,
+    last_used_at: i64,
+}
 
 impl Db {
     /// Keeps a new token of `user` (its SHA-256 only) and returns its id.
@@ -56,24 +63,13 @@ impl Db {
 
     /// A user's tokens that are not revoked, newest first.
     pub async fn tokens(&self, user: &str) -> Result<Vec<TokenRow>, DbError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT id, name, scopes, created_at, last_used_at FROM api_tokens \
              WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id",
         )
         .bind(user)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(TokenRow {
-                    id: r.try_get("id")?,
-                    name: r.try_get("name")?,
-                    scopes: r.try_get("scopes")?,
-                    created_at: r.try_get("created_at")?,
-                    last_used_at: r.try_get("last_used_at")?,
-                })
-            })
-            .collect()
+        .await?)
     }
 
     /// Revokes one of a user's tokens; `false` if the user has no such token in use.
@@ -91,27 +87,18 @@ impl Db {
 
     /// The user a token acts for (not revoked, its account not closed), its last use recorded.
     pub async fn token_user(&self, token: &str) -> Result<Option<TokenUser>, DbError> {
-        let row = sqlx::query(
+        let row: Option<Found> = sqlx::query_as(
             "SELECT t.id AS token_id, t.scopes, t.last_used_at, u.id, u.name, u.bot FROM api_tokens t \
              JOIN users u ON u.id = t.user_id WHERE t.hash = $1 AND t.revoked_at IS NULL AND u.closed = 0",
         )
         .bind(session_key(token))
         .fetch_optional(&self.pool)
         .await?;
-        let Some(r) = row else {
+        let Some(Found { found, last_used_at }) = row else {
             return Ok(None);
         };
-        let found = TokenUser {
-            user: User {
-                id: r.try_get("id")?,
-                name: r.try_get("name")?,
-                bot: r.try_get::<i64, _>("bot")? != 0,
-            },
-            token_id: r.try_get("token_id")?,
-            scopes: r.try_get("scopes")?,
-        };
         let now = now_ms();
-        if r.try_get::<i64, _>("last_used_at")? < now - TOUCH_MS {
+        if last_used_at < now - TOUCH_MS {
             sqlx::query("UPDATE api_tokens SET last_used_at = $2 WHERE id = $1")
                 .bind(&found.token_id)
                 .bind(now)

@@ -1,13 +1,17 @@
 //! Tournaments: their rows, players, games and byes. The pairing and the standings are in `tournament.rs`.
 
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::AssertSqlSafe;
 
 use super::{ByeKind, TournamentKind, TournamentStatus};
-use super::{Db, DbError, GAME_COLUMNS, GameRow, User, game_row, insert_game, now_ms, time_of};
+use super::{
+    Db, DbError, GAME_COLUMNS, GameRow, User,
+    columns::{Creator, Flag, TimeColumns},
+    games, insert_game, now_ms,
+};
 use crate::clock::TimeControl;
 
 /// A row of `tournaments`, with its creator.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TournamentRow {
     pub id: String,
     pub name: String,
@@ -15,12 +19,17 @@ pub struct TournamentRow {
     pub game: String,
     pub kind: TournamentKind,
     pub rounds: i64,
+    #[sqlx(try_from = "Flag")]
     pub rated: bool,
     /// Whether bot accounts may join.
+    #[sqlx(try_from = "Flag")]
     pub bots: bool,
     /// Whether a player who joins must have a good record of games left ([`super::good_record`]).
+    #[sqlx(try_from = "Flag")]
     pub good_record: bool,
+    #[sqlx(flatten, try_from = "TimeColumns")]
     pub time: TimeControl,
+    #[sqlx(flatten, try_from = "Creator")]
     pub creator: User,
     pub status: TournamentStatus,
     /// The round in play (0 before the start).
@@ -29,8 +38,9 @@ pub struct TournamentRow {
 }
 
 /// A player of a tournament.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TournamentPlayer {
+    #[sqlx(flatten)]
     pub user: User,
     pub joined_at: i64,
     /// The round after which the player withdrew (0 before the start).
@@ -38,35 +48,12 @@ pub struct TournamentPlayer {
 }
 
 /// Points without a game: a bye, or a forfeit win when the opponent withdrew.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct TournamentBye {
     pub round: i64,
     pub user_id: String,
     pub kind: ByeKind,
     pub half_points: i64,
-}
-
-fn tournament_row(r: &sqlx::any::AnyRow) -> Result<TournamentRow, sqlx::Error> {
-    Ok(TournamentRow {
-        id: r.try_get("id")?,
-        name: r.try_get("name")?,
-        spec: r.try_get("spec")?,
-        game: r.try_get("game")?,
-        kind: TournamentKind::parse(&r.try_get::<String, _>("kind")?)?,
-        rounds: r.try_get("rounds")?,
-        rated: r.try_get::<i64, _>("rated")? != 0,
-        bots: r.try_get::<i64, _>("bots")? != 0,
-        good_record: r.try_get::<i64, _>("good_record")? != 0,
-        time: time_of(r)?,
-        creator: User {
-            id: r.try_get("creator")?,
-            name: r.try_get("creator_name")?,
-            bot: r.try_get::<i64, _>("creator_bot")? != 0,
-        },
-        status: TournamentStatus::parse(&r.try_get::<String, _>("status")?)?,
-        round: r.try_get("round")?,
-        created_at: r.try_get("created_at")?,
-    })
 }
 
 const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.spec, t.game, t.kind, t.rounds, t.rated, t.bots, t.good_record, t.clock_initial, \
@@ -113,20 +100,19 @@ impl Db {
     }
 
     pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, DbError> {
-        let row = sqlx::query(AssertSqlSafe(format!(
+        Ok(sqlx::query_as(AssertSqlSafe(format!(
             "SELECT {TOURNAMENT_COLUMNS} WHERE t.id = $1"
         )))
         .bind(id)
         .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.as_ref().map(tournament_row).transpose()?)
+        .await?)
     }
 
     /// Open and running tournaments, then the latest finished ones.
     pub async fn tournaments(&self, limit: i64) -> Result<Vec<TournamentRow>, DbError> {
         // Running and open tournaments first, then the latest finished ones: a burst of new tournaments
         // cannot push every finished one off the list.
-        let mut rows = sqlx::query(AssertSqlSafe(format!(
+        let mut rows: Vec<TournamentRow> = sqlx::query_as(AssertSqlSafe(format!(
             "SELECT {TOURNAMENT_COLUMNS} WHERE t.status <> 'finished' \
              ORDER BY CASE t.status WHEN 'running' THEN 0 ELSE 1 END, t.created_at DESC LIMIT $1"
         )))
@@ -134,14 +120,14 @@ impl Db {
         .fetch_all(&self.pool)
         .await?;
         rows.extend(
-            sqlx::query(AssertSqlSafe(format!(
+            sqlx::query_as(AssertSqlSafe(format!(
                 "SELECT {TOURNAMENT_COLUMNS} WHERE t.status = 'finished' ORDER BY t.updated_at DESC LIMIT $1"
             )))
             .bind(limit / 2)
             .fetch_all(&self.pool)
             .await?,
         );
-        Ok(rows.iter().map(tournament_row).collect::<Result<_, _>>()?)
+        Ok(rows)
     }
 
     /// Adds a player to an open tournament. Returns `false` if it is not open or the player is in already.
@@ -182,58 +168,35 @@ impl Db {
     }
 
     pub async fn tournament_players(&self, id: &str) -> Result<Vec<TournamentPlayer>, DbError> {
-        let rows = sqlx::query(
-            "SELECT p.user_id, u.name, u.bot, p.joined_at, p.withdrawn FROM tournament_players p \
+        Ok(sqlx::query_as(
+            "SELECT p.user_id AS id, u.name, u.bot, p.joined_at, p.withdrawn FROM tournament_players p \
              JOIN users u ON u.id = p.user_id WHERE p.tournament_id = $1 ORDER BY p.joined_at, u.name_key",
         )
         .bind(id)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(TournamentPlayer {
-                    user: User {
-                        id: r.try_get("user_id")?,
-                        name: r.try_get("name")?,
-                        bot: r.try_get::<i64, _>("bot")? != 0,
-                    },
-                    joined_at: r.try_get("joined_at")?,
-                    withdrawn: r.try_get("withdrawn")?,
-                })
-            })
-            .collect()
+        .await?)
     }
 
     /// The games of a tournament, by round.
     pub async fn tournament_games(&self, id: &str) -> Result<Vec<GameRow>, DbError> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
+        let rows = games(format!(
             "SELECT {GAME_COLUMNS} WHERE g.tournament_id = $1 ORDER BY g.round, g.created_at, g.id"
-        )))
+        ))
         .bind(id)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+        Ok(rows.into_iter().map(GameRow::from).collect())
     }
 
     /// The byes and forfeits of a tournament.
     pub async fn tournament_byes(&self, id: &str) -> Result<Vec<TournamentBye>, DbError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT round, user_id, kind, half_points FROM tournament_byes WHERE tournament_id = $1 \
              ORDER BY round, user_id",
         )
         .bind(id)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(TournamentBye {
-                    round: r.try_get("round")?,
-                    user_id: r.try_get("user_id")?,
-                    kind: ByeKind::parse(&r.try_get::<String, _>("kind")?)?,
-                    half_points: r.try_get("half_points")?,
-                })
-            })
-            .collect()
+        .await?)
     }
 
     /// Starts round `round` with its games and byes, in one transaction, if the tournament is still at the
@@ -304,9 +267,10 @@ impl Db {
 
     /// Tournaments that are running (after a restart, each is checked for a round to pair).
     pub async fn running_tournaments(&self) -> Result<Vec<String>, DbError> {
-        let rows = sqlx::query("SELECT id FROM tournaments WHERE status = 'running'")
-            .fetch_all(&self.pool)
-            .await?;
-        Ok(rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>()?)
+        Ok(
+            sqlx::query_scalar("SELECT id FROM tournaments WHERE status = 'running'")
+                .fetch_all(&self.pool)
+                .await?,
+        )
     }
 }

@@ -1,8 +1,6 @@
 //! Stored analyses, the counts behind the quotas, the lines of the games in play, the servers' heartbeats and
 //! the spans when none ran, and the purge of expired rows.
 
-use sqlx::Row;
-
 use super::{Db, DbError, is_unique_violation};
 
 /// How long the spans when no server ran are kept: longer than any correspondence game waits for a move.
@@ -31,11 +29,10 @@ impl Db {
 
     /// The stored analysis of a game (JSON), if it was computed.
     pub async fn stored_analysis(&self, game_id: &str) -> Result<Option<String>, DbError> {
-        let row = sqlx::query("SELECT body FROM analyses WHERE game_id = $1")
+        Ok(sqlx::query_scalar("SELECT body FROM analyses WHERE game_id = $1")
             .bind(game_id)
             .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| r.try_get("body")).transpose()?)
+            .await?)
     }
 
     /// Stores a game's analysis; a second store of the same game keeps the first.
@@ -56,7 +53,7 @@ impl Db {
     /// The moves of every game in play with this spec, in the order played (a game with takebacks lists the
     /// moves taken back too).
     pub async fn lines_in_play(&self, spec: &str) -> Result<Vec<(String, Vec<String>)>, DbError> {
-        let rows = sqlx::query(
+        let rows: Vec<(String, String)> = sqlx::query_as(
             "SELECT a.game_id, a.body FROM actions a JOIN games g ON g.id = a.game_id \
              WHERE g.status = 'active' AND g.spec = $1 AND a.kind = 'move' ORDER BY a.game_id, a.seq",
         )
@@ -64,9 +61,7 @@ impl Db {
         .fetch_all(&self.pool)
         .await?;
         let mut lines: Vec<(String, Vec<String>)> = Vec::new();
-        for r in &rows {
-            let game: String = r.try_get("game_id")?;
-            let body: String = r.try_get("body")?;
+        for (game, body) in rows {
             match lines.last_mut() {
                 Some((g, moves)) if *g == game => moves.push(body),
                 _ => lines.push((game, vec![body])),
@@ -77,33 +72,32 @@ impl Db {
 
     /// How many open challenges a user has made.
     pub async fn open_challenges_of(&self, user_id: &str) -> Result<u64, DbError> {
-        let row = sqlx::query("SELECT COUNT(*) AS n FROM challenges WHERE creator = $1 AND status = 'open'")
-            .bind(user_id)
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(u64::try_from(row.try_get::<i64, _>("n")?).unwrap_or(0))
+        let n: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) AS n FROM challenges WHERE creator = $1 AND status = 'open'")
+                .bind(user_id)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(u64::try_from(n).unwrap_or(0))
     }
 
     /// How many tournaments a user has created since `since` (Unix ms).
     pub async fn tournaments_created_since(&self, user_id: &str, since: i64) -> Result<u64, DbError> {
-        let row =
-            sqlx::query("SELECT COUNT(*) AS n FROM tournaments WHERE creator = $1 AND created_at >= $2")
-                .bind(user_id)
-                .bind(since)
-                .fetch_one(&self.pool)
-                .await?;
-        Ok(u64::try_from(row.try_get::<i64, _>("n")?).unwrap_or(0))
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) AS n FROM tournaments WHERE creator = $1 AND created_at >= $2",
+        )
+        .bind(user_id)
+        .bind(since)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(u64::try_from(n).unwrap_or(0))
     }
 
     /// Whether every migration this build knows is applied (for readiness; a newer server may have applied
     /// more). A query that fails means the database cannot be reached.
     pub async fn migrations_applied(&self) -> Result<bool, DbError> {
-        let applied: Vec<i64> = sqlx::query("SELECT version FROM _sqlx_migrations WHERE success")
+        let applied: Vec<i64> = sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success")
             .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(|r| r.try_get::<i64, _>("version"))
-            .collect::<Result<_, _>>()?;
+            .await?;
         Ok(super::migrator(self.schema)
             .iter()
             .all(|m| !m.migration_type.is_up_migration() || applied.contains(&m.version)))
@@ -129,10 +123,10 @@ impl Db {
     /// At a server's start (`now`): if no server has shown a sign of life for more than `slack` ms, the span
     /// from the last one to `now` is recorded as a downtime and returned.
     pub async fn record_downtime(&self, now: i64, slack: i64) -> Result<Option<(i64, i64)>, DbError> {
-        let row = sqlx::query("SELECT MAX(at) AS at FROM heartbeats")
+        let last: Option<i64> = sqlx::query_scalar("SELECT MAX(at) AS at FROM heartbeats")
             .fetch_one(&self.pool)
             .await?;
-        let Some(last) = row.try_get::<Option<i64>, _>("at")? else {
+        let Some(last) = last else {
             return Ok(None);
         };
         if now - last <= slack {
@@ -148,14 +142,14 @@ impl Db {
 
     /// The time between `from` and `to` when no server ran, in ms.
     pub async fn downtime_between(&self, from: i64, to: i64) -> Result<i64, DbError> {
-        let rows = sqlx::query("SELECT from_ms, to_ms FROM downtimes WHERE to_ms > $1 AND from_ms < $2")
-            .bind(from)
-            .bind(to)
-            .fetch_all(&self.pool)
-            .await?;
+        let rows: Vec<(i64, i64)> =
+            sqlx::query_as("SELECT from_ms, to_ms FROM downtimes WHERE to_ms > $1 AND from_ms < $2")
+                .bind(from)
+                .bind(to)
+                .fetch_all(&self.pool)
+                .await?;
         let mut total = 0;
-        for r in &rows {
-            let (a, b): (i64, i64) = (r.try_get("from_ms")?, r.try_get("to_ms")?);
+        for (a, b) in rows {
             total += (b.min(to) - a.max(from)).max(0);
         }
         Ok(total)

@@ -1,16 +1,23 @@
 //! Accounts and their sessions.
 
-use sqlx::Row;
-
-use super::{Db, DbError, is_unique_violation, now_ms};
+use super::{Db, DbError, columns::Flag, is_unique_violation, now_ms};
 
 /// A user as the other parts of the server see one.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct User {
     pub id: String,
     pub name: String,
     /// A bot account: it plays through the bot API only, and is marked as a bot wherever its name is shown.
+    #[sqlx(try_from = "Flag")]
     pub bot: bool,
+}
+
+/// A user's row with the password hash.
+#[derive(sqlx::FromRow)]
+struct WithHash {
+    #[sqlx(flatten)]
+    user: User,
+    password_hash: String,
 }
 
 /// What the database keeps of a session token: its SHA-256, in hex. The token itself lives only in the user's
@@ -46,21 +53,12 @@ impl Db {
 
     /// The user of that name (in any case) with the password hash.
     pub async fn user_by_name(&self, name: &str) -> Result<Option<(User, String)>, DbError> {
-        let row = sqlx::query("SELECT id, name, bot, password_hash FROM users WHERE name_key = $1")
-            .bind(name.to_lowercase())
-            .fetch_optional(&self.pool)
-            .await?;
-        row.map(|r| {
-            Ok((
-                User {
-                    id: r.try_get("id")?,
-                    name: r.try_get("name")?,
-                    bot: r.try_get::<i64, _>("bot")? != 0,
-                },
-                r.try_get("password_hash")?,
-            ))
-        })
-        .transpose()
+        let row: Option<WithHash> =
+            sqlx::query_as("SELECT id, name, bot, password_hash FROM users WHERE name_key = $1")
+                .bind(name.to_lowercase())
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|r| (r.user, r.password_hash)))
     }
 
     /// Stores a session under the hash of its token (`session_key`).
@@ -77,22 +75,14 @@ impl Db {
 
     /// The user of a session that has not expired.
     pub async fn session_user(&self, token: &str) -> Result<Option<User>, DbError> {
-        let row = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT u.id, u.name, u.bot FROM sessions s JOIN users u ON u.id = s.user_id \
              WHERE s.id = $1 AND s.expires_at > $2 AND u.closed = 0",
         )
         .bind(session_key(token))
         .bind(now_ms())
         .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| {
-            Ok(User {
-                id: r.try_get("id")?,
-                name: r.try_get("name")?,
-                bot: r.try_get::<i64, _>("bot")? != 0,
-            })
-        })
-        .transpose()
+        .await?)
     }
 
     /// Records that `user_id` was seen at network address `address` now.
@@ -180,11 +170,12 @@ impl Db {
 
     /// The names of the bot accounts (at most the first 10,000 by name), to mark them in lists of names.
     pub async fn bot_names(&self) -> Result<std::collections::HashSet<String>, DbError> {
-        let rows =
-            sqlx::query("SELECT name FROM users WHERE bot = 1 AND closed = 0 ORDER BY name_key LIMIT 10000")
-                .fetch_all(&self.pool)
-                .await?;
-        Ok(rows.iter().map(|r| r.try_get("name")).collect::<Result<_, _>>()?)
+        let names: Vec<String> = sqlx::query_scalar(
+            "SELECT name FROM users WHERE bot = 1 AND closed = 0 ORDER BY name_key LIMIT 10000",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(names.into_iter().collect())
     }
 
     /// Makes an account a bot, if it has no games. Returns whether it did.

@@ -15,7 +15,8 @@ use sqlx::{Any, AnyConnection, AnyPool, Connection as _, pool::PoolConnection};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{
-    ActionRow, Backend, EndReason, GameRow, GameStatus, RateJob, Winner, is_unique_violation, ratings,
+    ActionRow, Backend, EndReason, GameRow, GameStatus, RateJob, Winner, is_unique_violation, placeholders,
+    ratings,
 };
 
 /// The writer's work so far: its commits, the actions in them, and the time it spent on them.
@@ -210,18 +211,6 @@ async fn update_games(
         bind_updates(q, chunk).execute(&mut *conn).await?;
     }
     Ok(())
-}
-
-/// `(p1, ..., pW), (...)` for `rows` rows of `width` parameters numbered from `first`, each written by
-/// `param(column, number)`.
-fn placeholders(rows: usize, width: usize, first: usize, param: impl Fn(usize, usize) -> String) -> String {
-    (0..rows)
-        .map(|r| {
-            let row: Vec<String> = (0..width).map(|c| param(c, first + r * width + c)).collect();
-            format!("({})", row.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// On PostgreSQL, a group of at most [`ROWS_MAX`] actions that changes no ratings and whose notices fit in

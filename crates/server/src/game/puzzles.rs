@@ -6,10 +6,15 @@ use std::io::Read;
 
 use gridplay_core::{DynPosition, Registry};
 
+use skillratings::{
+    Outcomes,
+    glicko2::{Glicko2Config, Glicko2Rating, glicko2},
+};
+
 use crate::{
     db::{
         Db, DbError, now_ms,
-        puzzles::{NewPuzzle, PuzzleRow},
+        puzzles::{NewPuzzle, PuzzlePlayer, PuzzleRow, Rated},
     },
     game::live::GameHub,
 };
@@ -204,6 +209,53 @@ pub fn verdict(puzzle: &PuzzleRow, registry: &Registry, moves: &[String]) -> Res
     })
 }
 
+/// What a player's first try of a puzzle does to the two ratings and to the player's record, as lichess rates
+/// its puzzles: Glicko-2 (tau 0.75), a solve a win against the puzzle and a miss a loss; a solve adds one to
+/// the streak (and to the best streak if it passes it), a miss ends the streak.
+#[must_use]
+pub fn rate_try(player: &PuzzlePlayer, puzzle: Glicko2Rating, solved: bool) -> (PuzzlePlayer, Glicko2Rating) {
+    let config = Glicko2Config {
+        tau: 0.75,
+        ..Glicko2Config::new()
+    };
+    let me = Glicko2Rating {
+        rating: player.rating,
+        deviation: player.deviation,
+        volatility: player.volatility,
+    };
+    let outcome = if solved { Outcomes::WIN } else { Outcomes::LOSS };
+    let (me_after, puzzle_after) = glicko2(&me, &puzzle, &outcome, &config);
+    let streak = if solved { player.streak + 1 } else { 0 };
+    let after = PuzzlePlayer {
+        rating: me_after.rating,
+        deviation: me_after.deviation,
+        volatility: me_after.volatility,
+        attempts: player.attempts + 1,
+        solved: player.solved + i64::from(solved),
+        streak,
+        best_streak: player.best_streak.max(streak),
+    };
+    (after, puzzle_after)
+}
+
+/// Records a signed-in player's first try of a puzzle, rated by [`rate_try`]; a puzzle tried before changes
+/// nothing (`None`).
+///
+/// # Errors
+///
+/// The database's.
+pub async fn record_try(
+    db: &Db,
+    user: &str,
+    puzzle: &PuzzleRow,
+    solved: bool,
+) -> Result<Option<Rated>, DbError> {
+    db.record_attempt(user, puzzle, solved, now_ms(), |player, rating| {
+        rate_try(player, rating, solved)
+    })
+    .await
+}
+
 /// A stored game of the site to mine: its id, its variant's spec, and its start and moves.
 #[derive(Debug)]
 pub struct SiteGame {
@@ -291,6 +343,35 @@ async fn mine_game(hub: &GameHub, g: &SiteGame, positions: usize) -> Option<NewP
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_solve_wins_against_the_puzzle_and_a_miss_ends_the_streak() {
+        let player = PuzzlePlayer {
+            streak: 2,
+            best_streak: 2,
+            attempts: 5,
+            solved: 3,
+            ..crate::db::puzzles::new_player()
+        };
+        let puzzle = Glicko2Rating {
+            rating: 1500.0,
+            deviation: 80.0,
+            volatility: 0.09,
+        };
+        let (won, puzzle_lost) = rate_try(&player, puzzle, true);
+        assert!(won.rating > player.rating && puzzle_lost.rating < puzzle.rating);
+        assert!(won.deviation < player.deviation);
+        assert_eq!(
+            (won.attempts, won.solved, won.streak, won.best_streak),
+            (6, 4, 3, 3)
+        );
+        let (lost, puzzle_won) = rate_try(&won, puzzle, false);
+        assert!(lost.rating < won.rating && puzzle_won.rating > puzzle.rating);
+        assert_eq!(
+            (lost.attempts, lost.solved, lost.streak, lost.best_streak),
+            (7, 4, 0, 3)
+        );
+    }
 
     #[test]
     fn the_shipped_set_reads_and_holds_enough_puzzles_of_every_game() {

@@ -515,7 +515,7 @@ pub(crate) async fn act(
     Json(a): Json<NewAction>,
 ) -> ApiResult<Json<AccountStanding>> {
     let Some(kind @ (ModKind::Warn | ModKind::Mute | ModKind::Rename | ModKind::Engine | ModKind::Close)) =
-        ModKind::parse(&a.kind)
+        ModKind::parse(&a.kind).ok()
     else {
         return Err(ApiError::bad_request(
             "bad-action",

@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 
 use crate::{
     db::{
-        DbError, now_ms,
+        DbError,
         puzzles::{PuzzlePlayer, PuzzleRow},
         ratings::PROVISIONAL_DEVIATION,
     },
@@ -369,9 +369,7 @@ async fn finish(
         puzzle: None,
     };
     if let Some(u) = me {
-        match state
-            .db
-            .record_attempt(&u.id, puzzle, solved, now_ms())
+        match crate::game::puzzles::record_try(&state.db, &u.id, puzzle, solved)
             .await
             .map_err(|e| internal(&e))?
         {
