@@ -220,7 +220,7 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
       // Solved: the solution's moves entered one by one, the engine's replies between them.
       let { id, solution } = await current();
       for (let k = 0; k < solution.length; k += 2) {
-        await p.waitForFunction(([n]) => document.querySelectorAll('#legal-moves option').length > 1 && document.querySelector('#puzzle-status').dataset.state === 'solving', [k]);
+        await p.waitForFunction(() => document.querySelectorAll('#legal-moves option').length > 1 && document.querySelector('#puzzle-status').dataset.state === 'solving');
         await p.selectOption('#legal-moves', solution[k]);
         if (k + 2 < solution.length) await p.waitForFunction((r) => document.querySelector('#puzzle-status').textContent.includes(r), solution[k + 1]);
       }

@@ -148,7 +148,7 @@ async function assertPlayed(page, st, mv) {
   try {
     await waitVersion(page, st.moves.length + 1);
   } catch (e) {
-    throw new Error(`${st.game}: the move ${mv.text} (${mv.kind}) was entered but not played: ${e.message}`);
+    throw new Error(`${st.game}: the move ${mv.text} (${mv.kind}) was entered but not played: ${e.message}`, { cause: e });
   }
   const after = await state(page);
   assert.equal(after.moves[st.moves.length], mv.text, `the move entered was ${mv.text}`);

@@ -16,7 +16,11 @@ const MAX_LINES = 32;
 
 /** A move of the tree: its text, the node it follows, the moves played after it (the main one first). */
 class Node {
-  constructor(move, parent) { this.move = move; this.parent = parent; this.children = []; this.pos = null; }
+  constructor(move, parent) {
+    this.move = move; this.parent = parent; this.children = []; this.pos = null;
+    /** @type {{error?: string, withheld?: boolean, plies?: number, book?: boolean, moves: object[]}|null} the explorer's answer from here, once asked */
+    this.explorer = null;
+  }
   /** The node at the end of `line` from here, each move the child that has it or a new one. */
   walk(line) {
     let n = this;

@@ -176,7 +176,7 @@ function notFoundPage(main, path, c) {
 }
 
 document.addEventListener('click', (e) => {
-  const a = e.target.closest('a[data-link]');
+  const a = e.target instanceof Element ? e.target.closest('a[data-link]') : null;
   if (a && !e.ctrlKey && !e.metaKey && !e.shiftKey) {
     e.preventDefault();
     navigate(a.getAttribute('href'));

@@ -28,7 +28,7 @@ export class ChatBox {
    * @param {object} o
    * @param {string} o.game the game's id
    * @param {{id: string, name: string}|null} o.me the signed-in user
-   * @param {((text: string) => boolean)|null} o.send sends a line (a game page); absent in a replay
+   * @param {((text: string) => boolean)|null} [o.send] sends a line (a game page); absent in a replay
    * @param {string} [o.room] the room this page writes in, `players` or `spectators`, for its label
    */
   constructor({ game, me, send = null, room = 'spectators' }) {
@@ -173,7 +173,7 @@ export async function replayChat(game, me) {
   let d;
   try { d = await api(path`/games/${game}/chat`); } catch (x) { toast(errorText(x)); return null; }
   if (!d.lines.length) return null;
-  const box = new ChatBox({ game, me });
+  const box = new ChatBox({ game, me, send: null });
   box.reset(d.lines);
   return box.node;
 }

@@ -161,7 +161,8 @@ class GamePage {
     this.premove = []; // cells clicked during the opponent's turn in a live game
     this.spectators = 0;
     this.lowWarned = false;
-    this.chat = null; // the chat box, made after the first board; false where no one would read this page's lines
+    /** @type {import('./chat.js').ChatBox|false|null} the chat box, made after the first board; false where no one would read this page's lines */
+    this.chat = null;
     this.chatLines = null; // lines that came before the box
     this.build();
     this.board = this.makeBoard();

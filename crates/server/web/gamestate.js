@@ -59,7 +59,7 @@ export function initial(id) {
  * is dropped; `effect` is null or `{navigate: path}`.
  * @param {object} model
  * @param {object} msg a socket message (`sync`, `event`, `error`, `started`, `rematch`) or `{t: 'connection', open}`
- * @param {{me: string|null, now: number}} ctx the user's id and the page's clock
+ * @param {{me?: string|null, now?: number}} [ctx] the user's id and the page's clock
  */
 export function reduce(model, msg, { me = null, now = Date.now() } = {}) {
   const same = { model, changed: false, effect: null };

@@ -3,7 +3,7 @@
 
 import { h, api, apiMethod, serial, playerLink, botMark, toast, path } from './util.js';
 import { allGames, titleOf, specTitle } from './catalog.js';
-import { t, errorText, timeLabel, playerLabel, isDeleted, fmtDate } from './i18n.js';
+import { t, errorText, timeLabel, playerLabel, fmtDate } from './i18n.js';
 
 function who(g, i) {
   if (g.names && g.names[i]) return playerLink(g.names[i], g.ratings && g.ratings[i], g.bots && g.bots[i]);

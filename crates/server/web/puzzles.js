@@ -15,7 +15,7 @@ import * as entries from './entry.js';
 function proofText(proof) {
   let m;
   if ((m = proof.match(/^exact solve of every move \((\d+) empty squares\)/))) return t('puzzles.proofExact', { n: m[1] });
-  if ((m = proof.match(/^forced win; every other move proved not to win/))) return t('puzzles.proofWin');
+  if (/^forced win; every other move proved not to win/.test(proof)) return t('puzzles.proofWin');
   if ((m = proof.match(/^forced win; every other move searched not to win at depths (\d+) and (\d+)/))) return t('puzzles.proofWinSearch', { a: m[1], b: m[2] });
   if ((m = proof.match(/^ahead of every (?:other|refused) move by (\d+) or more at depths (\d+) and (\d+)/))) return t('puzzles.proofMargin', { margin: (Number(m[1]) / 100).toString(), a: m[2], b: m[3] });
   return proof;

@@ -144,7 +144,8 @@ export function replayPage(main, id, ctx) {
   function stop() { clearInterval(timer); timer = null; renderControls(); }
   function play() {
     if (n >= meta.moves.length) go(0);
-    const speed = Number(document.getElementById('speed')?.value || 1000);
+    const select = /** @type {HTMLSelectElement|null} */ (document.getElementById('speed'));
+    const speed = Number(select?.value || 1000);
     timer = setInterval(() => { if (n >= meta.moves.length) stop(); else go(n + 1); }, speed);
     renderControls();
   }

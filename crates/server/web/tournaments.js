@@ -62,7 +62,7 @@ export function tournamentsPage(main, ctx) {
 
 export function tournamentPage(main, id, ctx) {
   let timer = null;
-  async function post(action, question) {
+  async function post(action) {
     try { await api(path`/tournaments/${id}/${action}`, {}); } catch (e) { toast(errorText(e)); }
     load();
   }

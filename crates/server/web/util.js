@@ -80,7 +80,7 @@ export function serial(load) {
 
 /** Asks a yes/no question in a dialog; resolves to true for yes. */
 export function confirmDialog(text, yes = t('yes')) {
-  const d = document.getElementById('confirm');
+  const d = /** @type {HTMLDialogElement} */ (document.getElementById('confirm'));
   document.getElementById('confirm-text').textContent = text;
   document.getElementById('confirm-yes').textContent = yes;
   return new Promise((resolve) => {
