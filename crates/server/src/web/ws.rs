@@ -226,134 +226,230 @@ async fn connection(state: AppState, user: Option<User>, socket: WebSocket) {
 }
 
 /// The socket loop: the page's messages from `stream`, the answers and the feeds it follows to `sink`. Generic
-/// over both, so that tests drive it with channels.
+/// over both, so that tests drive it with channels. It waits for the next event of any kind, gives it to the
+/// page's [`Session`], and sends what the session answers.
 pub async fn serve<S, R, E>(state: AppState, user: Option<User>, mut sink: S, mut stream: R)
 where
     S: futures_util::Sink<Message> + Unpin,
     R: futures_util::Stream<Item = Result<Message, E>> + Unpin,
 {
-    let mut personal = user.as_ref().map(|u| state.lobby.join(u));
-    // Who this page is among a game's viewers: its user, or a key of its own for a visitor.
-    let viewer = user
-        .as_ref()
-        .map_or_else(|| format!("visitor-{}", crate::ids::short(12)), |u| u.id.clone());
-    let per_second = NonZeroU32::new(state.config.ws_per_second.max(1)).unwrap_or(NonZeroU32::MIN);
-    let burst = NonZeroU32::new(state.config.ws_burst.max(1)).unwrap_or(NonZeroU32::MIN);
-    let limiter = RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst));
-    let mut lobby: Option<broadcast::Receiver<Arc<str>>> = None;
-    let mut game: Option<Watching> = None;
-    let mut chat: Option<ChatFeed> = None;
-    let reader = user.as_ref().map(|u| u.id.as_str());
     let (tv_tx, mut tv_rx) = mpsc::channel::<String>(256);
-    let mut tv = TvFeeds::new(tv_tx);
-    let hello = ServerMsg::Hello {
-        user: user.as_ref().map(|u| UserJson {
-            id: &u.id,
-            name: &u.name,
-        }),
-    };
-    let mut ok = sink.send(send(&hello)).await.is_ok();
-    while ok {
-        tokio::select! {
-            msg = stream.next() => {
-                let msg = match msg {
-                    Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                    Some(Ok(_)) => continue,
-                };
-                if limiter.check().is_err() {
-                    ok = sink.send(error_msg(None, "rate-limited", "too many messages: slow down")).await.is_ok();
-                    continue;
-                }
-                let mut on = Following { lobby: &mut lobby, game: &mut game, chat: &mut chat, tv: &mut tv };
-                let replies = handle(&state, user.as_ref(), &viewer, &msg, &mut on).await;
-                for r in replies {
-                    if sink.send(r).await.is_err() {
-                        ok = false;
-                        break;
-                    }
-                }
+    let mut session = Session::new(state, user, tv_tx);
+    let mut open = sink.send(session.hello()).await.is_ok();
+    while open {
+        let event = tokio::select! {
+            msg = stream.next() => match msg {
+                Some(Ok(Message::Text(t))) => Event::Page(t),
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(_)) => continue,
+            },
+            ev = next_game_event(&mut session.game) => Event::Game(ev),
+            line = next_chat(&mut session.chat) => Event::Chat(line),
+            Some(m) = tv_rx.recv() => Event::Tv(m),
+            ev = next_lobby(&mut session.lobby) => Event::Lobby(ev),
+            ev = next_lobby(&mut session.personal) => Event::Personal(ev),
+        };
+        let reply = session.on(event).await;
+        for m in reply.out {
+            if sink.send(m).await.is_err() {
+                open = false;
+                break;
             }
-            ev = next_game_event(&mut game) => {
-                match ev {
-                    Some(Ok(p)) => {
-                        ok = sink.send(text(p.json.to_string())).await.is_ok();
-                        // A game that ends opens its spectators' room to its players: their page gets it now.
-                        if ok && reader.is_some() && p.ended
-                            && let Some(id) = game.as_ref().map(|w| w.id.clone())
-                            && let Some(m) = chat_rooms_changed(&state, &id, reader, &mut chat).await
-                        {
-                            ok = sink.send(m).await.is_ok();
-                        }
-                    }
-                    Some(Err(broadcast::error::RecvError::Lagged(_))) => {
-                        // Too far behind: start again from a full state.
-                        let id = game.take().map(|w| w.id).unwrap_or_default();
-                        let replies = watch(&state, &id, (&viewer, reader), None, &mut game, &mut chat).await;
-                        for r in replies {
-                            ok = ok && sink.send(r).await.is_ok();
-                        }
-                    }
-                    Some(Err(broadcast::error::RecvError::Closed)) | None => {
-                        // The actor stopped; watch again, which reloads it.
-                        let id = game.take().map(|w| w.id).unwrap_or_default();
-                        let replies = watch(&state, &id, (&viewer, reader), None, &mut game, &mut chat).await;
-                        for r in replies {
-                            ok = ok && sink.send(r).await.is_ok();
-                        }
-                    }
+        }
+        open &= !reply.close;
+    }
+    session.leave();
+}
+
+/// One event of a page's socket.
+enum Event {
+    /// A message from the page.
+    Page(Utf8Bytes),
+    /// The watched game's feed.
+    Game(Option<Result<Published, broadcast::error::RecvError>>),
+    /// The watched game's chat.
+    Chat(Option<Result<Arc<ChatLine>, broadcast::error::RecvError>>),
+    /// One of the watch page's boards (`TvFeeds`), wrapped already.
+    Tv(String),
+    /// The lobby's notices.
+    Lobby(Result<Arc<str>, broadcast::error::RecvError>),
+    /// The notices to the page's own user.
+    Personal(Result<Arc<str>, broadcast::error::RecvError>),
+}
+
+/// What the socket does after an event: send `out`, then close if `close`.
+#[derive(Default)]
+struct Reply {
+    out: Vec<Message>,
+    close: bool,
+}
+
+impl From<Vec<Message>> for Reply {
+    fn from(out: Vec<Message>) -> Reply {
+        Reply { out, close: false }
+    }
+}
+
+impl From<Message> for Reply {
+    fn from(m: Message) -> Reply {
+        Reply::from(vec![m])
+    }
+}
+
+/// A page's socket: who it is and what it follows; one method for each kind of [`Event`].
+struct Session {
+    state: AppState,
+    user: Option<User>,
+    /// Who this page is among a game's viewers: its user, or a key of its own for a visitor.
+    viewer: String,
+    limiter: governor::DefaultDirectRateLimiter,
+    /// The notices to the page's user, while signed in.
+    personal: Option<broadcast::Receiver<Arc<str>>>,
+    lobby: Option<broadcast::Receiver<Arc<str>>>,
+    game: Option<Watching>,
+    chat: Option<ChatFeed>,
+    tv: TvFeeds,
+}
+
+impl Session {
+    fn new(state: AppState, user: Option<User>, tv: mpsc::Sender<String>) -> Session {
+        let personal = user.as_ref().map(|u| state.lobby.join(u));
+        let viewer = user
+            .as_ref()
+            .map_or_else(|| format!("visitor-{}", crate::ids::short(12)), |u| u.id.clone());
+        let per_second = NonZeroU32::new(state.config.ws_per_second.max(1)).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(state.config.ws_burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        Session {
+            limiter: RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst)),
+            state,
+            user,
+            viewer,
+            personal,
+            lobby: None,
+            game: None,
+            chat: None,
+            tv: TvFeeds::new(tv),
+        }
+    }
+
+    /// The first message: who the page's user is.
+    fn hello(&self) -> Message {
+        send(&ServerMsg::Hello {
+            user: self.user.as_ref().map(|u| UserJson {
+                id: &u.id,
+                name: &u.name,
+            }),
+        })
+    }
+
+    /// The signed-in user's id, who may read the players' room.
+    fn reader(&self) -> Option<&str> {
+        self.user.as_ref().map(|u| u.id.as_str())
+    }
+
+    async fn on(&mut self, event: Event) -> Reply {
+        match event {
+            Event::Page(text) => self.on_page(&text).await,
+            Event::Game(ev) => self.on_game(ev).await,
+            Event::Chat(line) => self.on_chat(line).await,
+            Event::Tv(m) => text(m).into(),
+            Event::Lobby(ev) => self.on_lobby(ev),
+            Event::Personal(ev) => self.on_personal(ev),
+        }
+    }
+
+    /// A message from the page, within the page's rate.
+    async fn on_page(&mut self, msg: &str) -> Reply {
+        if self.limiter.check().is_err() {
+            return error_msg(None, "rate-limited", "too many messages: slow down").into();
+        }
+        self.handle(msg).await.into()
+    }
+
+    /// An event of the watched game. A game that ends opens its spectators' room to its players: their page
+    /// gets it with the event. A page too far behind, or whose game's actor stopped, watches again from a
+    /// full state (which loads the actor again).
+    async fn on_game(&mut self, ev: Option<Result<Published, broadcast::error::RecvError>>) -> Reply {
+        match ev {
+            Some(Ok(p)) => {
+                let mut out = vec![text(p.json.to_string())];
+                if self.reader().is_some()
+                    && p.ended
+                    && let Some(m) = self.chat_rooms_changed().await
+                {
+                    out.push(m);
                 }
+                out.into()
             }
-            line = next_chat(&mut chat) => {
-                match line {
-                    Some(Ok(l)) => {
-                        if let Some(c) = &chat && c.reads.contains(&l.room) && !c.hidden.contains(&l.user_id) {
-                            let msg = ServerMsg::Chat { game: &l.game, reset: false, lines: vec![ChatJson::from(&*l)] };
-                            ok = sink.send(send(&msg)).await.is_ok();
-                        }
-                    }
-                    // Behind: every line again.
-                    Some(Err(broadcast::error::RecvError::Lagged(_))) => {
-                        if let Some(id) = game.as_ref().map(|w| w.id.clone()) {
-                            let replies = watch(&state, &id, (&viewer, reader), None, &mut game, &mut chat).await;
-                            for r in replies {
-                                ok = ok && sink.send(r).await.is_ok();
-                            }
-                        }
-                    }
-                    Some(Err(broadcast::error::RecvError::Closed)) | None => chat = None,
+            Some(Err(_)) | None => self.watch_again().await.into(),
+        }
+    }
+
+    /// A line of the watched game's chat, sent if the page reads its room and its author is not hidden. A
+    /// page behind gets every line again.
+    async fn on_chat(&mut self, line: Option<Result<Arc<ChatLine>, broadcast::error::RecvError>>) -> Reply {
+        match line {
+            Some(Ok(l)) => match &self.chat {
+                Some(c) if c.reads.contains(&l.room) && !c.hidden.contains(&l.user_id) => {
+                    send(&ServerMsg::Chat {
+                        game: &l.game,
+                        reset: false,
+                        lines: vec![ChatJson::from(&*l)],
+                    })
+                    .into()
                 }
+                _ => Reply::default(),
+            },
+            Some(Err(broadcast::error::RecvError::Lagged(_))) if self.game.is_some() => {
+                self.watch_again().await.into()
             }
-            Some(m) = tv_rx.recv() => {
-                ok = sink.send(text(m)).await.is_ok();
-            }
-            ev = next_lobby(&mut lobby) => {
-                match ev {
-                    Ok(m) => ok = sink.send(text(m.to_string())).await.is_ok(),
-                    Err(broadcast::error::RecvError::Lagged(_)) => {
-                        ok = sink.send(send(&ServerMsg::Lobby)).await.is_ok();
-                    }
-                    Err(broadcast::error::RecvError::Closed) => lobby = None,
-                }
-            }
-            ev = next_lobby(&mut personal) => {
-                match ev {
-                    // A closed account's page hears it, and its socket ends: it acts no more.
-                    Ok(m) if *m == *ServerMsg::SignedOut.text() => {
-                        let _ = sink.send(text(m.to_string())).await;
-                        break;
-                    }
-                    Ok(m) => ok = sink.send(text(m.to_string())).await.is_ok(),
-                    Err(broadcast::error::RecvError::Lagged(_)) => {
-                        ok = sink.send(send(&ServerMsg::Lobby)).await.is_ok();
-                    }
-                    Err(broadcast::error::RecvError::Closed) => personal = None,
-                }
+            Some(Err(broadcast::error::RecvError::Lagged(_))) => Reply::default(),
+            Some(Err(broadcast::error::RecvError::Closed)) | None => {
+                self.chat = None;
+                Reply::default()
             }
         }
     }
-    if let Some(u) = &user {
-        state.lobby.leave(u);
+
+    /// A lobby notice; a page behind is told to read the lobby again.
+    fn on_lobby(&mut self, ev: Result<Arc<str>, broadcast::error::RecvError>) -> Reply {
+        match ev {
+            Ok(m) => text(m.to_string()).into(),
+            Err(broadcast::error::RecvError::Lagged(_)) => send(&ServerMsg::Lobby).into(),
+            Err(broadcast::error::RecvError::Closed) => {
+                self.lobby = None;
+                Reply::default()
+            }
+        }
+    }
+
+    /// A notice to the page's user. A closed account's page hears it, and its socket ends: it acts no more.
+    fn on_personal(&mut self, ev: Result<Arc<str>, broadcast::error::RecvError>) -> Reply {
+        match ev {
+            Ok(m) if *m == *ServerMsg::SignedOut.text() => Reply {
+                out: vec![text(m.to_string())],
+                close: true,
+            },
+            Ok(m) => text(m.to_string()).into(),
+            Err(broadcast::error::RecvError::Lagged(_)) => send(&ServerMsg::Lobby).into(),
+            Err(broadcast::error::RecvError::Closed) => {
+                self.personal = None;
+                Reply::default()
+            }
+        }
+    }
+
+    /// The page's user is gone from the lobby.
+    fn leave(&self) {
+        if let Some(u) = &self.user {
+            self.state.lobby.leave(u);
+        }
+    }
+
+    /// Watches the followed game again from a full state.
+    async fn watch_again(&mut self) -> Vec<Message> {
+        let id = self.game.take().map(|w| w.id).unwrap_or_default();
+        self.watch(&id, None).await
     }
 }
 
@@ -454,204 +550,181 @@ struct ChatFeed {
     hidden: Vec<String>,
 }
 
-/// Where the rooms a page may read in its game changed (a game over opens the spectators' room to its
-/// players): every line it may read now, as a `chat` reset, and the feed told the new rooms.
-async fn chat_rooms_changed(
-    state: &AppState,
-    id: &str,
-    reader: Option<&str>,
-    chat: &mut Option<ChatFeed>,
-) -> Option<Message> {
-    let feed = chat.as_mut()?;
-    let s = state.hub.state(id).await.ok()?;
-    let rooms = crate::game::chat::readable(&s, reader);
-    if rooms == feed.reads {
-        return None;
+impl Session {
+    /// Starts following a game as the page's viewer (its place among the viewers) and reader (the signed-in user,
+    /// who may read the players' room): what the page missed since version `since` (or its whole state), then the
+    /// chat's lines that the page may read.
+    async fn watch(&mut self, id: &str, since: Option<u64>) -> Vec<Message> {
+        let state = &self.state;
+        let reader = self.user.as_ref().map(|u| u.id.as_str());
+        // Drop the old place first, so a page never counts twice.
+        self.game = None;
+        self.chat = None;
+        match state.hub.watch(id, since).await {
+            Ok(w) => {
+                self.game = Some(Watching {
+                    id: id.to_owned(),
+                    feed: w.feed,
+                    _viewing: state.lobby.viewing(id, &self.viewer),
+                });
+                let mut out: Vec<Message> = w.catchup.iter().map(|j| text(j.to_string())).collect();
+                // Followed before the history is read, so that no line falls between the two.
+                let rx = state.chat.follow(id);
+                if let Ok(s) = state.hub.state(id).await {
+                    match state.chat.history(&s, reader).await {
+                        Ok(history) => {
+                            out.push(send(&ServerMsg::Chat {
+                                game: id,
+                                reset: true,
+                                lines: history.lines.iter().map(ChatJson::from).collect(),
+                            }));
+                            self.chat = Some(ChatFeed {
+                                rx,
+                                reads: crate::game::chat::readable(&s, reader),
+                                hidden: history.hidden,
+                            });
+                        }
+                        Err(e) => tracing::warn!("chat history: {e}"),
+                    }
+                }
+                out
+            }
+            Err(e) => {
+                self.game = None;
+                self.chat = None;
+                // The game is named, so that the page that asked knows the answer is about its game.
+                vec![send(&ServerMsg::Error {
+                    ack: None,
+                    game: Some(id),
+                    code: e.code(),
+                    message: &e.message(),
+                    v: None,
+                })]
+            }
+        }
     }
-    let lines = match state.chat.lines_hiding(&s, reader, &feed.hidden).await {
-        Ok(lines) => lines,
-        Err(e) => {
-            tracing::warn!("chat history: {e}");
+
+    /// Where the rooms a page may read in its game changed (a game over opens the spectators' room to its
+    /// players): every line it may read now, as a `chat` reset, and the feed told the new rooms.
+    async fn chat_rooms_changed(&mut self) -> Option<Message> {
+        let (state, reader) = (&self.state, self.user.as_ref().map(|u| u.id.as_str()));
+        let id = self.game.as_ref()?.id.as_str();
+        let feed = self.chat.as_mut()?;
+        let s = state.hub.state(id).await.ok()?;
+        let rooms = crate::game::chat::readable(&s, reader);
+        if rooms == feed.reads {
             return None;
         }
-    };
-    feed.reads = rooms;
-    Some(send(&ServerMsg::Chat {
-        game: id,
-        reset: true,
-        lines: lines.iter().map(ChatJson::from).collect(),
-    }))
-}
-
-/// What a page follows besides its own user's notices.
-struct Following<'a> {
-    lobby: &'a mut Option<broadcast::Receiver<Arc<str>>>,
-    game: &'a mut Option<Watching>,
-    chat: &'a mut Option<ChatFeed>,
-    tv: &'a mut TvFeeds,
-}
-
-/// Starts following a game as `viewer` (its place among the viewers) and `reader` (the signed-in user, who
-/// may read the players' room): what the page missed since version `since` (or its whole state), then the
-/// chat's lines that the page may read.
-async fn watch(
-    state: &AppState,
-    id: &str,
-    (viewer, reader): (&str, Option<&str>),
-    since: Option<u64>,
-    game: &mut Option<Watching>,
-    chat: &mut Option<ChatFeed>,
-) -> Vec<Message> {
-    // Drop the old place first, so a page never counts twice.
-    *game = None;
-    *chat = None;
-    match state.hub.watch(id, since).await {
-        Ok(w) => {
-            *game = Some(Watching {
-                id: id.to_owned(),
-                feed: w.feed,
-                _viewing: state.lobby.viewing(id, viewer),
-            });
-            let mut out: Vec<Message> = w.catchup.iter().map(|j| text(j.to_string())).collect();
-            // Followed before the history is read, so that no line falls between the two.
-            let rx = state.chat.follow(id);
-            if let Ok(s) = state.hub.state(id).await {
-                match state.chat.history(&s, reader).await {
-                    Ok(history) => {
-                        out.push(send(&ServerMsg::Chat {
-                            game: id,
-                            reset: true,
-                            lines: history.lines.iter().map(ChatJson::from).collect(),
-                        }));
-                        *chat = Some(ChatFeed {
-                            rx,
-                            reads: crate::game::chat::readable(&s, reader),
-                            hidden: history.hidden,
-                        });
-                    }
-                    Err(e) => tracing::warn!("chat history: {e}"),
-                }
+        let lines = match state.chat.lines_hiding(&s, reader, &feed.hidden).await {
+            Ok(lines) => lines,
+            Err(e) => {
+                tracing::warn!("chat history: {e}");
+                return None;
             }
-            out
-        }
-        Err(e) => {
-            *game = None;
-            *chat = None;
-            // The game is named, so that the page that asked knows the answer is about its game.
-            vec![send(&ServerMsg::Error {
-                ack: None,
-                game: Some(id),
-                code: e.code(),
-                message: &e.message(),
-                v: None,
-            })]
-        }
+        };
+        feed.reads = rooms;
+        Some(send(&ServerMsg::Chat {
+            game: id,
+            reset: true,
+            lines: lines.iter().map(ChatJson::from).collect(),
+        }))
     }
-}
 
-async fn handle(
-    state: &AppState,
-    user: Option<&User>,
-    viewer: &str,
-    msg: &str,
-    on: &mut Following<'_>,
-) -> Vec<Message> {
-    let msg: ClientMsg = match serde_json::from_str(msg) {
-        Ok(m) => m,
-        Err(e) => {
+    /// A message from the page: an answer, or what it asks to follow.
+    async fn handle(&mut self, msg: &str) -> Vec<Message> {
+        let state = &self.state;
+        let user = self.user.as_ref();
+        let msg: ClientMsg = match serde_json::from_str(msg) {
+            Ok(m) => m,
+            Err(e) => {
+                return vec![error_msg(
+                    None,
+                    "bad-message",
+                    &format!("cannot read the message: {e}"),
+                )];
+            }
+        };
+        let (id, action, ack, base) = match msg {
+            ClientMsg::Ping => return vec![send(&ServerMsg::Pong)],
+            ClientMsg::Lobby => {
+                self.lobby = Some(state.lobby.subscribe());
+                return Vec::new();
+            }
+            ClientMsg::Watch { game: id, v } => {
+                return self.watch(&id, v).await;
+            }
+            ClientMsg::Tv { games } => return self.tv.follow(state, games).await,
+            ClientMsg::Chat { game, text, ack } => {
+                return say(state, user, &game, &text, ack.as_deref()).await;
+            }
+            ClientMsg::Move { game, mv, ack, v } => (game, Action::Move(mv), ack, v),
+            ClientMsg::Resign { game, ack } => (game, Action::Resign, ack, None),
+            ClientMsg::Abort { game, ack } => (game, Action::Abort, ack, None),
+            ClientMsg::Claim { game, ack, draw } => (
+                game,
+                if draw { Action::ClaimDraw } else { Action::Claim },
+                ack,
+                None,
+            ),
+            ClientMsg::Takeback { game, answer, ack } => {
+                let action = match answer {
+                    DrawAnswer::Offer => Action::OfferTakeback,
+                    DrawAnswer::Accept => Action::AcceptTakeback,
+                    DrawAnswer::Decline => Action::DeclineTakeback,
+                };
+                (game, action, ack, None)
+            }
+            ClientMsg::Draw { game, answer, ack } => {
+                let action = match answer {
+                    DrawAnswer::Offer => Action::OfferDraw,
+                    DrawAnswer::Accept => Action::AcceptDraw,
+                    DrawAnswer::Decline => Action::DeclineDraw,
+                };
+                (game, action, ack, None)
+            }
+        };
+        let Some(user) = user else {
+            return vec![error_msg(ack.as_deref(), "signed-out", "sign in to play")];
+        };
+        if ack.as_ref().is_some_and(|a| a.len() > 64) {
             return vec![error_msg(
                 None,
                 "bad-message",
-                &format!("cannot read the message: {e}"),
+                "an ack id has at most 64 characters",
             )];
         }
-    };
-    let (id, action, ack, base) = match msg {
-        ClientMsg::Ping => return vec![send(&ServerMsg::Pong)],
-        ClientMsg::Lobby => {
-            *on.lobby = Some(state.lobby.subscribe());
-            return Vec::new();
+        // A bot moves through the bot API only. The game's players say it too, for a page that opened its socket
+        // before its account became a bot.
+        let bot = user.bot
+            || state.hub.state(&id).await.is_ok_and(|s| {
+                s.players
+                    .iter()
+                    .any(|p| p.bot && p.id.as_deref() == Some(user.id.as_str()))
+            });
+        if bot {
+            return vec![error_msg(
+                ack.as_deref(),
+                "bot-api",
+                "a bot plays through the bot API (/api/bot/...), not a page",
+            )];
         }
-        ClientMsg::Watch { game: id, v } => {
-            return watch(
-                state,
-                &id,
-                (viewer, user.map(|u| u.id.as_str())),
+        match state.hub.act(&id, user, action, ack.clone(), base).await {
+            Ok(v) => vec![send(&ServerMsg::Ack {
+                ack: ack.as_deref(),
+                game: &id,
                 v,
-                on.game,
-                on.chat,
-            )
-            .await;
+            })],
+            Err(e) => vec![send(&ServerMsg::Error {
+                ack: ack.as_deref(),
+                game: Some(&id),
+                code: e.code(),
+                message: &e.message(),
+                v: match e {
+                    LiveError::Stale { version } => Some(version),
+                    _ => None,
+                },
+            })],
         }
-        ClientMsg::Tv { games } => return on.tv.follow(state, games).await,
-        ClientMsg::Chat { game, text, ack } => return say(state, user, &game, &text, ack.as_deref()).await,
-        ClientMsg::Move { game, mv, ack, v } => (game, Action::Move(mv), ack, v),
-        ClientMsg::Resign { game, ack } => (game, Action::Resign, ack, None),
-        ClientMsg::Abort { game, ack } => (game, Action::Abort, ack, None),
-        ClientMsg::Claim { game, ack, draw } => (
-            game,
-            if draw { Action::ClaimDraw } else { Action::Claim },
-            ack,
-            None,
-        ),
-        ClientMsg::Takeback { game, answer, ack } => {
-            let action = match answer {
-                DrawAnswer::Offer => Action::OfferTakeback,
-                DrawAnswer::Accept => Action::AcceptTakeback,
-                DrawAnswer::Decline => Action::DeclineTakeback,
-            };
-            (game, action, ack, None)
-        }
-        ClientMsg::Draw { game, answer, ack } => {
-            let action = match answer {
-                DrawAnswer::Offer => Action::OfferDraw,
-                DrawAnswer::Accept => Action::AcceptDraw,
-                DrawAnswer::Decline => Action::DeclineDraw,
-            };
-            (game, action, ack, None)
-        }
-    };
-    let Some(user) = user else {
-        return vec![error_msg(ack.as_deref(), "signed-out", "sign in to play")];
-    };
-    if ack.as_ref().is_some_and(|a| a.len() > 64) {
-        return vec![error_msg(
-            None,
-            "bad-message",
-            "an ack id has at most 64 characters",
-        )];
-    }
-    // A bot moves through the bot API only. The game's players say it too, for a page that opened its socket
-    // before its account became a bot.
-    let bot = user.bot
-        || state.hub.state(&id).await.is_ok_and(|s| {
-            s.players
-                .iter()
-                .any(|p| p.bot && p.id.as_deref() == Some(user.id.as_str()))
-        });
-    if bot {
-        return vec![error_msg(
-            ack.as_deref(),
-            "bot-api",
-            "a bot plays through the bot API (/api/bot/...), not a page",
-        )];
-    }
-    match state.hub.act(&id, user, action, ack.clone(), base).await {
-        Ok(v) => vec![send(&ServerMsg::Ack {
-            ack: ack.as_deref(),
-            game: &id,
-            v,
-        })],
-        Err(e) => vec![send(&ServerMsg::Error {
-            ack: ack.as_deref(),
-            game: Some(&id),
-            code: e.code(),
-            message: &e.message(),
-            v: match e {
-                LiveError::Stale { version } => Some(version),
-                _ => None,
-            },
-        })],
     }
 }
 
