@@ -33,7 +33,7 @@ enum AdminCommand {
     List,
 }
 
-pub(crate) fn admin(args: &AdminArgs) -> Result<(), String> {
+pub(crate) fn admin(args: &AdminArgs) -> anyhow::Result<()> {
     let url = args
         .database
         .clone()
@@ -41,19 +41,21 @@ pub(crate) fn admin(args: &AdminArgs) -> Result<(), String> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot start the runtime: {e}"))?;
     rt.block_on(async {
-        let db = Db::connect(&url, 1, 1).await.map_err(|e| format!("{url}: {e}"))?;
+        let db = Db::connect(&url, 1, 1)
+            .await
+            .map_err(|e| anyhow::anyhow!("{url}: {e}"))?;
         run(&db, &args.what).await
     })
 }
 
-async fn run(db: &Db, what: &AdminCommand) -> Result<(), String> {
+async fn run(db: &Db, what: &AdminCommand) -> anyhow::Result<()> {
     let (name, reason, grant) = match what {
         AdminCommand::Grant { name, reason } => (name, reason, true),
         AdminCommand::Revoke { name, reason } => (name, reason, false),
         AdminCommand::List => {
-            for name in db.admins().await.map_err(|e| e.to_string())? {
+            for name in db.admins().await? {
                 println!("{name}");
             }
             return Ok(());
@@ -61,11 +63,10 @@ async fn run(db: &Db, what: &AdminCommand) -> Result<(), String> {
     };
     let s = db
         .standing(name)
-        .await
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("there is no account named {name}"))?;
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("there is no account named {name}"))?;
     if s.closed {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "{} is closed: a closed account cannot be an admin",
             s.name
         ));
@@ -79,9 +80,7 @@ async fn run(db: &Db, what: &AdminCommand) -> Result<(), String> {
         return Ok(());
     }
     let kind = if grant { ModKind::Grant } else { ModKind::Revoke };
-    db.moderate(&s.id, None, &Act::new(kind, reason))
-        .await
-        .map_err(|e| e.to_string())?;
+    db.moderate(&s.id, None, &Act::new(kind, reason)).await?;
     eprintln!(
         "{} {}",
         s.name,

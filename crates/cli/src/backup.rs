@@ -32,28 +32,24 @@ fn database(given: Option<&String>) -> String {
         .unwrap_or_else(gridplay_server::config::default_database)
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))
+        .map_err(|e| anyhow::anyhow!("cannot start the runtime: {e}"))
 }
 
-pub(crate) fn backup(args: &BackupArgs) -> Result<(), String> {
+pub(crate) fn backup(args: &BackupArgs) -> anyhow::Result<()> {
     let url = database(args.database.as_ref());
-    runtime()?
-        .block_on(backup::backup(&url, &args.to))
-        .map_err(|e| e.to_string())?;
+    runtime()?.block_on(backup::backup(&url, &args.to))?;
     let bytes = std::fs::metadata(&args.to).map_or(0, |m| m.len());
     eprintln!("copied {url} to {} ({bytes} bytes)", args.to.display());
     Ok(())
 }
 
-pub(crate) fn restore(args: &RestoreArgs) -> Result<(), String> {
+pub(crate) fn restore(args: &RestoreArgs) -> anyhow::Result<()> {
     let url = database(args.database.as_ref());
-    let replaced = runtime()?
-        .block_on(backup::restore(&url, &args.file))
-        .map_err(|e| e.to_string())?;
+    let replaced = runtime()?.block_on(backup::restore(&url, &args.file))?;
     match replaced {
         Some(old) => eprintln!(
             "restored {url} from {}; the database it replaced is kept as {}",

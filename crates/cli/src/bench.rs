@@ -132,15 +132,15 @@ struct ServerArgs {
 }
 
 /// A count of 1 or more.
-fn at_least_one(text: &str) -> Result<usize, String> {
+fn at_least_one(text: &str) -> anyhow::Result<usize> {
     match text.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
-        Ok(_) => Err("it must be at least 1".into()),
-        Err(e) => Err(format!("`{text}` is not a count: {e}")),
+        Ok(_) => Err(anyhow::anyhow!("it must be at least 1")),
+        Err(e) => Err(anyhow::anyhow!("`{text}` is not a count: {e}")),
     }
 }
 
-pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
+pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let a = match &args.what {
         BenchWhat::Server(a) => a,
         BenchWhat::Soak(s) => return soak(s),
@@ -148,75 +148,86 @@ pub(crate) fn run(args: &BenchArgs) -> Result<(), String> {
         BenchWhat::Threads(t) => return threads(t),
     };
     if a.players < 2 {
-        return Err("--players must be at least 2".into());
+        return Err(anyhow::anyhow!("--players must be at least 2"));
     }
     if !a.targets.is_empty() && a.db_writers.is_some() {
-        return Err(
+        return Err(anyhow::anyhow!(
             "--db-writers sets the server started here; with --target, give it to each `gridplay serve`"
-                .into(),
-        );
+        ));
     }
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let report = runtime.block_on(run_load(LoadOptions {
-        players: a.players,
-        duration: Duration::from_secs(a.seconds),
-        database: a.database.clone(),
-        spec: a.game.clone(),
-        weigh: a.weigh_events,
-        targets: a.targets.clone(),
-        db_writers: a.db_writers,
-        clock_s: a.clock,
-    }))?;
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| anyhow::anyhow!("cannot start the runtime: {e}"))?;
+    let report = runtime
+        .block_on(run_load(LoadOptions {
+            players: a.players,
+            duration: Duration::from_secs(a.seconds),
+            database: a.database.clone(),
+            spec: a.game.clone(),
+            weigh: a.weigh_events,
+            targets: a.targets.clone(),
+            db_writers: a.db_writers,
+            clock_s: a.clock,
+        }))
+        .map_err(anyhow::Error::msg)?;
     println!("{report}");
     if !report.exact {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "{} moves were acknowledged and {} are stored: some game does not hold exactly its acknowledged moves",
-            report.moves, report.stored
+            report.moves,
+            report.stored
         ));
     }
     Ok(())
 }
 
-fn explorer(a: &ExplorerArgs) -> Result<(), String> {
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let report = runtime.block_on(gridplay_bench::explorer::run(
-        gridplay_bench::explorer::ExplorerOptions {
-            games: a.games,
-            spec: a.game.clone(),
-            samples: a.samples,
-            database: a.database.clone(),
-            seed: a.seed,
-        },
-    ))?;
+fn explorer(a: &ExplorerArgs) -> anyhow::Result<()> {
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| anyhow::anyhow!("cannot start the runtime: {e}"))?;
+    let report = runtime
+        .block_on(gridplay_bench::explorer::run(
+            gridplay_bench::explorer::ExplorerOptions {
+                games: a.games,
+                spec: a.game.clone(),
+                samples: a.samples,
+                database: a.database.clone(),
+                seed: a.seed,
+            },
+        ))
+        .map_err(anyhow::Error::msg)?;
     println!("{report}");
     Ok(())
 }
 
-fn soak(a: &SoakArgs) -> Result<(), String> {
+fn soak(a: &SoakArgs) -> anyhow::Result<()> {
     crate::check_level(&a.game, a.level)?;
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let report = runtime.block_on(gridplay_bench::soak::run(gridplay_bench::soak::SoakOptions {
-        games: a.games,
-        parallel: a.parallel,
-        spec: a.game.clone(),
-        level: a.level,
-        every: a.every,
-        database: a.database.clone(),
-    }))?;
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| anyhow::anyhow!("cannot start the runtime: {e}"))?;
+    let report = runtime
+        .block_on(gridplay_bench::soak::run(gridplay_bench::soak::SoakOptions {
+            games: a.games,
+            parallel: a.parallel,
+            spec: a.game.clone(),
+            level: a.level,
+            every: a.every,
+            database: a.database.clone(),
+        }))
+        .map_err(anyhow::Error::msg)?;
     println!("{report}");
     if report.errors.is_empty() {
         Ok(())
     } else {
-        Err(format!("{} games met an error", report.errors.len()))
+        Err(anyhow::anyhow!("{} games met an error", report.errors.len()))
     }
 }
 
 /// The positions of `gridplay bench threads`.
-fn threads_positions(a: &ThreadsArgs) -> Result<Vec<gridplay_games::reversi::bitboard::Board>, String> {
+fn threads_positions(a: &ThreadsArgs) -> anyhow::Result<Vec<gridplay_games::reversi::bitboard::Board>> {
     use gridplay_core::DynGame;
     let Some(file) = &a.file else {
         if a.depth.is_none() {
-            return Err("random positions are searched to a depth: give --depth, or --file to solve".into());
+            return Err(anyhow::anyhow!(
+                "random positions are searched to a depth: give --depth, or --file to solve"
+            ));
         }
         let game: Box<dyn DynGame> = Box::new(gridplay_games::reversi::Reversi::default());
         return Ok((0..a.positions)
@@ -229,9 +240,10 @@ fn threads_positions(a: &ThreadsArgs) -> Result<Vec<gridplay_games::reversi::bit
             })
             .collect());
     };
-    let text = std::fs::read_to_string(file).map_err(|e| format!("reading {}: {e}", file.display()))?;
-    let problems =
-        gridplay_engine::reversi::obf::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let text =
+        std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("reading {}: {e}", file.display()))?;
+    let problems = gridplay_engine::reversi::obf::parse(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let (lo, hi) = match &a.problems {
         Some(r) => crate::solve::range(r)?,
         None => (1, usize::MAX),
@@ -244,12 +256,12 @@ fn threads_positions(a: &ThreadsArgs) -> Result<Vec<gridplay_games::reversi::bit
         .collect())
 }
 
-fn threads(a: &ThreadsArgs) -> Result<(), String> {
+fn threads(a: &ThreadsArgs) -> anyhow::Result<()> {
     use gridplay_engine::reversi::{endgame::Solver, search};
     use std::time::Instant;
     let boards = threads_positions(a)?;
     if boards.is_empty() {
-        return Err("no positions to time".into());
+        return Err(anyhow::anyhow!("no positions to time"));
     }
     let n = usize::from(a.threads);
     // One run: (seconds, nodes, score) on `t` threads with a new table.
@@ -303,7 +315,7 @@ fn threads(a: &ThreadsArgs) -> Result<(), String> {
             (nodes1, nodes_n, scores) = (one.1, many.1, (one.2, many.2));
         }
         if a.depth.is_none() && scores.0 != scores.1 {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "position {}: the parallel solve scored {} and the solve on one thread {}",
                 i + 1,
                 scores.1,

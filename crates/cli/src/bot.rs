@@ -106,12 +106,12 @@ struct Api {
     base: String,
 }
 
-type Lines = std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<Value, String>> + Send>>;
+type Lines = std::pin::Pin<Box<dyn futures_util::Stream<Item = anyhow::Result<Value>> + Send>>;
 
 impl Api {
-    fn new(server: &str, token: &str) -> Result<Api, String> {
+    fn new(server: &str, token: &str) -> anyhow::Result<Api> {
         let mut auth = reqwest::header::HeaderValue::from_str(&format!("Bearer {token}"))
-            .map_err(|_| "the token has characters no header may carry".to_owned())?;
+            .map_err(|_| anyhow::anyhow!("the token has characters no header may carry"))?;
         auth.set_sensitive(true);
         let mut headers = reqwest::header::HeaderMap::new();
         headers.insert(reqwest::header::AUTHORIZATION, auth);
@@ -120,7 +120,7 @@ impl Api {
             .user_agent(concat!("gridplay-bot/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(Duration::from_secs(10))
             .build()
-            .map_err(|e| format!("the HTTP client: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("the HTTP client: {e}"))?;
         Ok(Api {
             client,
             base: server.trim_end_matches('/').to_owned(),
@@ -180,7 +180,7 @@ impl Api {
                     }
                     match bytes.next().await {
                         None => return None,
-                        Some(Err(e)) => return Some((Err(e.to_string()), (bytes, buf, ready))),
+                        Some(Err(e)) => return Some((Err(anyhow::Error::new(e)), (bytes, buf, ready))),
                         Some(Ok(chunk)) => {
                             buf.extend_from_slice(&chunk);
                             while let Some(at) = buf.iter().position(|&b| b == b'\n') {
@@ -193,7 +193,7 @@ impl Api {
                                     Ok(v) => ready.push_back(v),
                                     Err(e) => {
                                         return Some((
-                                            Err(format!("a line that is not JSON: {e}")),
+                                            Err(anyhow::anyhow!("a line that is not JSON: {e}")),
                                             (bytes, buf, ready),
                                         ));
                                     }
@@ -250,34 +250,34 @@ fn time_of_day() -> String {
 }
 
 /// Checks the arguments that clap leaves as text.
-fn check(args: &BotArgs) -> Result<(), String> {
+fn check(args: &BotArgs) -> anyhow::Result<()> {
     if !matches!(args.rated.as_str(), "any" | "rated" | "casual") {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "--rated takes any, rated or casual, not `{}`",
             args.rated
         ));
     }
     if !matches!(args.on_stop.as_str(), "finish" | "resign") {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "--on-stop takes finish or resign, not `{}`",
             args.on_stop
         ));
     }
     for t in &args.time {
         if !matches!(t.as_str(), "live" | "correspondence") {
-            return Err(format!("--time takes live and correspondence, not `{t}`"));
+            return Err(anyhow::anyhow!("--time takes live and correspondence, not `{t}`"));
         }
     }
     if args.min_initial > args.max_initial {
-        return Err("--min-initial is more than --max-initial".into());
+        return Err(anyhow::anyhow!("--min-initial is more than --max-initial"));
     }
     for g in &args.games {
         if crate::registry().entry(g).is_none() {
-            return Err(format!("--games: no game is named `{g}`"));
+            return Err(anyhow::anyhow!("--games: no game is named `{g}`"));
         }
     }
     if !(args.server.starts_with("http://") || args.server.starts_with("https://")) {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "--server is an http:// or https:// address, not `{}`",
             args.server
         ));
@@ -286,33 +286,33 @@ fn check(args: &BotArgs) -> Result<(), String> {
 }
 
 /// Why the engine cannot play `spec`, if it cannot (without starting it).
-fn engine_plays(engine: &str, spec: &str) -> Result<(), String> {
+fn engine_plays(engine: &str, spec: &str) -> anyhow::Result<()> {
     let game = spec.split(':').next().unwrap_or(spec);
     if engine.starts_with("nboard=") && game != "reversi" {
-        return Err("an NBoard engine plays Reversi only".into());
+        return Err(anyhow::anyhow!("an NBoard engine plays Reversi only"));
     }
     if engine.starts_with("cake=") && game != "checkers" {
-        return Err("a Cake-style engine plays checkers only".into());
+        return Err(anyhow::anyhow!("a Cake-style engine plays checkers only"));
     }
     if engine.starts_with("cmd=") {
         return Ok(());
     }
     if engine == "greedy" && game != "tactics" {
-        return Err("the greedy player plays Grid Tactics only".into());
+        return Err(anyhow::anyhow!("the greedy player plays Grid Tactics only"));
     }
     if gridplay_engine::top_level(game).is_none() && !matches!(engine, "random" | "greedy") {
-        return Err(format!("no built-in engine plays `{game}`"));
+        return Err(anyhow::anyhow!("no built-in engine plays `{game}`"));
     }
     if let Some(level) = engine.strip_prefix("level=").and_then(|l| l.split(',').next()) {
         let level: u8 = level
             .parse()
-            .map_err(|_| format!("`{engine}`: a level is a number"))?;
+            .map_err(|_| anyhow::anyhow!("`{engine}`: a level is a number"))?;
         crate::check_level(spec, level)?;
     }
     Ok(())
 }
 
-pub(crate) fn run(args: &BotArgs) -> Result<(), String> {
+pub(crate) fn run(args: &BotArgs) -> anyhow::Result<()> {
     check(args)?;
     // The built-in engine makes its tables before its first game's clock runs (external ones are programs).
     let external = ["cmd=", "nboard=", "cake="]
@@ -326,24 +326,27 @@ pub(crate) fn run(args: &BotArgs) -> Result<(), String> {
         }
     }
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| anyhow::anyhow!("cannot start the runtime: {e}"))?;
     runtime.block_on(serve(args.clone()))
 }
 
-async fn serve(args: BotArgs) -> Result<(), String> {
+async fn serve(args: BotArgs) -> anyhow::Result<()> {
     let api = Api::new(&args.server, &args.token)?;
     // Who the token is, and that it may do what a bot does; an account with no games becomes a bot.
     let me = api
         .get("/api/me")
         .await
-        .map_err(|e| format!("{}: {e}", args.server))?;
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.server))?;
     let Some(user) = me["user"].as_object() else {
-        return Err("the token is not accepted (revoked, or its account closed)".into());
+        return Err(anyhow::anyhow!(
+            "the token is not accepted (revoked, or its account closed)"
+        ));
     };
     let name = user.get("name").and_then(Value::as_str).unwrap_or("?").to_owned();
     if user.get("bot") != Some(&Value::Bool(true)) {
         api.post("/api/account/bot").await.map_err(|e| {
-            format!("{name} cannot become a bot account: {e} (a bot needs an account that has never played, and a token with the read, play and bot scopes)")
+            anyhow::anyhow!("{name} cannot become a bot account: {e} (a bot needs an account that has never played, and a token with the read, play and bot scopes)")
         })?;
         say(&format!("{name} is now a bot account"));
     }
@@ -370,7 +373,7 @@ async fn serve(args: BotArgs) -> Result<(), String> {
     ));
     let mut events = tokio::spawn(Arc::clone(&bot).events());
     tokio::select! {
-        r = &mut events => return r.map_err(|e| e.to_string())?,
+        r = &mut events => return r?,
         _ = tokio::signal::ctrl_c() => {}
     }
     let how = if bot.args.on_stop == "resign" {
@@ -420,7 +423,7 @@ impl Bot {
 
     /// Follows the event stream for as long as the bot runs, reconnecting after a cut. Ends with an error only
     /// where the token itself is refused.
-    async fn events(self: Arc<Self>) -> Result<(), String> {
+    async fn events(self: Arc<Self>) -> anyhow::Result<()> {
         let mut backoff = Duration::from_secs(1);
         loop {
             match self.api.lines("/api/bot/stream/event").await {
@@ -447,7 +450,7 @@ impl Bot {
                     }
                 }
                 Err(e) if matches!(e.status, Some(401 | 403)) => {
-                    return Err(format!("the server refuses the bot: {e}"));
+                    return Err(anyhow::anyhow!("the server refuses the bot: {e}"));
                 }
                 Err(e) => say(&format!("cannot reach the event stream: {e}")),
             }
@@ -470,38 +473,42 @@ impl Bot {
     }
 
     /// Whether a challenge is one to accept, or why not.
-    fn take(&self, c: &Value) -> Result<(), String> {
+    fn take(&self, c: &Value) -> anyhow::Result<()> {
         if self.stopping() != Stop::Running {
-            return Err("the bot is stopping".into());
+            return Err(anyhow::anyhow!("the bot is stopping"));
         }
         let spec = c["spec"].as_str().unwrap_or_default();
         let game = c["game"].as_str().unwrap_or_default();
         if !self.args.games.is_empty() && !self.args.games.iter().any(|g| g == game) {
-            return Err(format!("it plays {} only", self.args.games.join(", ")));
+            return Err(anyhow::anyhow!("it plays {} only", self.args.games.join(", ")));
         }
         engine_plays(&self.args.engine, spec)?;
         let kind = c["time"]["kind"].as_str().unwrap_or_default();
         if !self.args.time.iter().any(|t| t == kind) {
-            return Err(format!("it plays {} games only", self.args.time.join(" and ")));
+            return Err(anyhow::anyhow!(
+                "it plays {} games only",
+                self.args.time.join(" and ")
+            ));
         }
         if kind == "live" {
             let initial = c["time"]["initial_ms"].as_u64().unwrap_or(0) / 1000;
             if initial < self.args.min_initial || initial > self.args.max_initial {
-                return Err(format!(
+                return Err(anyhow::anyhow!(
                     "it plays clocks of {} to {} s only",
-                    self.args.min_initial, self.args.max_initial
+                    self.args.min_initial,
+                    self.args.max_initial
                 ));
             }
         }
         let rated = c["rated"].as_bool().unwrap_or(false);
         match (self.args.rated.as_str(), rated) {
-            ("rated", false) => return Err("it plays rated games only".into()),
-            ("casual", true) => return Err("it plays casual games only".into()),
+            ("rated", false) => return Err(anyhow::anyhow!("it plays rated games only")),
+            ("casual", true) => return Err(anyhow::anyhow!("it plays casual games only")),
             _ => {}
         }
         let busy = lock(&self.games).len() + lock(&self.accepting).len();
         if busy >= self.args.max_games as usize {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "it plays {} games at once, and has as many",
                 self.args.max_games
             ));
@@ -621,20 +628,20 @@ impl Bot {
         let mut player = game.player.take();
         let started = Instant::now();
         let chosen = tokio::task::spawn_blocking(move || {
-            let restored = crate::registry().restore(&spec).map_err(|e| e.to_string())?;
+            let restored = crate::registry().restore(&spec)?;
             let record = GameRecord::replay(restored.start(), moves.iter().map(String::as_str))
-                .map_err(|(i, e)| format!("move {} of the game does not replay here: {e}", i + 1))?;
+                .map_err(|(i, e)| anyhow::anyhow!("move {} of the game does not replay here: {e}", i + 1))?;
             let side = match player.as_mut() {
                 Some(s) => s,
                 None => player.insert(Side::parse(&engine, &spec, &options)?),
             };
             let mut rng = gridplay_core::playout::seeded(version);
             let mv = side.choose(&record, &mut rng, version, clock);
-            Ok::<_, String>((mv, player))
+            Ok::<_, anyhow::Error>((mv, player))
         })
         .await;
-        let failed = |why: String| async move {
-            say(&format!("game {id}: the engine cannot move ({why}): resigning"));
+        let failed = |why: anyhow::Error| async move {
+            say(&format!("game {id}: the engine cannot move ({why:#}): resigning"));
             if let Err(e) = self.api.post(&format!("/api/bot/game/{id}/resign")).await {
                 say(&format!("game {id}: cannot resign: {e}"));
             }
@@ -656,7 +663,7 @@ impl Bot {
                 return false;
             }
             Err(e) => {
-                failed(e.to_string()).await;
+                failed(e.into()).await;
                 return false;
             }
         };

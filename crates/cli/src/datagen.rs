@@ -37,18 +37,18 @@ pub(crate) struct DatagenArgs {
     every: u32,
 }
 
-fn parse_range(text: &str) -> Result<std::ops::Range<u64>, String> {
+fn parse_range(text: &str) -> anyhow::Result<std::ops::Range<u64>> {
     let (from, to) = text
         .split_once("..")
-        .ok_or_else(|| format!("`{text}`: a range is FROM..TO"))?;
+        .ok_or_else(|| anyhow::anyhow!("`{text}`: a range is FROM..TO"))?;
     let parse = |s: &str| {
         s.trim()
             .parse::<u64>()
-            .map_err(|e| format!("`{s}` in `{text}`: {e}"))
+            .map_err(|e| anyhow::anyhow!("`{s}` in `{text}`: {e}"))
     };
     let (from, to) = (parse(from)?, parse(to)?);
     if from >= to {
-        return Err(format!("`{text}`: the range is empty"));
+        return Err(anyhow::anyhow!("`{text}`: the range is empty"));
     }
     Ok(from..to)
 }
@@ -66,13 +66,12 @@ fn build_name() -> String {
         .unwrap_or_else(|| format!("gridplay {}", env!("CARGO_PKG_VERSION")))
 }
 
-pub(crate) fn run(args: &DatagenArgs) -> Result<(), String> {
+pub(crate) fn run(args: &DatagenArgs) -> anyhow::Result<()> {
     let mut sources: Vec<Box<dyn Source>> = args
         .games
         .iter()
         .map(|g| datagen::source(g))
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())?;
+        .collect::<Result<_, _>>()?;
     let build = args.build.clone().unwrap_or_else(build_name);
     let job = Job {
         dir: &args.dir,
@@ -103,8 +102,7 @@ pub(crate) fn run(args: &DatagenArgs) -> Result<(), String> {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     println!(
         "{total} labels in {:.0} s (build {build})",
         started.elapsed().as_secs_f64()

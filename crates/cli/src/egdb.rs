@@ -35,9 +35,9 @@ pub(crate) struct EgdbArgs {
     quiet: bool,
 }
 
-pub(crate) fn run(args: &EgdbArgs) -> Result<(), String> {
+pub(crate) fn run(args: &EgdbArgs) -> anyhow::Result<()> {
     if !(2..=MAX_PIECES).contains(&args.pieces) {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "--pieces {}: the databases are built for 2 to {MAX_PIECES} pieces",
             args.pieces
         ));
@@ -45,15 +45,17 @@ pub(crate) fn run(args: &EgdbArgs) -> Result<(), String> {
     let dir = match (&args.dir, args.no_save) {
         (_, true) => None,
         (Some(dir), false) => Some(dir.clone()),
-        (None, false) => Some(egdb::default_dir().ok_or(
-            "no folder to save the databases in: HOME is not set; name one with --dir, or pass --no-save",
-        )?),
+        (None, false) => Some(egdb::default_dir().ok_or_else(|| {
+            anyhow::anyhow!(
+                "no folder to save the databases in: HOME is not set; name one with --dir, or pass --no-save"
+            )
+        })?),
     };
     if let Some(samples) = args.verify {
         return verify(args, samples);
     }
     let threads = match args.threads {
-        Some(0) => return Err("--threads 0: at least one thread is needed".into()),
+        Some(0) => return Err(anyhow::anyhow!("--threads 0: at least one thread is needed")),
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
@@ -88,7 +90,7 @@ pub(crate) fn run(args: &EgdbArgs) -> Result<(), String> {
     writeln!(out, "built in {seconds:.1} s on {threads} threads").map_err(crate::output_error)?;
     if let Some(dir) = dir {
         let saving = Instant::now();
-        db.save(&dir).map_err(|e| e.to_string())?;
+        db.save(&dir)?;
         writeln!(
             out,
             "saved in {} ({:.1} s); the engine reads it from there",
@@ -101,18 +103,18 @@ pub(crate) fn run(args: &EgdbArgs) -> Result<(), String> {
 }
 
 /// `gridplay egdb --verify N`: reads the saved database and checks a sample of it.
-fn verify(args: &EgdbArgs, samples: u64) -> Result<(), String> {
+fn verify(args: &EgdbArgs, samples: u64) -> anyhow::Result<()> {
     let dir = match &args.dir {
         Some(dir) => dir.clone(),
-        None => {
-            egdb::default_dir().ok_or("no saved database: HOME is not set; name its folder with --dir")?
-        }
+        None => egdb::default_dir().ok_or_else(|| {
+            anyhow::anyhow!("no saved database: HOME is not set; name its folder with --dir")
+        })?,
     };
     let started = Instant::now();
-    let db = Database::load(&dir).map_err(|e| format!("{e} (build it with gridplay egdb --pieces N)"))?;
+    let db =
+        Database::load(&dir).map_err(|e| anyhow::anyhow!("{e} (build it with gridplay egdb --pieces N)"))?;
     let loaded = started.elapsed().as_secs_f64();
-    let done = gridplay_engine::checkers::search::verify_database(&db, samples, args.seed, 12)
-        .map_err(|e| e.to_string())?;
+    let done = gridplay_engine::checkers::search::verify_database(&db, samples, args.seed, 12)?;
     writeln!(
         std::io::stdout().lock(),
         "{} pieces in {} (read in {loaded:.1} s): {} positions of {} pieces agree with their moves; a 12-ply search without the database proved {} of them, each as the database says ({:.1} s)",

@@ -172,26 +172,26 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (`gridplay perft ... | head`): stop quietly, as other tools do.
-        Err(message) if message == BROKEN_PIPE => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
+        Err(e) if e.is::<BrokenPipe>() => ExitCode::SUCCESS,
+        Err(e) => {
+            // The error and each of its causes, `: `-separated.
+            eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
     }
 }
 
-const BROKEN_PIPE: &str = "broken pipe";
+/// The reader of the output went away: the command stops, and nothing is reported.
+#[derive(Debug, thiserror::Error)]
+#[error("broken pipe")]
+struct BrokenPipe;
 
-/// Turns an output error into the command's error; a closed pipe is not reported.
-#[expect(
-    clippy::needless_pass_by_value,
-    reason = "passed to map_err, which hands over the error"
-)]
-fn output_error(e: std::io::Error) -> String {
+/// Turns an output error into the command's error; a closed pipe is [`BrokenPipe`], which is not reported.
+fn output_error(e: std::io::Error) -> anyhow::Error {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
-        BROKEN_PIPE.to_owned()
+        BrokenPipe.into()
     } else {
-        format!("writing output: {e}")
+        anyhow::Error::new(e).context("writing output")
     }
 }
 
@@ -226,21 +226,23 @@ type Loaded = (Box<dyn DynGame>, Box<dyn DynPosition>);
 
 /// Builds a game and its position from a spec and an optional position text.
 /// `level` if the engine of the game named in `spec` has it: levels run from 1 to the engine table's top.
-fn check_level(spec: &str, level: u8) -> Result<u8, String> {
+fn check_level(spec: &str, level: u8) -> anyhow::Result<u8> {
     let name = spec.split(':').next().unwrap_or(spec);
-    let top = gridplay_engine::top_level(name).ok_or_else(|| format!("no engine plays `{name}`"))?;
+    let top = gridplay_engine::top_level(name).ok_or_else(|| anyhow::anyhow!("no engine plays `{name}`"))?;
     let title = registry().entry(name).map_or(name, |e| e.module.title);
     if (1..=top).contains(&level) {
         Ok(level)
     } else {
-        Err(format!("{title}'s engine has levels 1 to {top}, not {level}"))
+        Err(anyhow::anyhow!(
+            "{title}'s engine has levels 1 to {top}, not {level}"
+        ))
     }
 }
 
-fn load(spec: &str, position: Option<&str>) -> Result<Loaded, String> {
-    let game = registry().game(spec).map_err(|e| e.to_string())?;
+fn load(spec: &str, position: Option<&str>) -> anyhow::Result<Loaded> {
+    let game = registry().game(spec)?;
     let pos = match position {
-        Some(text) => game.parse_position(text).map_err(|e| e.to_string())?,
+        Some(text) => game.parse_position(text)?,
         None => game.start(),
     };
     Ok((game, pos))

@@ -75,10 +75,10 @@ impl MatchArgs {
     }
 }
 
-pub(crate) fn positive_seconds(text: &str) -> Result<f64, String> {
+pub(crate) fn positive_seconds(text: &str) -> anyhow::Result<f64> {
     match text.parse::<f64>() {
         Ok(s) if s > 0.0 && s.is_finite() && s <= 86_400.0 => Ok(s),
-        _ => Err(format!(
+        _ => Err(anyhow::anyhow!(
             "`{text}` is not a number of seconds from 0 (not included) to 86400"
         )),
     }
@@ -176,7 +176,13 @@ fn play_game(
         );
         let mv = match chosen {
             Ok(mv) => mv,
-            Err(reason) => return (Some(!a_to_move), record.moves().to_vec(), forfeit(reason)),
+            Err(reason) => {
+                return (
+                    Some(!a_to_move),
+                    record.moves().to_vec(),
+                    forfeit(format!("{reason:#}")),
+                );
+            }
         };
         if let Err(e) = record.play(&mv) {
             let reason = format!("the illegal move `{mv}` ({e})");
@@ -197,14 +203,14 @@ fn play_game(
 }
 
 /// The openings of a match: `count` positions, one per pair of games.
-fn openings(args: &MatchArgs, game: &dyn DynGame, count: u32) -> Result<Vec<Box<dyn DynPosition>>, String> {
+fn openings(args: &MatchArgs, game: &dyn DynGame, count: u32) -> anyhow::Result<Vec<Box<dyn DynPosition>>> {
     match args.openings.as_str() {
         "random" => Ok((0..count)
             .map(|pair| random_opening(game, args.opening_plies, args.seed + u64::from(pair) * 1000))
             .collect()),
         "ballots" => {
             if game.spec().name() != "checkers" {
-                return Err(format!(
+                return Err(anyhow::anyhow!(
                     "the ballots are checkers openings, not `{}` ones",
                     args.spec
                 ));
@@ -219,13 +225,13 @@ fn openings(args: &MatchArgs, game: &dyn DynGame, count: u32) -> Result<Vec<Box<
                     let line = lines[i % lines.len()];
                     let mut pos = game.start();
                     for m in line.split_whitespace() {
-                        pos.play(m).map_err(|e| format!("ballot `{line}`: {e}"))?;
+                        pos.play(m).map_err(|e| anyhow::anyhow!("ballot `{line}`: {e}"))?;
                     }
                     Ok(pos)
                 })
                 .collect()
         }
-        other => Err(format!("`--openings {other}`: use random or ballots")),
+        other => Err(anyhow::anyhow!("`--openings {other}`: use random or ballots")),
     }
 }
 
@@ -250,17 +256,19 @@ pub(crate) fn random_opening(game: &dyn DynGame, plies: usize, seed: u64) -> Box
 const IDLE_FORFEITS: u32 = 2;
 
 /// Plays the match and returns A's score and both players' times.
-pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(MatchScore, Clocks), String> {
-    let game = crate::registry().game(&args.spec).map_err(|e| e.to_string())?;
-    let mut a = Side::parse(&args.a, &args.spec, &args.players()).map_err(|e| format!("player A: {e}"))?;
-    let mut b = Side::parse(&args.b, &args.spec, &args.players()).map_err(|e| format!("player B: {e}"))?;
+pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> anyhow::Result<(MatchScore, Clocks)> {
+    let game = crate::registry().game(&args.spec)?;
+    let mut a =
+        Side::parse(&args.a, &args.spec, &args.players()).map_err(|e| anyhow::anyhow!("player A: {e}"))?;
+    let mut b =
+        Side::parse(&args.b, &args.spec, &args.players()).map_err(|e| anyhow::anyhow!("player B: {e}"))?;
     let pairs = args.games.div_ceil(2);
     let mut score = MatchScore::default();
     let mut clocks = Clocks::default();
     let mut games_out = match &args.games_out {
         Some(path) => Some((
             path,
-            std::fs::File::create(path).map_err(|e| format!("creating {}: {e}", path.display()))?,
+            std::fs::File::create(path).map_err(|e| anyhow::anyhow!("creating {}: {e}", path.display()))?,
         )),
         None => None,
     };
@@ -295,7 +303,7 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(Ma
                 // An engine that cannot make a single move (a wrong command, a missing file) would forfeit
                 // the whole match: stop it and say why.
                 if idle_forfeits[index] == IDLE_FORFEITS {
-                    return Err(format!(
+                    return Err(anyhow::anyhow!(
                         "{} ({text}) forfeited {IDLE_FORFEITS} games in a row without making a move, so the match stops: {reason}",
                         if by_a { "A" } else { "B" },
                     ));
@@ -310,7 +318,7 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(Ma
                 // A crashed engine would forfeit every game after: the next game gets a new process.
                 side.kill();
                 *side = Side::parse(text, &args.spec, &args.players()).map_err(|e| {
-                    format!(
+                    anyhow::anyhow!(
                         "restarting {} ({text}) after its forfeit: {e}",
                         if by_a { "A" } else { "B" }
                     )
@@ -339,7 +347,7 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(Ma
                     opening.to_text(),
                     moves.join(" ")
                 )
-                .map_err(|e| format!("writing {}: {e}", path.display()))?;
+                .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
             }
             progress.inc(1);
             progress.set_message(format!("A {:.1}%", 100.0 * score.fraction()));
@@ -348,17 +356,16 @@ pub(crate) fn play_match(args: &MatchArgs, progress: &ProgressBar) -> Result<(Ma
     Ok((score, clocks))
 }
 
-pub(crate) fn run(args: &MatchArgs) -> Result<(), String> {
+pub(crate) fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let total = u64::from(args.games.div_ceil(2) * 2);
     let progress = if args.quiet {
         ProgressBar::hidden()
     } else {
         ProgressBar::new(total)
     };
-    progress.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} ({elapsed}, eta {eta})")
-            .map_err(|e| e.to_string())?,
-    );
+    progress.set_style(ProgressStyle::with_template(
+        "{bar:30} {pos}/{len} games {msg} ({elapsed}, eta {eta})",
+    )?);
     let started = Instant::now();
     let (score, clocks) = play_match(args, &progress)?;
     progress.finish_and_clear();

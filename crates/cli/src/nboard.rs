@@ -259,7 +259,7 @@ fn parse_duration(text: &str) -> Option<Duration> {
 
 /// Reads a GGF game: its `BO[...]` start board, its `B[...]`/`W[...]` moves in order (with their times) and its
 /// clock `TI[time/increment]`.
-fn parse_ggf(text: &str) -> Result<Ggf, String> {
+fn parse_ggf(text: &str) -> anyhow::Result<Ggf> {
     let body = text.trim();
     let body = body.strip_prefix("(;").unwrap_or(body);
     let mut board = None;
@@ -275,7 +275,10 @@ fn parse_ggf(text: &str) -> Result<Ggf, String> {
             .into_iter()
             .rev()
             .collect();
-        let close = rest[open..].find(']').ok_or("a GGF value `[` is never closed")? + open;
+        let close = rest[open..]
+            .find(']')
+            .ok_or_else(|| anyhow::anyhow!("a GGF value `[` is never closed"))?
+            + open;
         let value = &rest[open + 1..close];
         match name.as_str() {
             "BO" => board = Some(value.to_owned()),
@@ -296,13 +299,15 @@ fn parse_ggf(text: &str) -> Result<Ggf, String> {
         }
         rest = &rest[close + 1..];
     }
-    let board = board.ok_or("the GGF game has no BO[...] board")?;
+    let board = board.ok_or_else(|| anyhow::anyhow!("the GGF game has no BO[...] board"))?;
     let mut parts = board.split_whitespace();
     if parts.next() != Some("8") {
-        return Err("only 8x8 boards are played".into());
+        return Err(anyhow::anyhow!("only 8x8 boards are played"));
     }
     let cells: Vec<&str> = parts.collect();
-    let (side, squares) = cells.split_last().ok_or("the GGF board is empty")?;
+    let (side, squares) = cells
+        .split_last()
+        .ok_or_else(|| anyhow::anyhow!("the GGF board is empty"))?;
     Ok(Ggf {
         board: format!("{} {side}", squares.concat()),
         moves,
@@ -481,7 +486,7 @@ enum Event {
     End,
 }
 
-fn print(output: &Output) -> Result<(), String> {
+fn print(output: &Output) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     for l in &output.lines {
         writeln!(out, "{l}").map_err(crate::output_error)?;
@@ -496,7 +501,7 @@ fn print(output: &Output) -> Result<(), String> {
 /// Runs an NBoard session over standard input and output. Lines are read on a thread of their own, so that a
 /// `ping` (or `quit`) reaches a running search: it stops the search and drops its answer. Other lines that
 /// arrive during a search wait for it to end.
-pub(crate) fn run(threads: usize) -> Result<(), String> {
+pub(crate) fn run(threads: usize) -> anyhow::Result<()> {
     // Before the first command: a GUI starts its clock when it asks for a move.
     gridplay_engine::prepare("reversi");
     let (tx, rx) = mpsc::channel();

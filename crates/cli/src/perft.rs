@@ -16,7 +16,7 @@ pub(crate) struct PerftArgs {
     position: Option<String>,
 }
 
-pub(crate) fn run(args: &PerftArgs) -> Result<(), String> {
+pub(crate) fn run(args: &PerftArgs) -> anyhow::Result<()> {
     let (_, pos) = crate::load(&args.spec, args.position.as_deref())?;
     let mut out = std::io::stdout().lock();
     let started = Instant::now();

@@ -50,7 +50,7 @@ enum Side {
     Second,
 }
 
-pub(crate) fn run(args: &PlayArgs) -> Result<(), String> {
+pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let (game, pos) = crate::load(&args.spec, args.position.as_deref())?;
     let side = match args.side {
         Side::First => Player::Second,
@@ -69,7 +69,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), String> {
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     match session(game.as_ref(), pos, computer, seed, &mut stdin.lock(), &mut out) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e.to_string()),
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(()),
     }
 }

@@ -52,20 +52,24 @@ pub(crate) enum Side {
 
 impl Side {
     /// The player `text` names (see `MatchArgs::a`) for game `spec`.
-    pub(crate) fn parse(text: &str, spec: &str, args: &PlayerOptions) -> Result<Side, String> {
+    pub(crate) fn parse(text: &str, spec: &str, args: &PlayerOptions) -> anyhow::Result<Side> {
         let limit = Duration::from_secs_f64(args.answer_limit);
         if text == "random" {
             return Ok(Side::Random);
         }
         if text == "greedy" {
             if spec.split(':').next() != Some("tactics") {
-                return Err(format!("the greedy player plays Grid Tactics only, not `{spec}`"));
+                return Err(anyhow::anyhow!(
+                    "the greedy player plays Grid Tactics only, not `{spec}`"
+                ));
             }
             return Ok(Side::Greedy);
         }
         if let Some(cmd) = text.strip_prefix("nboard=") {
             if spec.split(':').next() != Some("reversi") {
-                return Err(format!("an NBoard engine plays Reversi only, not `{spec}`"));
+                return Err(anyhow::anyhow!(
+                    "an NBoard engine plays Reversi only, not `{spec}`"
+                ));
             }
             let mut engine = Box::new(External::start(cmd, limit)?);
             engine.tell("nboard 2")?;
@@ -74,20 +78,20 @@ impl Side {
         }
         if let Some(cmd) = text.strip_prefix("cake=") {
             if spec.split(':').next() != Some("checkers") {
-                return Err(format!("Cake plays checkers only, not `{spec}`"));
+                return Err(anyhow::anyhow!("Cake plays checkers only, not `{spec}`"));
             }
             let engine = Box::new(External::start(cmd, limit)?);
             return Ok(Side::Cake {
                 engine,
                 seconds: args.move_time as f64 / 1000.0,
-                game: crate::registry().game(spec).map_err(|e| e.to_string())?,
+                game: crate::registry().game(spec)?,
             });
         }
         if let Some(cmd) = text.strip_prefix("cmd=") {
             let mut engine = Box::new(External::start(cmd, limit)?);
             let reply = engine.ask(&format!("game {spec}"))?;
             if reply != "ok" {
-                return Err(format!("`{cmd}` answered `game {spec}` with `{reply}`"));
+                return Err(anyhow::anyhow!("`{cmd}` answered `game {spec}` with `{reply}`"));
             }
             return Ok(Side::External {
                 engine,
@@ -95,7 +99,7 @@ impl Side {
             });
         }
         let bad = || {
-            format!(
+            anyhow::anyhow!(
                 "`{text}` is not a player: use level=L (1 to the game's top), depth=N, time=MS, clock=MS[,inc=MS], mcts=MS, playouts=N, random, greedy (Grid \
                  Tactics), cmd=PROGRAM, nboard=PROGRAM or cake=PROGRAM; depth, time and temp=T combine (depth=3,temp=100), and so \
                  do mcts and playouts; book=1 adds the opening book (Reversi, checkers) to any of them, threads=N threads to Reversi's"
@@ -139,11 +143,11 @@ impl Side {
         }
         match (&mut request.clock, increment) {
             (Some(clock), Some(inc)) => clock.increment = inc,
-            (None, Some(_)) => return Err(format!("`{text}`: inc=MS goes with clock=MS")),
+            (None, Some(_)) => return Err(anyhow::anyhow!("`{text}`: inc=MS goes with clock=MS")),
             _ => {}
         }
         if request.clock.is_some() && (request.mcts || request.temperature.is_some()) {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "`{text}`: a game clock goes with the alpha-beta engine, not mcts or temp"
             ));
         }
@@ -151,7 +155,7 @@ impl Side {
         if request.mcts && (request.temperature.is_some() || request.limits.depth.is_some())
             || request.temperature.is_some() && !limited
         {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "`{text}`: temp needs depth or time and cannot go with mcts; mcts and playouts take no depth"
             ));
         }
@@ -185,16 +189,17 @@ impl Side {
         rng: &mut rand::rngs::SmallRng,
         seed: u64,
         game_clock: Option<gridplay_engine::Clock>,
-    ) -> Result<String, String> {
+    ) -> anyhow::Result<String> {
         let pos = record.position();
         match self {
-            Side::Random => pos.random_move(rng).ok_or_else(|| "no move".into()),
+            Side::Random => pos.random_move(rng).ok_or_else(|| anyhow::anyhow!("no move")),
             Side::Greedy => {
                 let p = pos
                     .as_any()
                     .downcast_ref::<gridplay_games::tactics::TacticsPosition>()
-                    .ok_or("the greedy player plays Grid Tactics only")?;
-                let m = gridplay_games::tactics::policy::greedy_move(p, rng).ok_or("no move")?;
+                    .ok_or_else(|| anyhow::anyhow!("the greedy player plays Grid Tactics only"))?;
+                let m = gridplay_games::tactics::policy::greedy_move(p, rng)
+                    .ok_or_else(|| anyhow::anyhow!("no move"))?;
                 Ok(gridplay_core::Position::move_text(p, m))
             }
             Side::Engine { request, left } => {
@@ -209,7 +214,7 @@ impl Side {
                         &StopFlag::new(),
                     )
                     .map(|r| r.best)
-                    .map_err(|e| e.to_string());
+                    .map_err(anyhow::Error::from);
                 }
                 let clock = request.clock.zip(*left).map(|(c, left)| gridplay_engine::Clock {
                     left,
@@ -226,11 +231,11 @@ impl Side {
                     &StopFlag::new(),
                 )
                 .map(|r| r.best)
-                .map_err(|e| e.to_string());
+                .map_err(anyhow::Error::from);
                 if let Some(clock) = clock {
                     let spent = started.elapsed();
                     if spent > clock.left {
-                        return Err(format!(
+                        return Err(anyhow::anyhow!(
                             "the engine's clock ran out ({spent:?} for {:?})",
                             clock.left
                         ));
@@ -242,7 +247,7 @@ impl Side {
             Side::External { engine, move_time } => {
                 let reply = engine.ask(&format!("position {}", pos.to_text()))?;
                 if reply != "ok" {
-                    return Err(format!("the engine refused the position: {reply}"));
+                    return Err(anyhow::anyhow!("the engine refused the position: {reply}"));
                 }
                 let go = match game_clock {
                     Some(c) => format!(
@@ -257,7 +262,7 @@ impl Side {
                     .strip_prefix("bestmove ")
                     .and_then(|r| r.split_whitespace().next())
                     .map(str::to_owned)
-                    .ok_or_else(|| format!("the engine answered `{reply}` instead of bestmove"))
+                    .ok_or_else(|| anyhow::anyhow!("the engine answered `{reply}` instead of bestmove"))
             }
             Side::Cake {
                 engine,
@@ -272,10 +277,9 @@ impl Side {
                         break line;
                     }
                 };
-                let fen = line
-                    .split_once(" fen ")
-                    .map(|(_, f)| f.trim())
-                    .ok_or_else(|| format!("Cake answered `{line}` with no position after its move"))?;
+                let fen = line.split_once(" fen ").map(|(_, f)| f.trim()).ok_or_else(|| {
+                    anyhow::anyhow!("Cake answered `{line}` with no position after its move")
+                })?;
                 move_to(game.as_ref(), pos, fen)
             }
             Side::Nboard { engine } => {
@@ -296,10 +300,10 @@ impl Side {
 
 /// The legal move of `pos` that leads to the position `after` (in the game's own text), so that an engine
 /// may write its moves in any notation.
-pub(crate) fn move_to(game: &dyn DynGame, pos: &dyn DynPosition, after: &str) -> Result<String, String> {
+pub(crate) fn move_to(game: &dyn DynGame, pos: &dyn DynPosition, after: &str) -> anyhow::Result<String> {
     let target = game
         .parse_position(after)
-        .map_err(|e| format!("the engine's position `{after}`: {e}"))?
+        .map_err(|e| anyhow::anyhow!("the engine's position `{after}`: {e}"))?
         .to_text();
     pos.legal_moves()
         .into_iter()
@@ -307,15 +311,15 @@ pub(crate) fn move_to(game: &dyn DynGame, pos: &dyn DynPosition, after: &str) ->
             let mut next = pos.box_clone();
             next.play(m).is_ok() && next.to_text() == target
         })
-        .ok_or_else(|| format!("no legal move leads to `{after}`"))
+        .ok_or_else(|| anyhow::anyhow!("no legal move leads to `{after}`"))
 }
 
 /// A Reversi position text (64 squares of `X`, `O`, `-` and the side to move) as a GGF game with no moves.
-fn ggf(position: &str) -> Result<String, String> {
+fn ggf(position: &str) -> anyhow::Result<String> {
     let (cells, side) = position
         .split_once(' ')
         .filter(|(c, s)| c.len() == 64 && s.len() == 1)
-        .ok_or_else(|| format!("`{position}` is not an 8x8 Reversi position"))?;
+        .ok_or_else(|| anyhow::anyhow!("`{position}` is not an 8x8 Reversi position"))?;
     let nb = |c: char| match c {
         'X' => '*',
         'O' => 'O',

@@ -126,7 +126,9 @@ impl Session {
                 format!("games {}", names.join(" "))
             }),
             "help" => Ok(format!("commands {COMMANDS}")),
-            other => Err(format!("unknown command `{other}`; the commands are: {COMMANDS}")),
+            other => Err(anyhow::anyhow!(
+                "unknown command `{other}`; the commands are: {COMMANDS}"
+            )),
         };
         let text = match reply {
             Ok(text) => text,
@@ -135,37 +137,39 @@ impl Session {
         (Some(text), Flow::Continue)
     }
 
-    fn game(&mut self, spec: &str) -> Result<String, String> {
+    fn game(&mut self, spec: &str) -> anyhow::Result<String> {
         if spec.is_empty() {
-            return Err("game needs a spec, such as `game reversi` or `game cornered:size=11`".into());
+            return Err(anyhow::anyhow!(
+                "game needs a spec, such as `game reversi` or `game cornered:size=11`"
+            ));
         }
-        let game = self.registry.game(spec).map_err(|e| e.to_string())?;
+        let game = self.registry.game(spec)?;
         gridplay_engine::prepare(game.spec().name());
         self.record = GameRecord::new(game.start());
         self.game = game;
         Ok("ok".into())
     }
 
-    fn position(&mut self, text: &str) -> Result<String, String> {
+    fn position(&mut self, text: &str) -> anyhow::Result<String> {
         let pos = match text {
-            "" => return Err("position needs a position text, or `start`".into()),
+            "" => return Err(anyhow::anyhow!("position needs a position text, or `start`")),
             "start" => self.game.start(),
-            _ => self.game.parse_position(text).map_err(|e| e.to_string())?,
+            _ => self.game.parse_position(text)?,
         };
         self.record = GameRecord::new(pos);
         Ok("ok".into())
     }
 
-    fn play(&mut self, moves: &str) -> Result<String, String> {
+    fn play(&mut self, moves: &str) -> anyhow::Result<String> {
         if moves.is_empty() {
-            return Err("play needs a move, such as `play d3`".into());
+            return Err(anyhow::anyhow!("play needs a move, such as `play d3`"));
         }
         // Several moves may follow `play`; they are all played or, on the first error, none is.
         let mut next = self.record.clone();
         for m in moves.split_whitespace() {
             next.play(m).map_err(|e| match e {
-                RecordError::GameOver => format!("`{m}`: the game is over"),
-                other => other.to_string(),
+                RecordError::GameOver => anyhow::anyhow!("`{m}`: the game is over"),
+                other => other.into(),
             })?;
         }
         self.record = next;
@@ -174,7 +178,7 @@ impl Session {
 
     /// Reads `go [depth=N] [time=MS] [nodes=N] [level=L] [seed=S] [mcts=1] [left=MS [inc=MS]] [book=1]
     /// [threads=N]`; with no limit, one second.
-    fn go(&self, args: &str) -> Result<Job, String> {
+    fn go(&self, args: &str) -> anyhow::Result<Job> {
         let mut request = Request {
             threads: self.threads,
             ..Request::default()
@@ -182,11 +186,11 @@ impl Session {
         let mut increment = None;
         for arg in args.split_whitespace() {
             let (key, value) = arg.split_once('=').ok_or_else(|| {
-                format!("`{arg}` is not a limit: write depth=N, time=MS, nodes=N, level=L or seed=S")
+                anyhow::anyhow!("`{arg}` is not a limit: write depth=N, time=MS, nodes=N, level=L or seed=S")
             })?;
             let number: u64 = value
                 .parse()
-                .map_err(|_| format!("`{value}` in `{arg}` is not a whole number"))?;
+                .map_err(|_| anyhow::anyhow!("`{value}` in `{arg}` is not a whole number"))?;
             match key {
                 "depth" if (1..=64).contains(&number) => request.limits.depth = Some(number as u32),
                 "time" if number >= 1 => request.limits.time = Some(Duration::from_millis(number)),
@@ -205,13 +209,13 @@ impl Session {
                 }
                 "inc" => increment = Some(Duration::from_millis(number)),
                 "depth" | "time" | "nodes" | "level" | "left" | "threads" => {
-                    return Err(format!(
+                    return Err(anyhow::anyhow!(
                         "`{arg}` is out of range: depth 1-64, time, nodes and left 1 or more, level 1 to the game's top \
                          level, threads 1-256"
                     ));
                 }
                 other => {
-                    return Err(format!(
+                    return Err(anyhow::anyhow!(
                         "unknown limit `{other}`: use depth, time, nodes, level, seed, mcts=1, left, inc, book=1 or \
                          threads"
                     ));
@@ -220,14 +224,16 @@ impl Session {
         }
         match (&mut request.clock, increment) {
             (Some(clock), Some(inc)) => clock.increment = inc,
-            (None, Some(_)) => return Err("`inc=MS` needs the clock's time left: `left=MS`".into()),
+            (None, Some(_)) => {
+                return Err(anyhow::anyhow!("`inc=MS` needs the clock's time left: `left=MS`"));
+            }
             _ => {}
         }
         if request.limits == Limits::default() && request.level.is_none() && request.clock.is_none() {
             request.limits.time = Some(Duration::from_secs(1));
         }
         if self.record.outcome().is_some() {
-            return Err("the game is over: there is no move to find".into());
+            return Err(anyhow::anyhow!("the game is over: there is no move to find"));
         }
         Ok(Job {
             record: self.record.clone(),
@@ -246,26 +252,26 @@ impl Session {
     }
 }
 
-fn no_args(command: &str, rest: &str) -> Result<(), String> {
+fn no_args(command: &str, rest: &str) -> anyhow::Result<()> {
     if rest.is_empty() {
         Ok(())
     } else {
-        Err(format!("`{command}` takes no arguments"))
+        Err(anyhow::anyhow!("`{command}` takes no arguments"))
     }
 }
 
-fn perft(pos: &dyn DynPosition, rest: &str) -> Result<String, String> {
+fn perft(pos: &dyn DynPosition, rest: &str) -> anyhow::Result<String> {
     let depth: u32 = rest
         .parse()
-        .map_err(|_| format!("perft needs a depth from 0 to 30, not `{rest}`"))?;
+        .map_err(|_| anyhow::anyhow!("perft needs a depth from 0 to 30, not `{rest}`"))?;
     if depth > 30 {
-        return Err(format!("perft needs a depth from 0 to 30, not `{rest}`"));
+        return Err(anyhow::anyhow!("perft needs a depth from 0 to 30, not `{rest}`"));
     }
     Ok(pos.perft(depth).to_string())
 }
 
 /// Writes one reply line and flushes it.
-fn say(line: &str) -> Result<(), String> {
+fn say(line: &str) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     writeln!(out, "{line}")
         .and_then(|()| out.flush())
@@ -275,21 +281,21 @@ fn say(line: &str) -> Result<(), String> {
 /// A search running on its own thread, which prints its `bestmove` line when it ends.
 struct Running {
     stop: StopFlag,
-    handle: JoinHandle<Result<(), String>>,
+    handle: JoinHandle<anyhow::Result<()>>,
 }
 
 impl Running {
-    fn finish(self) -> Result<(), String> {
+    fn finish(self) -> anyhow::Result<()> {
         self.handle
             .join()
-            .map_err(|_| "the search thread failed".to_owned())?
+            .map_err(|_| anyhow::anyhow!("the search thread failed"))?
     }
 }
 
 /// Runs a session over standard input and output until `quit` or the end of input. A search runs on its own
 /// thread so that `stop` can end it; any other command waits for it to end first, so replies keep the order of
 /// the commands.
-pub(crate) fn run(args: &EngineArgs) -> Result<(), String> {
+pub(crate) fn run(args: &EngineArgs) -> anyhow::Result<()> {
     if args.nboard {
         return crate::nboard::run(usize::from(args.threads));
     }
@@ -299,7 +305,7 @@ pub(crate) fn run(args: &EngineArgs) -> Result<(), String> {
     session.threads = usize::from(args.threads);
     let mut running: Option<Running> = None;
     for line in stdin.lock().lines() {
-        let line = line.map_err(|e| format!("reading standard input: {e}"))?;
+        let line = line.map_err(|e| anyhow::anyhow!("reading standard input: {e}"))?;
         if let Some(search) = running.take() {
             if line.trim() == "stop" {
                 search.stop.stop();

@@ -115,7 +115,7 @@ struct PackArgs {
     out: PathBuf,
 }
 
-pub(crate) fn run(args: &PuzzlesArgs) -> Result<(), String> {
+pub(crate) fn run(args: &PuzzlesArgs) -> anyhow::Result<()> {
     match &args.what {
         PuzzlesWhat::Mine(m) => mine(m),
         PuzzlesWhat::Pack(p) => pack(p),
@@ -137,8 +137,8 @@ fn moves_of(line: &str, game: &str) -> Vec<String> {
 }
 
 /// `LOW-HIGH`, levels from 1.
-fn levels(text: &str) -> Result<(u8, u8), String> {
-    let bad = || format!("`{text}` is not LOW-HIGH, two levels from 1 with LOW <= HIGH");
+fn levels(text: &str) -> anyhow::Result<(u8, u8)> {
+    let bad = || anyhow::anyhow!("`{text}` is not LOW-HIGH, two levels from 1 with LOW <= HIGH");
     let (a, b) = text.split_once('-').ok_or_else(bad)?;
     let (a, b): (u8, u8) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
     if a == 0 || a > b {
@@ -181,40 +181,43 @@ fn line(spec: &str, pos: &dyn DynPosition, found: &Found) -> String {
     )
 }
 
-fn mine(a: &MineArgs) -> Result<(), String> {
+fn mine(a: &MineArgs) -> anyhow::Result<()> {
     let registry = crate::registry();
-    let game = registry.game(&a.game).map_err(|e| e.to_string())?;
+    let game = registry.game(&a.game)?;
     let name = game.info().name;
     let spec = game.spec().to_string();
     let games: Vec<Vec<String>> = match (&a.games_file, a.self_play) {
         _ if a.database.is_some() => site_games(a, registry, &spec)?,
         (Some(path), _) => {
-            let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let file = std::fs::File::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             std::io::BufReader::new(file)
                 .lines()
                 .map(|l| l.map(|l| moves_of(&l, &name)))
                 .filter(|l| l.as_ref().map_or(true, |m| !m.is_empty()))
                 .collect::<Result<_, _>>()
-                .map_err(|e| format!("{}: {e}", path.display()))?
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
         }
         (None, Some(_)) => Vec::new(),
-        (None, None) => return Err("give --self-play N, --games-file FILE or --database URL".into()),
+        (None, None) => {
+            return Err(anyhow::anyhow!(
+                "give --self-play N, --games-file FILE or --database URL"
+            ));
+        }
     };
     let total = a.self_play.unwrap_or(games.len());
     let mut out = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&a.out)
-        .map_err(|e| format!("{}: {e}", a.out.display()))?;
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.out.display()))?;
     let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         ProgressBar::new(total as u64)
     } else {
         ProgressBar::hidden()
     };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games · {msg} · {elapsed} (eta {eta})")
-            .map_err(|e| e.to_string())?,
-    );
+    bar.set_style(ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games · {msg} · {elapsed} (eta {eta})",
+    )?);
     let next = Arc::new(AtomicUsize::new(0));
     let done = Arc::new(AtomicBool::new(false));
     let games = Arc::new(games);
@@ -277,7 +280,7 @@ fn mine(a: &MineArgs) -> Result<(), String> {
         bar.finish();
         eprintln!("{count} puzzles of {spec} written to {}", a.out.display());
     });
-    out.flush().map_err(|e| e.to_string())
+    Ok(out.flush()?)
 }
 
 /// The moves of the site's finished games of `spec` not mined yet.
@@ -285,16 +288,13 @@ fn site_games(
     a: &MineArgs,
     registry: &'static gridplay_core::Registry,
     spec: &str,
-) -> Result<Vec<Vec<String>>, String> {
+) -> anyhow::Result<Vec<Vec<String>>> {
     let url = a.database.as_deref().unwrap_or_default();
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| anyhow::anyhow!("cannot start the runtime: {e}"))?;
     runtime.block_on(async {
-        let db = gridplay_server::db::Db::connect(url, 2, 1)
-            .await
-            .map_err(|e| e.to_string())?;
-        let games = gridplay_server::game::puzzles::site_games(&db, registry, a.site_games)
-            .await
-            .map_err(|e| e.to_string())?;
+        let db = gridplay_server::db::Db::connect(url, 2, 1).await?;
+        let games = gridplay_server::game::puzzles::site_games(&db, registry, a.site_games).await?;
         Ok(games
             .into_iter()
             .filter(|g| g.spec == spec)
@@ -307,34 +307,36 @@ fn self_play_moves(start: &dyn DynPosition, seed: u64, levels: (u8, u8)) -> Vec<
     self_play(start, seed, levels)
 }
 
-fn pack(a: &PackArgs) -> Result<(), String> {
+fn pack(a: &PackArgs) -> anyhow::Result<()> {
     let registry = crate::registry();
     let mut seen = std::collections::BTreeSet::new();
     let mut lines = Vec::new();
     for path in &a.files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         for (n, l) in text.lines().enumerate() {
             let at = || format!("{} line {}", path.display(), n + 1);
             let fields: Vec<&str> = l.split('\t').collect();
             let [spec, position, solution, _proof, grades] = fields[..] else {
-                return Err(format!(
+                return Err(anyhow::anyhow!(
                     "{}: a puzzle is five fields separated by tabs (prove an older file first)",
                     at()
                 ));
             };
-            let steps = parse_steps(grades).map_err(|e| format!("{}: {e}", at()))?;
+            let steps = parse_steps(grades).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
             if steps.len() != solution.split(' ').count().div_ceil(2) {
-                return Err(format!(
+                return Err(anyhow::anyhow!(
                     "{}: one step of grades for each of the solver's moves",
                     at()
                 ));
             }
-            let game = registry.game(spec).map_err(|e| format!("{}: {e}", at()))?;
+            let game = registry
+                .game(spec)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
             let mut pos = game
                 .parse_position(position)
-                .map_err(|e| format!("{}: {e}", at()))?;
+                .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
             for m in solution.split(' ') {
-                pos.play(m).map_err(|e| format!("{}: {e}", at()))?;
+                pos.play(m).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
             }
             if seen.insert((spec.to_owned(), position.to_owned())) {
                 lines.push(l.to_owned());
@@ -342,11 +344,9 @@ fn pack(a: &PackArgs) -> Result<(), String> {
         }
     }
     let mut encoder = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-    encoder
-        .write_all((lines.join("\n") + "\n").as_bytes())
-        .map_err(|e| e.to_string())?;
-    let bytes = encoder.finish().map_err(|e| e.to_string())?;
-    std::fs::write(&a.out, &bytes).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    encoder.write_all((lines.join("\n") + "\n").as_bytes())?;
+    let bytes = encoder.finish()?;
+    std::fs::write(&a.out, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", a.out.display()))?;
     eprintln!(
         "{} puzzles in {} ({} bytes)",
         lines.len(),
@@ -369,16 +369,16 @@ struct Proved {
     shortened: usize,
 }
 
-fn prove(a: &ProveArgs) -> Result<(), String> {
+fn prove(a: &ProveArgs) -> anyhow::Result<()> {
     let registry = crate::registry();
     let mut puzzles = Vec::new();
     for path in &a.files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         for (n, l) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let at = || format!("{} line {}", path.display(), n + 1);
             let fields: Vec<&str> = l.split('\t').collect();
             if !(4..=5).contains(&fields.len()) {
-                return Err(format!(
+                return Err(anyhow::anyhow!(
                     "{}: a puzzle is four or five fields separated by tabs",
                     at()
                 ));
@@ -387,11 +387,13 @@ fn prove(a: &ProveArgs) -> Result<(), String> {
             if a.game.as_ref().is_some_and(|g| g != prefix) {
                 continue;
             }
-            let game = registry.game(fields[0]).map_err(|e| format!("{}: {e}", at()))?;
+            let game = registry
+                .game(fields[0])
+                .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
             let name = game.info().name;
             let pos = game
                 .parse_position(fields[1])
-                .map_err(|e| format!("{}: {e}", at()))?;
+                .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
             let old_proof = fields[3].split(';').next().unwrap_or_default().to_owned();
             let old_first = fields[2].split(' ').next().unwrap_or_default().to_owned();
             let old_len = fields[2].split(' ').count();
@@ -446,7 +448,7 @@ fn prove(a: &ProveArgs) -> Result<(), String> {
         }
         out.push(line(spec, pos.as_ref(), &found));
     }
-    std::fs::write(&a.out, out.join("\n") + "\n").map_err(|e| format!("{}: {e}", a.out.display()))?;
+    std::fs::write(&a.out, out.join("\n") + "\n").map_err(|e| anyhow::anyhow!("{}: {e}", a.out.display()))?;
     eprintln!("game       read   kept dropped reclassified alternatives shortened");
     for (game, c) in &by_game {
         eprintln!(

@@ -110,7 +110,7 @@ struct MeasureArgs {
     windows: Vec<usize>,
 }
 
-pub(crate) fn run(args: &ReviewArgs) -> Result<(), String> {
+pub(crate) fn run(args: &ReviewArgs) -> anyhow::Result<()> {
     match &args.what {
         ReviewWhat::Figures(a) => figures(a),
         ReviewWhat::Engine(a) => engine(a),
@@ -208,8 +208,8 @@ fn in_parallel(
     threads: usize,
     out: &PathBuf,
     work: impl Fn(usize) -> Vec<String> + Sync,
-) -> Result<(), String> {
-    let mut file = std::fs::File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
+) -> anyhow::Result<()> {
+    let mut file = std::fs::File::create(out).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     let next = AtomicUsize::new(0);
     let done: Mutex<BTreeMap<usize, Vec<String>>> = Mutex::new(BTreeMap::new());
     let written = Mutex::new((0usize, &mut file));
@@ -237,22 +237,22 @@ fn in_parallel(
         }
     });
     eprintln!();
-    file.flush().map_err(|e| e.to_string())
+    Ok(file.flush()?)
 }
 
-fn figures(a: &FiguresArgs) -> Result<(), String> {
+fn figures(a: &FiguresArgs) -> anyhow::Result<()> {
     let registry = gridplay_games::registry();
-    let game = registry.game(&a.game).map_err(|e| e.to_string())?;
+    let game = registry.game(&a.game)?;
     let start = game.start();
     let mut games = Vec::new();
     for f in &a.files {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        let text = std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
         let source = f
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let read = read_pgn(&text);
         if read.is_empty() {
-            return Err(format!(
+            return Err(anyhow::anyhow!(
                 "{}: no game with Black and White tags and moves",
                 f.display()
             ));
@@ -296,9 +296,9 @@ fn figures(a: &FiguresArgs) -> Result<(), String> {
     })
 }
 
-fn engine(a: &EngineArgs) -> Result<(), String> {
+fn engine(a: &EngineArgs) -> anyhow::Result<()> {
     let registry = gridplay_games::registry();
-    let game = registry.game(&a.game).map_err(|e| e.to_string())?;
+    let game = registry.game(&a.game)?;
     let spec = game.spec().to_string();
     let opts = PlayerOptions {
         move_time: 1000,
@@ -364,18 +364,18 @@ fn parse_line(line: &str) -> Option<(String, GameFigures)> {
     ))
 }
 
-fn measure(a: &MeasureArgs) -> Result<(), String> {
-    let rule = review::rule(&a.game).ok_or_else(|| format!("no engine-use rule for `{}`", a.game))?;
+fn measure(a: &MeasureArgs) -> anyhow::Result<()> {
+    let rule = review::rule(&a.game).ok_or_else(|| anyhow::anyhow!("no engine-use rule for `{}`", a.game))?;
     println!(
         "rule for {}: agreement >= {:.1}% and mean accuracy >= {:.1}% over a window",
         a.game, rule.agreement, rule.accuracy
     );
     for f in &a.files {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        let text = std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
         let mut players: BTreeMap<String, Vec<GameFigures>> = BTreeMap::new();
         for (n, line) in text.lines().enumerate() {
             let (player, g) = parse_line(line)
-                .ok_or_else(|| format!("{} line {}: not a figures line", f.display(), n + 1))?;
+                .ok_or_else(|| anyhow::anyhow!("{} line {}: not a figures line", f.display(), n + 1))?;
             players.entry(player).or_default().push(g);
         }
         for &size in &a.windows {

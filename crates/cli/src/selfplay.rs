@@ -101,11 +101,13 @@ pub(crate) fn play_games(
     seed: u64,
     engine: Engine,
     show: &mut dyn FnMut(&str),
-) -> Result<Tally, String> {
-    let game = crate::registry().game(spec).map_err(|e| e.to_string())?;
+) -> anyhow::Result<Tally> {
+    let game = crate::registry().game(spec)?;
     let tactics = game.as_any().downcast_ref::<Tactics>();
     if policy == Policy::Greedy && tactics.is_none() {
-        return Err("the greedy player plays Grid Tactics only; use --policy random for other games".into());
+        return Err(anyhow::anyhow!(
+            "the greedy player plays Grid Tactics only; use --policy random for other games"
+        ));
     }
     let mut tally = Tally::default();
     for i in 0..games {
@@ -144,7 +146,7 @@ pub(crate) fn play_games(
                         pos.random_move(&mut rng)
                     };
                     let Some(m) = chosen else { break };
-                    pos.play(&m).map_err(|e| e.to_string())?;
+                    pos.play(&m)?;
                     moves.push(m);
                     made[side] += 1;
                     plies += 1;
@@ -178,7 +180,7 @@ fn game_report(index: u32, moves: &[String], end: &str, outcome: Option<Outcome>
     )
 }
 
-pub(crate) fn run(args: &SelfplayArgs) -> Result<(), String> {
+pub(crate) fn run(args: &SelfplayArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let mut show = |text: &str| {
         if args.show {
@@ -238,6 +240,7 @@ mod tests {
         assert!(
             play_games("reversi", 1, Policy::Greedy, 1, ENGINE, &mut |_| {})
                 .unwrap_err()
+                .to_string()
                 .contains("Grid Tactics only")
         );
     }

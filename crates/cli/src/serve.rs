@@ -153,13 +153,14 @@ impl ServeArgs {
     }
 }
 
-pub(crate) fn run(args: &ServeArgs) -> Result<(), String> {
+pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<()> {
     init_logging(args.log_format);
     let config = args.config();
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| anyhow::anyhow!("cannot start the runtime: {e}"))?;
     runtime.block_on(async move {
         let database = config.database.clone();
-        let running = gridplay_server::start(config).await.map_err(|e| e.to_string())?;
+        let running = gridplay_server::start(config).await?;
         eprintln!(
             "gridplay serves http://{} (database {})",
             running.addr,

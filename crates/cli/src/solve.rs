@@ -38,8 +38,8 @@ fn first_number(path: &std::path::Path) -> usize {
         .unwrap_or(1)
 }
 
-pub(crate) fn range(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("`{text}` is not a problem number or range such as 40-44");
+pub(crate) fn range(text: &str) -> anyhow::Result<(usize, usize)> {
+    let bad = || anyhow::anyhow!("`{text}` is not a problem number or range such as 40-44");
     match text.split_once('-') {
         Some((a, b)) => Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?)),
         None => text.parse().map(|n| (n, n)).map_err(|_| bad()),
@@ -66,21 +66,24 @@ fn check(
     }
 }
 
-pub(crate) fn run(args: &SolveArgs) -> Result<(), String> {
-    let text =
-        std::fs::read_to_string(&args.file).map_err(|e| format!("reading {}: {e}", args.file.display()))?;
-    let problems = obf::parse(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
+pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| anyhow::anyhow!("reading {}: {e}", args.file.display()))?;
+    let problems = obf::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     let first = first_number(&args.file);
     let (lo, hi) = match &args.problems {
         Some(r) => range(r)?,
         None => (0, usize::MAX),
     };
     if problems.is_empty() {
-        return Err(format!("{}: the file holds no problem", args.file.display()));
+        return Err(anyhow::anyhow!(
+            "{}: the file holds no problem",
+            args.file.display()
+        ));
     }
     let last = first + problems.len() - 1;
     if lo > hi || hi < first || lo > last {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "--problems {} selects none of the file's problems, which are numbered {first}-{last} (from the \
              first number in the file's name, else from 1)",
             args.problems.as_deref().unwrap_or_default()
@@ -145,7 +148,7 @@ pub(crate) fn run(args: &SolveArgs) -> Result<(), String> {
     )
     .map_err(crate::output_error)?;
     if wrong > 0 {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "{wrong} problem(s) solved to a different {} than the file lists",
             if args.wld { "outcome" } else { "score" }
         ));

@@ -179,9 +179,9 @@ pub(crate) enum WthorLabels {
 fn read_weights<T, E: std::fmt::Display>(
     path: &std::path::Path,
     parse: impl Fn(&[u8]) -> Result<T, E>,
-) -> Result<T, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-    parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+) -> anyhow::Result<T> {
+    let bytes = std::fs::read(path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+    parse(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 /// Writes a weights file and says so.
@@ -189,8 +189,8 @@ pub(crate) fn write_weights(
     path: &std::path::Path,
     bytes: &[u8],
     out: &mut impl Write,
-) -> Result<(), String> {
-    std::fs::write(path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))?;
+) -> anyhow::Result<()> {
+    std::fs::write(path, bytes).map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
     writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)
 }
 
@@ -202,18 +202,18 @@ pub(crate) fn bar(len: u64, what: &str) -> ProgressBar {
     bar
 }
 
-pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
+pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
     if args.egdb != 0 && args.game != "checkers" {
-        return Err(format!("--egdb is for `checkers`, not `{}`", args.game));
+        return Err(anyhow::anyhow!("--egdb is for `checkers`, not `{}`", args.game));
     }
     if args.init.is_some() && args.game != "checkers" {
-        return Err(format!("--init is for `checkers`, not `{}`", args.game));
+        return Err(anyhow::anyhow!("--init is for `checkers`, not `{}`", args.game));
     }
     if args.model != "patterns" && args.game != "checkers" {
-        return Err(format!("--model is for `checkers`, not `{}`", args.game));
+        return Err(anyhow::anyhow!("--model is for `checkers`, not `{}`", args.game));
     }
     if !args.shards.is_empty() && args.game != "reversi" && args.game != "checkers" {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "--shards is for `reversi` and `checkers`, not `{}`",
             args.game
         ));
@@ -231,7 +231,7 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
         return book::run_checkers(args);
     }
     if args.game != "reversi" {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "`{}` cannot be trained: `reversi`, `reversi-probcut`, `reversi-book`, `checkers` and `checkers-book` can",
             args.game
         ));
@@ -244,27 +244,32 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
         || args.rounds == 0
         || args.depth == 0
     {
-        return Err(
+        return Err(anyhow::anyhow!(
             "--rounds and --depth must be at least 1, and --games too unless --samples-in, --shards, --wthor or --move-lists gives positions"
-                .into(),
-        );
+        ));
     }
     if args.noise > 100 {
-        return Err("--noise is a percentage: 0 to 100".into());
+        return Err(anyhow::anyhow!("--noise is a percentage: 0 to 100"));
     }
     if args.solve_at > 24 {
-        return Err("--solve-at above 24 empty squares would take hours a game".into());
+        return Err(anyhow::anyhow!(
+            "--solve-at above 24 empty squares would take hours a game"
+        ));
     }
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let weights = match (&args.check, &args.out) {
-        (Some(path), _) => Weights::read_file(path).map_err(|e| e.to_string())?,
+        (Some(path), _) => Weights::read_file(path)?,
         (None, Some(path)) => {
             let weights = train(args, &mut out)?;
             write_weights(path, &weights.to_bytes(), &mut out)?;
             weights
         }
-        (None, None) => return Err("give --out to train, or --check to measure a weights file".into()),
+        (None, None) => {
+            return Err(anyhow::anyhow!(
+                "give --out to train, or --check to measure a weights file"
+            ));
+        }
     };
     for path in &args.holdout {
         let held = read_weights(path, train::samples_from_bytes)?;
@@ -309,23 +314,26 @@ pub(crate) fn run(args: &TrainArgs) -> Result<(), String> {
 /// `gridplay train reversi-probcut --games N --depth D`: fits the Reversi search's Multi-ProbCut regression
 /// from N positions (of varied games, or of `--samples-in` files), each searched at every depth up to D:
 /// without cuts, or past depth 8 with the current cuts (`--pruned`); or from `--scores-in` without searching.
-fn run_probcut(args: &TrainArgs) -> Result<(), String> {
+fn run_probcut(args: &TrainArgs) -> anyhow::Result<()> {
     use gridplay_engine::reversi::search::Table;
     let deepest = if args.pruned { 22 } else { 16 };
     if args.scores_in.is_none() && (args.depth < 5 || args.depth > deepest) {
-        return Err(format!(
+        return Err(anyhow::anyhow!(
             "--depth (the deepest search fitted) must be 5 to {deepest}{}",
             if args.pruned { "" } else { " (22 with --pruned)" }
         ));
     }
     let Some(path) = &args.out else {
-        return Err("give --out, the regression file to write (the shipped one is crates/engine/src/reversi/probcut.txt)".into());
+        return Err(anyhow::anyhow!(
+            "give --out, the regression file to write (the shipped one is crates/engine/src/reversi/probcut.txt)"
+        ));
     };
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let scored: Vec<(Board, Vec<i32>)> = if let Some(path) = &args.scores_in {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        probcut_fit::parse_scores(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        let text =
+            std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+        probcut_fit::parse_scores(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
     } else {
         let count = usize::try_from(args.games).unwrap_or(usize::MAX);
         let positions = if args.samples_in.is_empty() {
@@ -376,7 +384,7 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
     };
     if let Some(path) = &args.scores_out {
         std::fs::write(path, probcut_fit::scores_text(&scored))
-            .map_err(|e| format!("writing {}: {e}", path.display()))?;
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
     }
     let made_by = match &args.scores_in {
         Some(scores) => format!("--scores-in {} --checks {}", scores.display(), args.checks.name()),
@@ -401,13 +409,13 @@ fn run_probcut(args: &TrainArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64() / 60.0
     );
     let text = probcut_fit::fit(&scored, args.checks, &header);
-    std::fs::write(path, &text).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    std::fs::write(path, &text).map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
     write!(out, "{text}").map_err(crate::output_error)?;
     writeln!(out, "wrote {}", path.display()).map_err(crate::output_error)
 }
 
 /// The training rounds; returns the fitted weights.
-fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
+fn train(args: &TrainArgs, out: &mut impl Write) -> anyhow::Result<Weights> {
     let mut samples: Vec<Sample> = Vec::new();
     for path in &args.samples_in {
         let read = read_weights(path, train::samples_from_bytes)?;
@@ -415,7 +423,7 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
         samples.extend(read);
     }
     for path in &args.shards {
-        let read = gridplay_engine::datagen::reversi::samples(path).map_err(|e| e.to_string())?;
+        let read = gridplay_engine::datagen::reversi::samples(path)?;
         writeln!(out, "{}: {} positions", path.display(), read.len()).map_err(crate::output_error)?;
         samples.extend(read);
     }
@@ -501,7 +509,7 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
     }
     if let Some(path) = &args.samples_out {
         std::fs::write(path, train::samples_to_bytes(&played))
-            .map_err(|e| format!("writing {}: {e}", path.display()))?;
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
         writeln!(out, "wrote {} positions to {}", played.len(), path.display())
             .map_err(crate::output_error)?;
     }
@@ -512,15 +520,15 @@ fn train(args: &TrainArgs, out: &mut impl Write) -> Result<Weights, String> {
 /// hand-written evaluation or `--init`'s weights, later rounds with the weights of the round before), each
 /// fitted on all the positions so far (`--samples-in`'s first); then a match of the weights against the
 /// hand-written evaluation at `--check-depth`.
-fn run_checkers(args: &TrainArgs) -> Result<(), String> {
+fn run_checkers(args: &TrainArgs) -> anyhow::Result<()> {
     use gridplay_engine::checkers::{evaluation::Learned, search::Hand, train as ct};
     if args.rounds > 0 && (args.games == 0 || args.depth == 0) {
-        return Err("--games and --depth must be at least 1".into());
+        return Err(anyhow::anyhow!("--games and --depth must be at least 1"));
     }
     if args.rounds == 0 && args.samples_in.is_empty() && args.shards.is_empty() && args.check.is_none() {
-        return Err(
-            "--rounds 0 fits on --samples-in and --shards alone: give the samples files or shards".into(),
-        );
+        return Err(anyhow::anyhow!(
+            "--rounds 0 fits on --samples-in and --shards alone: give the samples files or shards"
+        ));
     }
     if args.play != "negamax"
         || !args.wthor.is_empty()
@@ -529,26 +537,27 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
         || args.prior != Prior::Zero
         || !args.holdout.is_empty()
     {
-        return Err(
+        return Err(anyhow::anyhow!(
             "--play, --wthor, --move-lists, --fit, --prior and --holdout are for `reversi`, not `checkers`"
-                .into(),
-        );
+        ));
     }
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let weights = match (&args.check, &args.out) {
-        (Some(path), _) => Learned::read_file(path).map_err(|e| e.to_string())?,
+        (Some(path), _) => Learned::read_file(path)?,
         (None, Some(path)) => {
             let mut samples = Vec::new();
             for file in &args.samples_in {
-                let bytes = std::fs::read(file).map_err(|e| format!("reading {}: {e}", file.display()))?;
-                samples
-                    .extend(ct::samples_from_bytes(&bytes).map_err(|e| format!("{}: {e}", file.display()))?);
+                let bytes =
+                    std::fs::read(file).map_err(|e| anyhow::anyhow!("reading {}: {e}", file.display()))?;
+                samples.extend(
+                    ct::samples_from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?,
+                );
                 writeln!(out, "{} positions read from {}", samples.len(), file.display())
                     .map_err(crate::output_error)?;
             }
             for folder in &args.shards {
-                let read = gridplay_engine::datagen::checkers::samples(folder).map_err(|e| e.to_string())?;
+                let read = gridplay_engine::datagen::checkers::samples(folder)?;
                 writeln!(out, "{}: {} positions", folder.display(), read.len())
                     .map_err(crate::output_error)?;
                 samples.extend(read);
@@ -556,7 +565,7 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
             let weights = checkers_rounds(args, &mut samples, &mut out)?;
             if let Some(file) = &args.samples_out {
                 std::fs::write(file, ct::samples_to_bytes(&samples))
-                    .map_err(|e| format!("writing {}: {e}", file.display()))?;
+                    .map_err(|e| anyhow::anyhow!("writing {}: {e}", file.display()))?;
                 writeln!(out, "wrote {} positions to {}", samples.len(), file.display())
                     .map_err(crate::output_error)?;
             }
@@ -567,7 +576,11 @@ fn run_checkers(args: &TrainArgs) -> Result<(), String> {
             write_weights(path, &bytes, &mut out)?;
             weights
         }
-        (None, None) => return Err("give --out to train, or --check to measure a weights file".into()),
+        (None, None) => {
+            return Err(anyhow::anyhow!(
+                "give --out to train, or --check to measure a weights file"
+            ));
+        }
     };
     if args.check_pairs > 0 {
         let [w, d, l] = ct::duel(
@@ -596,7 +609,7 @@ fn checkers_rounds(
     args: &TrainArgs,
     samples: &mut Vec<gridplay_engine::checkers::train::Sample>,
     out: &mut impl Write,
-) -> Result<gridplay_engine::checkers::evaluation::Learned, String> {
+) -> anyhow::Result<gridplay_engine::checkers::evaluation::Learned> {
     use gridplay_engine::checkers::{
         evaluation::Learned,
         search::Hand,
@@ -607,12 +620,7 @@ fn checkers_rounds(
     } else {
         checkers_databases(args, out)?
     };
-    let mut weights: Option<Learned> = args
-        .init
-        .as_deref()
-        .map(Learned::read_file)
-        .transpose()
-        .map_err(|e| e.to_string())?;
+    let mut weights: Option<Learned> = args.init.as_deref().map(Learned::read_file).transpose()?;
     for round in 1..=args.rounds {
         let config = CheckersGames {
             depth: args.depth,
@@ -634,7 +642,7 @@ fn checkers_rounds(
             }
             worker.join()
         })
-        .map_err(|_| "a self-play thread failed".to_owned())?;
+        .map_err(|_| anyhow::anyhow!("a self-play thread failed"))?;
         progress.finish_and_clear();
         samples.extend(made);
         writeln!(out, "round {round}: {} positions so far", samples.len()).map_err(crate::output_error)?;
@@ -653,7 +661,7 @@ fn checkers_fit(
     samples: &[gridplay_engine::checkers::train::Sample],
     last: bool,
     out: &mut impl Write,
-) -> Result<gridplay_engine::checkers::evaluation::Learned, String> {
+) -> anyhow::Result<gridplay_engine::checkers::evaluation::Learned> {
     use gridplay_engine::checkers::{
         evaluation::Learned,
         learned::Patterns,
@@ -661,7 +669,7 @@ fn checkers_fit(
         train::{self as ct, FitConfig},
     };
     if samples.is_empty() {
-        return Err("no positions to fit".into());
+        return Err(anyhow::anyhow!("no positions to fit"));
     }
     let fit_config = FitConfig {
         epochs: args.epochs,
@@ -720,17 +728,22 @@ fn checkers_fit(
 fn checkers_databases(
     args: &TrainArgs,
     out: &mut impl Write,
-) -> Result<Option<gridplay_engine::checkers::egdb::Database>, String> {
+) -> anyhow::Result<Option<gridplay_engine::checkers::egdb::Database>> {
     use gridplay_engine::checkers::egdb;
     Ok(match args.egdb {
         0 => None,
-        1 => return Err("--egdb 1: the databases start at 2 pieces (or 0 for none)".into()),
+        1 => {
+            return Err(anyhow::anyhow!(
+                "--egdb 1: the databases start at 2 pieces (or 0 for none)"
+            ));
+        }
         6 => {
             let t = Instant::now();
-            let dir = egdb::default_dir()
-                .ok_or("--egdb 6: no place to read the databases from: set GRIDPLAY_EGDB or HOME")?;
+            let dir = egdb::default_dir().ok_or_else(|| {
+                anyhow::anyhow!("--egdb 6: no place to read the databases from: set GRIDPLAY_EGDB or HOME")
+            })?;
             let refused = |why: String| {
-                format!(
+                anyhow::anyhow!(
                     "--egdb 6 reads the 6-piece databases from {}: {why}; `gridplay egdb --pieces 6` \
                      builds and saves them",
                     dir.display()
@@ -764,14 +777,14 @@ fn checkers_databases(
 }
 
 /// A ridge penalty: a finite number, zero or more.
-fn parse_l2(text: &str) -> Result<f32, String> {
+fn parse_l2(text: &str) -> anyhow::Result<f32> {
     let v: f32 = text
         .parse()
-        .map_err(|e| format!("`{text}` is not a number: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("`{text}` is not a number: {e}"))?;
     if v.is_finite() && v >= 0.0 {
         Ok(v)
     } else {
-        Err(format!(
+        Err(anyhow::anyhow!(
             "`{text}`: the penalty must be a finite number, zero or more"
         ))
     }

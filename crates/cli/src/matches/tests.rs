@@ -18,7 +18,7 @@ fn args(spec: &str, a: &str, b: &str, games: u32) -> MatchArgs {
 }
 
 /// A player as the match's command line would make it.
-fn parse(text: &str, spec: &str) -> Result<Side, String> {
+fn parse(text: &str, spec: &str) -> anyhow::Result<Side> {
     Side::parse(text, spec, &args(spec, "random", "random", 2).players())
 }
 
@@ -72,6 +72,7 @@ fn an_engine_that_cannot_make_a_move_stops_the_match_and_its_last_words_say_why(
     let Err(e) = play_match(&args("checkers", "depth=1", &b, 6), &ProgressBar::hidden()) else {
         panic!("a match against an engine that never moves has no result");
     };
+    let e = format!("{e:#}");
     let count = std::fs::read_to_string(&starts).unwrap().lines().count();
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(
@@ -88,6 +89,7 @@ fn an_engine_that_cannot_make_a_move_stops_the_match_and_its_last_words_say_why(
     let Err(e) = parse("cmd=./no-such-engine-here", "reversi") else {
         panic!("a missing engine is not a player");
     };
+    let e = format!("{e:#}");
     assert!(e.contains("could not be run: exit status 127"), "{e}");
 }
 
@@ -104,6 +106,7 @@ fn a_hung_engine_forfeits_after_the_answer_limit_and_its_processes_are_killed() 
     let Err(e) = play_match(&a, &ProgressBar::hidden()) else {
         panic!("an engine that never answers stops the match");
     };
+    let e = format!("{e:#}");
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "{:?}",

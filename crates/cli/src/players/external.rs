@@ -24,7 +24,7 @@ pub(crate) struct External {
     command: String,
     child: Child,
     input: ChildStdin,
-    lines: Receiver<Result<String, String>>,
+    lines: Receiver<anyhow::Result<String>>,
     last_words: Arc<Mutex<Vec<String>>>,
     /// Disconnected once the engine's standard error has been read to its end.
     errors_read: Receiver<()>,
@@ -34,7 +34,7 @@ pub(crate) struct External {
 impl External {
     /// Starts `command` under `sh -c`, in a process group of its own so that [`External::kill`] stops whatever
     /// the command started (`cd dir && ./engine` leaves the engine a child of the shell).
-    pub(crate) fn start(command: &str, limit: Duration) -> Result<External, String> {
+    pub(crate) fn start(command: &str, limit: Duration) -> anyhow::Result<External> {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
@@ -43,9 +43,17 @@ impl External {
             .stderr(Stdio::piped())
             .process_group(0)
             .spawn()
-            .map_err(|e| format!("starting `{command}`: {e}"))?;
-        let input = child.stdin.take().ok_or("no standard input for the engine")?;
-        let errors = BufReader::new(child.stderr.take().ok_or("no standard error from the engine")?);
+            .map_err(|e| anyhow::anyhow!("starting `{command}`: {e}"))?;
+        let input = child
+            .stdin
+            .take()
+            .ok_or_else(|| anyhow::anyhow!("no standard input for the engine"))?;
+        let errors = BufReader::new(
+            child
+                .stderr
+                .take()
+                .ok_or_else(|| anyhow::anyhow!("no standard error from the engine"))?,
+        );
         let last_words = Arc::new(Mutex::new(Vec::new()));
         let kept = Arc::clone(&last_words);
         let (reading, errors_read) = mpsc::channel::<()>();
@@ -64,15 +72,20 @@ impl External {
                 kept.push(line);
             }
         });
-        let mut output = BufReader::new(child.stdout.take().ok_or("no standard output from the engine")?);
+        let mut output = BufReader::new(
+            child
+                .stdout
+                .take()
+                .ok_or_else(|| anyhow::anyhow!("no standard output from the engine"))?,
+        );
         let (send, lines) = mpsc::channel();
         std::thread::spawn(move || {
             loop {
                 let mut line = String::new();
                 let read = match output.read_line(&mut line) {
-                    Ok(0) => Err("the engine closed its output".to_owned()),
+                    Ok(0) => Err(anyhow::anyhow!("the engine closed its output")),
                     Ok(_) => Ok(line.trim().to_owned()),
-                    Err(e) => Err(format!("engine output: {e}")),
+                    Err(e) => Err(anyhow::anyhow!("engine output: {e}")),
                 };
                 let end = read.is_err();
                 if send.send(read).is_err() || end {
@@ -91,23 +104,23 @@ impl External {
         })
     }
 
-    pub(crate) fn tell(&mut self, line: &str) -> Result<(), String> {
+    pub(crate) fn tell(&mut self, line: &str) -> anyhow::Result<()> {
         writeln!(self.input, "{line}")
             .and_then(|()| self.input.flush())
             .map_err(|e| self.stopped(&format!("engine input: {e}")))
     }
 
-    pub(crate) fn ask(&mut self, line: &str) -> Result<String, String> {
+    pub(crate) fn ask(&mut self, line: &str) -> anyhow::Result<String> {
         self.tell(line)?;
         self.read()
     }
 
     /// The engine's next line, waited for at most the answer limit.
-    pub(crate) fn read(&mut self) -> Result<String, String> {
+    pub(crate) fn read(&mut self) -> anyhow::Result<String> {
         match self.lines.recv_timeout(self.limit) {
             Ok(Ok(line)) => Ok(line),
-            Ok(Err(e)) => Err(self.stopped(&e)),
-            Err(RecvTimeoutError::Timeout) => Err(format!(
+            Ok(Err(e)) => Err(self.stopped(&format!("{e:#}"))),
+            Err(RecvTimeoutError::Timeout) => Err(anyhow::anyhow!(
                 "no answer in {:.1} s (`--answer-limit`)",
                 self.limit.as_secs_f64()
             )),
@@ -117,7 +130,7 @@ impl External {
 
     /// `what` went wrong with the engine's pipes: it, with how the engine ended if it did (waited for a
     /// moment) and the last lines it wrote to its standard error.
-    fn stopped(&mut self, what: &str) -> String {
+    fn stopped(&mut self, what: &str) -> anyhow::Error {
         let deadline = Instant::now() + Duration::from_millis(500);
         let status = loop {
             match self.child.try_wait() {
@@ -149,7 +162,7 @@ impl External {
         } else {
             text.push_str(&format!("; its standard error ended: {words})"));
         }
-        text
+        anyhow::anyhow!(text)
     }
 
     /// Stops the engine's whole process group at once (it may be hung or half dead).

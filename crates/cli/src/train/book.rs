@@ -9,15 +9,19 @@ use indicatif::ProgressBar;
 
 use super::{TrainArgs, write_weights};
 
-fn check(args: &TrainArgs, game: &str) -> Result<std::path::PathBuf, String> {
+fn check(args: &TrainArgs, game: &str) -> anyhow::Result<std::path::PathBuf> {
     if args.depth < 2 || args.depth > 24 || args.plies == 0 || args.plies > 30 || args.width == 0 {
-        return Err("--depth must be 2 to 24, --plies 1 to 30 and --width 1 or more".into());
+        return Err(anyhow::anyhow!(
+            "--depth must be 2 to 24, --plies 1 to 30 and --width 1 or more"
+        ));
     }
     if args.threads == 0 {
-        return Err("--threads must be at least 1".into());
+        return Err(anyhow::anyhow!("--threads must be at least 1"));
     }
     args.out.clone().ok_or_else(|| {
-        format!("give --out, the book file to write (the shipped one is crates/engine/src/{game}/book.bin)")
+        anyhow::anyhow!(
+            "give --out, the book file to write (the shipped one is crates/engine/src/{game}/book.bin)"
+        )
     })
 }
 
@@ -70,7 +74,7 @@ fn make<B: BookText>(
     title: &str,
     command: &str,
     build: impl FnOnce(&(dyn Fn(usize) + Sync)) -> B,
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     let started = Instant::now();
     let progress = ProgressBar::new_spinner();
     let made = build(&|n| progress.set_message(format!("{n} positions")));
@@ -83,7 +87,7 @@ fn make<B: BookText>(
 }
 
 /// `gridplay train reversi-book`.
-pub(crate) fn run_reversi(args: &TrainArgs) -> Result<(), String> {
+pub(crate) fn run_reversi(args: &TrainArgs) -> anyhow::Result<()> {
     use gridplay_engine::reversi::book::{self, BookConfig};
     let path = check(args, "reversi")?;
     let config = BookConfig {
@@ -99,7 +103,7 @@ pub(crate) fn run_reversi(args: &TrainArgs) -> Result<(), String> {
 
 /// `gridplay train checkers-book`: the roots are searched on `--threads` threads; the book is the same
 /// whatever their number.
-pub(crate) fn run_checkers(args: &TrainArgs) -> Result<(), String> {
+pub(crate) fn run_checkers(args: &TrainArgs) -> anyhow::Result<()> {
     use gridplay_engine::checkers::book::{self, BookConfig};
     let path = check(args, "checkers")?;
     let config = BookConfig {
