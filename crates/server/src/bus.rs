@@ -29,7 +29,7 @@ use std::{
 use sqlx::postgres::PgListener;
 use tokio::sync::mpsc;
 
-use crate::db::{ActionKind, ActionRow, CHANNEL, Db, Lease, kinds, now_ms, pack};
+use crate::db::{ActionKind, ActionRow, CHANNEL, Db, Lease, Side, now_ms, pack};
 
 /// What the bus hears of the other servers, for the game layer to act on (`game::follow_bus`): the bus knows
 /// nothing of games in memory or of pages.
@@ -84,74 +84,104 @@ pub enum Notice {
     Chat { id: String },
 }
 
+/// A notice as it travels: one JSON object a line, the sender's id first (`{"from":"srv","n":"game",...}`).
+/// A line is a JSON text with no raw line break, so an action's body may hold any character.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct Wire<'a> {
+    from: std::borrow::Cow<'a, str>,
+    #[serde(flatten)]
+    notice: WireNotice,
+}
+
+/// [`Notice`] on the wire: a game's action with its fields by name.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "n", rename_all = "kebab-case", deny_unknown_fields)]
+enum WireNotice {
+    Game {
+        id: String,
+        version: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        action: Option<WireAction>,
+    },
+    Lobby,
+    Presence,
+    Tell {
+        user: String,
+        msg: String,
+    },
+    Chat {
+        id: String,
+    },
+}
+
+/// A committed action in a game notice; its number is the notice's version.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct WireAction {
+    side: Side,
+    kind: ActionKind,
+    at: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clock: Option<i64>,
+    body: String,
+}
+
 impl Notice {
+    /// The notice as one line of a payload, from `origin`.
     fn payload(&self, origin: &str) -> String {
-        match self {
-            Notice::Game {
-                id,
-                version,
-                action: Some(a),
-            } if !a.body.contains(['\n', '\r']) && a.body.len() <= ACTION_BYTES => format!(
-                "{origin} game {id} {version} {} {} {} {} {}",
-                a.side.as_str(),
-                a.kind.as_str(),
-                a.at,
-                a.clock.map_or_else(|| "-".to_owned(), |c| c.to_string()),
-                a.body
-            ),
-            Notice::Game { id, version, .. } => format!("{origin} game {id} {version}"),
-            Notice::Lobby => format!("{origin} lobby"),
-            Notice::Presence => format!("{origin} presence"),
-            Notice::Tell { user, msg } => format!("{origin} tell {user} {msg}"),
-            Notice::Chat { id } => format!("{origin} chat {id}"),
-        }
+        let notice = match self {
+            Notice::Game { id, version, action } => WireNotice::Game {
+                id: id.clone(),
+                version: *version,
+                // An action too long for a payload is left for the database.
+                action: action
+                    .as_ref()
+                    .filter(|a| a.body.len() <= ACTION_BYTES)
+                    .map(|a| WireAction {
+                        side: a.side.into(),
+                        kind: a.kind,
+                        at: a.at,
+                        clock: a.clock,
+                        body: a.body.clone(),
+                    }),
+            },
+            Notice::Lobby => WireNotice::Lobby,
+            Notice::Presence => WireNotice::Presence,
+            Notice::Tell { user, msg } => WireNotice::Tell {
+                user: user.clone(),
+                msg: msg.clone(),
+            },
+            Notice::Chat { id } => WireNotice::Chat { id: id.clone() },
+        };
+        let wire = Wire {
+            from: origin.into(),
+            notice,
+        };
+        // A notice of strings and numbers always serializes.
+        serde_json::to_string(&wire).unwrap_or_default()
     }
 
-    /// Reads a payload: the sender's id and the notice.
-    fn parse(payload: &str) -> Option<(&str, Notice)> {
-        let (origin, rest) = payload.split_once(' ')?;
-        let (kind, rest) = rest.split_once(' ').unwrap_or((rest, ""));
-        let notice = match kind {
-            "game" => {
-                let mut words = rest.splitn(7, ' ');
-                let id = words.next().filter(|id| !id.is_empty())?;
-                let version: u64 = words.next()?.parse().ok()?;
-                let action = match words.next() {
-                    None => None,
-                    Some(side) => Some(ActionRow {
-                        seq: i64::try_from(version).ok()?,
-                        side: kinds::side(side).ok()?,
-                        kind: ActionKind::parse(words.next()?).ok()?,
-                        at: words.next()?.parse().ok()?,
-                        clock: match words.next()? {
-                            "-" => None,
-                            c => Some(c.parse().ok()?),
-                        },
-                        body: words.next()?.to_owned(),
-                    }),
-                };
-                Notice::Game {
-                    id: id.to_owned(),
-                    version,
-                    action,
-                }
-            }
-            "lobby" if rest.is_empty() => Notice::Lobby,
-            "presence" if rest.is_empty() => Notice::Presence,
-            "tell" => {
-                let (user, msg) = rest.split_once(' ')?;
-                if user.is_empty() || msg.is_empty() {
-                    return None;
-                }
-                Notice::Tell {
-                    user: user.to_owned(),
-                    msg: msg.to_owned(),
-                }
-            }
-            "chat" if !rest.is_empty() && !rest.contains(' ') => Notice::Chat { id: rest.to_owned() },
-            _ => return None,
+    /// Reads a line of a payload: the sender's id and the notice, or why it does not read.
+    fn parse(line: &str) -> Result<(String, Notice), serde_json::Error> {
+        let wire: Wire<'_> = serde_json::from_str(line)?;
+        let notice = match wire.notice {
+            WireNotice::Game { id, version, action } => Notice::Game {
+                action: action.map(|a| ActionRow {
+                    seq: i64::try_from(version).unwrap_or(i64::MAX),
+                    side: a.side.into(),
+                    kind: a.kind,
+                    at: a.at,
+                    clock: a.clock,
+                    body: a.body,
+                }),
+                id,
+                version,
+            },
+            WireNotice::Lobby => Notice::Lobby,
+            WireNotice::Presence => Notice::Presence,
+            WireNotice::Tell { user, msg } => Notice::Tell { user, msg },
+            WireNotice::Chat { id } => Notice::Chat { id },
         };
-        Some((origin, notice))
+        Ok((wire.from.into_owned(), notice))
     }
 }
 
@@ -416,29 +446,29 @@ impl Bus {
                                 match listener.recv().await {
                                     Ok(n) => {
                                         // A payload holds one notice a line (a group commit's moves share one).
-                                        // This server's own notices are skipped before they are read.
-                                        for line in n.payload().lines().filter(|l| {
-                                            l.split_once(' ').is_none_or(|(origin, _)| origin != inner.origin)
-                                        }) {
+                                        // This server's own notices are skipped.
+                                        for line in n.payload().lines() {
+                                            let notice = match Notice::parse(line) {
+                                                Ok((from, _)) if from == inner.origin => continue,
+                                                Ok((_, notice)) => notice,
+                                                Err(e) => {
+                                                    tracing::warn!("bus: unreadable notice {line:?}: {e}");
+                                                    continue;
+                                                }
+                                            };
                                             metrics::counter!(crate::telemetry::BUS_NOTICES, "way" => "heard")
                                                 .increment(1);
-                                            let told = match Notice::parse(line) {
-                                                Some((_, Notice::Game { id, version, action })) => {
+                                            let told = match notice {
+                                                Notice::Game { id, version, action } => {
                                                     Some(Heard::Game { id, version, action })
                                                 }
-                                                Some((_, Notice::Lobby)) => Some(Heard::Lobby),
-                                                Some((_, Notice::Presence)) => {
+                                                Notice::Lobby => Some(Heard::Lobby),
+                                                Notice::Presence => {
                                                     bus.reload_soon(&heard);
                                                     None
                                                 }
-                                                Some((_, Notice::Tell { user, msg })) => {
-                                                    Some(Heard::Tell { user, msg })
-                                                }
-                                                Some((_, Notice::Chat { id })) => Some(Heard::Chat { id }),
-                                                None => {
-                                                    tracing::warn!("bus: unreadable notice {line:?}");
-                                                    None
-                                                }
+                                                Notice::Tell { user, msg } => Some(Heard::Tell { user, msg }),
+                                                Notice::Chat { id } => Some(Heard::Chat { id }),
                                             };
                                             if let Some(h) = told
                                                 && heard.send(h).await.is_err()
@@ -506,7 +536,7 @@ mod tests {
                     seq: 7,
                     side: gridplay_core::Player::Second,
                     kind: ActionKind::Move,
-                    body: "a1 b2 x".into(),
+                    body: "a1 b2\nx \"y\"".into(),
                     at: 1_700_000_000_000,
                     clock: Some(12_345),
                 }),
@@ -531,7 +561,9 @@ mod tests {
             },
             Notice::Chat { id: "line1".into() },
         ] {
-            assert_eq!(Notice::parse(&n.payload("srv")), Some(("srv", n.clone())));
+            let line = n.payload("srv");
+            assert!(!line.contains('\n'), "{line}");
+            assert_eq!(Notice::parse(&line).unwrap(), ("srv".to_owned(), n.clone()));
         }
         // An action too long for a payload is left for the database.
         let long = Notice::Game {
@@ -546,13 +578,22 @@ mod tests {
                 clock: None,
             }),
         };
-        assert_eq!(long.payload("srv"), "srv game abc12345 9");
-        assert_eq!(Notice::parse("srv game x"), None);
-        assert_eq!(Notice::parse("srv lobby extra"), None);
-        assert_eq!(Notice::parse("srv game x 1 2"), None);
-        assert_eq!(Notice::parse("srv tell u1"), None);
-        assert_eq!(Notice::parse("srv chat"), None);
-        assert_eq!(Notice::parse("srv chat a b"), None);
-        assert_eq!(Notice::parse("srv"), None);
+        assert_eq!(
+            long.payload("srv"),
+            r#"{"from":"srv","n":"game","id":"abc12345","version":9}"#
+        );
+        // What does not read is refused, with the reason.
+        for bad in [
+            "srv game x",
+            r#"{"from":"srv","n":"game","id":"x"}"#,
+            r#"{"from":"srv","n":"lobby","extra":1}"#,
+            r#"{"from":"srv","n":"tell","user":"u1"}"#,
+            r#"{"from":"srv","n":"chat"}"#,
+            r#"{"from":"srv","n":"shout","id":"a"}"#,
+            r#"{"n":"lobby"}"#,
+            r#"{"from":"srv","n":"game","id":"x","version":1,"action":{"side":"third","kind":"move","at":1,"body":""}}"#,
+        ] {
+            assert!(Notice::parse(bad).is_err(), "{bad}");
+        }
     }
 }

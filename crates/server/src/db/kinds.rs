@@ -266,18 +266,6 @@ impl From<Termination> for EndReason {
     }
 }
 
-/// Reads a stored side (`first`, `second`).
-///
-/// # Errors
-///
-/// Any other text.
-pub(crate) fn side(text: &str) -> Result<Player, sqlx::Error> {
-    [Player::First, Player::Second]
-        .into_iter()
-        .find(|p| p.as_str() == text)
-        .ok_or_else(|| sqlx::Error::Decode(format!("`{text}` is not a side").into()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,13 +286,13 @@ mod tests {
         }
         assert_eq!(EndReason::from(Termination::QuietMoves).as_str(), "quiet-moves");
         assert_eq!(Winner::from(Outcome::Draw), Winner::Draw);
-        assert_eq!(side("second").unwrap(), Player::Second);
+        assert_eq!(Player::from(Side::parse("second").unwrap()), Player::Second);
         assert!(
             GameStatus::parse("paused")
                 .unwrap_err()
                 .to_string()
                 .contains("`paused` is not a GameStatus")
         );
-        assert!(side("third").is_err());
+        assert!(Side::parse("third").is_err());
     }
 }

@@ -21,6 +21,7 @@ pub mod import;
 pub mod live;
 pub mod lobby;
 pub mod messages;
+pub mod moderation;
 pub mod puzzles;
 pub mod review;
 pub mod state;

@@ -15,11 +15,15 @@ use utoipa::ToSchema;
 
 use crate::{
     db::{Act, ModAction, ModKind, Report, Room, Standing, User, now_ms},
-    game::{messages::ChatJson, review},
+    game::{
+        messages::ChatJson,
+        moderation::{self, ActError, Sanction},
+        review,
+    },
     ids, text,
     web::{
         AppState,
-        auth::{SignedIn, check_name},
+        auth::SignedIn,
         error::{ApiError, ApiResult, ErrorBody},
     },
 };
@@ -30,8 +34,6 @@ const REPORTS_PER_HOUR: i64 = 10;
 const REASON_MAX: usize = 500;
 /// The lines of a reported game's chat shown with the report.
 const CONTEXT_LINES: i64 = 200;
-/// The longest mute, in minutes (30 days).
-const MUTE_MAX_MINUTES: i64 = 30 * 24 * 60;
 
 /// A signed-in admin; anyone else is refused (401 signed out, 403 `not-admin`).
 pub(crate) struct Admin(pub User);
@@ -514,82 +516,35 @@ pub(crate) async fn act(
     Path(name): Path<String>,
     Json(a): Json<NewAction>,
 ) -> ApiResult<Json<AccountStanding>> {
-    let Some(kind @ (ModKind::Warn | ModKind::Mute | ModKind::Rename | ModKind::Engine | ModKind::Close)) =
-        ModKind::parse(&a.kind).ok()
-    else {
-        return Err(ApiError::bad_request(
-            "bad-action",
-            format!("“{}” is no action: warn, mute, rename, engine or close", a.kind),
-        ));
+    let sanction = match ModKind::parse(&a.kind).ok() {
+        Some(ModKind::Warn) => Sanction::Warn,
+        Some(ModKind::Mute) => Sanction::Mute {
+            minutes: a.minutes.unwrap_or(0),
+        },
+        Some(ModKind::Rename) => Sanction::Rename,
+        Some(ModKind::Engine) => Sanction::Engine,
+        Some(ModKind::Close) => Sanction::Close,
+        _ => {
+            return Err(ApiError::bad_request(
+                "bad-action",
+                format!("“{}” is no action: warn, mute, rename, engine or close", a.kind),
+            ));
+        }
     };
     let why = reason(&a.reason)?;
-    let target = state
-        .db
-        .standing(&name)
-        .await?
-        .ok_or_else(|| ApiError::not_found("player"))?;
-    if target.id == admin.id {
-        return Err(ApiError::bad_request(
-            "own-account",
-            "an admin does not act on their own account",
-        ));
-    }
-    if target.closed {
-        return Err(ApiError::conflict(
-            "account-closed",
-            format!("{} is closed already", target.name),
-        ));
-    }
-    let (mut until, mut new_name, mut detail) = (None, None, String::new());
-    match kind {
-        ModKind::Mute => {
-            let minutes = a.minutes.unwrap_or(0);
-            if !(1..=MUTE_MAX_MINUTES).contains(&minutes) {
-                return Err(ApiError::bad_request(
-                    "bad-minutes",
-                    format!("a mute lasts 1 to {MUTE_MAX_MINUTES} minutes (30 days)"),
-                ));
+    let s = moderation::act(&state.db, &state.lobby, &admin, &name, sanction, &why)
+        .await
+        .map_err(|e| match e {
+            ActError::NoSuchPlayer => ApiError::not_found("player"),
+            ActError::OwnAccount => ApiError::bad_request("own-account", e.to_string()),
+            ActError::Closed(_) => ApiError::conflict("account-closed", e.to_string()),
+            ActError::BadMinutes => ApiError::bad_request("bad-minutes", e.to_string()),
+            ActError::NoFreeName => {
+                tracing::error!("rename: {e}");
+                ApiError::internal()
             }
-            until = Some(now_ms() + minutes * 60_000);
-            detail = format!("{minutes} minutes");
-        }
-        ModKind::Rename => {
-            // A neutral name no one has: `player-` and six letters or digits.
-            let mut name = String::new();
-            for _ in 0..5 {
-                let n = format!("player-{}", ids::short(6).to_lowercase());
-                if check_name(&n).is_ok() && state.db.user_named(&n).await?.is_none() {
-                    name = n;
-                    break;
-                }
-            }
-            if name.is_empty() {
-                return Err(ApiError::internal());
-            }
-            detail = format!("{} → {name}", target.name);
-            new_name = Some(name);
-        }
-        _ => {}
-    }
-    let act = Act {
-        detail,
-        until,
-        new_name: new_name.as_deref(),
-        ..Act::new(kind, &why)
-    };
-    state.db.moderate(&target.id, Some(&admin.id), &act).await?;
-    if kind == ModKind::Close {
-        state.lobby.signed_out(&target.id);
-    }
-    if matches!(kind, ModKind::Rename | ModKind::Close) {
-        state.lobby.changed();
-    }
-    let shown = new_name.unwrap_or(target.name);
-    let s = state
-        .db
-        .standing(&shown)
-        .await?
-        .ok_or_else(|| ApiError::not_found("player"))?;
+            ActError::Db(e) => e.into(),
+        })?;
     Ok(Json(standing_json(&state, s).await?))
 }
 
