@@ -93,9 +93,10 @@ struct Wire<'a> {
     notice: WireNotice,
 }
 
-/// [`Notice`] on the wire: a game's action with its fields by name.
+/// [`Notice`] on the wire: a game's action with its fields by name. A field a later build adds is ignored, so
+/// that servers of two builds read each other's notices during a rolling upgrade.
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "n", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(tag = "n", rename_all = "kebab-case")]
 enum WireNotice {
     Game {
         id: String,
@@ -586,7 +587,6 @@ mod tests {
         for bad in [
             "srv game x",
             r#"{"from":"srv","n":"game","id":"x"}"#,
-            r#"{"from":"srv","n":"lobby","extra":1}"#,
             r#"{"from":"srv","n":"tell","user":"u1"}"#,
             r#"{"from":"srv","n":"chat"}"#,
             r#"{"from":"srv","n":"shout","id":"a"}"#,
@@ -595,5 +595,10 @@ mod tests {
         ] {
             assert!(Notice::parse(bad).is_err(), "{bad}");
         }
+        // A field of a later build is ignored.
+        assert_eq!(
+            Notice::parse(r#"{"from":"srv","n":"lobby","later":1}"#).unwrap(),
+            ("srv".to_owned(), Notice::Lobby)
+        );
     }
 }

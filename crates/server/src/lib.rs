@@ -182,6 +182,7 @@ async fn serve_metrics(at: SocketAddr, tasks: &tasks::Tasks) -> Result<SocketAdd
 
 /// Starts the server on `config.addr` (port 0 picks a free port) and returns once it listens.
 pub async fn start(config: Config) -> Result<Running, ServeError> {
+    web::assets::check()?;
     let addr = config.addr;
     let state = AppState::new(config).await?;
     let listener = tokio::net::TcpListener::bind(addr)

@@ -179,7 +179,7 @@ impl From<ActionRecord> for ActionRow {
 }
 
 /// The games that `query` (a `SELECT` of [`GAME_COLUMNS`]) finds.
-pub(crate) fn games(
+pub(crate) fn game_rows(
     query: String,
 ) -> sqlx::query::QueryAs<'static, sqlx::Any, GameRecord, sqlx::any::AnyArguments> {
     sqlx::query_as(AssertSqlSafe(query))
@@ -217,7 +217,7 @@ impl Db {
     }
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, DbError> {
-        let row = games(format!("SELECT {GAME_COLUMNS} WHERE g.id = $1"))
+        let row = game_rows(format!("SELECT {GAME_COLUMNS} WHERE g.id = $1"))
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
@@ -231,7 +231,7 @@ impl Db {
         status: GameStatus,
         limit: i64,
     ) -> Result<Vec<GameRow>, DbError> {
-        let rows = games(format!(
+        let rows = game_rows(format!(
             "SELECT {GAME_COLUMNS} WHERE (g.first_user = $1 OR g.second_user = $1) AND g.status = $2 \
              ORDER BY g.updated_at DESC LIMIT $3"
         ))
@@ -251,7 +251,7 @@ impl Db {
         since: i64,
         limit: i64,
     ) -> Result<Vec<GameRow>, DbError> {
-        let rows = games(format!(
+        let rows = game_rows(format!(
             "SELECT {GAME_COLUMNS} WHERE g.status = $1 AND (\
              g.first_user IN (SELECT user_id FROM seen_addresses WHERE address = $2 AND seen_at >= $3) OR \
              g.second_user IN (SELECT user_id FROM seen_addresses WHERE address = $2 AND seen_at >= $3)) \

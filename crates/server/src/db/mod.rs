@@ -48,7 +48,7 @@ pub use writer::{WriterCounts, WriterStats};
 pub use challenges::{ChallengeRow, good_record};
 pub use chat::ChatLine;
 pub use games::{ActionRow, GameRow, GameUpdate};
-pub(crate) use games::{GAME_COLUMNS, games};
+pub(crate) use games::{GAME_COLUMNS, game_rows};
 pub use kinds::{
     ActionKind, ByeKind, ChallengeColor, ChallengeStatus, EndReason, GameStatus, ModKind, Room, Side,
     TournamentKind, TournamentStatus, Winner,

@@ -11,7 +11,7 @@ use skillratings::{
 };
 use sqlx::AssertSqlSafe;
 
-use super::{Backend, Db, DbError, GAME_COLUMNS, GameRow, games};
+use super::{Backend, Db, DbError, GAME_COLUMNS, GameRow, game_rows};
 
 /// A rating is provisional while its deviation is at least this.
 pub(crate) const PROVISIONAL_DEVIATION: f64 = 110.0;
@@ -294,7 +294,7 @@ impl Db {
     pub async fn live_games(&self, limit: i64, idle_since: i64) -> Result<Vec<GameRow>, DbError> {
         // An untimed game (only games against the engine are untimed) that has not moved since `idle_since`
         // is left, not in play: it is not listed.
-        let rows = games(format!(
+        let rows = game_rows(format!(
             "SELECT {GAME_COLUMNS} WHERE g.status = 'active' AND NOT (g.clock_initial IS NULL \
              AND g.days_per_move IS NULL AND g.updated_at < $2) ORDER BY g.updated_at DESC LIMIT $1"
         ))

@@ -6,7 +6,7 @@ use super::{ByeKind, TournamentKind, TournamentStatus};
 use super::{
     Db, DbError, GAME_COLUMNS, GameRow, User,
     columns::{Creator, Flag, TimeColumns},
-    games, insert_game, now_ms,
+    game_rows, insert_game, now_ms,
 };
 use crate::clock::TimeControl;
 
@@ -179,7 +179,7 @@ impl Db {
 
     /// The games of a tournament, by round.
     pub async fn tournament_games(&self, id: &str) -> Result<Vec<GameRow>, DbError> {
-        let rows = games(format!(
+        let rows = game_rows(format!(
             "SELECT {GAME_COLUMNS} WHERE g.tournament_id = $1 ORDER BY g.round, g.created_at, g.id"
         ))
         .bind(id)

@@ -23,6 +23,7 @@ pub mod lobby;
 pub mod messages;
 pub mod moderation;
 pub mod puzzles;
+pub mod rematch;
 pub mod review;
 pub mod state;
 pub mod tournament;

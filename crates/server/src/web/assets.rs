@@ -60,6 +60,28 @@ struct Files {
     import_map: String,
     import_map_csp: String,
     shell: String,
+    /// What went wrong while the files were made: a module that does not parse, modules that do not join.
+    /// The server does not start with any ([`check`]).
+    faults: Vec<String>,
+}
+
+/// The browser's files could not be made as they are served: the build's `web/` is broken.
+#[derive(Debug, thiserror::Error)]
+#[error("the browser's files: {}", .0.join("; "))]
+pub struct AssetError(Vec<String>);
+
+/// Makes the browser's files (minified, hashed, joined) if they are not made yet, and says whether every one
+/// was: the server refuses to start otherwise, rather than serve a page that differs from the one tested.
+///
+/// # Errors
+///
+/// Every fault found.
+pub fn check() -> Result<(), AssetError> {
+    if FILES.faults.is_empty() {
+        Ok(())
+    } else {
+        Err(AssetError(FILES.faults.clone()))
+    }
 }
 
 static FILES: LazyLock<Files> = LazyLock::new(Files::load);
@@ -78,15 +100,18 @@ fn hashed_name(path: &str, hash: &str) -> String {
 }
 
 /// A module as the browser gets it, minified (no comments, no spaces), and the modules it imports statically
-/// (`import … from './x.js'`, `export … from './x.js'`, `import './x.js'`), as paths under `web/`. A module the
-/// parser cannot read is served as it is, and its imports are not preloaded.
-fn module(path: &str, source: &str) -> (Option<String>, Vec<String>) {
+/// (`import … from './x.js'`, `export … from './x.js'`, `import './x.js'`), as paths under `web/`; or why the
+/// parser cannot read it.
+fn module(path: &str, source: &str) -> Result<(String, Vec<String>), String> {
     use oxc_codegen::{Codegen, CodegenOptions};
     let allocator = oxc_allocator::Allocator::default();
     let parsed = oxc_parser::Parser::new(&allocator, source, oxc_span::SourceType::mjs()).parse();
     if parsed.panicked || !parsed.diagnostics.is_empty() {
-        tracing::warn!("web/{path} does not parse: served as it is");
-        return (None, Vec::new());
+        let why = parsed
+            .diagnostics
+            .first()
+            .map_or_else(|| "the parser gave up".to_owned(), ToString::to_string);
+        return Err(format!("web/{path} does not parse: {why}"));
     }
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     // In the order of the source: a browser evaluates a module's imports in that order.
@@ -106,7 +131,7 @@ fn module(path: &str, source: &str) -> (Option<String>, Vec<String>) {
         .with_options(CodegenOptions::minify())
         .build(&parsed.program)
         .code;
-    (Some(minified), imports)
+    Ok((minified, imports))
 }
 
 /// The first bytes of a file's SHA-256, in hex: its ETag and the hash in its name.
@@ -123,6 +148,7 @@ impl Files {
         let mut by_path = HashMap::new();
         let mut imports = HashMap::new();
         let mut sources = HashMap::new();
+        let mut faults = Vec::new();
         for path in Web::iter() {
             let Some(f) = Web::get(&path) else {
                 continue;
@@ -130,11 +156,16 @@ impl Files {
             let mut data = f.data;
             if path.ends_with(".js") {
                 let source = String::from_utf8_lossy(&data).into_owned();
-                let (minified, deps) = module(&path, &source);
-                if let Some(m) = minified {
-                    data = Cow::Owned(m.into_bytes());
+                match module(&path, &source) {
+                    Ok((minified, deps)) => {
+                        data = Cow::Owned(minified.into_bytes());
+                        imports.insert(path.to_string(), deps);
+                    }
+                    Err(why) => {
+                        faults.push(why);
+                        imports.insert(path.to_string(), Vec::new());
+                    }
                 }
-                imports.insert(path.to_string(), deps);
                 sources.insert(path.to_string(), source);
             }
             by_path.insert(path.to_string(), Asset::new(&path, data, f.metadata.mimetype()));
@@ -151,8 +182,8 @@ impl Files {
                 .iter()
                 .filter_map(|m| Some((m.clone(), sources.get(m)?.clone())))
                 .collect();
-            match bundle::join(&parts).map(|src| module(entry, &src).0) {
-                Ok(Some(code)) => {
+            match bundle::join(&parts).and_then(|src| module(entry, &src)) {
+                Ok((code, _)) => {
                     let mime = by_path
                         .get(*entry)
                         .map_or_else(|| "text/javascript".to_owned(), |a| a.mime.clone());
@@ -164,10 +195,7 @@ impl Files {
                     let all: BTreeSet<String> = order.iter().flat_map(|m| imports[m].clone()).collect();
                     imports.insert((*entry).into(), all.into_iter().collect());
                 }
-                Ok(None) => {
-                    tracing::warn!("the modules joined as web/{entry} do not parse: each served alone");
-                }
-                Err(why) => tracing::warn!("the modules of web/{entry} are served alone: {why}"),
+                Err(why) => faults.push(format!("the modules of web/{entry} do not join: {why}")),
             }
         }
         let by_hashed = by_path
@@ -197,6 +225,7 @@ impl Files {
             import_map: format!(r#"<script type="importmap">{map_json}</script>"#),
             import_map_csp: format!("'sha256-{}'", base64(&digest)),
             shell,
+            faults,
         }
     }
 
@@ -510,13 +539,12 @@ mod tests {
         let src = "// A comment.\nimport { a } from './util.js';\nexport { b } from \"../x.js\";\nimport './side.js';\n\
                    const x = 'import y from ./no.js';\n  import * as e from './entry.js';\nimport { c } from 'pkg';\n\
                    /** Doc. */\nexport const f = async () => (await import('./later.js')).g(a, x, e, c);\n";
-        let (minified, imports) = module("lang/en.js", src);
+        let (minified, imports) = module("lang/en.js", src).expect("it parses");
         assert_eq!(
             imports,
             ["lang/util.js", "x.js", "lang/side.js", "lang/entry.js"],
             "in the source's order"
         );
-        let minified = minified.expect("it parses");
         assert!(
             !minified.contains("comment") && !minified.contains("Doc."),
             "{minified}"
@@ -526,24 +554,15 @@ mod tests {
             "{minified}"
         );
         assert!(minified.len() < src.len());
-        assert_eq!(
-            module("x.js", "const = ;").0,
-            None,
-            "a module that does not parse is served as it is"
-        );
+        let refused = module("x.js", "const = ;").unwrap_err();
+        assert!(refused.starts_with("web/x.js does not parse: "), "{refused}");
         assert_eq!(bundle::resolve("", "./app.js"), "app.js");
     }
 
-    /// Every module of the site parses, so that each is minified and its imports preloaded.
+    /// Every module of the site parses and the joins are made: the server starts.
     #[test]
-    fn every_module_of_the_site_parses() {
-        for path in Web::iter().filter(|p| p.ends_with(".js")) {
-            let f = Web::get(&path).expect("embedded");
-            assert!(
-                module(&path, &String::from_utf8_lossy(&f.data)).0.is_some(),
-                "web/{path}"
-            );
-        }
+    fn every_module_of_the_site_parses_and_joins() {
+        check().expect("the browser's files are made");
     }
 
     #[test]

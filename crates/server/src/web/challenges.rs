@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 use crate::{
     clock::{TimeControl, TimeInput},
     db::{ChallengeRow, ChallengeStatus, GameRow, GameStatus, now_ms},
+    game::rematch::{self, RematchError},
     ids,
     web::{
         AppState,
@@ -425,70 +426,21 @@ pub(crate) async fn rematch(
     SignedIn(me): SignedIn,
     GameId(id): GameId,
 ) -> ApiResult<Json<Rematch>> {
-    let g = state
-        .db
-        .game(&id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
-    let Some(mine) = g
-        .users
-        .iter()
-        .position(|u| u.as_ref().is_some_and(|u| u.id == me.id))
-    else {
-        return Err(ApiError::forbidden("you did not play this game"));
-    };
-    if g.status == GameStatus::Active {
-        return Err(ApiError::conflict("ongoing", "the game is not over yet"));
-    }
-    if let Some(other) = g.users[1 - mine].as_ref() {
-        check_not_blocked(&state, &me.id, &other.id).await?;
-    }
-    if g.tournament.is_some() {
-        return Err(ApiError::conflict(
-            "tournament",
-            "tournament games are paired by the tournament",
-        ));
-    }
-    let other = 1 - mine;
-    if let Some(level) = g.levels[other] {
-        // The engine accepts at once: the player takes the other side.
-        let mut users = [None, None];
-        let mut levels = [None, None];
-        users[other] = Some(me);
-        levels[mine] = Some(level);
-        let mut game = GameRow::new(g.spec.clone(), g.game.clone(), users, levels);
-        game.time = g.time;
-        state.db.create_game(&game).await?;
-        if let Err(e) = state.hub.wake(&game.id).await {
-            tracing::error!("game {}: {e:?}", game.id);
-        }
-        return Ok(Json(Rematch::Game { game: game.id }));
-    }
-    let Some(opponent) = g.users[other].clone() else {
-        return Err(ApiError::conflict(
-            "no-opponent",
-            "this game has no opponent to ask",
-        ));
-    };
-    check_open_challenges(&state, &me.id).await?;
-    let row = ChallengeRow {
-        id: ids::short(8),
-        creator: me.clone(),
-        target: Some(opponent.clone()),
-        spec: g.spec.clone(),
-        // The rematch swaps colours: the asker takes the side the opponent had.
-        color: if other == 0 { Color::First } else { Color::Second },
-        status: ChallengeStatus::Open,
-        game_id: None,
-        created_at: now_ms(),
-        rated: g.rated,
-        help: g.help,
-        time: g.time,
-        // A rematch is between two players who have just played: no record asked.
-        good_record: false,
-    };
-    state.db.create_challenge(&row).await?;
-    state.lobby.rematch(&opponent.id, &g.id, &row.id, &me.name);
-    state.lobby.changed();
-    Ok(Json(Rematch::Challenge { challenge: row.id }))
+    let limit = state.config.limits.open_challenges;
+    let made = rematch::rematch(&state.hub, &me, &id, limit)
+        .await
+        .map_err(|e| match e {
+            RematchError::NoSuchGame => ApiError::not_found("game"),
+            RematchError::NotAPlayer => ApiError::forbidden(e.to_string()),
+            RematchError::Ongoing => ApiError::conflict("ongoing", e.to_string()),
+            RematchError::Blocked => ApiError::conflict("blocked", e.to_string()),
+            RematchError::Tournament => ApiError::conflict("tournament", e.to_string()),
+            RematchError::NoOpponent => ApiError::conflict("no-opponent", e.to_string()),
+            RematchError::TooManyChallenges(_) => ApiError::too_many(e.to_string()),
+            RematchError::Db(e) => e.into(),
+        })?;
+    Ok(Json(match made {
+        rematch::Rematch::Game(game) => Rematch::Game { game },
+        rematch::Rematch::Challenge(challenge) => Rematch::Challenge { challenge },
+    }))
 }

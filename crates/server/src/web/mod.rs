@@ -131,6 +131,8 @@ pub enum ServeError {
     },
     #[error("server: {0}")]
     Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Assets(#[from] assets::AssetError),
 }
 
 /// Writers of game actions when none are asked for: one for SQLite (the only number it takes); on
