@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 
-export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn, shot, axe }) {
+export default async function analysis({ test, browser, BASE, signUp, cellCenter, drawn, shot, axe }) {
   const page = async (name, opts = {}) => {
     const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, bypassCSP: true, ...opts });
     const p = await ctx.newPage();
@@ -265,7 +265,7 @@ export async function analysis({ test, browser, BASE, signUp, cellCenter, drawn,
     // A shipped checkers puzzle whose first step accepts two moves, read from the set the server ships.
     const { inflateRawSync } = await import('node:zlib');
     const { readFileSync } = await import('node:fs');
-    const text = inflateRawSync(readFileSync(new URL('../crates/server/puzzles/shipped.tsv.deflate', import.meta.url))).toString();
+    const text = inflateRawSync(readFileSync(new URL('../../crates/server/puzzles/shipped.tsv.deflate', import.meta.url))).toString();
     const fnv = (s) => { let h = 0xcbf29ce484222325n; for (const b of Buffer.from(s)) { h ^= BigInt(b); h = (h * 0x100000001b3n) & 0xffffffffffffffffn; } return h.toString(16).padStart(16, '0'); };
     const line = text.split('\n').map((l) => l.split('\t')).find((f) => f[0] === 'checkers' && (f[4].split(' / ')[0].match(/\*/g) || []).length >= 2);
     assert.ok(line, 'the shipped set has a checkers puzzle with two right first moves');

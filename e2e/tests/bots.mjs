@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export async function bots({ test, browser, BASE, BIN, signUp, state, enter, waitVersion, shot, axe, waitFor, stopServer, startServer }) {
+export default async function bots({ test, browser, BASE, BIN, signUp, state, enter, waitVersion, shot, axe, waitFor, stopServer, startServer }) {
   /** A new bot account's token (read, play, bot), made as its person would on the account page. */
   async function botToken(name) {
     const ctx = await browser.newContext();
@@ -93,7 +93,7 @@ export async function bots({ test, browser, BASE, BIN, signUp, state, enter, wai
 
   await test('bots: `gridplay bot` with the built-in engine and with a small scripted engine through cmd= each accept a challenge made in the lobby and play a person in the browser to the end across a server restart; marked BOT in the lobby, the game and the bots\u2019 leaderboard, in English and Japanese', async () => {
     const robot = startBot(await botToken('robot'), ['--engine', 'level=1', '--games', 'cornered', '--time', 'live']);
-    const scripted = startBot(await botToken('scripted'), ['--engine', `cmd=node ${join(here, 'first-empty-engine.mjs')}`, '--games', 'tictactoe', '--time', 'live']);
+    const scripted = startBot(await botToken('scripted'), ['--engine', `cmd=node ${join(here, '..', 'first-empty-engine.mjs')}`, '--games', 'tictactoe', '--time', 'live']);
     const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, bypassCSP: true });
     try {
       await robot.logged(/connected: waiting/);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
-export async function firstHour({ test, browser, BASE, ART, signUp, playComputer, state, cellCenter, waitVersion, shot }) {
+export default async function firstHour({ test, browser, BASE, ART, signUp, playComputer, state, cellCenter, waitVersion, shot }) {
   const page = async (name, opts = {}) => {
     const ctx = await browser.newContext({ viewport: { width: 1200, height: 860 }, ...opts });
     const p = await ctx.newPage();
