@@ -6,6 +6,7 @@
 #[macro_use]
 mod support;
 
+use gridplay_server::game::codes::ErrorCode;
 use gridplay_server::{
     bus::Bus,
     config::Limits,
@@ -73,15 +74,15 @@ async fn a_game_is_played_through_the_hub_alone() {
         let err = |r: Result<u64, LiveError>| r.expect_err("refused").code();
         assert_eq!(
             err(hub.act(&id, &ben, Action::Move("c4".into()), None, Some(2)).await),
-            "not-your-turn"
+            ErrorCode::NotYourTurn
         );
         assert_eq!(
             err(hub.act(&id, &ann, Action::Move("c4".into()), None, Some(1)).await),
-            "stale"
+            ErrorCode::Stale
         );
         assert_eq!(
             err(hub.act(&id, &ann, Action::Move("a1".into()), None, Some(2)).await),
-            "refused"
+            ErrorCode::Refused
         );
         let outsider = User {
             id: "cat-id".into(),
@@ -90,7 +91,7 @@ async fn a_game_is_played_through_the_hub_alone() {
         };
         assert_eq!(
             err(hub.act(&id, &outsider, Action::Resign, None, None).await),
-            "not-a-player"
+            ErrorCode::NotAPlayer
         );
         assert_eq!(db.actions(&id).await.expect("actions").len(), 2);
         // A resent action is answered again, not played twice.

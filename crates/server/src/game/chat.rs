@@ -6,6 +6,7 @@
 //! people; the spectators' room by everyone else, and by the players once the game is over. A player writes in
 //! the players' room, anyone else signed in in the spectators' room.
 
+use crate::game::codes::ErrorCode;
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex, PoisonError},
@@ -57,14 +58,14 @@ pub(crate) enum ChatError {
 impl ChatError {
     /// The error's code, as the socket sends it.
     #[must_use]
-    pub(crate) fn code(&self) -> &'static str {
+    pub(crate) fn code(&self) -> ErrorCode {
         match self {
-            ChatError::Muted(_) => "muted",
-            ChatError::Text(_) => "bad-text",
-            ChatError::TooFast => "rate-limited",
-            ChatError::Repeated => "repeated",
-            ChatError::NoOne => "no-chat",
-            ChatError::Db(_) => "internal",
+            ChatError::Muted(_) => ErrorCode::Muted,
+            ChatError::Text(_) => ErrorCode::BadText,
+            ChatError::TooFast => ErrorCode::RateLimited,
+            ChatError::Repeated => ErrorCode::Repeated,
+            ChatError::NoOne => ErrorCode::NoChat,
+            ChatError::Db(_) => ErrorCode::Internal,
         }
     }
 

@@ -1,5 +1,6 @@
 //! Every message of a page's WebSocket, one serde enum for each direction. `docs/web.md` lists them.
 
+use crate::game::codes::ErrorCode;
 use std::sync::Arc;
 
 use gridplay_core::Player;
@@ -153,7 +154,7 @@ pub(crate) enum ServerMsg<'a> {
         ack: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         game: Option<&'a str>,
-        code: &'a str,
+        code: ErrorCode,
         message: &'a str,
         #[serde(skip_serializing_if = "Option::is_none")]
         v: Option<u64>,
@@ -211,7 +212,7 @@ impl<'a> ServerMsg<'a> {
     }
 
     /// A refusal with no game.
-    pub(crate) fn refused(ack: Option<&'a str>, code: &'a str, message: &'a str) -> ServerMsg<'a> {
+    pub(crate) fn refused(ack: Option<&'a str>, code: ErrorCode, message: &'a str) -> ServerMsg<'a> {
         ServerMsg::Error {
             ack,
             game: None,
@@ -433,7 +434,7 @@ mod tests {
             r#"{"t":"ack","ack":"a","game":"g","v":4}"#
         );
         assert_eq!(
-            &*ServerMsg::refused(None, "bad-message", "no").text(),
+            &*ServerMsg::refused(None, ErrorCode::BadMessage, "no").text(),
             r#"{"t":"error","ack":null,"code":"bad-message","message":"no"}"#
         );
         assert_eq!(

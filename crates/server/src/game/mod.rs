@@ -16,6 +16,7 @@
 //! The bus (`crate::bus`) is an adapter this layer follows: [`follow_bus`] acts on what it heard.
 
 pub mod chat;
+pub mod codes;
 pub mod engine_pool;
 pub mod import;
 pub mod live;

@@ -2,6 +2,7 @@
 //! its legal moves, the board editor's check of a set-up position, and the engine's best lines streamed as
 //! the search deepens. Every position comes from the rules library, so the page computes no rule.
 
+use crate::game::codes::ErrorCode;
 use axum::{Json, body::Bytes, extract::State, response::Response};
 use gridplay_core::{BoardView, DynGame, DynPosition, MoveView, Player, SideInfo};
 use gridplay_engine::lines::{Line, Lines, Proof};
@@ -160,7 +161,7 @@ impl From<&Lines> for LinesUpdate {
 }
 
 fn bad_position(e: impl std::fmt::Display) -> ApiError {
-    ApiError::bad_request("bad-position", e.to_string())
+    ApiError::bad_request(ErrorCode::BadPosition, e.to_string())
 }
 
 /// The start of `game` that `start` writes, or its own.
@@ -204,7 +205,7 @@ pub(crate) type Walked = (Box<dyn DynPosition>, Vec<String>, Option<MoveView>);
 pub(crate) fn walk(start: Box<dyn DynPosition>, moves: &[String]) -> ApiResult<Walked> {
     if moves.len() > MAX_MOVES || moves.iter().any(|m| m.len() > MAX_MOVE_TEXT) {
         return Err(ApiError::bad_request(
-            "too-long",
+            ErrorCode::TooLong,
             format!("at most {MAX_MOVES} moves of {MAX_MOVE_TEXT} characters each"),
         ));
     }
@@ -213,7 +214,7 @@ pub(crate) fn walk(start: Box<dyn DynPosition>, moves: &[String]) -> ApiResult<W
     let mut played = Vec::with_capacity(moves.len());
     for (i, m) in moves.iter().enumerate() {
         let refused = |e: gridplay_core::MoveError| {
-            ApiError::bad_request("bad-move", format!("move {} ({m}): {e}", i + 1))
+            ApiError::bad_request(ErrorCode::BadMove, format!("move {} ({m}): {e}", i + 1))
         };
         let text = pos.normalize_move(m).map_err(refused)?;
         let view = pos.view();
@@ -309,7 +310,7 @@ pub(crate) async fn lines(
 ) -> ApiResult<Response> {
     if !(1..=MAX_LINES).contains(&q.lines) {
         return Err(ApiError::bad_request(
-            "bad-lines",
+            ErrorCode::BadLines,
             format!("ask for 1 to {MAX_LINES} lines"),
         ));
     }
@@ -318,12 +319,15 @@ pub(crate) async fn lines(
     let (pos, _, _) = walk(start, &q.moves)?;
     if pos.outcome().is_some() {
         return Err(ApiError::bad_request(
-            "game-over",
+            ErrorCode::GameOver,
             "the game is over in this position",
         ));
     }
     if gridplay_engine::top_level(&game.info().name).is_none() {
-        return Err(ApiError::bad_request("no-engine", "no engine plays this game"));
+        return Err(ApiError::bad_request(
+            ErrorCode::NoEngine,
+            "no engine plays this game",
+        ));
     }
     let (mut feed, guard) = state
         .hub

@@ -1,6 +1,7 @@
 //! Accounts and sessions: sign up, sign in and sign out with a password (Argon2id, hashed off the async
 //! runtime), and a server-side session named by an HttpOnly, SameSite cookie.
 
+use crate::game::codes::ErrorCode;
 use std::net::{IpAddr, SocketAddr};
 
 use axum::{
@@ -31,10 +32,10 @@ const SESSION_DAYS: i64 = 30;
 /// Names are 3 to 20 characters: ASCII letters, digits, `_` and `-`, starting with a letter or a digit.
 /// They are unique without regard to case.
 pub(crate) fn check_name(name: &str) -> Result<(), ApiError> {
-    let bad = |m: &str| Err(ApiError::bad_request("bad-name", m));
+    let bad = |m: &str| Err(ApiError::bad_request(ErrorCode::BadName, m));
     if !(3..=20).contains(&name.chars().count()) {
         return Err(ApiError::bad_request(
-            "bad-name",
+            ErrorCode::BadName,
             format!(
                 "a name has 3 to 20 characters, and this one has {}",
                 name.chars().count()
@@ -60,13 +61,13 @@ pub(crate) fn check_name(name: &str) -> Result<(), ApiError> {
 pub(crate) fn check_password(password: &str) -> Result<(), ApiError> {
     if password.len() < 8 {
         return Err(ApiError::bad_request(
-            "bad-password",
+            ErrorCode::BadPassword,
             "a password has at least 8 characters",
         ));
     }
     if password.len() > 200 {
         return Err(ApiError::bad_request(
-            "bad-password",
+            ErrorCode::BadPassword,
             "a password has at most 200 bytes",
         ));
     }
@@ -110,19 +111,19 @@ async fn token_user(
     let Some(found) = found else {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
-            "bad-token",
+            ErrorCode::BadToken,
             "the API token is unknown or revoked",
         ));
     };
     match path.and_then(|p| scopes::needed(method, p)) {
         None => Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "token-refused",
+            ErrorCode::TokenRefused,
             "this route takes the session of a signed-in page, not an API token",
         )),
         Some(s) if !found.scopes.split(' ').any(|x| x == s.as_str()) => Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "token-scope",
+            ErrorCode::TokenScope,
             format!("this token may not do this: it needs the “{}” scope", s.as_str()),
         )),
         Some(_) => Ok(found.user),
@@ -285,7 +286,7 @@ fn limit(state: &AppState, ip: IpAddr) -> ApiResult<()> {
     state.auth_limiter.check_key(&ip).map_err(|_| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "rate-limited",
+            ErrorCode::RateLimited,
             "too many attempts from your address: wait a minute",
         )
     })
@@ -338,7 +339,7 @@ pub(crate) async fn signup(
     check_name(&c.name)?;
     check_password(&c.password)?;
     if state.db.user_by_name(&c.name).await?.is_some() {
-        return Err(ApiError::conflict("name-taken", "that name is taken"));
+        return Err(ApiError::conflict(ErrorCode::NameTaken, "that name is taken"));
     }
     if state.signup_limiter.check_key(&ip).is_err() {
         return Err(ApiError::too_many(format!(
@@ -353,7 +354,7 @@ pub(crate) async fn signup(
     };
     let hash = hash(c.password).await?;
     if !state.db.create_user(&user, &hash).await? {
-        return Err(ApiError::conflict("name-taken", "that name is taken"));
+        return Err(ApiError::conflict(ErrorCode::NameTaken, "that name is taken"));
     }
     start_session(&state, jar, user).await
 }
@@ -372,7 +373,7 @@ pub(crate) async fn signin(
     let wrong = || {
         ApiError::new(
             StatusCode::UNAUTHORIZED,
-            "bad-credentials",
+            ErrorCode::BadCredentials,
             "wrong name or password",
         )
     };
@@ -388,7 +389,7 @@ pub(crate) async fn signin(
     if state.db.is_closed(&user.id).await? {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "account-closed",
+            ErrorCode::AccountClosed,
             "this account was closed by the site's moderators",
         ));
     }
@@ -456,7 +457,7 @@ async fn check_own_password(state: &AppState, ip: IpAddr, user: &User, password:
     } else {
         Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "bad-credentials",
+            ErrorCode::BadCredentials,
             "the present password is wrong",
         ))
     }

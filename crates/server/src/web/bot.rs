@@ -13,6 +13,7 @@
 //! Both streams send an empty line every few seconds when nothing happens, so that a client sees a dead
 //! connection, and end when the server begins to stop, so that the client reconnects to another.
 
+use crate::game::codes::ErrorCode;
 use std::{collections::HashSet, convert::Infallible, sync::Arc, time::Duration};
 
 use axum::{
@@ -62,7 +63,7 @@ impl axum::extract::FromRequestParts<AppState> for Bot {
         if !user.bot {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
-                "not-bot",
+                ErrorCode::NotBot,
                 "only a bot account uses the bot API: make the account a bot first (POST /api/account/bot)",
             ));
         }
@@ -87,11 +88,14 @@ pub(crate) async fn make_bot(
     SignedIn(me): SignedIn,
 ) -> ApiResult<Json<BotMade>> {
     if me.bot {
-        return Err(ApiError::conflict("already-bot", "this account is a bot already"));
+        return Err(ApiError::conflict(
+            ErrorCode::AlreadyBot,
+            "this account is a bot already",
+        ));
     }
     if !state.db.make_bot(&me.id).await? {
         return Err(ApiError::conflict(
-            "has-games",
+            ErrorCode::HasGames,
             "only an account that has never played can become a bot: make a new account for the bot",
         ));
     }
@@ -465,7 +469,7 @@ pub(crate) async fn make_move(
     let id = checked_id(&id)?;
     if mv.is_empty() || mv.len() > 200 {
         return Err(ApiError::bad_request(
-            "bad-move",
+            ErrorCode::BadMove,
             "a move's text has 1 to 200 characters",
         ));
     }
@@ -516,7 +520,7 @@ pub(crate) async fn draw(
         "decline" => Action::DeclineDraw,
         _ => {
             return Err(ApiError::bad_request(
-                "bad-answer",
+                ErrorCode::BadAnswer,
                 format!("“{answer}” is no answer to a draw: offer, accept or decline"),
             ));
         }

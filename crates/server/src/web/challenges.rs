@@ -1,6 +1,7 @@
 //! The lobby's API: who is online, the open challenges and the asker's games; making, accepting and closing
 //! a challenge; a game against the engine; and a rematch.
 
+use crate::game::codes::ErrorCode;
 use axum::{
     Json,
     extract::{Path, State},
@@ -194,10 +195,10 @@ pub(crate) fn people_time(time: Option<TimeInput>) -> ApiResult<TimeControl> {
     let tc = time
         .unwrap_or(TimeInput::Correspondence { days: 3 })
         .check()
-        .map_err(|e| ApiError::bad_request("bad-time", e.to_string()))?;
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadTime, e.to_string()))?;
     if tc == TimeControl::Untimed {
         return Err(ApiError::bad_request(
-            "bad-time",
+            ErrorCode::BadTime,
             "a game between people needs a clock or days per move",
         ));
     }
@@ -217,7 +218,7 @@ pub(crate) async fn create_challenge(
     let time = people_time(c.time)?;
     if c.help && c.rated {
         return Err(ApiError::bad_request(
-            "bad-help",
+            ErrorCode::BadHelp,
             "engine hints can be allowed only in casual games: a rated game has none",
         ));
     }
@@ -230,10 +231,11 @@ pub(crate) async fn create_challenge(
             } else {
                 state.db.user_named(name).await?
             };
-            let u = u.ok_or_else(|| ApiError::bad_request("no-such-player", "no player has that name"))?;
+            let u =
+                u.ok_or_else(|| ApiError::bad_request(ErrorCode::NoSuchPlayer, "no player has that name"))?;
             if u.id == me.id {
                 return Err(ApiError::bad_request(
-                    "self-challenge",
+                    ErrorCode::SelfChallenge,
                     "you cannot challenge yourself",
                 ));
             }
@@ -264,7 +266,7 @@ pub(crate) async fn create_challenge(
 async fn check_not_blocked(state: &AppState, a: &str, b: &str) -> ApiResult<()> {
     if state.db.blocked_between(a, b).await? {
         return Err(ApiError::conflict(
-            "blocked",
+            ErrorCode::Blocked,
             "one of you blocks the other: there are no challenges between you",
         ));
     }
@@ -279,7 +281,7 @@ pub(crate) async fn check_good_record(state: &AppState, user_id: &str, what: &st
         return Ok(());
     }
     Err(ApiError::conflict(
-        "record",
+        ErrorCode::Record,
         format!(
             "{what} asks for a good record of games left: you left {left} of {finished} games, more than one in ten"
         ),
@@ -319,7 +321,7 @@ pub(crate) async fn accept_challenge(
     let c = open_challenge(&state, &id).await?;
     if c.creator.id == me.id {
         return Err(ApiError::bad_request(
-            "own-challenge",
+            ErrorCode::OwnChallenge,
             "you cannot accept your own challenge",
         ));
     }
@@ -341,7 +343,10 @@ pub(crate) async fn accept_challenge(
     game.help = c.help && !c.rated;
     game.time = c.time;
     if !state.db.accept_challenge(&c.id, &game).await? {
-        return Err(ApiError::conflict("taken", "the challenge is no longer open"));
+        return Err(ApiError::conflict(
+            ErrorCode::Taken,
+            "the challenge is no longer open",
+        ));
     }
     state.lobby.started(&game.id, &[&c.creator.id, &me.id]);
     Ok(GameCreated::new(&game.id))
@@ -368,7 +373,10 @@ pub(crate) async fn decline_challenge(
         ));
     };
     if !state.db.close_challenge(&c.id, status).await? {
-        return Err(ApiError::conflict("taken", "the challenge is no longer open"));
+        return Err(ApiError::conflict(
+            ErrorCode::Taken,
+            "the challenge is no longer open",
+        ));
     }
     state.lobby.changed();
     Ok(Json(ChallengeClosed { status }))
@@ -387,13 +395,13 @@ pub(crate) async fn play_computer(
     let top = gridplay_engine::engine(&name).map_or(0, |e| e.levels.len());
     if top == 0 {
         return Err(ApiError::bad_request(
-            "no-engine",
+            ErrorCode::NoEngine,
             format!("no engine plays {name}"),
         ));
     }
     if !(1..=top).contains(&usize::from(c.level)) {
         return Err(ApiError::bad_request(
-            "bad-level",
+            ErrorCode::BadLevel,
             format!("this game's levels are 1 to {top}"),
         ));
     }
@@ -407,7 +415,7 @@ pub(crate) async fn play_computer(
         .time
         .unwrap_or(TimeInput::Untimed)
         .check()
-        .map_err(|e| ApiError::bad_request("bad-time", e.to_string()))?;
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadTime, e.to_string()))?;
     state.db.create_game(&game).await?;
     if let Err(e) = state.hub.wake(&game.id).await {
         tracing::error!("game {}: {e:?}", game.id);
@@ -432,10 +440,10 @@ pub(crate) async fn rematch(
         .map_err(|e| match e {
             RematchError::NoSuchGame => ApiError::not_found("game"),
             RematchError::NotAPlayer => ApiError::forbidden(e.to_string()),
-            RematchError::Ongoing => ApiError::conflict("ongoing", e.to_string()),
-            RematchError::Blocked => ApiError::conflict("blocked", e.to_string()),
-            RematchError::Tournament => ApiError::conflict("tournament", e.to_string()),
-            RematchError::NoOpponent => ApiError::conflict("no-opponent", e.to_string()),
+            RematchError::Ongoing => ApiError::conflict(ErrorCode::Ongoing, e.to_string()),
+            RematchError::Blocked => ApiError::conflict(ErrorCode::Blocked, e.to_string()),
+            RematchError::Tournament => ApiError::conflict(ErrorCode::Tournament, e.to_string()),
+            RematchError::NoOpponent => ApiError::conflict(ErrorCode::NoOpponent, e.to_string()),
             RematchError::TooManyChallenges(_) => ApiError::too_many(e.to_string()),
             RematchError::Db(e) => e.into(),
         })?;

@@ -8,18 +8,21 @@ use axum::{
 };
 use serde::Serialize;
 
-use crate::{db::DbError, game::live::LiveError};
+use crate::{
+    db::DbError,
+    game::{codes::ErrorCode, live::LiveError},
+};
 
 /// An error answer of the HTTP API.
 #[derive(Debug)]
 pub(crate) struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
 }
 
 impl ApiError {
-    pub(crate) fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             code,
@@ -27,33 +30,41 @@ impl ApiError {
         }
     }
 
-    pub(crate) fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub(crate) fn bad_request(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, code, message)
     }
 
     pub(crate) fn unauthorized() -> ApiError {
-        ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "sign in first")
+        ApiError::new(StatusCode::UNAUTHORIZED, ErrorCode::SignedOut, "sign in first")
     }
 
     pub(crate) fn forbidden(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+        ApiError::new(StatusCode::FORBIDDEN, ErrorCode::Forbidden, message)
     }
 
     pub(crate) fn not_found(what: &str) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "not-found", format!("no such {what}"))
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            ErrorCode::NotFound,
+            format!("no such {what}"),
+        )
     }
 
-    pub(crate) fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub(crate) fn conflict(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::CONFLICT, code, message)
     }
 
     /// A quota is reached: `message` says which and how to go on.
     pub(crate) fn too_many(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too-many", message)
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::TooMany, message)
     }
 
     pub(crate) fn internal() -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "internal error")
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::Internal,
+            "internal error",
+        )
     }
 }
 
@@ -84,14 +95,13 @@ pub(crate) struct ErrorBody {
 /// What went wrong: a stable code for programs and a sentence for people.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub(crate) struct ErrorDetail {
-    /// For example `bad-spec`, `signed-out`, `not-found`, `too-many`.
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        metrics::counter!(crate::telemetry::ERRORS, "kind" => self.code).increment(1);
+        metrics::counter!(crate::telemetry::ERRORS, "kind" => self.code.as_str()).increment(1);
         let body = Json(ErrorBody {
             error: ErrorDetail {
                 code: self.code,
@@ -106,20 +116,26 @@ pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
 /// The stable code and a sentence for an error answer that did not come from a handler (axum's extractors, a
 /// method the route does not take, a body over the limit).
-fn code_of(status: StatusCode) -> (&'static str, &'static str) {
+fn code_of(status: StatusCode) -> (ErrorCode, &'static str) {
     match status.as_u16() {
-        400 => ("bad-request", "the request could not be read"),
-        404 => ("not-found", "no such page"),
-        405 => ("method-not-allowed", "this address does not take that method"),
-        413 => ("too-large", "the request body is too large"),
+        400 => (ErrorCode::BadRequest, "the request could not be read"),
+        404 => (ErrorCode::NotFound, "no such page"),
+        405 => (
+            ErrorCode::MethodNotAllowed,
+            "this address does not take that method",
+        ),
+        413 => (ErrorCode::TooLarge, "the request body is too large"),
         415 => (
-            "unsupported-media-type",
+            ErrorCode::UnsupportedMediaType,
             "send the body as JSON (Content-Type: application/json)",
         ),
-        422 => ("bad-body", "the request body does not have the expected fields"),
-        429 => ("too-many", "too many requests: wait a moment"),
-        s if s >= 500 => ("internal", "internal error"),
-        _ => ("error", "the request was refused"),
+        422 => (
+            ErrorCode::BadBody,
+            "the request body does not have the expected fields",
+        ),
+        429 => (ErrorCode::TooMany, "too many requests: wait a moment"),
+        s if s >= 500 => (ErrorCode::Internal, "internal error"),
+        _ => (ErrorCode::Error, "the request was refused"),
     }
 }
 

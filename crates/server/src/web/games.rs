@@ -1,6 +1,7 @@
 //! A game's API: its state, a replay's positions, hints, the engine's analysis, its spectators, and its file
 //! to download or a file to import. Live actions go over the socket (`ws.rs`).
 
+use crate::game::codes::ErrorCode;
 use std::sync::Arc;
 
 use axum::{
@@ -274,7 +275,7 @@ pub(crate) async fn import_game(
     match import(&state.db, state.registry, &body.text).await {
         Ok(id) => Ok(GameCreated::new(&id)),
         Err(ImportError::Db(e)) => Err(e.into()),
-        Err(e) => Err(ApiError::bad_request("bad-file", e.to_string())),
+        Err(e) => Err(ApiError::bad_request(ErrorCode::BadFile, e.to_string())),
     }
 }
 
@@ -298,7 +299,7 @@ pub(crate) async fn game_analysis(
     let asker = asker(Some(&me), ip);
     if state.hub.in_play(&id).await? {
         return Err(ApiError::conflict(
-            "ongoing",
+            ErrorCode::Ongoing,
             "the engine analyses a game once it is over",
         ));
     }

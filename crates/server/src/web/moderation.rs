@@ -3,6 +3,7 @@
 //! as an engine user, close), and close reports. Every action is recorded with who took it and why. They also
 //! read the engine-use review's queue, and each account's figures (`game::review`).
 
+use crate::game::codes::ErrorCode;
 use std::collections::HashMap;
 
 use axum::{
@@ -48,7 +49,7 @@ impl FromRequestParts<AppState> for Admin {
         } else {
             Err(ApiError::new(
                 StatusCode::FORBIDDEN,
-                "not-admin",
+                ErrorCode::NotAdmin,
                 "only the site's admins may do this",
             ))
         }
@@ -56,7 +57,8 @@ impl FromRequestParts<AppState> for Admin {
 }
 
 fn reason(raw: &str) -> ApiResult<String> {
-    text::clean(raw, REASON_MAX).map_err(|e| ApiError::bad_request("bad-reason", format!("the reason {e}")))
+    text::clean(raw, REASON_MAX)
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadReason, format!("the reason {e}")))
 }
 
 /// A player or a game reported, with why.
@@ -97,7 +99,10 @@ pub(crate) async fn report(
         .await?
         .ok_or_else(|| ApiError::not_found("player"))?;
     if target.id == me.id {
-        return Err(ApiError::bad_request("own-report", "you cannot report yourself"));
+        return Err(ApiError::bad_request(
+            ErrorCode::OwnReport,
+            "you cannot report yourself",
+        ));
     }
     let mut game = r.game.clone();
     if let Some(id) = &r.line {
@@ -109,7 +114,7 @@ pub(crate) async fn report(
         let line = line.ok_or_else(|| ApiError::not_found("chat line"))?;
         if line.user_id != target.id || game.as_ref().is_some_and(|g| *g != line.game) {
             return Err(ApiError::bad_request(
-                "not-their-line",
+                ErrorCode::NotTheirLine,
                 format!("{} did not say that line in that game", target.name),
             ));
         }
@@ -123,7 +128,7 @@ pub(crate) async fn report(
         let row = row.ok_or_else(|| ApiError::not_found("game"))?;
         if !row.users.iter().flatten().any(|p| p.id == target.id) {
             return Err(ApiError::bad_request(
-                "not-in-game",
+                ErrorCode::NotInGame,
                 format!("{} did not play that game", target.name),
             ));
         }
@@ -526,7 +531,7 @@ pub(crate) async fn act(
         Some(ModKind::Close) => Sanction::Close,
         _ => {
             return Err(ApiError::bad_request(
-                "bad-action",
+                ErrorCode::BadAction,
                 format!("“{}” is no action: warn, mute, rename, engine or close", a.kind),
             ));
         }
@@ -536,9 +541,9 @@ pub(crate) async fn act(
         .await
         .map_err(|e| match e {
             ActError::NoSuchPlayer => ApiError::not_found("player"),
-            ActError::OwnAccount => ApiError::bad_request("own-account", e.to_string()),
-            ActError::Closed(_) => ApiError::conflict("account-closed", e.to_string()),
-            ActError::BadMinutes => ApiError::bad_request("bad-minutes", e.to_string()),
+            ActError::OwnAccount => ApiError::bad_request(ErrorCode::OwnAccount, e.to_string()),
+            ActError::Closed(_) => ApiError::conflict(ErrorCode::AccountClosed, e.to_string()),
+            ActError::BadMinutes => ApiError::bad_request(ErrorCode::BadMinutes, e.to_string()),
             ActError::NoFreeName => {
                 tracing::error!("rename: {e}");
                 ApiError::internal()

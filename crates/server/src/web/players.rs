@@ -1,6 +1,7 @@
 //! Players and the games people watch: the list of games in play, a player's profile (ratings, results, the
 //! rating history, games), the leaderboards, and "my games".
 
+use crate::game::codes::ErrorCode;
 use std::collections::{BTreeMap, HashMap};
 
 use axum::{
@@ -176,7 +177,10 @@ async fn block_target(state: &AppState, me: &crate::db::User, name: &str) -> Api
     };
     let user = user.ok_or_else(|| ApiError::not_found("player"))?;
     if user.id == me.id {
-        return Err(ApiError::bad_request("self-block", "you cannot block yourself"));
+        return Err(ApiError::bad_request(
+            ErrorCode::SelfBlock,
+            "you cannot block yourself",
+        ));
     }
     Ok(user)
 }

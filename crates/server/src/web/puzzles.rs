@@ -4,6 +4,7 @@
 //! streak and history. A signed-in player's first try of a puzzle changes both ratings (Glicko-2,
 //! `db/puzzles.rs`).
 
+use crate::game::codes::ErrorCode;
 use axum::{
     Json,
     extract::{Path, State},
@@ -282,14 +283,16 @@ pub(crate) async fn answer(
     if puzzle.retired {
         return Err(ApiError::new(
             axum::http::StatusCode::GONE,
-            "retired",
+            ErrorCode::Retired,
             "this puzzle is no longer offered: take the next one",
         ));
     }
     let bad = |e: AnswerError| match e {
         AnswerError::Stored => ApiError::internal(),
-        AnswerError::Illegal { .. } => ApiError::bad_request("bad-move", e.to_string()),
-        AnswerError::Count | AnswerError::NotSoFar(_) => ApiError::bad_request("bad-moves", e.to_string()),
+        AnswerError::Illegal { .. } => ApiError::bad_request(ErrorCode::BadMove, e.to_string()),
+        AnswerError::Count | AnswerError::NotSoFar(_) => {
+            ApiError::bad_request(ErrorCode::BadMoves, e.to_string())
+        }
     };
     let how = match verdict(&puzzle, state.registry, &body.moves).map_err(bad)? {
         Verdict::Continue { reply } => {

@@ -3,6 +3,7 @@
 //! the legal moves and every position after a move the reader tries are the library's, so the page cannot
 //! disagree with the game.
 
+use crate::game::codes::ErrorCode;
 use axum::{
     Json,
     extract::{Path, State},
@@ -163,7 +164,7 @@ pub(crate) async fn try_moves(
 ) -> ApiResult<Json<TriedPosition>> {
     if t.moves.len() > 300 || t.moves.iter().any(|m| m.len() > 200) {
         return Err(ApiError::bad_request(
-            "too-long",
+            ErrorCode::TooLong,
             "at most 300 moves of 200 characters each",
         ));
     }

@@ -2,6 +2,7 @@
 //! `settings`), a spec checked as a person edits it (`POST /api/specs/check`, which an army builder asks
 //! clause by clause), and a refused spec explained in a sentence that names the setting as the form does.
 
+use crate::game::codes::ErrorCode;
 use axum::{Json, extract::State};
 use gridplay_core::{
     GameModule, GameSpec, LayoutPiece, Registry, SettingChoice, SettingDoc, SettingKind, SpecError,
@@ -188,11 +189,11 @@ pub(crate) fn curly_quotes(text: &str) -> String {
 pub(crate) fn build_spec(state: &AppState, spec: &str) -> ApiResult<Box<dyn gridplay_core::DynGame>> {
     if spec.len() > 200 {
         return Err(ApiError::bad_request(
-            "bad-spec",
+            ErrorCode::BadSpec,
             "a game spec has at most 200 characters",
         ));
     }
-    let refused = |e: SpecError| ApiError::bad_request("bad-spec", spec_sentence(state.registry, &e));
+    let refused = |e: SpecError| ApiError::bad_request(ErrorCode::BadSpec, spec_sentence(state.registry, &e));
     let parsed: GameSpec = spec.parse().map_err(refused)?;
     state.registry.build(&parsed).map_err(refused)
 }
@@ -232,17 +233,17 @@ pub(crate) async fn check(
 ) -> ApiResult<Json<CheckedSpec>> {
     if body.spec.len() > 200 {
         return Err(ApiError::bad_request(
-            "bad-spec",
+            ErrorCode::BadSpec,
             "a game spec has at most 200 characters",
         ));
     }
     let parsed: GameSpec = body
         .spec
         .parse()
-        .map_err(|e| ApiError::bad_request("bad-spec", spec_sentence(state.registry, &e)))?;
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadSpec, spec_sentence(state.registry, &e)))?;
     let entry = state.registry.entry(parsed.name()).ok_or_else(|| {
         ApiError::bad_request(
-            "bad-spec",
+            ErrorCode::BadSpec,
             spec_sentence(
                 state.registry,
                 &SpecError::UnknownGame {

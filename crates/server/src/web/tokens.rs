@@ -2,6 +2,7 @@
 //! once, lists and revokes them. A program sends one as `Authorization: Bearer gp_…` and acts as its user,
 //! within its scopes, under the same limits as the user's pages. These routes take the session only.
 
+use crate::game::codes::ErrorCode;
 use axum::{
     Json,
     extract::{Path, State},
@@ -98,12 +99,12 @@ pub(crate) async fn create(
     Json(t): Json<NewToken>,
 ) -> ApiResult<Json<TokenMade>> {
     let name = text::clean(&t.name, NAME_MAX)
-        .map_err(|e| ApiError::bad_request("bad-name", format!("the token's name {e}")))?;
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadName, format!("the token's name {e}")))?;
     let mut scopes = Vec::new();
     for s in &t.scopes {
         let scope = Scope::parse(s).ok_or_else(|| {
             ApiError::bad_request(
-                "bad-scope",
+                ErrorCode::BadScope,
                 format!("“{s}” is no scope: read, play, bot or admin"),
             )
         })?;
@@ -113,7 +114,7 @@ pub(crate) async fn create(
     }
     if scopes.is_empty() {
         return Err(ApiError::bad_request(
-            "bad-scope",
+            ErrorCode::BadScope,
             "a token needs at least one scope",
         ));
     }
@@ -121,7 +122,7 @@ pub(crate) async fn create(
     if scopes.contains(&Scope::Admin) && !state.db.is_admin(&me.id).await? {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "not-admin",
+            ErrorCode::NotAdmin,
             "only the site's admins may make a token with the admin scope",
         ));
     }

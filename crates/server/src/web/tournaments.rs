@@ -1,5 +1,6 @@
 //! The tournament pages' API: create, join, withdraw, start, and a tournament's rounds and standings.
 
+use crate::game::codes::ErrorCode;
 use axum::{Json, extract::State};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -184,7 +185,7 @@ pub(crate) async fn create(
     Json(t): Json<NewTournament>,
 ) -> ApiResult<Json<TournamentCreated>> {
     let name = crate::text::clean(&t.name, 60)
-        .map_err(|e| ApiError::bad_request("bad-name", format!("the tournament's name {e}")))?;
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadName, format!("the tournament's name {e}")))?;
     let name = name.as_str();
     if me.bot && !t.bots {
         return Err(no_bots());
@@ -195,7 +196,10 @@ pub(crate) async fn create(
         TournamentKind::Swiss => {
             let rounds = t.rounds.unwrap_or(3);
             if !(1..=15).contains(&rounds) {
-                return Err(ApiError::bad_request("bad-rounds", "a Swiss has 1 to 15 rounds"));
+                return Err(ApiError::bad_request(
+                    ErrorCode::BadRounds,
+                    "a Swiss has 1 to 15 rounds",
+                ));
             }
             (TournamentKind::Swiss, rounds)
         }
@@ -239,7 +243,7 @@ pub(crate) async fn create(
 fn no_bots() -> ApiError {
     ApiError::new(
         axum::http::StatusCode::FORBIDDEN,
-        "no-bots",
+        ErrorCode::NoBots,
         "this tournament is for people: bots may join only a tournament that allows them",
     )
 }
@@ -327,7 +331,7 @@ pub(crate) async fn join(
     let t = load(&state, &id).await?;
     if t.status != TournamentStatus::Open {
         return Err(ApiError::conflict(
-            "started",
+            ErrorCode::Started,
             "the tournament has started: joining is closed",
         ));
     }
@@ -338,7 +342,10 @@ pub(crate) async fn join(
         super::challenges::check_good_record(&state, &me.id, "this tournament").await?;
     }
     if !state.db.join_tournament(&id, &me.id).await? {
-        return Err(ApiError::conflict("joined", "you are in this tournament already"));
+        return Err(ApiError::conflict(
+            ErrorCode::Joined,
+            "you are in this tournament already",
+        ));
     }
     state.lobby.changed();
     Ok(Json(Joined { joined: true }))
@@ -357,12 +364,12 @@ pub(crate) async fn withdraw(
 ) -> ApiResult<Json<Withdrawn>> {
     let t = load(&state, &id).await?;
     if t.status == TournamentStatus::Finished {
-        return Err(ApiError::conflict("finished", "the tournament is over"));
+        return Err(ApiError::conflict(ErrorCode::Finished, "the tournament is over"));
     }
     let started = t.status != TournamentStatus::Open;
     if !state.db.withdraw(&id, &me.id, started, t.round).await? {
         return Err(ApiError::conflict(
-            "not-in",
+            ErrorCode::NotIn,
             "you are not playing in this tournament",
         ));
     }
@@ -398,14 +405,14 @@ pub(crate) async fn start(
     }
     if t.status != TournamentStatus::Open {
         return Err(ApiError::conflict(
-            "started",
+            ErrorCode::Started,
             "the tournament has started already",
         ));
     }
     let players = state.db.tournament_players(&id).await?;
     if players.len() < 2 {
         return Err(ApiError::conflict(
-            "too-few",
+            ErrorCode::TooFew,
             "a tournament needs at least 2 players",
         ));
     }
@@ -416,7 +423,7 @@ pub(crate) async fn start(
     };
     if !state.db.open_tournament_run(&id, rounds).await? {
         return Err(ApiError::conflict(
-            "started",
+            ErrorCode::Started,
             "the tournament has started already",
         ));
     }

@@ -24,6 +24,7 @@ use tokio::sync::{broadcast, mpsc};
 use crate::{
     config::Limits,
     db::{ChatLine, Room, User},
+    game::codes::ErrorCode,
     game::live::{Action, LiveError, Published},
     game::lobby::Viewing,
     game::messages::{ChatJson, ClientMsg, DrawAnswer, ServerMsg, TvGame, UserJson},
@@ -189,7 +190,7 @@ fn send(msg: &ServerMsg<'_>) -> Message {
     text(msg.text().to_string())
 }
 
-fn error_msg(ack: Option<&str>, code: &str, message: &str) -> Message {
+fn error_msg(ack: Option<&str>, code: ErrorCode, message: &str) -> Message {
     send(&ServerMsg::refused(ack, code, message))
 }
 
@@ -361,7 +362,7 @@ impl Session {
     /// A message from the page, within the page's rate.
     async fn on_page(&mut self, msg: &str) -> Reply {
         if self.limiter.check().is_err() {
-            return error_msg(None, "rate-limited", "too many messages: slow down").into();
+            return error_msg(None, ErrorCode::RateLimited, "too many messages: slow down").into();
         }
         self.handle(msg).await.into()
     }
@@ -476,7 +477,7 @@ impl TvFeeds {
         if games.len() > crate::web::players::MAX_BOARDS {
             return vec![error_msg(
                 None,
-                "bad-message",
+                ErrorCode::BadMessage,
                 &format!(
                     "a page follows at most {} boards",
                     crate::web::players::MAX_BOARDS
@@ -639,7 +640,7 @@ impl Session {
             Err(e) => {
                 return vec![error_msg(
                     None,
-                    "bad-message",
+                    ErrorCode::BadMessage,
                     &format!("cannot read the message: {e}"),
                 )];
             }
@@ -684,12 +685,12 @@ impl Session {
             }
         };
         let Some(user) = user else {
-            return vec![error_msg(ack.as_deref(), "signed-out", "sign in to play")];
+            return vec![error_msg(ack.as_deref(), ErrorCode::SignedOut, "sign in to play")];
         };
         if ack.as_ref().is_some_and(|a| a.len() > 64) {
             return vec![error_msg(
                 None,
-                "bad-message",
+                ErrorCode::BadMessage,
                 "an ack id has at most 64 characters",
             )];
         }
@@ -704,7 +705,7 @@ impl Session {
         if bot {
             return vec![error_msg(
                 ack.as_deref(),
-                "bot-api",
+                ErrorCode::BotApi,
                 "a bot plays through the bot API (/api/bot/...), not a page",
             )];
         }
@@ -730,7 +731,7 @@ impl Session {
 
 /// A chat line said by the page's user.
 async fn say(state: &AppState, user: Option<&User>, id: &str, text: &str, ack: Option<&str>) -> Vec<Message> {
-    let refused = |code: &str, message: &str| {
+    let refused = |code: ErrorCode, message: &str| {
         send(&ServerMsg::Error {
             ack,
             game: Some(id),
@@ -740,12 +741,12 @@ async fn say(state: &AppState, user: Option<&User>, id: &str, text: &str, ack: O
         })
     };
     let Some(user) = user else {
-        return vec![refused("signed-out", "sign in to chat")];
+        return vec![refused(ErrorCode::SignedOut, "sign in to chat")];
     };
     if ack.is_some_and(|a| a.len() > 64) {
         return vec![error_msg(
             None,
-            "bad-message",
+            ErrorCode::BadMessage,
             "an ack id has at most 64 characters",
         )];
     }
@@ -756,7 +757,7 @@ async fn say(state: &AppState, user: Option<&User>, id: &str, text: &str, ack: O
     match state.chat.say(&game, user, text).await {
         Ok(_) => Vec::new(),
         Err(e) => {
-            metrics::counter!(crate::telemetry::ERRORS, "kind" => e.code()).increment(1);
+            metrics::counter!(crate::telemetry::ERRORS, "kind" => e.code().as_str()).increment(1);
             vec![refused(e.code(), &e.message())]
         }
     }

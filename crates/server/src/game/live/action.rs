@@ -1,5 +1,6 @@
 //! What a player asks of a game in play, and why it is refused.
 
+use crate::game::codes::ErrorCode;
 use gridplay_core::RecordError;
 
 use super::TIMEOUT_GONE;
@@ -88,15 +89,15 @@ pub enum LiveError {
 
 impl LiveError {
     #[must_use]
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            LiveError::NotFound => "not-found",
-            LiveError::NotAPlayer => "not-a-player",
-            LiveError::NotYourTurn => "not-your-turn",
-            LiveError::Stale { .. } => "stale",
-            LiveError::Refused(_) => "refused",
-            LiveError::TooMany(_) => "too-many",
-            LiveError::Internal => "internal",
+            LiveError::NotFound => ErrorCode::NotFound,
+            LiveError::NotAPlayer => ErrorCode::NotAPlayer,
+            LiveError::NotYourTurn => ErrorCode::NotYourTurn,
+            LiveError::Stale { .. } => ErrorCode::Stale,
+            LiveError::Refused(_) => ErrorCode::Refused,
+            LiveError::TooMany(_) => ErrorCode::TooMany,
+            LiveError::Internal => ErrorCode::Internal,
         }
     }
 

@@ -333,7 +333,7 @@ impl GameHub {
             .await?;
         match &result {
             Ok(_) => metrics::histogram!(crate::telemetry::ACK_SECONDS).record(asked.elapsed().as_secs_f64()),
-            Err(e) => metrics::counter!(crate::telemetry::ERRORS, "kind" => e.code()).increment(1),
+            Err(e) => metrics::counter!(crate::telemetry::ERRORS, "kind" => e.code().as_str()).increment(1),
         }
         result
     }
