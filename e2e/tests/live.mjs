@@ -3,11 +3,12 @@
 
 import assert from 'node:assert/strict';
 
-export default async function ({ test, browser, BASE, pair, challenge, shot, state, clickCell, waitVersion, move }) {
+export default async function ({ test, browser, BASE, pair, playComputer, challenge, shot, state, clickCell, waitVersion, move }) {
   const { alice, bob } = await pair();
   const challengeBob = (time, opts = {}) => challenge(alice, bob, 'bob', time, opts);
 
   await test('the game page fits a phone screen', async () => {
+    await playComputer(alice, 'reversi');
     const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
     await phone.goto(alice.url());
     await phone.waitForSelector('#board svg');

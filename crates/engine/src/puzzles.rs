@@ -59,6 +59,89 @@ pub fn effort(game: &str) -> Effort {
     }
 }
 
+/// How a puzzle's first move was proved best: the kind of proof and its figures. Its words (`Display`) are
+/// what puzzle files keep, and read back by `FromStr`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum HowProved {
+    /// Every move solved exactly, with this many empty squares.
+    Exact { empties: u32 },
+    /// A forced win; every other move proved not to win by a search to `depth`.
+    WinProved { depth: u32 },
+    /// A forced win; every other move searched not to win at two depths.
+    WinSearched { depths: [u32; 2] },
+    /// Ahead of every refused move by `margin` hundredths of a game unit or more, at two depths.
+    Margin { margin: i32, depths: [u32; 2] },
+}
+
+impl std::fmt::Display for HowProved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HowProved::Exact { empties } => write!(f, "exact solve of every move ({empties} empty squares)"),
+            HowProved::WinProved { depth } => {
+                write!(
+                    f,
+                    "forced win; every other move proved not to win (depth {depth})"
+                )
+            }
+            HowProved::WinSearched { depths: [a, b] } => {
+                write!(
+                    f,
+                    "forced win; every other move searched not to win at depths {a} and {b}"
+                )
+            }
+            HowProved::Margin {
+                margin,
+                depths: [a, b],
+            } => {
+                write!(
+                    f,
+                    "ahead of every refused move by {margin} or more at depths {a} and {b}"
+                )
+            }
+        }
+    }
+}
+
+/// Words that are none of [`HowProved`]'s.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not a puzzle's proof")]
+pub struct UnknownProof(String);
+
+impl std::str::FromStr for HowProved {
+    type Err = UnknownProof;
+
+    fn from_str(text: &str) -> Result<HowProved, UnknownProof> {
+        let unknown = || UnknownProof(text.to_owned());
+        let number = |s: &str| s.parse::<u32>().map_err(|_| unknown());
+        let depths = |s: &str| -> Result<[u32; 2], UnknownProof> {
+            let (a, b) = s.split_once(" and ").ok_or_else(unknown)?;
+            Ok([number(a)?, number(b)?])
+        };
+        if let Some(rest) = text.strip_prefix("exact solve of every move (") {
+            let n = rest.strip_suffix(" empty squares)").ok_or_else(unknown)?;
+            return Ok(HowProved::Exact { empties: number(n)? });
+        }
+        if let Some(rest) = text.strip_prefix("forced win; every other move proved not to win (depth ") {
+            let n = rest.strip_suffix(')').ok_or_else(unknown)?;
+            return Ok(HowProved::WinProved { depth: number(n)? });
+        }
+        if let Some(rest) = text.strip_prefix("forced win; every other move searched not to win at depths ") {
+            return Ok(HowProved::WinSearched {
+                depths: depths(rest)?,
+            });
+        }
+        if let Some(rest) = text.strip_prefix("ahead of every refused move by ") {
+            let (margin, rest) = rest.split_once(" or more at depths ").ok_or_else(unknown)?;
+            return Ok(HowProved::Margin {
+                margin: margin.parse().map_err(|_| unknown())?,
+                depths: depths(rest)?,
+            });
+        }
+        Err(unknown())
+    }
+}
+
 /// A puzzle found in a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
@@ -372,18 +455,15 @@ pub fn judge(pos: &dyn DynPosition, effort: Effort, stop: &StopFlag) -> Option<(
     if step.accepted().any(no_cell) {
         return None;
     }
-    let empties = pos.to_text().matches('-').count();
+    let empties = u32::try_from(pos.to_text().matches('-').count()).unwrap_or(u32::MAX);
     let best_of = |all: &Lines, step: &Step| all.lines.iter().find(|l| l.moves[0] == step.0[0].mv).cloned();
     if first.proved {
-        let words = match kind {
-            Kind::Exact => format!("exact solve of every move ({empties} empty squares)"),
-            Kind::Win => format!(
-                "forced win; every other move proved not to win (depth {})",
-                first.depth
-            ),
+        let how = match kind {
+            Kind::Exact => HowProved::Exact { empties },
+            Kind::Win => HowProved::WinProved { depth: first.depth },
             Kind::Margin => return None,
         };
-        return Some((best_of(&first, &step)?, step, words));
+        return Some((best_of(&first, &step)?, step, how.to_string()));
     }
     let deeper = lines(
         pos,
@@ -402,18 +482,16 @@ pub fn judge(pos: &dyn DynPosition, effort: Effort, stop: &StopFlag) -> Option<(
     if kind_again != kind || kept(&again) != kept(&step) || again.0[0].mv != step.0[0].mv {
         return None;
     }
-    let words = match kind {
-        Kind::Exact => format!("exact solve of every move ({empties} empty squares)"),
-        Kind::Win => format!(
-            "forced win; every other move searched not to win at depths {} and {}",
-            first.depth, deeper.depth
-        ),
-        Kind::Margin => format!(
-            "ahead of every refused move by {} or more at depths {} and {}",
-            effort.margin, first.depth, deeper.depth
-        ),
+    let depths = [first.depth, deeper.depth];
+    let how = match kind {
+        Kind::Exact => HowProved::Exact { empties },
+        Kind::Win => HowProved::WinSearched { depths },
+        Kind::Margin => HowProved::Margin {
+            margin: effort.margin,
+            depths,
+        },
     };
-    Some((best_of(&deeper, &again)?, again, words))
+    Some((best_of(&deeper, &again)?, again, how.to_string()))
 }
 
 /// A puzzle in `pos`, with up to two more moves of the solver where the position after the engine's reply is
@@ -457,6 +535,37 @@ pub fn find(pos: &dyn DynPosition, effort: Effort, stop: &StopFlag) -> Option<Fo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_proof_reads_back_from_its_words_and_strangers_are_refused() {
+        for how in [
+            HowProved::Exact { empties: 16 },
+            HowProved::WinProved { depth: 9 },
+            HowProved::WinSearched { depths: [12, 14] },
+            HowProved::Margin {
+                margin: 150,
+                depths: [6, 8],
+            },
+        ] {
+            assert_eq!(how.to_string().parse::<HowProved>().unwrap(), how);
+        }
+        assert_eq!(
+            "ahead of every refused move by 150 or more at depths 6 and 8"
+                .parse::<HowProved>()
+                .unwrap(),
+            HowProved::Margin {
+                margin: 150,
+                depths: [6, 8]
+            }
+        );
+        for bad in [
+            "test",
+            "exact solve of every move (x empty squares)",
+            "forced win; every other move searched not to win at depths 3",
+        ] {
+            assert!(bad.parse::<HowProved>().is_err(), "{bad}");
+        }
+    }
 
     fn position(game: &str, text: &str) -> Box<dyn DynPosition> {
         gridplay_games::registry_with_test_games()

@@ -11,14 +11,20 @@ import { allGames, gameOf, labeller, gameWord } from './catalog.js';
 import { t, errorText } from './i18n.js';
 import * as entries from './entry.js';
 
-/** The proof's words in the page's language: the miner writes them in English with their numbers. */
-function proofText(proof) {
-  let m;
-  if ((m = proof.match(/^exact solve of every move \((\d+) empty squares\)/))) return t('puzzles.proofExact', { n: m[1] });
-  if (/^forced win; every other move proved not to win/.test(proof)) return t('puzzles.proofWin');
-  if ((m = proof.match(/^forced win; every other move searched not to win at depths (\d+) and (\d+)/))) return t('puzzles.proofWinSearch', { a: m[1], b: m[2] });
-  if ((m = proof.match(/^ahead of every (?:other|refused) move by (\d+) or more at depths (\d+) and (\d+)/))) return t('puzzles.proofMargin', { margin: (Number(m[1]) / 100).toString(), a: m[2], b: m[3] });
-  return proof;
+/**
+ * The proof in the page's language, from the figures the server sends (`how`); the server's English words
+ * where it sends none.
+ * @param {{proof: string, how?: {kind: string, empties?: number, depth?: number, depths?: number[], margin?: number}|null}} puzzle
+ */
+export function proofText(puzzle) {
+  const how = puzzle.how;
+  switch (how?.kind) {
+    case 'exact': return t('puzzles.proofExact', { n: how.empties });
+    case 'win-proved': return t('puzzles.proofWin');
+    case 'win-searched': return t('puzzles.proofWinSearch', { a: how.depths[0], b: how.depths[1] });
+    case 'margin': return t('puzzles.proofMargin', { margin: (how.margin / 100).toString(), a: how.depths[0], b: how.depths[1] });
+    default: return puzzle.proof;
+  }
 }
 
 export function puzzlesPage(main, game, first, ctx) {
@@ -187,7 +193,7 @@ export function puzzlesPage(main, game, first, ctx) {
       state !== 'solving' ? h('div', { class: 'actions' },
         h('button', { id: 'puzzle-next', onclick: () => next() }, t('puzzles.next')),
         h('a', { href: analysisUrl(puzzle.game, puzzle.spec, puzzle.position, outcome.solution), 'data-link': true, id: 'puzzle-analyse' }, t('puzzles.analyse'))) : null,
-      h('p', { class: 'muted small', id: 'puzzle-proof' }, t('puzzles.proof', { how: proofText(puzzle.proof) })),
+      h('p', { class: 'muted small', id: 'puzzle-proof' }, t('puzzles.proof', { how: proofText(puzzle) })),
       history && history.attempts.length ? h('section', { 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, t('puzzles.history')),
         h('ol', { id: 'puzzle-history', class: 'small' }, ...history.attempts.slice(0, 20).map((a) => h('li', {},
           `${a.solved ? '✓' : '✗'} ${t(a.solved ? 'puzzles.historySolved' : 'puzzles.historyFailed', { puzzle: a.puzzle_rating, rating: a.rating_after })}`)))) : null,

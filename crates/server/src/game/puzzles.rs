@@ -395,5 +395,13 @@ mod tests {
         let without = shipped(gridplay_games::registry()).unwrap();
         assert!(without.iter().all(|p| p.game != "tictactoe"));
         assert!(without.len() < puzzles.len());
+        // Every proof reads as one of the kinds the page shows in its own words.
+        for p in &puzzles {
+            assert!(
+                p.proof.parse::<gridplay_engine::puzzles::HowProved>().is_ok(),
+                "{}",
+                p.proof
+            );
+        }
     }
 }

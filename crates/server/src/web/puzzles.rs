@@ -10,6 +10,7 @@ use axum::{
     extract::{Path, State},
 };
 use gridplay_core::{BoardView, SideInfo};
+use gridplay_engine::puzzles::HowProved;
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -45,9 +46,11 @@ pub(crate) struct PuzzleJson {
     /// The puzzle's rating, and how often it was tried.
     rating: i64,
     plays: i64,
-    /// How the first move was proved best (`exact solve of every move (16 empty squares)`, `forced win; ...`,
-    /// `ahead of every other move by 150 or more at depths 12 and 14`).
+    /// How the first move was proved best, in English (`exact solve of every move (16 empty squares)`,
+    /// `forced win; ...`, `ahead of every refused move by 150 or more at depths 12 and 14`).
     proof: String,
+    /// The same as figures, for a page to say in its language; absent for words of another kind.
+    how: Option<HowProvedJson>,
     /// The moves the solver has to find.
     solver_moves: usize,
     /// The game's puzzles in all.
@@ -249,11 +252,37 @@ async fn puzzle_json(state: &AppState, p: PuzzleRow, player: Option<PuzzlePlayer
         position: p.position,
         rating: p.rating.round() as i64,
         plays: p.plays,
+        how: p.proof.parse::<HowProved>().ok().map(HowProvedJson::from),
         proof: p.proof,
         retired: p.retired,
         count,
         player: player.as_ref().map(PuzzlePlayerJson::from),
     })
+}
+
+/// How a puzzle's first move was proved best ([`HowProved`]).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub(crate) enum HowProvedJson {
+    /// Every move solved exactly.
+    Exact { empties: u32 },
+    /// A forced win; every other move proved not to win by a search to `depth`.
+    WinProved { depth: u32 },
+    /// A forced win; every other move searched not to win at two depths.
+    WinSearched { depths: [u32; 2] },
+    /// Ahead of every refused move by `margin` hundredths of a game unit or more, at two depths.
+    Margin { margin: i32, depths: [u32; 2] },
+}
+
+impl From<HowProved> for HowProvedJson {
+    fn from(h: HowProved) -> HowProvedJson {
+        match h {
+            HowProved::Exact { empties } => HowProvedJson::Exact { empties },
+            HowProved::WinProved { depth } => HowProvedJson::WinProved { depth },
+            HowProved::WinSearched { depths } => HowProvedJson::WinSearched { depths },
+            HowProved::Margin { margin, depths } => HowProvedJson::Margin { margin, depths },
+        }
+    }
 }
 
 /// The solver's move on a puzzle, graded by the puzzle's proof. The solution's move gets the engine's reply
