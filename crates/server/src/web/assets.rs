@@ -27,11 +27,12 @@ use axum::{
     http::{HeaderMap, HeaderValue, StatusCode, Uri, header},
     response::{IntoResponse, Response},
 };
+use base64::Engine as _;
 use rust_embed::Embed;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::{web::AppState, web::auth::MaybeUser, web::bundle, web::error::ApiError, web::lang::Lang};
+use crate::{web::AppState, web::auth::MaybeUser, web::error::ApiError, web::lang::Lang};
 
 #[derive(Embed)]
 #[folder = "web/"]
@@ -54,13 +55,11 @@ struct Files {
     by_path: HashMap<String, Asset>,
     by_hashed: HashMap<String, String>,
     imports: HashMap<String, Vec<String>>,
-    /// Each module served in a joined file (bundle.rs), and that file: absent where it could not be joined.
-    joined: BTreeMap<String, String>,
     /// The `<script type="importmap">` element, and the CSP source that allows it.
     import_map: String,
     import_map_csp: String,
     shell: String,
-    /// What went wrong while the files were made: a module that does not parse, modules that do not join.
+    /// What went wrong while the files were made: a module that does not parse.
     /// The server does not start with any ([`check`]).
     faults: Vec<String>,
 }
@@ -70,7 +69,7 @@ struct Files {
 #[error("the browser's files: {}", .0.join("; "))]
 pub struct AssetError(Vec<String>);
 
-/// Makes the browser's files (minified, hashed, joined) if they are not made yet, and says whether every one
+/// Makes the browser's files (minified, hashed) if they are not made yet, and says whether every one
 /// was: the server refuses to start otherwise, rather than serve a page that differs from the one tested.
 ///
 /// # Errors
@@ -85,11 +84,6 @@ pub fn check() -> Result<(), AssetError> {
 }
 
 static FILES: LazyLock<Files> = LazyLock::new(Files::load);
-
-/// The modules joined into one file each (bundle.rs), in this order: the app shell (`app.js` and what it
-/// imports), then the game page's own modules (`game.js` and what it imports beyond the shell). A module in
-/// an earlier file is imported from it by the later ones.
-const JOINS: &[&str] = &["app.js", "game.js"];
 
 /// The name a hash goes into: `app.js` → `app.HASH.js`.
 fn hashed_name(path: &str, hash: &str) -> String {
@@ -123,15 +117,27 @@ fn module(path: &str, source: &str) -> Result<(String, Vec<String>), String> {
         .filter(|(_, s)| s.starts_with("./") || s.starts_with("../"))
         .collect();
     requested.sort_unstable();
-    let imports: Vec<String> = requested
-        .into_iter()
-        .map(|(_, s)| bundle::resolve(dir, s))
-        .collect();
+    let imports: Vec<String> = requested.into_iter().map(|(_, s)| resolve(dir, s)).collect();
     let minified = Codegen::new()
         .with_options(CodegenOptions::minify())
         .build(&parsed.program)
         .code;
     Ok((minified, imports))
+}
+
+/// The path under `web/` of the module `spec` imported from a module in directory `dir` (`""` for `web/`).
+fn resolve(dir: &str, spec: &str) -> String {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for p in spec.split('/') {
+        match p {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
 }
 
 /// The first bytes of a file's SHA-256, in hex: its ETag and the hash in its name.
@@ -147,7 +153,6 @@ impl Files {
     fn load() -> Files {
         let mut by_path = HashMap::new();
         let mut imports = HashMap::new();
-        let mut sources = HashMap::new();
         let mut faults = Vec::new();
         for path in Web::iter() {
             let Some(f) = Web::get(&path) else {
@@ -166,50 +171,18 @@ impl Files {
                         imports.insert(path.to_string(), Vec::new());
                     }
                 }
-                sources.insert(path.to_string(), source);
             }
             by_path.insert(path.to_string(), Asset::new(&path, data, f.metadata.mimetype()));
-        }
-        // The app shell's modules joined into one served as `app.js`, and the game page's own modules into one
-        // served as `game.js` (bundle.rs), where they can be.
-        let mut joined = BTreeMap::new();
-        for entry in JOINS {
-            let order: Vec<String> = bundle::evaluation_order(entry, &imports)
-                .into_iter()
-                .filter(|m| !joined.contains_key(m))
-                .collect();
-            let parts: Vec<(String, String)> = order
-                .iter()
-                .filter_map(|m| Some((m.clone(), sources.get(m)?.clone())))
-                .collect();
-            match bundle::join(&parts).and_then(|src| module(entry, &src)) {
-                Ok((code, _)) => {
-                    let mime = by_path
-                        .get(*entry)
-                        .map_or_else(|| "text/javascript".to_owned(), |a| a.mime.clone());
-                    by_path.insert(
-                        (*entry).into(),
-                        Asset::new(entry, Cow::Owned(code.into_bytes()), &mime),
-                    );
-                    joined.extend(order.iter().map(|m| (m.clone(), (*entry).to_owned())));
-                    let all: BTreeSet<String> = order.iter().flat_map(|m| imports[m].clone()).collect();
-                    imports.insert((*entry).into(), all.into_iter().collect());
-                }
-                Err(why) => faults.push(format!("the modules of web/{entry} do not join: {why}")),
-            }
         }
         let by_hashed = by_path
             .iter()
             .map(|(p, a)| (a.hashed.clone(), p.clone()))
             .collect();
-        // Each module's plain name to its hashed one; a joined module's to the joined file.
+        // Each module's plain name to its hashed one.
         let map: BTreeMap<String, String> = by_path
             .iter()
             .filter(|(p, _)| p.ends_with(".js"))
-            .map(|(p, a)| {
-                let served = joined.get(p).map_or(&a.hashed, |f| &by_path[f].hashed);
-                (format!("/assets/{p}"), format!("/assets/{served}"))
-            })
+            .map(|(p, a)| (format!("/assets/{p}"), format!("/assets/{}", a.hashed)))
             .collect();
         let map_json = json!({ "imports": map }).to_string();
         let digest = Sha256::digest(map_json.as_bytes());
@@ -221,9 +194,11 @@ impl Files {
             by_path,
             by_hashed,
             imports,
-            joined,
             import_map: format!(r#"<script type="importmap">{map_json}</script>"#),
-            import_map_csp: format!("'sha256-{}'", base64(&digest)),
+            import_map_csp: format!(
+                "'sha256-{}'",
+                base64::engine::general_purpose::STANDARD.encode(digest)
+            ),
             shell,
             faults,
         }
@@ -239,31 +214,12 @@ impl Files {
         }
     }
 
-    /// Where a file is served: under its hashed name, or the joined file's for a joined module.
+    /// Where a file is served: under its hashed name.
     fn url(&self, path: &str) -> String {
-        let path = self.joined.get(path).map_or(path, String::as_str);
         self.by_path
             .get(path)
             .map_or_else(|| format!("/assets/{path}"), |a| format!("/assets/{}", a.hashed))
     }
-}
-
-/// Standard base64 with padding, for a CSP hash source.
-fn base64(bytes: &[u8]) -> String {
-    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for k in 0..4 {
-            if k <= chunk.len() {
-                out.push(char::from(ABC[((n >> (18 - 6 * k)) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// The best encoding the client takes of those kept: `br`, then `gzip`, else none.
@@ -556,22 +512,14 @@ mod tests {
         assert!(minified.len() < src.len());
         let refused = module("x.js", "const = ;").unwrap_err();
         assert!(refused.starts_with("web/x.js does not parse: "), "{refused}");
-        assert_eq!(bundle::resolve("", "./app.js"), "app.js");
+        assert_eq!(resolve("", "./app.js"), "app.js");
+        assert_eq!(resolve("lang", "../util.js"), "util.js");
     }
 
-    /// Every module of the site parses and the joins are made: the server starts.
+    /// Every module of the site parses: the server starts.
     #[test]
-    fn every_module_of_the_site_parses_and_joins() {
+    fn every_module_of_the_site_parses() {
         check().expect("the browser's files are made");
-    }
-
-    #[test]
-    fn base64_is_the_standard_one() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foo"), "Zm9v");
-        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
     }
 
     #[test]
@@ -580,69 +528,33 @@ mod tests {
         assert_eq!(hashed_name("icon.svg", "abc"), "icon.abc.svg");
     }
 
-    /// The app shell's modules are served joined in `app.js`'s file, and the game page's own in `game.js`'s;
-    /// the import map sends each module there: a page's module that imports `./util.js` or `./board.js` gets
-    /// the instance of the joined file.
-    #[test]
-    fn the_shell_and_the_game_page_are_one_file_each() {
-        let files = &*FILES;
-        for (file, members, names) in [
-            (
-                "app.js",
-                &["app.js", "catalog.js", "i18n.js", "live.js", "util.js"][..],
-                &["h", "api", "t", "startLanguage", "Live", "gameOf", "isDeleted"][..],
-            ),
-            (
-                "game.js",
-                &["board.js", "chat.js", "entry.js", "game.js", "gamestate.js"][..],
-                &["Board", "premoveMatch", "reduce"][..],
-            ),
-        ] {
-            let joined: Vec<&str> = files
-                .joined
-                .iter()
-                .filter(|(_, f)| f.as_str() == file)
-                .map(|(m, _)| m.as_str())
-                .collect();
-            assert_eq!(joined, members, "{file}");
-            let url = format!("/assets/{}", files.by_path[file].hashed);
-            for m in &joined {
-                assert!(
-                    files.import_map.contains(&format!(r#""/assets/{m}":"{url}""#)),
-                    "{m}: {}",
-                    files.import_map
-                );
-            }
-            let code = String::from_utf8_lossy(&files.by_path[file].data).into_owned();
-            for name in names {
-                assert!(code.contains(name), "{file}: {name}");
-            }
-        }
-        assert!(
-            files
-                .import_map
-                .contains(r#""/assets/replay.js":"/assets/replay."#)
-        );
-    }
-
     /// A game page preloads every module it will import, its own language's words and not the other's, and
     /// no other page's module; every page module the router knows exists.
     #[test]
     fn a_page_preloads_its_whole_module_graph_and_nothing_else() {
         let game = preloads("en", Some("game.js"));
         let has = |name: &str| game.iter().any(|u| u.starts_with(&format!("/assets/{name}.")));
-        for m in ["app", "game", "lang/en"] {
+        let files = &*FILES;
+        let mut graph = BTreeSet::new();
+        files.closure("app.js", &mut graph);
+        files.closure("game.js", &mut graph);
+        for m in [
+            "app.js",
+            "game.js",
+            "board.js",
+            "entry.js",
+            "gamestate.js",
+            "util.js",
+            "i18n.js",
+            "live.js",
+        ] {
+            assert!(graph.contains(m), "{m} in {graph:?}");
+        }
+        for m in graph.iter().map(|m| m.trim_end_matches(".js")).chain(["lang/en"]) {
             assert!(has(m), "{m} in {game:?}");
         }
-        assert_eq!(game.len(), 3, "{game:?}");
+        assert_eq!(game.len(), graph.len() + 1, "{game:?}");
         for m in [
-            "board",
-            "entry",
-            "gamestate",
-            "util",
-            "i18n",
-            "live",
-            "catalog",
             "lang/ja",
             "lobby",
             "tournaments",
@@ -654,7 +566,6 @@ mod tests {
         ] {
             assert!(!has(m), "{m} in {game:?}");
         }
-        let files = &*FILES;
         for p in [
             "/",
             "/game/x",

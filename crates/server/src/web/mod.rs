@@ -14,7 +14,6 @@ pub mod analysis;
 pub mod assets;
 pub mod auth;
 pub mod bot;
-mod bundle;
 pub mod catalog;
 pub mod challenges;
 pub mod error;
