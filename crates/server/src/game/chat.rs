@@ -6,7 +6,6 @@
 //! people; the spectators' room by everyone else, and by the players once the game is over. A player writes in
 //! the players' room, anyone else signed in in the spectators' room.
 
-use crate::game::codes::ErrorCode;
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex, PoisonError},
@@ -14,6 +13,7 @@ use std::{
 
 use tokio::sync::broadcast;
 
+use crate::game::codes::ErrorCode;
 use crate::{
     bus::Bus,
     db::{ChatLine, Db, DbError, Room, User, now_ms},

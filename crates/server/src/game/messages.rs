@@ -1,12 +1,12 @@
 //! Every message of a page's WebSocket, one serde enum for each direction. `docs/web.md` lists them.
 
-use crate::game::codes::ErrorCode;
 use std::sync::Arc;
 
 use gridplay_core::Player;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::game::codes::ErrorCode;
 use crate::{
     db::{ActionKind, ChatLine, Room},
     game::state::{GameState, StateDelta},

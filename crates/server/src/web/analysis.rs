@@ -2,13 +2,13 @@
 //! its legal moves, the board editor's check of a set-up position, and the engine's best lines streamed as
 //! the search deepens. Every position comes from the rules library, so the page computes no rule.
 
-use crate::game::codes::ErrorCode;
 use axum::{Json, body::Bytes, extract::State, response::Response};
 use gridplay_core::{BoardView, DynGame, DynPosition, MoveView, Player, SideInfo};
 use gridplay_engine::lines::{Line, Lines, Proof};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::game::codes::ErrorCode;
 use crate::game::live::LiveError;
 use crate::web::{
     AppState,

@@ -1,7 +1,6 @@
 //! Accounts and sessions: sign up, sign in and sign out with a password (Argon2id, hashed off the async
 //! runtime), and a server-side session named by an HttpOnly, SameSite cookie.
 
-use crate::game::codes::ErrorCode;
 use std::net::{IpAddr, SocketAddr};
 
 use axum::{
@@ -17,6 +16,7 @@ use axum_extra::extract::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::game::codes::ErrorCode;
 use crate::{
     db::{User, now_ms},
     game::live::Asker,

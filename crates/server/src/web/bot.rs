@@ -13,7 +13,6 @@
 //! Both streams send an empty line every few seconds when nothing happens, so that a client sees a dead
 //! connection, and end when the server begins to stop, so that the client reconnects to another.
 
-use crate::game::codes::ErrorCode;
 use std::{collections::HashSet, convert::Infallible, sync::Arc, time::Duration};
 
 use axum::{
@@ -27,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::game::codes::ErrorCode;
 use crate::{
     clock::TimeControl,
     db::{ChallengeRow, GameStatus, User},

@@ -1,7 +1,6 @@
 //! The lobby's API: who is online, the open challenges and the asker's games; making, accepting and closing
 //! a challenge; a game against the engine; and a rematch.
 
-use crate::game::codes::ErrorCode;
 use axum::{
     Json,
     extract::{Path, State},
@@ -10,6 +9,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::game::codes::ErrorCode;
 use crate::{
     clock::{TimeControl, TimeInput},
     db::{ChallengeRow, ChallengeStatus, GameRow, GameStatus, now_ms},

@@ -1,7 +1,6 @@
 //! A game's API: its state, a replay's positions, hints, the engine's analysis, its spectators, and its file
 //! to download or a file to import. Live actions go over the socket (`ws.rs`).
 
-use crate::game::codes::ErrorCode;
 use std::sync::Arc;
 
 use axum::{
@@ -13,6 +12,7 @@ use axum::{
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::game::codes::ErrorCode;
 use crate::{
     db::{EndReason, GameRow, GameStatus, Winner},
     game::live::{Analysis, GameState, LiveError, PlyJson},

@@ -3,7 +3,6 @@
 //! as an engine user, close), and close reports. Every action is recorded with who took it and why. They also
 //! read the engine-use review's queue, and each account's figures (`game::review`).
 
-use crate::game::codes::ErrorCode;
 use std::collections::HashMap;
 
 use axum::{
@@ -14,6 +13,7 @@ use axum::{
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::game::codes::ErrorCode;
 use crate::{
     db::{Act, ModAction, ModKind, Report, Room, Standing, User, now_ms},
     game::{

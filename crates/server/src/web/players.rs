@@ -1,7 +1,6 @@
 //! Players and the games people watch: the list of games in play, a player's profile (ratings, results, the
 //! rating history, games), the leaderboards, and "my games".
 
-use crate::game::codes::ErrorCode;
 use std::collections::{BTreeMap, HashMap};
 
 use axum::{
@@ -12,6 +11,7 @@ use gridplay_core::{Cell, Player, Score, SideInfo};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::game::codes::ErrorCode;
 use crate::{
     db::{
         GameRow, GameStatus, RatingRow, StatsRow,

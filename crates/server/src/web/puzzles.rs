@@ -4,7 +4,6 @@
 //! streak and history. A signed-in player's first try of a puzzle changes both ratings (Glicko-2,
 //! `db/puzzles.rs`).
 
-use crate::game::codes::ErrorCode;
 use axum::{
     Json,
     extract::{Path, State},
@@ -15,6 +14,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::game::codes::ErrorCode;
 use crate::{
     db::{
         DbError,

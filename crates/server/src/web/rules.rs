@@ -3,7 +3,6 @@
 //! the legal moves and every position after a move the reader tries are the library's, so the page cannot
 //! disagree with the game.
 
-use crate::game::codes::ErrorCode;
 use axum::{
     Json,
     extract::{Path, State},
@@ -13,6 +12,7 @@ use pulldown_cmark::{Event, Options, Parser, html};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::game::codes::ErrorCode;
 use crate::web::{
     AppState,
     analysis::walk,

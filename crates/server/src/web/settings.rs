@@ -2,13 +2,13 @@
 //! `settings`), a spec checked as a person edits it (`POST /api/specs/check`, which an army builder asks
 //! clause by clause), and a refused spec explained in a sentence that names the setting as the form does.
 
-use crate::game::codes::ErrorCode;
 use axum::{Json, extract::State};
 use gridplay_core::{
     GameModule, GameSpec, LayoutPiece, Registry, SettingChoice, SettingDoc, SettingKind, SpecError,
 };
 use serde::{Deserialize, Serialize};
 
+use crate::game::codes::ErrorCode;
 use crate::web::{
     AppState,
     error::{ApiError, ApiResult, ErrorBody},

@@ -2,7 +2,6 @@
 //! once, lists and revokes them. A program sends one as `Authorization: Bearer gp_…` and acts as its user,
 //! within its scopes, under the same limits as the user's pages. These routes take the session only.
 
-use crate::game::codes::ErrorCode;
 use axum::{
     Json,
     extract::{Path, State},
@@ -11,6 +10,7 @@ use axum::{
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::game::codes::ErrorCode;
 use crate::{
     db::TokenRow,
     ids, text,

@@ -1,10 +1,10 @@
 //! The tournament pages' API: create, join, withdraw, start, and a tournament's rounds and standings.
 
-use crate::game::codes::ErrorCode;
 use axum::{Json, extract::State};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::game::codes::ErrorCode;
 use crate::{
     clock::TimeInput,
     db::{ByeKind, GameStatus, TournamentKind, TournamentRow, TournamentStatus, now_ms},

@@ -1,10 +1,10 @@
 //! What a player asks of a game in play, and why it is refused.
 
-use crate::game::codes::ErrorCode;
 use gridplay_core::RecordError;
 
 use super::TIMEOUT_GONE;
 use crate::db::ActionKind;
+use crate::game::codes::ErrorCode;
 
 /// What a player asks of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
