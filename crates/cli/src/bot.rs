@@ -287,7 +287,8 @@ fn check(args: &BotArgs) -> anyhow::Result<()> {
 
 /// Why the engine cannot play `spec`, if it cannot (without starting it).
 fn engine_plays(engine: &str, spec: &str) -> anyhow::Result<()> {
-    let game = spec.split(':').next().unwrap_or(spec);
+    let parsed = crate::game_spec(spec)?;
+    let game = parsed.name();
     if engine.starts_with("nboard=") && game != "reversi" {
         return Err(anyhow::anyhow!("an NBoard engine plays Reversi only"));
     }

@@ -195,6 +195,11 @@ fn output_error(e: std::io::Error) -> anyhow::Error {
     }
 }
 
+/// A spec read: the game's name and its settings.
+pub(crate) fn game_spec(spec: &str) -> anyhow::Result<gridplay_core::GameSpec> {
+    Ok(spec.parse::<gridplay_core::GameSpec>()?)
+}
+
 /// The list of games with their settings, as `gridplay games` prints it.
 fn games_text() -> String {
     let mut out = String::new();
@@ -227,7 +232,8 @@ type Loaded = (Box<dyn DynGame>, Box<dyn DynPosition>);
 /// Builds a game and its position from a spec and an optional position text.
 /// `level` if the engine of the game named in `spec` has it: levels run from 1 to the engine table's top.
 fn check_level(spec: &str, level: u8) -> anyhow::Result<u8> {
-    let name = spec.split(':').next().unwrap_or(spec);
+    let spec = game_spec(spec)?;
+    let name = spec.name();
     let top = gridplay_engine::top_level(name).ok_or_else(|| anyhow::anyhow!("no engine plays `{name}`"))?;
     let title = registry().entry(name).map_or(name, |e| e.module.title);
     if (1..=top).contains(&level) {

@@ -54,11 +54,13 @@ impl Side {
     /// The player `text` names (see `MatchArgs::a`) for game `spec`.
     pub(crate) fn parse(text: &str, spec: &str, args: &PlayerOptions) -> anyhow::Result<Side> {
         let limit = Duration::from_secs_f64(args.answer_limit);
+        let game = crate::game_spec(spec)?;
+        let game = game.name();
         if text == "random" {
             return Ok(Side::Random);
         }
         if text == "greedy" {
-            if spec.split(':').next() != Some("tactics") {
+            if game != "tactics" {
                 return Err(anyhow::anyhow!(
                     "the greedy player plays Grid Tactics only, not `{spec}`"
                 ));
@@ -66,7 +68,7 @@ impl Side {
             return Ok(Side::Greedy);
         }
         if let Some(cmd) = text.strip_prefix("nboard=") {
-            if spec.split(':').next() != Some("reversi") {
+            if game != "reversi" {
                 return Err(anyhow::anyhow!(
                     "an NBoard engine plays Reversi only, not `{spec}`"
                 ));
@@ -77,7 +79,7 @@ impl Side {
             return Ok(Side::Nboard { engine });
         }
         if let Some(cmd) = text.strip_prefix("cake=") {
-            if spec.split(':').next() != Some("checkers") {
+            if game != "checkers" {
                 return Err(anyhow::anyhow!("Cake plays checkers only, not `{spec}`"));
             }
             let engine = Box::new(External::start(cmd, limit)?);
@@ -160,7 +162,7 @@ impl Side {
             ));
         }
         // What the first move would make on its clock (tables, weights) is made before any clock starts.
-        gridplay_engine::prepare(spec.split(':').next().unwrap_or(spec));
+        gridplay_engine::prepare(game);
         Ok(Side::Engine { request, left: None })
     }
 

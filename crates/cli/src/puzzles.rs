@@ -383,8 +383,8 @@ fn prove(a: &ProveArgs) -> anyhow::Result<()> {
                     at()
                 ));
             }
-            let prefix = fields[0].split(':').next().unwrap_or_default();
-            if a.game.as_ref().is_some_and(|g| g != prefix) {
+            let spec = crate::game_spec(fields[0]).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+            if a.game.as_ref().is_some_and(|g| g != spec.name()) {
                 continue;
             }
             let game = registry
