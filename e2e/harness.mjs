@@ -316,9 +316,9 @@ export function suite(browser, file, run) {
   }
 
   /** `from` challenges the player `toName`, whose page is `to`, with the lobby's form (moving first), and `to`
-   * accepts it: both pages land on the new game's board. */
-  async function challenge(from, to, toName, time, { minutes, rated = false, game = 'reversi' } = {}) {
-    await from.goto(BASE + '/');
+   * accepts it: both pages land on the new game's board. Each page uses this file's server unless told. */
+  async function challenge(from, to, toName, time, { minutes, rated = false, game = 'reversi', fromBase = BASE, toBase = BASE } = {}) {
+    await from.goto(fromBase + '/');
     await from.selectOption('#challenge-game', game);
     await from.selectOption('#challenge-color', 'first');
     await from.selectOption('#challenge-time', time);
@@ -327,7 +327,7 @@ export function suite(browser, file, run) {
     if (rated) await from.check('#challenge-rated');
     await from.fill('#opponent', toName);
     await from.click('#new-challenge button[type=submit]');
-    await to.goto(BASE + '/');
+    await to.goto(toBase + '/');
     const accept = to.locator('#challenges button[data-accept]');
     await accept.waitFor({ timeout: 10000 });
     await accept.click();

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 
-export default async function ({ test, browser, PORT, BIN, signUp, waitFor, shot, waitVersion, move, Skip }) {
+export default async function ({ test, browser, PORT, BIN, signUp, challenge, waitFor, shot, waitVersion, move, Skip }) {
 
   await test('two players on two servers: a challenge across them, moves both ways, and a resignation', async () => {
     // "none" leaves PostgreSQL out on purpose (scripts/test).
@@ -35,18 +35,7 @@ export default async function ({ test, browser, PORT, BIN, signUp, waitFor, shot
       await pa.waitForFunction(() => /ben/.test(document.querySelector('#online')?.textContent || ''), null, { timeout: 10000 });
       await pb.waitForFunction(() => /ann/.test(document.querySelector('#online')?.textContent || ''), null, { timeout: 10000 });
       // Ann challenges Ben through A; Ben's lobby on B shows it and he accepts; Ann's page goes to the game.
-      await pa.selectOption('#challenge-game', 'reversi');
-      await pa.selectOption('#challenge-color', 'first');
-      await pa.selectOption('#challenge-time', '10+5');
-      await pa.fill('#opponent', 'ben');
-      await pa.click('#new-challenge button[type=submit]');
-      const accept = pb.locator('#challenges button[data-accept]');
-      await accept.waitFor({ timeout: 10000 });
-      await accept.click();
-      await pb.waitForURL(/\/game\//);
-      await pa.waitForURL(/\/game\//, { timeout: 10000 });
-      await pa.waitForSelector('#board svg');
-      await pb.waitForSelector('#board svg');
+      await challenge(pa, pb, 'ben', '10+5', { fromBase: bases[0], toBase: bases[1] });
       await move(pa, 'd3');
       await waitVersion(pb, 1);
       await move(pb, 'c3');
